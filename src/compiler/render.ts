@@ -1,0 +1,78 @@
+import { bundleHash } from './hash.js';
+import { makeBundle } from './read.js';
+import { SCHEMA } from './schemas.js';
+import { headerCost, itemRenderCost, SEPARATOR, SEPARATOR_COST, TOKEN_PROVENANCE } from './tokens.js';
+import type { CompilerPolicy, ContextBundle, ContextCandidate, ContextRequest } from './types.js';
+
+/** Bundle layout: by the role's index in the policy (unknown roles after all known), then id. */
+export function orderByRole(
+  candidates: readonly ContextCandidate[],
+  orderRoles: readonly string[],
+): ContextCandidate[] {
+  const rank = (c: ContextCandidate): number => {
+    const k = orderRoles.indexOf(c.order_role);
+    return k < 0 ? orderRoles.length : k;
+  };
+  return [...candidates].sort((a, b) => {
+    const d = rank(a) - rank(b);
+    if (d !== 0) return d;
+    return a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
+  });
+}
+
+/**
+ * The exact cost of a rendered bundle: every item with its decoration, a separator between
+ * neighbours and the header. Admission prices only declared counts, so a set that fits at
+ * admission can still overflow here.
+ */
+export function renderedCost(
+  live: readonly ContextCandidate[],
+  request: ContextRequest,
+  policy: CompilerPolicy,
+): number {
+  let total = headerCost(request, policy);
+  for (const c of live) total += itemRenderCost(c);
+  return total + Math.max(0, live.length - 1) * SEPARATOR_COST;
+}
+
+/** The bundle record for candidates already in layout order. */
+export function buildBundle(ordered: readonly ContextCandidate[], request: ContextRequest): ContextBundle {
+  const items = ordered.map((c, position) => ({
+    schema_version: SCHEMA.item,
+    id: c.candidate_id,
+    source: c.source_kind,
+    kind: c.kind,
+    content: c.content,
+    position,
+    token_count: itemRenderCost(c),
+    token_provenance: TOKEN_PROVENANCE,
+    authority: null,
+    scope: null,
+    observed_at: null,
+    semantic_id: null,
+    ref: null,
+  }));
+  return makeBundle({
+    schema_version: SCHEMA.bundle,
+    id: `${request.request_id}-bundle`,
+    items,
+    created_at: request.created_at,
+    layout_trace: items.map((i) => i.id),
+    evidence_class: 'synthetic',
+    provenance: null,
+  });
+}
+
+export const hashBundle = (bundle: ContextBundle): string => bundleHash(bundle.items);
+
+/**
+ * The bundle as text: a fixed frame and the contents joined by separators. No per-item labels,
+ * and none of the header or decorations that the rendered cost charges for.
+ */
+export function renderBundleText(bundle: ContextBundle): string {
+  const lines = ['[CONTEXT BUNDLE]', `id: ${bundle.id}`, `items: ${bundle.items.length}`];
+  const body = bundle.items.map((i) => i.content).join(SEPARATOR);
+  if (body.length > 0) lines.push('---', body);
+  lines.push('[/CONTEXT BUNDLE]');
+  return `${lines.join('\n')}\n`;
+}

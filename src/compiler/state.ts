@@ -1,0 +1,171 @@
+import type { Pool } from './pool.js';
+import type { ContextCandidate, RequirementClass, TraceDecision, TraceEntry } from './types.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+export type WorkingEntry = Mutable<TraceEntry>;
+
+export interface Priced {
+  readonly cost: number;
+  /** The not-yet-admitted closure nodes, first-seen order: what a commit would admit. */
+  readonly nodes: readonly string[];
+}
+
+/**
+ * The working state of one compilation: remaining budget, what is admitted, which contents and
+ * coverage keys that covers, and one trace entry per candidate (a later write replaces an
+ * earlier one, which is how a rejected dependency can be revived by a later unit).
+ */
+export class CompileState {
+  remaining: number;
+  readonly admitted = new Set<string>();
+  readonly admittedIdentities = new Set<string>();
+  readonly covered = new Set<string>();
+  readonly entries = new Map<string, WorkingEntry>();
+
+  readonly pool: Pool;
+
+  constructor(pool: Pool) {
+    this.pool = pool;
+    this.remaining = pool.request.usable_token_budget;
+  }
+
+  get used(): number {
+    return this.pool.request.usable_token_budget - this.remaining;
+  }
+
+  /**
+   * Marginal cost of admitting `roots`: the declared counts of every closure node not yet
+   * admitted, each once. A dependency already admitted is free, so shared ones are paid once.
+   */
+  price(roots: readonly string[]): Priced {
+    const nodes: string[] = [];
+    const seen = new Set<string>();
+    let cost = 0;
+    for (const root of roots) {
+      for (const id of this.pool.unitClosure(root)) {
+        if (this.admitted.has(id) || seen.has(id)) continue;
+        seen.add(id);
+        nodes.push(id);
+        cost += this.pool.get(id).token_count;
+      }
+    }
+    return { cost, nodes };
+  }
+
+  /** Why a unit cannot be admitted whatever the budget, or '' when it can. */
+  blockText(members: readonly string[], nodes: readonly string[]): string {
+    const isMember = new Set(members);
+    const strict = this.pool.strict;
+    const identitiesInUnit = new Set<string>();
+    for (const id of nodes) {
+      const c = this.pool.get(id);
+      const verdict = this.pool.verdict(id);
+      if (verdict.code !== 'eligible') return `dependency-ineligible:${id}(${verdict.code})`;
+      const collides = this.admittedIdentities.has(c.content_identity);
+      if (collides && !isMember.has(id)) return `alternative-collision:${id}`;
+      // The reference stops here; refuse mode also refuses the holes a validator would flag.
+      if (strict && (collides || identitiesInUnit.has(c.content_identity))) return `alternative-collision:${id}`;
+      if (strict && !this.selectable(c)) return `named-form-required:${id}`;
+      identitiesInUnit.add(c.content_identity);
+    }
+    return '';
+  }
+
+  /** In refuse mode, a content named by `required_ids` may only be admitted in a named form. */
+  selectable(c: ContextCandidate): boolean {
+    if (!this.pool.strict) return true;
+    const named = this.pool.namedByIdentity.get(c.content_identity);
+    return named === undefined || named.includes(c.candidate_id);
+  }
+
+  private entryBase(c: ContextCandidate): Omit<WorkingEntry, 'decision' | 'reason_code' | 'reason_detail'> {
+    return {
+      candidate_id: c.candidate_id,
+      content_identity: c.content_identity,
+      representation_id: c.representation_id,
+      priority_band: this.pool.band(c.candidate_id),
+      relevance: c.relevance,
+      marginal_cost: 0,
+      dependency_closure: this.pool.closure(c.candidate_id).slice(1),
+      pulled_in_by: [],
+      budget_before: this.remaining,
+      budget_after: this.remaining,
+      position: null,
+    };
+  }
+
+  /** Any decision but an admission: recorded at the budget of the moment, which it leaves alone. */
+  reject(c: ContextCandidate, decision: TraceDecision, code: string, detail: string, marginal: number): void {
+    this.entries.set(c.candidate_id, {
+      ...this.entryBase(c),
+      decision,
+      reason_code: code,
+      reason_detail: detail,
+      marginal_cost: marginal,
+    });
+  }
+
+  /**
+   * Admit a priced unit: the budget drops once by the whole cost, and every node records the
+   * same before/after. A node that is not a root names the roots whose closure brought it.
+   */
+  commit(priced: Priced, detail: string, roots: readonly string[]): void {
+    const before = this.remaining;
+    this.remaining -= priced.cost;
+    const rootSet = new Set(roots);
+    for (const id of [...priced.nodes].sort()) {
+      const c = this.pool.get(id);
+      this.admitted.add(id);
+      this.admittedIdentities.add(c.content_identity);
+      for (const key of c.coverage_keys) this.covered.add(key);
+      const pulledInBy = rootSet.has(id)
+        ? []
+        : [...rootSet].filter((r) => this.pool.unitClosure(r).includes(id)).sort();
+      this.entries.set(id, {
+        ...this.entryBase(c),
+        decision: 'ADMITTED',
+        reason_code: 'admitted',
+        reason_detail: detail,
+        marginal_cost: c.token_count,
+        pulled_in_by: pulledInBy,
+        budget_before: before,
+        budget_after: this.remaining,
+      });
+    }
+  }
+
+  /** Still open for admission: no entry yet, hard-eligible, and its content not yet admitted. */
+  open(c: ContextCandidate): boolean {
+    return (
+      !this.entries.has(c.candidate_id) &&
+      this.pool.eligible(c.candidate_id) &&
+      !this.admittedIdentities.has(c.content_identity)
+    );
+  }
+
+  /**
+   * The admission units of one band, fresh on every call: singles, and required groups once each
+   * (first-encountered id order). The reference filters a group down to its open members; refuse
+   * mode keeps the whole group so that a member that cannot come blocks the unit instead.
+   */
+  bandUnits(band: RequirementClass): ContextCandidate[][] {
+    const units: ContextCandidate[][] = [];
+    const seenGroups = new Set<string>();
+    for (const c of this.pool.sorted) {
+      if (this.pool.band(c.candidate_id) !== band || !this.open(c) || !this.selectable(c)) continue;
+      const members = this.pool.groupMembers(c);
+      if (members === null) {
+        units.push([c]);
+        continue;
+      }
+      const g = c.group_id as string;
+      if (seenGroups.has(g)) continue;
+      seenGroups.add(g);
+      const unit = this.pool.strict
+        ? [...members]
+        : members.filter((m) => this.pool.band(m.candidate_id) === band && this.open(m));
+      if (unit.length > 0) units.push(unit);
+    }
+    return units;
+  }
+}

@@ -1,0 +1,34 @@
+import type { CompilerPolicy, ContextCandidate, ContextRequest } from './types.js';
+
+/** Python's `round()` to an integer: exact halves go to the even neighbour. */
+export function roundHalfEven(x: number): number {
+  const floor = Math.floor(x);
+  const diff = x - floor; // exact for the magnitudes a word count can reach
+  if (diff > 0.5) return floor + 1;
+  if (diff < 0.5) return floor;
+  return floor % 2 === 0 ? floor : floor + 1;
+}
+
+/**
+ * The reference's word-count estimate: 1.3 tokens per whitespace-separated word, rounded half to
+ * even, at least 1 for non-empty text. An approximation, not a tokenizer: the engine only uses it
+ * for the header, decorations and separators; declared token counts are never re-estimated.
+ */
+export function estimateTokens_APPROX(text: string): number {
+  const words = text.split(/\s+/).filter((w) => w.length > 0).length;
+  if (words === 0) return 0;
+  return Math.max(1, roundHalfEven(words * 1.3));
+}
+
+export const TOKEN_PROVENANCE = 'approximation';
+export const SEPARATOR = '\n---\n';
+export const SEPARATOR_COST = estimateTokens_APPROX(SEPARATOR);
+
+/** Charged once per bundle although the text renderer never prints it (a reference quirk). */
+export const headerCost = (request: ContextRequest, policy: CompilerPolicy): number =>
+  estimateTokens_APPROX(`${request.request_id} ${request.task_id} ${policy.policy_version}`);
+
+export const decorationCost = (c: ContextCandidate): number => estimateTokens_APPROX(`${c.source_kind} ${c.kind}`);
+
+/** What one item costs in a rendered bundle: its declared count plus its decoration. */
+export const itemRenderCost = (c: ContextCandidate): number => c.token_count + decorationCost(c);

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CompilerPolicy, ContextCandidate, ContextRequest, FailureReason } from '../compiler/index.js';
+import { InputError } from './errors.js';
+import { readJsonFile } from './files.js';
+import { loadCandidates, loadPolicy, loadRequest } from './inputs.js';
+
+export const BUDGETS = ['tight', 'medium', 'roomy'] as const;
+export type BudgetName = (typeof BUDGETS)[number];
+
+export interface Expectation {
+  readonly success: boolean;
+  readonly reason: FailureReason | null;
+}
+
+export interface CorpusCase {
+  readonly name: string;
+  /** The case's base request; `requestAt` derives the one each budget runs with. */
+  readonly request: ContextRequest;
+  /** In file order: every strategy sees the same list. */
+  readonly candidates: readonly ContextCandidate[];
+  readonly budgets: Readonly<Record<BudgetName, number>>;
+  readonly expected: Readonly<Record<BudgetName, Expectation>>;
+}
+
+export interface Corpus {
+  readonly dir: string;
+  readonly name: string;
+  readonly policy: CompilerPolicy;
+  readonly policyFile: string;
+  /** Sorted by name. */
+  readonly cases: readonly CorpusCase[];
+}
+
+const CANDIDATES_SUFFIX = '.candidates.json';
+
+/** The request a case runs with at one budget: the id suffixed, the budget replaced. */
+export function requestAt(c: CorpusCase, budget: BudgetName | number): ContextRequest {
+  const tokens = typeof budget === 'number' ? budget : c.budgets[budget];
+  return { ...c.request, request_id: `${c.request.request_id}-${budget}`, usable_token_budget: tokens };
+}
+
+function policyFileOf(dir: string): string {
+  const found = fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f.includes('policy'));
+  if (found.length !== 1) {
+    throw new InputError(dir, `need exactly one policy file (*policy*.json), found ${found.length}`);
+  }
+  return path.join(dir, found[0] as string);
+}
+
+function readManifest(file: string, cases: readonly string[]) {
+  const raw = readJsonFile(file) as { budgets?: unknown; expected?: unknown };
+  const budgets = (raw.budgets ?? {}) as Record<string, Record<string, unknown>>;
+  const expected = (raw.expected ?? {}) as Record<string, Record<string, { success?: unknown; reason?: unknown }>>;
+  for (const name of Object.keys(budgets)) {
+    if (!cases.includes(name)) throw new InputError(file, `budgets name an unknown case`, name);
+  }
+  const out = new Map<string, Pick<CorpusCase, 'budgets' | 'expected'>>();
+  for (const name of cases) {
+    const b: Partial<Record<BudgetName, number>> = {};
+    const e: Partial<Record<BudgetName, Expectation>> = {};
+    for (const level of BUDGETS) {
+      const n = budgets[name]?.[level];
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+        throw new InputError(file, `invalid budgets.${level}`, name);
+      }
+      b[level] = n;
+      const x = expected[name]?.[level];
+      e[level] = {
+        success: x?.success === undefined ? true : Boolean(x.success),
+        reason: typeof x?.reason === 'string' ? (x.reason as FailureReason) : null,
+      };
+    }
+    out.set(name, { budgets: b as Record<BudgetName, number>, expected: e as Record<BudgetName, Expectation> });
+  }
+  return out;
+}
+
+/**
+ * A corpus folder: `<case>.candidates.json` with `<case>.request.json` for every case, a budget
+ * manifest `manifest.json` (three budgets and the expected outcome per case) and one policy.
+ * Truth files are never listed here: the ledger is loaded only by the scorer and the oracle.
+ */
+export function loadCorpus(dir: string, policyOverride?: string | undefined): Corpus {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError(dir, 'corpus folder not found');
+  const names = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(CANDIDATES_SUFFIX))
+    .map((f) => f.slice(0, -CANDIDATES_SUFFIX.length))
+    .sort();
+  if (names.length === 0) throw new InputError(dir, `no *${CANDIDATES_SUFFIX} files`);
+  const manifest = readManifest(path.join(dir, 'manifest.json'), names);
+  const policyFile = policyOverride ?? policyFileOf(dir);
+  const cases = names.map((name): CorpusCase => {
+    const requestFile = path.join(dir, `${name}.request.json`);
+    if (!fs.existsSync(requestFile)) throw new InputError(requestFile, `case ${name} has no request file`);
+    return {
+      name,
+      request: loadRequest(requestFile),
+      candidates: loadCandidates(path.join(dir, `${name}${CANDIDATES_SUFFIX}`), { corpus: true }),
+      ...(manifest.get(name) as Pick<CorpusCase, 'budgets' | 'expected'>),
+    };
+  });
+  return { dir, name: path.basename(path.resolve(dir)), policy: loadPolicy(policyFile), policyFile, cases };
+}

@@ -1,0 +1,61 @@
+import {
+  type CompilerPolicy,
+  type ContextCandidate,
+  type ContextRequest,
+  RecordError,
+  readCandidate,
+  readPolicy,
+  readRequest,
+} from '../compiler/index.js';
+import { InputError, recordName } from './errors.js';
+import { readJsonFile } from './files.js';
+
+/** Run a record reader; a RecordError becomes an InputError that names file and record. */
+function located<T>(file: string, record: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof RecordError) throw new InputError(file, e.message, record);
+    throw e;
+  }
+}
+
+export const toRequest = (file: string, raw: unknown): ContextRequest =>
+  located(file, 'request', () => readRequest(raw));
+
+export const toPolicy = (file: string, raw: unknown): CompilerPolicy => located(file, 'policy', () => readPolicy(raw));
+
+export interface CandidateRules {
+  /**
+   * Corpus files only: integer token counts, relevance in [0, 1], and no evaluator keys, so a
+   * ledger label can never ride along inside a candidate and reach a strategy.
+   */
+  readonly corpus?: boolean | undefined;
+}
+
+const EVALUATOR_KEY = (k: string) => k === 'eval_class' || k.startsWith('oracle_');
+
+/** Candidates as `{"candidates": [...]}` or a bare list; each record read leniently. */
+export function toCandidates(file: string, raw: unknown, rules: CandidateRules = {}): ContextCandidate[] {
+  const list =
+    Array.isArray(raw) ? raw : typeof raw === 'object' && raw !== null && 'candidates' in raw ? raw.candidates : null;
+  if (!Array.isArray(list)) throw new InputError(file, 'need {"candidates": [...]} or a list of candidates');
+  return list.map((entry, k) => {
+    const where = recordName('candidates', k, entry);
+    const c = located(file, where, () => readCandidate(entry));
+    if (rules.corpus) {
+      const leak = Object.keys(entry as object).filter(EVALUATOR_KEY);
+      if (leak.length > 0) throw new InputError(file, `evaluator keys ${leak.sort().join(',')}`, where);
+      if (!Number.isInteger(c.token_count) || c.token_count < 0) {
+        throw new InputError(file, 'invalid token_count (need an integer >= 0)', where);
+      }
+      if (!(c.relevance >= 0 && c.relevance <= 1)) throw new InputError(file, 'relevance out of range [0, 1]', where);
+    }
+    return c;
+  });
+}
+
+export const loadRequest = (file: string): ContextRequest => toRequest(file, readJsonFile(file));
+export const loadPolicy = (file: string): CompilerPolicy => toPolicy(file, readJsonFile(file));
+export const loadCandidates = (file: string, rules: CandidateRules = {}): ContextCandidate[] =>
+  toCandidates(file, readJsonFile(file), rules);
