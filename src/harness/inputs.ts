@@ -11,7 +11,7 @@ import { InputError, recordName } from './errors.js';
 import { readJsonFile } from './files.js';
 
 /** Run a record reader; a RecordError becomes an InputError that names file and record. */
-function located<T>(file: string, record: string, read: () => T): T {
+export function locate<T>(file: string, record: string, read: () => T): T {
   try {
     return read();
   } catch (e) {
@@ -21,9 +21,9 @@ function located<T>(file: string, record: string, read: () => T): T {
 }
 
 export const toRequest = (file: string, raw: unknown): ContextRequest =>
-  located(file, 'request', () => readRequest(raw));
+  locate(file, 'request', () => readRequest(raw));
 
-export const toPolicy = (file: string, raw: unknown): CompilerPolicy => located(file, 'policy', () => readPolicy(raw));
+export const toPolicy = (file: string, raw: unknown): CompilerPolicy => locate(file, 'policy', () => readPolicy(raw));
 
 export interface CandidateRules {
   /**
@@ -42,7 +42,7 @@ export function toCandidates(file: string, raw: unknown, rules: CandidateRules =
   if (!Array.isArray(list)) throw new InputError(file, 'need {"candidates": [...]} or a list of candidates');
   return list.map((entry, k) => {
     const where = recordName('candidates', k, entry);
-    const c = located(file, where, () => readCandidate(entry));
+    const c = locate(file, where, () => readCandidate(entry));
     if (rules.corpus) {
       const leak = Object.keys(entry as object).filter(EVALUATOR_KEY);
       if (leak.length > 0) throw new InputError(file, `evaluator keys ${leak.sort().join(',')}`, where);

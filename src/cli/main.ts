@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import yargs from 'yargs';
+import { InputError, UsageError } from '../harness/errors.js';
+import { fromRoot } from '../harness/files.js';
+import { compileCommand } from './compile.js';
+import { conformanceCommand } from './conformance.js';
+import { EXIT, type Io, processIo } from './io.js';
+import { traceCommand } from './trace.js';
+import { validateCommand } from './validate.js';
+
+const version = (): string => JSON.parse(fs.readFileSync(fromRoot('package.json'), 'utf8')).version;
+
+const DEFAULT_CORPUS = 'corpus/compiler-v1';
+const DEFAULT_GOLDEN = 'test/fixtures/golden/python-v0.1.0';
+
+/**
+ * The whole CLI as a function: arguments in, exit code out, text through `io`. The bin calls it
+ * with the real process; tests call it directly.
+ */
+export async function run(args: readonly string[], io: Io = processIo): Promise<number> {
+  let code: number = EXIT.ok;
+  const done = (c: number) => {
+    code = c;
+  };
+  const parser = yargs([...args])
+    .scriptName('ctxbench')
+    .usage('$0 <command> [options]\n\nMeasure context-assembly strategies side by side, reproducibly.')
+    .version(version())
+    .help()
+    .strict()
+    .exitProcess(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .fail((msg, err) => {
+      throw err ?? new UsageError(msg);
+    })
+    .demandCommand(1, 'name a command')
+    .command(
+      'compile',
+      'one compilation: {bundle, result, rendered_text, validation} as JSON',
+      (y) =>
+        y
+          .option('request', { type: 'string', describe: 'request JSON file' })
+          .option('candidates', { type: 'string', describe: 'candidates JSON file ({"candidates": [...]} or a list)' })
+          .option('policy', { type: 'string', describe: 'policy JSON file' })
+          .option('output', { type: 'string', describe: 'write the JSON here instead of stdout' })
+          .option('batch', { type: 'string', describe: 'JSONL file of {"request", "candidates", "policy"} lines' })
+          .option('strategy', { type: 'string', default: 'compiler', describe: 'the strategy that assembles' }),
+      (a) => done(compileCommand(a, io)),
+    )
+    .command(
+      'validate',
+      'run the independent validators on a stored compilation',
+      (y) =>
+        y
+          .option('compilation', { type: 'string', describe: 'a file with "result" and "bundle" (compile output)' })
+          .option('request', { type: 'string' })
+          .option('candidates', { type: 'string' })
+          .option('policy', { type: 'string' }),
+      (a) => done(validateCommand(a, io)),
+    )
+    .command(
+      'conformance',
+      'recompile the 42 golden cases of the Python reference and compare',
+      (y) =>
+        y
+          .option('json', { type: 'boolean', default: false, describe: 'print {"cases", "mismatches", "details"}' })
+          .option('corpus', { type: 'string', default: fromRoot(DEFAULT_CORPUS) })
+          .option('golden', { type: 'string', default: fromRoot(DEFAULT_GOLDEN) }),
+      (a) => done(conformanceCommand(a, io)),
+    )
+    .command(
+      'trace <case>',
+      "a case's decision trace as a table",
+      (y) =>
+        y
+          .positional('case', { type: 'string', demandOption: true })
+          .option('budget', { type: 'string', demandOption: true, describe: 'tight, medium, roomy or a number' })
+          .option('strategy', { type: 'string', default: 'compiler' })
+          .option('corpus', { type: 'string', default: fromRoot(DEFAULT_CORPUS) }),
+      (a) => done(traceCommand({ ...a, case: a.case as string }, io)),
+    );
+  try {
+    await parser.parseAsync([...args], {}, (err, _argv, output) => {
+      if (output && !err) io.out(`${output}\n`);
+    });
+    return code;
+  } catch (e) {
+    return reportError(e, io);
+  }
+}
+
+function reportError(e: unknown, io: Io): number {
+  if (e instanceof InputError) {
+    io.err(`ctxbench: ${e.line}\n`);
+    return EXIT.badInput;
+  }
+  if (e instanceof UsageError || (e instanceof Error && e.name === 'YError')) {
+    io.err(`ctxbench: ${(e as Error).message.split('\n')[0]} (see ctxbench --help)\n`);
+    return EXIT.badInput;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  io.err(`ctxbench: internal error: ${message.split('\n')[0]}\n`);
+  if (process.env.CTXBENCH_DEBUG) io.err(`${(e as Error).stack}\n`);
+  return EXIT.checkFailed;
+}

@@ -1,0 +1,39 @@
+import { type ContextBundle, readBundle, readResult, validateBundle, validateResult } from '../compiler/index.js';
+import { UsageError } from '../harness/errors.js';
+import { readJsonFile } from '../harness/files.js';
+import { loadCandidates, loadPolicy, loadRequest, locate } from '../harness/inputs.js';
+import { EXIT, type ExitCode, type Io } from './io.js';
+
+export interface ValidateArgs {
+  readonly compilation?: string | undefined;
+  readonly request?: string | undefined;
+  readonly candidates?: string | undefined;
+  readonly policy?: string | undefined;
+}
+
+/**
+ * The independent validators on a stored compilation (the output of `compile`, or a golden
+ * file): `valid` and exit 0, or the problems and exit 1.
+ */
+export function validateCommand(a: ValidateArgs, io: Io): ExitCode {
+  if (!a.compilation || !a.request || !a.candidates || !a.policy) {
+    throw new UsageError('validate needs --compilation, --request, --candidates and --policy');
+  }
+  const request = loadRequest(a.request);
+  const candidates = loadCandidates(a.candidates);
+  const policy = loadPolicy(a.policy);
+  const doc = readJsonFile(a.compilation) as Record<string, unknown>;
+  const file = a.compilation;
+  const result = locate(file, 'result', () => readResult(doc?.result));
+  const bundle: ContextBundle | null =
+    doc?.bundle === undefined || doc.bundle === null ? null : locate(file, 'bundle', () => readBundle(doc.bundle));
+  const problems = validateResult(result, request, candidates);
+  if (result.success && bundle === null) problems.push('success without bundle');
+  if (bundle !== null) problems.push(...validateBundle(bundle, request, candidates, policy));
+  if (problems.length === 0) {
+    io.out('valid\n');
+    return EXIT.ok;
+  }
+  for (const p of problems) io.out(`INVALID: ${p}\n`);
+  return EXIT.checkFailed;
+}

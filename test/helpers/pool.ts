@@ -1,0 +1,65 @@
+import {
+  type CompilerPolicy,
+  type ContextCandidate,
+  type ContextRequest,
+  defaultPolicy,
+  SCHEMA,
+} from '../../src/compiler/index.js';
+
+/** A legal, eligible, full-form candidate of its own content; override what the test is about. */
+export function cand(id: string, over: Partial<ContextCandidate> = {}): ContextCandidate {
+  return {
+    schema_version: SCHEMA.candidate,
+    candidate_id: id,
+    content_identity: id,
+    representation_id: 'full',
+    form_rank: 3,
+    min_rank: 0,
+    source_kind: 'synthetic-fixture',
+    source_ref: 'test',
+    kind: 'evidence',
+    content: `content of ${id}`,
+    token_count: 10,
+    token_source: 'fixture-declared',
+    requirement: 'DISCRETIONARY',
+    order_role: 'evidence',
+    scope_eligible: true,
+    scope_reason: 'in scope',
+    freshness_eligible: true,
+    freshness_reason: 'validated current',
+    authority_eligible: true,
+    authority_reason: 'data',
+    depends_on: [],
+    group_id: null,
+    group_required: false,
+    coverage_keys: [],
+    relevance: 0.5,
+    is_default_form: true,
+    ...over,
+  };
+}
+
+export function req(budget: number, over: Partial<ContextRequest> = {}): ContextRequest {
+  return {
+    schema_version: SCHEMA.request,
+    request_id: 'r',
+    task_id: 't',
+    usable_token_budget: budget,
+    created_at: '2026-01-01T00:00:00Z',
+    active_scope: 'test',
+    required_ids: [],
+    policy_version: 'compiler-policy-v1',
+    ...over,
+  };
+}
+
+export const policy = (over: Partial<CompilerPolicy> = {}): CompilerPolicy => ({ ...defaultPolicy(), ...over });
+export const strictPolicy = (): CompilerPolicy => policy({ required_missing: 'refuse' });
+
+/**
+ * Rendered cost of n test candidates with the given declared counts: each carries a decoration of
+ * 3 ("synthetic-fixture evidence", 2 words), separators cost 1, and the header "r t
+ * compiler-policy-v1" (3 words) costs 4. Stated here from the spec, not taken from the code.
+ */
+export const rendered = (...counts: number[]): number =>
+  counts.reduce((s, n) => s + n + 3, 0) + Math.max(0, counts.length - 1) + 4;

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// CI asks for the counts from vitest's JSON reporter; the file is written only when asked for.
+const jsonReport = process.env.CTXBENCH_JSON_REPORT;
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 120_000,
+    reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
+  },
+});
