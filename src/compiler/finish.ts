@@ -25,7 +25,10 @@ function nextVictims(s: CompileState, live: readonly ContextCandidate[]): Contex
     const c = live[k] as ContextCandidate;
     if (s.pool.band(c.candidate_id) !== 'DISCRETIONARY' || held.has(c.candidate_id)) continue;
     const g = requiredGroupOf(c);
-    const victims = g === null ? [c] : live.filter((m) => m.group_id === g);
+    // The reference drops every live candidate sharing the group_id, even a MANDATORY one that
+    // is not in the required group; refuse mode drops the required group only.
+    const mate = (m: ContextCandidate) => m.group_id === g && (!s.pool.strict || m.group_required);
+    const victims = g === null ? [c] : live.filter(mate);
     if (s.pool.strict) {
       const gone = new Set(victims.map((v) => v.candidate_id));
       const survivorNeeds = live.some(

@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import type { ContextCandidate, ContextRequest, RequirementClass } from '../../src/compiler/index.js';
+import { cand, req } from './pool.js';
+
+/** Runs of the heavy property suites: a fixed sample in CI, all of it under `npm run test:full`. */
+export const runs = (ci: number, full: number): number => (process.env.CTXBENCH_FULL ? full : ci);
+
+const BANDS: RequirementClass[] = ['MANDATORY', 'REQUIRED', 'PREFERRED', 'PREFERRED', 'DISCRETIONARY', 'DISCRETIONARY'];
+const ROLES = ['instruction', 'task', 'state', 'evidence', 'support', 'tool'];
+
+const specArb = fc.record({
+  identity: fc.nat(7),
+  band: fc.nat(BANDS.length - 1),
+  tokens: fc.integer({ min: 0, max: 120 }),
+  rank: fc.nat(3),
+  floor: fc.oneof(fc.constant(0), fc.constant(0), fc.nat(3)),
+  gate: fc.oneof(fc.constant(-1), fc.constant(-1), fc.constant(-1), fc.nat(2)),
+  deps: fc.array(fc.nat(40), { maxLength: 2 }),
+  group: fc.oneof(fc.constant(-1), fc.nat(2)),
+  groupRequired: fc.boolean(),
+  coverage: fc.array(fc.nat(4), { maxLength: 2 }),
+  relevance: fc.oneof(fc.constantFrom(0, 0.3, 1), fc.double({ min: 0, max: 1, noNaN: true })),
+  role: fc.nat(ROLES.length - 1),
+});
+
+export interface RandomCase {
+  readonly request: ContextRequest;
+  readonly candidates: readonly ContextCandidate[];
+}
+
+/**
+ * Small random pools that pass input validation: several forms per content, every gate, form
+ * floors, dependencies (cycles included), required groups (one declared class each), coverage
+ * keys, promotion by `required_ids`, and budgets from starved to roomy.
+ */
+export const randomCase = (maxCandidates = 12): fc.Arbitrary<RandomCase> =>
+  fc
+    .record({
+      specs: fc.array(specArb, { minLength: 1, maxLength: maxCandidates }),
+      named: fc.array(fc.nat(40), { maxLength: 3 }),
+      budget: fc.integer({ min: 0, max: 700 }),
+    })
+    .map(({ specs, named, budget }) => {
+      const ids = specs.map((_, k) => `c${String(k).padStart(2, '0')}`);
+      const groupBand = new Map<number, RequirementClass>();
+      const candidates = specs.map((s, k) => {
+        let band = BANDS[s.band] as RequirementClass;
+        const grouped = s.group >= 0 && s.groupRequired;
+        if (grouped) {
+          band = groupBand.get(s.group) ?? band;
+          groupBand.set(s.group, band);
+        }
+        return cand(ids[k] as string, {
+          content_identity: `i${s.identity}`,
+          requirement: band,
+          token_count: s.tokens,
+          form_rank: s.rank,
+          min_rank: s.floor,
+          scope_eligible: s.gate !== 0,
+          freshness_eligible: s.gate !== 1,
+          authority_eligible: s.gate !== 2,
+          depends_on: [...new Set(s.deps.map((d) => ids[d % ids.length] as string))],
+          group_id: s.group >= 0 ? `g${s.group}` : null,
+          group_required: grouped,
+          coverage_keys: s.coverage.map((c) => `k${c}`),
+          relevance: s.relevance,
+          order_role: ROLES[s.role] as string,
+        });
+      });
+      const requiredIds = [...new Set(named.map((n) => ids[n % ids.length] as string))];
+      return { request: req(budget, { required_ids: requiredIds }), candidates };
+    });
