@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import { compilationJSON, compileLocated } from '../harness/compile.js';
 import { InputError, UsageError } from '../harness/errors.js';
 import { writeFileAtomic } from '../harness/files.js';
-import { loadCandidates, loadPolicy, loadRequest, toCandidates, toPolicy, toRequest } from '../harness/inputs.js';
+import {
+  loadCandidates,
+  loadPolicy,
+  loadRequest,
+  toCandidates,
+  toPolicy,
+  toRequest,
+} from '../harness/inputs.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
 
 export interface CompileArgs {
@@ -54,11 +61,16 @@ function compileBatch(file: string, io: Io): ExitCode {
     let out: unknown;
     try {
       const o = JSON.parse(line) as Record<string, unknown>;
-      if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new InputError(where, 'not a JSON object');
+      if (typeof o !== 'object' || o === null || Array.isArray(o))
+        throw new InputError(where, 'not a JSON object');
       const request = toRequest(where, o.request);
       const candidates = toCandidates(where, o.candidates);
       const policy = toPolicy(where, o.policy);
-      const output = compileLocated(request, candidates, policy, { request: where, candidates: where, policy: where });
+      const output = compileLocated(request, candidates, policy, {
+        request: where,
+        candidates: where,
+        policy: where,
+      });
       out = compilationJSON(output, request, candidates, policy);
     } catch (e) {
       if (e instanceof InputError) out = { error: e.line };

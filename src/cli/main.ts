@@ -40,11 +40,21 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
       (y) =>
         y
           .option('request', { type: 'string', describe: 'request JSON file' })
-          .option('candidates', { type: 'string', describe: 'candidates JSON file ({"candidates": [...]} or a list)' })
+          .option('candidates', {
+            type: 'string',
+            describe: 'candidates JSON file ({"candidates": [...]} or a list)',
+          })
           .option('policy', { type: 'string', describe: 'policy JSON file' })
           .option('output', { type: 'string', describe: 'write the JSON here instead of stdout' })
-          .option('batch', { type: 'string', describe: 'JSONL file of {"request", "candidates", "policy"} lines' })
-          .option('strategy', { type: 'string', default: 'compiler', describe: 'the strategy that assembles' }),
+          .option('batch', {
+            type: 'string',
+            describe: 'JSONL file of {"request", "candidates", "policy"} lines',
+          })
+          .option('strategy', {
+            type: 'string',
+            default: 'compiler',
+            describe: 'the strategy that assembles',
+          }),
       (a) => done(compileCommand(a, io)),
     )
     .command(
@@ -52,7 +62,10 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
       'run the independent validators on a stored compilation',
       (y) =>
         y
-          .option('compilation', { type: 'string', describe: 'a file with "result" and "bundle" (compile output)' })
+          .option('compilation', {
+            type: 'string',
+            describe: 'a file with "result" and "bundle" (compile output)',
+          })
           .option('request', { type: 'string' })
           .option('candidates', { type: 'string' })
           .option('policy', { type: 'string' }),
@@ -63,7 +76,11 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
       'recompile the 42 golden cases of the Python reference and compare',
       (y) =>
         y
-          .option('json', { type: 'boolean', default: false, describe: 'print {"cases", "mismatches", "details"}' })
+          .option('json', {
+            type: 'boolean',
+            default: false,
+            describe: 'print {"cases", "mismatches", "details"}',
+          })
           .option('corpus', { type: 'string', default: fromRoot(DEFAULT_CORPUS) })
           .option('golden', { type: 'string', default: fromRoot(DEFAULT_GOLDEN) }),
       (a) => done(conformanceCommand(a, io)),
@@ -74,7 +91,11 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
       (y) =>
         y
           .positional('case', { type: 'string', demandOption: true })
-          .option('budget', { type: 'string', demandOption: true, describe: 'tight, medium, roomy or a number' })
+          .option('budget', {
+            type: 'string',
+            demandOption: true,
+            describe: 'tight, medium, roomy or a number',
+          })
           .option('strategy', { type: 'string', default: 'compiler' })
           .option('corpus', { type: 'string', default: fromRoot(DEFAULT_CORPUS) }),
       (a) => done(traceCommand({ ...a, case: a.case as string }, io)),

@@ -50,7 +50,18 @@ export function traceCommand(a: TraceArgs, io: Io): ExitCode {
   io.out(`${kase.name} at ${request.usable_token_budget} tokens (${a.strategy}): ${outcome}\n\n`);
   io.out(
     textTable(
-      ['candidate', 'decision', 'reason', 'class', 'relevance', 'marginal', 'before', 'after', 'dependencies', 'position'],
+      [
+        'candidate',
+        'decision',
+        'reason',
+        'class',
+        'relevance',
+        'marginal',
+        'before',
+        'after',
+        'dependencies',
+        'position',
+      ],
       rows,
       ['left', 'left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'right'],
     ),

@@ -1,4 +1,10 @@
-import { type ContextBundle, readBundle, readResult, validateBundle, validateResult } from '../compiler/index.js';
+import {
+  type ContextBundle,
+  readBundle,
+  readResult,
+  validateBundle,
+  validateResult,
+} from '../compiler/index.js';
 import { UsageError } from '../harness/errors.js';
 import { readJsonFile } from '../harness/files.js';
 import { loadCandidates, loadPolicy, loadRequest, locate } from '../harness/inputs.js';
@@ -26,7 +32,9 @@ export function validateCommand(a: ValidateArgs, io: Io): ExitCode {
   const file = a.compilation;
   const result = locate(file, 'result', () => readResult(doc?.result));
   const bundle: ContextBundle | null =
-    doc?.bundle === undefined || doc.bundle === null ? null : locate(file, 'bundle', () => readBundle(doc.bundle));
+    doc?.bundle === undefined || doc.bundle === null
+      ? null
+      : locate(file, 'bundle', () => readBundle(doc.bundle));
   const problems = validateResult(result, request, candidates);
   if (result.success && bundle === null) problems.push('success without bundle');
   if (bundle !== null) problems.push(...validateBundle(bundle, request, candidates, policy));

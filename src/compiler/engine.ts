@@ -1,4 +1,4 @@
-import { type Placed, internalCheck, layOutAndRepair } from './finish.js';
+import { internalCheck, layOutAndRepair, type Placed } from './finish.js';
 import { requiredGroupOf } from './gates.js';
 import { Pool } from './pool.js';
 import { byCandidateId, RecordError, sortedUnique } from './read.js';
@@ -16,7 +16,13 @@ import {
   requiredStage,
 } from './stages.js';
 import { CompileState } from './state.js';
-import type { CompileOutput, CompilerPolicy, ContextCandidate, ContextRequest, DecisionTrace } from './types.js';
+import type {
+  CompileOutput,
+  CompilerPolicy,
+  ContextCandidate,
+  ContextRequest,
+  DecisionTrace,
+} from './types.js';
 
 /**
  * Malformed input is thrown before any decision is made (spec/compiler.md section 4); every
@@ -42,7 +48,8 @@ export function validateInputs(candidates: readonly ContextCandidate[]): void {
     bands.set(g, (bands.get(g) ?? new Set()).add(c.requirement));
   }
   for (const [g, declared] of bands) {
-    if (declared.size > 1) problems.push(`required group ${g} spans bands: ${[...declared].sort().join(',')}`);
+    if (declared.size > 1)
+      problems.push(`required group ${g} spans bands: ${[...declared].sort().join(',')}`);
   }
   if (problems.length > 0) throw new RecordError(`invalid compiler inputs: ${problems.join('; ')}`);
 }
@@ -55,7 +62,10 @@ function checkPolicy(request: ContextRequest, policy: CompilerPolicy): void {
     );
   }
   if (policy.mandatory_form !== 'cheapest') {
-    throw new RecordError(`unsupported mandatory_form: ${JSON.stringify(policy.mandatory_form)}`, 'mandatory_form');
+    throw new RecordError(
+      `unsupported mandatory_form: ${JSON.stringify(policy.mandatory_form)}`,
+      'mandatory_form',
+    );
   }
 }
 
@@ -134,8 +144,7 @@ export function compileContext(
   const early = checkRequiredSources(s);
   if (early) return refused(s, early);
   hardGatePass(s);
-  const refusal =
-    (s.pool.strict ? checkNamedCandidates(s) : null) ?? mandatoryStage(s) ?? requiredStage(s);
+  const refusal = (s.pool.strict ? checkNamedCandidates(s) : null) ?? mandatoryStage(s) ?? requiredStage(s);
   if (refusal) return refused(s, refusal);
   mandatoryCloseOut(s);
   greedyStage(s, 'PREFERRED');

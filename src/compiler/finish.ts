@@ -125,7 +125,8 @@ function strictProblems(
     }
     identities.add(c.content_identity);
     for (const d of c.depends_on) {
-      if (!liveIds.has(d)) problems.push({ reason: 'UNSATISFIED_DEPENDENCY', text: `${c.candidate_id} needs ${d}` });
+      if (!liveIds.has(d))
+        problems.push({ reason: 'UNSATISFIED_DEPENDENCY', text: `${c.candidate_id} needs ${d}` });
     }
   }
   for (const [g, members] of s.pool.groups) {

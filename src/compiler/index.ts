@@ -4,8 +4,8 @@
  * Zero runtime dependencies beyond Node's built-in modules.
  */
 export { compileContext, validateInputs } from './engine.js';
-export { gate, requiredGroupOf } from './gates.js';
 export type { GateVerdict } from './gates.js';
+export { gate, requiredGroupOf } from './gates.js';
 export { bundleHash } from './hash.js';
 export { defaultPolicy } from './policy.js';
 export {

@@ -1,4 +1,9 @@
-import { DEFAULT_ORDER_ROLES, DEFAULT_POLICY_VERSION, REPAIR_DROP_LAST_DISCRETIONARY, SCHEMA } from './schemas.js';
+import {
+  DEFAULT_ORDER_ROLES,
+  DEFAULT_POLICY_VERSION,
+  REPAIR_DROP_LAST_DISCRETIONARY,
+  SCHEMA,
+} from './schemas.js';
 import type { CompilerPolicy } from './types.js';
 
 /** The policy record's read defaults, which are exactly `compiler-policy-v1`. */

@@ -90,7 +90,8 @@ function bool(o: Json, key: string): boolean {
 function strList(o: Json, key: string): string[] {
   const v = o[key];
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new RecordError(`invalid ${key}`, key);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+    throw new RecordError(`invalid ${key}`, key);
   return [...v];
 }
 
@@ -145,7 +146,12 @@ export function readCandidate(raw: unknown): ContextCandidate {
     content: str(o, 'content'),
     token_count: num(o, 'token_count'),
     token_source: optStr(o, 'token_source', 'approximation'),
-    requirement: oneOf<RequirementClass>(o.requirement, REQUIREMENT_CLASSES, 'RequirementClass', 'requirement'),
+    requirement: oneOf<RequirementClass>(
+      o.requirement,
+      REQUIREMENT_CLASSES,
+      'RequirementClass',
+      'requirement',
+    ),
     order_role: str(o, 'order_role'),
     scope_eligible: bool(o, 'scope_eligible'),
     scope_reason: optStr(o, 'scope_reason', ''),
@@ -169,7 +175,10 @@ export function readRequest(raw: unknown): ContextRequest {
   const task_id = str(o, 'task_id');
   const budget = o.usable_token_budget;
   if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0) {
-    throw new RecordError(`invalid usable_token_budget: ${JSON.stringify(budget ?? null)}`, 'usable_token_budget');
+    throw new RecordError(
+      `invalid usable_token_budget: ${JSON.stringify(budget ?? null)}`,
+      'usable_token_budget',
+    );
   }
   return {
     schema_version,
@@ -200,7 +209,12 @@ export function readPolicy(raw: unknown): CompilerPolicy {
   const required_missing =
     o.required_missing === undefined || o.required_missing === null
       ? 'omit'
-      : oneOf<RequiredMissing>(o.required_missing, ['omit', 'refuse'], 'required_missing', 'required_missing');
+      : oneOf<RequiredMissing>(
+          o.required_missing,
+          ['omit', 'refuse'],
+          'required_missing',
+          'required_missing',
+        );
   return {
     schema_version,
     policy_version: typeof o.policy_version === 'string' ? o.policy_version : DEFAULT_POLICY_VERSION,
@@ -253,7 +267,8 @@ export function readBundle(raw: unknown): ContextBundle {
     throw new RecordError('invalid layout_trace', 'layout_trace');
   }
   const provenance = o.provenance ?? null;
-  if (provenance !== null && !isObject(provenance)) throw new RecordError('invalid bundle provenance', 'provenance');
+  if (provenance !== null && !isObject(provenance))
+    throw new RecordError('invalid bundle provenance', 'provenance');
   return makeBundle({
     schema_version,
     id,
@@ -346,7 +361,8 @@ export function readResult(raw: unknown): CompilationResult {
   const policy_version = str(o, 'policy_version');
   const success = pyTruthy(o.success);
   const bundle_id = o.bundle_id ?? null;
-  if (bundle_id !== null && typeof bundle_id !== 'string') throw new RecordError('invalid bundle_id', 'bundle_id');
+  if (bundle_id !== null && typeof bundle_id !== 'string')
+    throw new RecordError('invalid bundle_id', 'bundle_id');
   const bundle_tokens = o.bundle_tokens ?? null;
   if (bundle_tokens !== null && typeof bundle_tokens !== 'number') {
     throw new RecordError('invalid bundle_tokens', 'bundle_tokens');
@@ -357,5 +373,15 @@ export function readResult(raw: unknown): CompilationResult {
   }
   const trace = readTrace(o.trace);
   const failure = o.failure === undefined || o.failure === null ? null : readFailure(o.failure);
-  return { schema_version, request_id, policy_version, success, bundle_id, bundle_tokens, bundle_hash, trace, failure };
+  return {
+    schema_version,
+    request_id,
+    policy_version,
+    success,
+    bundle_id,
+    bundle_tokens,
+    bundle_hash,
+    trace,
+    failure,
+  };
 }

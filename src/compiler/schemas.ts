@@ -13,7 +13,14 @@ export const SCHEMA = {
 } as const;
 
 export const DEFAULT_POLICY_VERSION = 'compiler-policy-v1';
-export const DEFAULT_ORDER_ROLES: readonly string[] = ['instruction', 'task', 'state', 'evidence', 'support', 'tool'];
+export const DEFAULT_ORDER_ROLES: readonly string[] = [
+  'instruction',
+  'task',
+  'state',
+  'evidence',
+  'support',
+  'tool',
+];
 export const REPAIR_DROP_LAST_DISCRETIONARY = 'drop-last-discretionary';
 
 export const REQUIREMENT_CLASSES = ['MANDATORY', 'REQUIRED', 'PREFERRED', 'DISCRETIONARY'] as const;

@@ -60,7 +60,11 @@ export function checkNamedCandidates(s: CompileState): Refusal | null {
   for (const [identity, named] of [...s.pool.namedByIdentity].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (named.length > 1) {
       const both = [...named].sort();
-      return refuse('REQUIRED_INELIGIBLE', both, `required ids name two forms of ${identity}: ${both.join(', ')}`);
+      return refuse(
+        'REQUIRED_INELIGIBLE',
+        both,
+        `required ids name two forms of ${identity}: ${both.join(', ')}`,
+      );
     }
   }
   for (const id of [...new Set(s.pool.request.required_ids)].sort()) {
@@ -80,7 +84,9 @@ export function checkNamedCandidates(s: CompileState): Refusal | null {
 export function mandatoryStage(s: CompileState): Refusal | null {
   const { pool } = s;
   const identities = [
-    ...new Set(pool.sorted.filter((c) => pool.band(c.candidate_id) === 'MANDATORY').map((c) => c.content_identity)),
+    ...new Set(
+      pool.sorted.filter((c) => pool.band(c.candidate_id) === 'MANDATORY').map((c) => c.content_identity),
+    ),
   ].sort();
   for (const identity of identities) {
     if (s.admittedIdentities.has(identity)) continue;
@@ -88,7 +94,9 @@ export function mandatoryStage(s: CompileState): Refusal | null {
     const forms =
       named !== undefined
         ? named.map((id) => pool.get(id))
-        : pool.sorted.filter((c) => c.content_identity === identity && pool.band(c.candidate_id) === 'MANDATORY');
+        : pool.sorted.filter(
+            (c) => c.content_identity === identity && pool.band(c.candidate_id) === 'MANDATORY',
+          );
     const eligible = forms.filter((f) => pool.eligible(f.candidate_id));
     if (eligible.length === 0) {
       const reason = noEligibleForm(s, forms);
@@ -101,13 +109,18 @@ export function mandatoryStage(s: CompileState): Refusal | null {
       const priced = s.price(unit);
       if (priced.cost > s.remaining) continue;
       const block = s.blockText(unit, priced.nodes);
-      if (block) return refuse('UNSATISFIED_DEPENDENCY', [identity], `mandatory ${identity} blocked: ${block}`);
+      if (block)
+        return refuse('UNSATISFIED_DEPENDENCY', [identity], `mandatory ${identity} blocked: ${block}`);
       s.commit(priced, 'mandatory', unit);
       placed = true;
       break;
     }
     if (!placed) {
-      return refuse('INSUFFICIENT_BUDGET', [identity], `mandatory ${identity} closure exceeds remaining budget`);
+      return refuse(
+        'INSUFFICIENT_BUDGET',
+        [identity],
+        `mandatory ${identity} closure exceeds remaining budget`,
+      );
     }
   }
   return null;
@@ -152,7 +165,8 @@ export function requiredStage(s: CompileState): Refusal | null {
     const members = ids(unit).sort();
     const priced = s.price(ids(unit));
     const block = s.blockText(ids(unit), priced.nodes);
-    if (block) return refuse('UNRESOLVED_REQUIRED_GROUP', members, `required group cannot be satisfied: ${block}`);
+    if (block)
+      return refuse('UNRESOLVED_REQUIRED_GROUP', members, `required group cannot be satisfied: ${block}`);
     if (priced.cost > s.remaining) {
       return refuse(
         'UNRESOLVED_REQUIRED_GROUP',
@@ -171,11 +185,18 @@ export function requiredStage(s: CompileState): Refusal | null {
     }
     const priced = s.price([chosen.candidate_id]);
     const block = s.blockText([chosen.candidate_id], priced.nodes);
-    if (block) return refuse('UNSATISFIED_DEPENDENCY', [chosen.candidate_id], `required form blocked: ${block}`);
+    if (block)
+      return refuse('UNSATISFIED_DEPENDENCY', [chosen.candidate_id], `required form blocked: ${block}`);
     s.commit(priced, 'required', [chosen.candidate_id]);
     for (const other of forms) {
       if (other !== chosen) {
-        s.reject(other, 'REJECTED_ALTERNATIVE', 'alternative_selected', 'another form of this content admitted', 0);
+        s.reject(
+          other,
+          'REJECTED_ALTERNATIVE',
+          'alternative_selected',
+          'another form of this content admitted',
+          0,
+        );
       }
     }
   }
@@ -215,7 +236,11 @@ export function greedyStage(s: CompileState, band: RequirementClass & ('PREFERRE
       const unitIds = ids(unit);
       const { cost, nodes } = s.price(unitIds);
       const untraced = unit.filter((m) => !s.entries.has(m.candidate_id));
-      const rejectAll = (decision: 'REJECTED_DEPENDENCY' | 'REJECTED_BUDGET' | 'REJECTED_REDUNDANT', code: string, detail: string) => {
+      const rejectAll = (
+        decision: 'REJECTED_DEPENDENCY' | 'REJECTED_BUDGET' | 'REJECTED_REDUNDANT',
+        code: string,
+        detail: string,
+      ) => {
         for (const m of untraced) s.reject(m, decision, code, detail, cost);
       };
       if (s.blockText(unitIds, nodes)) {

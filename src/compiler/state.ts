@@ -64,7 +64,8 @@ export class CompileState {
       const collides = this.admittedIdentities.has(c.content_identity);
       if (collides && !isMember.has(id)) return `alternative-collision:${id}`;
       // The reference stops here; refuse mode also refuses the holes a validator would flag.
-      if (strict && (collides || identitiesInUnit.has(c.content_identity))) return `alternative-collision:${id}`;
+      if (strict && (collides || identitiesInUnit.has(c.content_identity)))
+        return `alternative-collision:${id}`;
       if (strict && !this.selectable(c)) return `named-form-required:${id}`;
       identitiesInUnit.add(c.content_identity);
     }

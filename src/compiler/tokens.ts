@@ -28,7 +28,8 @@ export const SEPARATOR_COST = estimateTokens_APPROX(SEPARATOR);
 export const headerCost = (request: ContextRequest, policy: CompilerPolicy): number =>
   estimateTokens_APPROX(`${request.request_id} ${request.task_id} ${policy.policy_version}`);
 
-export const decorationCost = (c: ContextCandidate): number => estimateTokens_APPROX(`${c.source_kind} ${c.kind}`);
+export const decorationCost = (c: ContextCandidate): number =>
+  estimateTokens_APPROX(`${c.source_kind} ${c.kind}`);
 
 /** What one item costs in a rendered bundle: its declared count plus its decoration. */
 export const itemRenderCost = (c: ContextCandidate): number => c.token_count + decorationCost(c);

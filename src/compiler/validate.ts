@@ -66,7 +66,8 @@ export function validateBundle(
   }
   const groups = new Map<string, string[]>();
   for (const c of candidates) {
-    if (c.group_id && c.group_required) groups.set(c.group_id, [...(groups.get(c.group_id) ?? []), c.candidate_id]);
+    if (c.group_id && c.group_required)
+      groups.set(c.group_id, [...(groups.get(c.group_id) ?? []), c.candidate_id]);
   }
   for (const [g, members] of groups) {
     const inside = members.filter((m) => present.has(m)).length;

@@ -164,4 +164,5 @@ const resultWith = (r: CompilationResult, schema: string, trace: unknown) => ({
 export const resultToJSON = (r: CompilationResult) =>
   resultWith(r, isLegacyTrace(r.trace) ? SCHEMA.resultV1 : SCHEMA.resultV2, traceToJSON(r.trace));
 
-export const resultToV1JSON = (r: CompilationResult) => resultWith(r, SCHEMA.resultV1, traceToV1JSON(r.trace));
+export const resultToV1JSON = (r: CompilationResult) =>
+  resultWith(r, SCHEMA.resultV1, traceToV1JSON(r.trace));

@@ -90,6 +90,7 @@ function checkCase(corpus: Corpus, golden: Golden): ConformanceDetail {
     ...(bundle ? validateBundle(bundle, request, kase.candidates, corpus.policy) : []),
   ];
   if (problems.length > 0) differences.push(`validation: ${problems.join('; ')}`);
-  if (result.success && (result.bundle_tokens ?? 0) > request.usable_token_budget) differences.push('over budget');
+  if (result.success && (result.bundle_tokens ?? 0) > request.usable_token_budget)
+    differences.push('over budget');
   return { case: name, match: differences.length === 0, differences };
 }

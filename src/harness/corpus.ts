@@ -51,7 +51,10 @@ function policyFileOf(dir: string): string {
 function readManifest(file: string, cases: readonly string[]) {
   const raw = readJsonFile(file) as { budgets?: unknown; expected?: unknown };
   const budgets = (raw.budgets ?? {}) as Record<string, Record<string, unknown>>;
-  const expected = (raw.expected ?? {}) as Record<string, Record<string, { success?: unknown; reason?: unknown }>>;
+  const expected = (raw.expected ?? {}) as Record<
+    string,
+    Record<string, { success?: unknown; reason?: unknown }>
+  >;
   for (const name of Object.keys(budgets)) {
     if (!cases.includes(name)) throw new InputError(file, `budgets name an unknown case`, name);
   }
@@ -71,7 +74,10 @@ function readManifest(file: string, cases: readonly string[]) {
         reason: typeof x?.reason === 'string' ? (x.reason as FailureReason) : null,
       };
     }
-    out.set(name, { budgets: b as Record<BudgetName, number>, expected: e as Record<BudgetName, Expectation> });
+    out.set(name, {
+      budgets: b as Record<BudgetName, number>,
+      expected: e as Record<BudgetName, Expectation>,
+    });
   }
   return out;
 }
@@ -82,7 +88,8 @@ function readManifest(file: string, cases: readonly string[]) {
  * Truth files are never listed here: the ledger is loaded only by the scorer and the oracle.
  */
 export function loadCorpus(dir: string, policyOverride?: string | undefined): Corpus {
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError(dir, 'corpus folder not found');
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+    throw new InputError(dir, 'corpus folder not found');
   const names = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith(CANDIDATES_SUFFIX))

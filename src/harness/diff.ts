@@ -19,7 +19,11 @@ export function firstDifference(a: unknown, b: unknown, at = '$'): string | null
     const missing = ka.find((k) => !kb.includes(k)) ?? kb.find((k) => !ka.includes(k));
     if (missing !== undefined) return `${at}.${missing} (present on one side only)`;
     for (const k of ka) {
-      const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}.${k}`);
+      const d = firstDifference(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        `${at}.${k}`,
+      );
       if (d !== null) return d;
     }
     return null;

@@ -23,7 +23,8 @@ export function locate<T>(file: string, record: string, read: () => T): T {
 export const toRequest = (file: string, raw: unknown): ContextRequest =>
   locate(file, 'request', () => readRequest(raw));
 
-export const toPolicy = (file: string, raw: unknown): CompilerPolicy => locate(file, 'policy', () => readPolicy(raw));
+export const toPolicy = (file: string, raw: unknown): CompilerPolicy =>
+  locate(file, 'policy', () => readPolicy(raw));
 
 export interface CandidateRules {
   /**
@@ -37,8 +38,11 @@ const EVALUATOR_KEY = (k: string) => k === 'eval_class' || k.startsWith('oracle_
 
 /** Candidates as `{"candidates": [...]}` or a bare list; each record read leniently. */
 export function toCandidates(file: string, raw: unknown, rules: CandidateRules = {}): ContextCandidate[] {
-  const list =
-    Array.isArray(raw) ? raw : typeof raw === 'object' && raw !== null && 'candidates' in raw ? raw.candidates : null;
+  const list = Array.isArray(raw)
+    ? raw
+    : typeof raw === 'object' && raw !== null && 'candidates' in raw
+      ? raw.candidates
+      : null;
   if (!Array.isArray(list)) throw new InputError(file, 'need {"candidates": [...]} or a list of candidates');
   return list.map((entry, k) => {
     const where = recordName('candidates', k, entry);
@@ -49,7 +53,8 @@ export function toCandidates(file: string, raw: unknown, rules: CandidateRules =
       if (!Number.isInteger(c.token_count) || c.token_count < 0) {
         throw new InputError(file, 'invalid token_count (need an integer >= 0)', where);
       }
-      if (!(c.relevance >= 0 && c.relevance <= 1)) throw new InputError(file, 'relevance out of range [0, 1]', where);
+      if (!(c.relevance >= 0 && c.relevance <= 1))
+        throw new InputError(file, 'relevance out of range [0, 1]', where);
     }
     return c;
   });

@@ -12,7 +12,7 @@ export function textTable(
       .map((cell, k) => (align[k] === 'right' ? cell.padStart(widths[k] ?? 0) : cell.padEnd(widths[k] ?? 0)))
       .join('  ')
       .trimEnd();
-  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
+  return `${[line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')}\n`;
 }
 
 /** A Markdown table; every row starts with `| <first cell> |`, which report readers rely on. */
@@ -23,5 +23,5 @@ export function markdownTable(
 ): string {
   const rule = headers.map((_, k) => (align[k] === 'right' ? '---:' : '---'));
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return [line(headers), line(rule), ...rows.map(line)].join('\n') + '\n';
+  return `${[line(headers), line(rule), ...rows.map(line)].join('\n')}\n`;
 }

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { bufferIo } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-figures-'));
@@ -65,7 +65,11 @@ describe('the figures the book quotes come out of compile', () => {
   it('the mandatory overflow is refused naming mand-b with 2,000 used', async () => {
     const { out } = await compile('mandatory-overflow', 4000);
     expect(out.bundle).toBeNull();
-    expect(out.result.failure).toMatchObject({ reason: 'INSUFFICIENT_BUDGET', blocking_ids: ['mand-b'], budget_used: 2000 });
+    expect(out.result.failure).toMatchObject({
+      reason: 'INSUFFICIENT_BUDGET',
+      blocking_ids: ['mand-b'],
+      budget_used: 2000,
+    });
   });
 
   it.each([550, 2000])('the anchor is chosen at %i (representation-alternatives)', async (budget) => {

@@ -23,7 +23,10 @@ describe(`input order does not matter (seed ${SEED})`, () => {
     const request = requestAt(c, b);
     const bytes = (candidates: typeof c.candidates) => {
       const out = compileContext(request, candidates, corpus().policy);
-      return JSON.stringify({ bundle: out.bundle && bundleToJSON(out.bundle), result: resultToJSON(out.result) });
+      return JSON.stringify({
+        bundle: out.bundle && bundleToJSON(out.bundle),
+        result: resultToJSON(out.result),
+      });
     };
     const reference = bytes(c.candidates);
     for (let k = 0; k < 5; k++) expect(bytes(shuffled(c.candidates, rng))).toBe(reference);

@@ -25,10 +25,9 @@ describe('layout by role', () => {
 
   it('follows the policy order, not a fixed one', () => {
     const pool = [cand('t', { order_role: 'task' }), cand('i', { order_role: 'instruction' })];
-    expect(admittedIds(compileContext(req(1000), pool, policy({ order_roles: ['task', 'instruction'] })))).toEqual([
-      't',
-      'i',
-    ]);
+    expect(
+      admittedIds(compileContext(req(1000), pool, policy({ order_roles: ['task', 'instruction'] }))),
+    ).toEqual(['t', 'i']);
   });
 });
 
@@ -73,16 +72,20 @@ describe('render-overrun repair', () => {
   });
 
   it('never drops an item another live item depends on', () => {
-    const held = [pool[0], cand('d1', { ...pool[1], depends_on: [] }), cand('d2', { ...pool[2], depends_on: ['d1'] })];
-    const out = compileContext(req(budget), held.flat(), policy());
+    const held = [
+      pool[0]!,
+      cand('d1', { ...pool[1]!, depends_on: [] }),
+      cand('d2', { ...pool[2]!, depends_on: ['d1'] }),
+    ];
+    const out = compileContext(req(budget), held, policy());
     expect(admittedIds(out)).toEqual(['m', 'd1']);
     expect(entry(out, 'd2').reason_code).toBe('repair-drop');
   });
 
   it('drops a required group as a whole', () => {
     const g = { group_id: 'G', group_required: true };
-    const grouped = [pool[0], cand('d1', { ...pool[1], ...g }), cand('d2', { ...pool[2], ...g })];
-    const out = compileContext(req(budget), grouped.flat(), policy());
+    const grouped = [pool[0]!, cand('d1', { ...pool[1]!, ...g }), cand('d2', { ...pool[2]!, ...g })];
+    const out = compileContext(req(budget), grouped, policy());
     expect(admittedIds(out)).toEqual(['m']);
   });
 
@@ -102,7 +105,10 @@ describe('render-overrun repair', () => {
   it('refuses when nothing can be dropped', () => {
     const out = compileContext(
       req(200),
-      [cand('m1', { requirement: 'MANDATORY', token_count: 100 }), cand('m2', { requirement: 'MANDATORY', token_count: 100 })],
+      [
+        cand('m1', { requirement: 'MANDATORY', token_count: 100 }),
+        cand('m2', { requirement: 'MANDATORY', token_count: 100 }),
+      ],
       policy(),
     );
     expect(out.result.failure).toMatchObject({
@@ -128,16 +134,23 @@ describe('the text renderer', () => {
   it('frames the contents joined by separators, without labels', () => {
     const out = compileContext(
       req(1000),
-      [cand('a', { requirement: 'MANDATORY', content: 'first' }), cand('b', { requirement: 'MANDATORY', content: 'second' })],
+      [
+        cand('a', { requirement: 'MANDATORY', content: 'first' }),
+        cand('b', { requirement: 'MANDATORY', content: 'second' }),
+      ],
       policy(),
     );
-    expect(renderBundleText(out.bundle!)).toBe('[CONTEXT BUNDLE]\nid: r-bundle\nitems: 2\n---\nfirst\n---\nsecond\n[/CONTEXT BUNDLE]\n');
+    expect(renderBundleText(out.bundle!)).toBe(
+      '[CONTEXT BUNDLE]\nid: r-bundle\nitems: 2\n---\nfirst\n---\nsecond\n[/CONTEXT BUNDLE]\n',
+    );
   });
 
   it('omits the body line when there is nothing to show', () => {
     const out = compileContext(req(1000), [], policy());
     expect(out.result.bundle_tokens).toBe(4);
-    expect(renderBundleText(out.bundle!)).toBe('[CONTEXT BUNDLE]\nid: r-bundle\nitems: 0\n[/CONTEXT BUNDLE]\n');
+    expect(renderBundleText(out.bundle!)).toBe(
+      '[CONTEXT BUNDLE]\nid: r-bundle\nitems: 0\n[/CONTEXT BUNDLE]\n',
+    );
   });
 });
 

@@ -17,8 +17,8 @@ describe('greedy ranking: relevance, then new coverage, then cost, then id', () 
       ],
       policy(),
     );
-    const before = (id: string) => entry(out, id).budget_before;
-    expect([before('c'), before('d'), before('e'), before('b'), before('a')]).toEqual([1000, 950, 900, 850, 750]);
+    const seen = (id: string) => entry(out, id).budget_before;
+    expect([seen('c'), seen('d'), seen('e'), seen('b'), seen('a')]).toEqual([1000, 950, 900, 850, 750]);
   });
 
   it('offers PREFERRED before DISCRETIONARY whatever the relevance', () => {
@@ -67,7 +67,10 @@ describe('the adds-nothing rule', () => {
   it('counts only the members’ coverage keys, not their dependencies’', () => {
     const out = compileContext(
       req(1000),
-      [cand('u', { relevance: 0.1, depends_on: ['k'] }), cand('k', { relevance: 0.1, coverage_keys: ['fresh'] })],
+      [
+        cand('u', { relevance: 0.1, depends_on: ['k'] }),
+        cand('k', { relevance: 0.1, coverage_keys: ['fresh'] }),
+      ],
       policy(),
     );
     expect(entry(out, 'u').decision).toBe('REJECTED_REDUNDANT');
@@ -76,7 +79,9 @@ describe('the adds-nothing rule', () => {
 
   it('uses the policy threshold', () => {
     const pool = [cand('x', { relevance: 0.2 })];
-    expect(admittedIds(compileContext(req(100), pool, policy({ min_discretionary_relevance: 0.1 })))).toEqual(['x']);
+    expect(admittedIds(compileContext(req(100), pool, policy({ min_discretionary_relevance: 0.1 })))).toEqual(
+      ['x'],
+    );
     expect(admittedIds(compileContext(req(100), pool, policy()))).toEqual([]);
   });
 });
@@ -85,7 +90,10 @@ describe('blocked units', () => {
   it('reject every member when a dependency fails a gate, priced with the whole closure', () => {
     const out = compileContext(
       req(1000),
-      [cand('u', { token_count: 10, depends_on: ['bad'] }), cand('bad', { token_count: 5, authority_eligible: false })],
+      [
+        cand('u', { token_count: 10, depends_on: ['bad'] }),
+        cand('bad', { token_count: 5, authority_eligible: false }),
+      ],
       policy(),
     );
     expect(entry(out, 'u')).toMatchObject({
@@ -116,7 +124,11 @@ describe('rejections and revivals in the reference corpus', () => {
     const { request, candidates, policy: p } = at('budget-slack', 'tight');
     const out = compileContext(request, candidates, p);
     expect(entry(out, 'distract-d1')).toMatchObject({ decision: 'REJECTED_BUDGET', budget_before: 200 });
-    expect(entry(out, 'useful-disc')).toMatchObject({ decision: 'ADMITTED', budget_before: 200, budget_after: 50 });
+    expect(entry(out, 'useful-disc')).toMatchObject({
+      decision: 'ADMITTED',
+      budget_before: 200,
+      budget_after: 50,
+    });
   });
 
   it('revives a dependency first rejected as adding nothing (dependency-trap)', () => {

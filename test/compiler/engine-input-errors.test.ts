@@ -39,7 +39,11 @@ describe('unknown dependencies', () => {
   it('quotes the dependency as JSON, per candidate in input order then per listed dependency', () => {
     const pool = [cand('b', { depends_on: ['g1', 'a', 'g2'] }), cand('a', { depends_on: ['g0'] })];
     expect(thrownBy(pool)).toBe(
-      inputs('unknown dependency "g1" from b', 'unknown dependency "g2" from b', 'unknown dependency "g0" from a'),
+      inputs(
+        'unknown dependency "g1" from b',
+        'unknown dependency "g2" from b',
+        'unknown dependency "g0" from a',
+      ),
     );
   });
   it('knows every id of the pool, including ones that come later in input order', () => {
@@ -56,7 +60,11 @@ describe('unknown dependencies', () => {
 
 describe('required groups spanning bands', () => {
   it('lists the sorted distinct declared bands, joined by a comma', () => {
-    const pool = [grouped('g1', 'g', 'REQUIRED'), grouped('g2', 'g', 'PREFERRED'), grouped('g3', 'g', 'REQUIRED')];
+    const pool = [
+      grouped('g1', 'g', 'REQUIRED'),
+      grouped('g2', 'g', 'PREFERRED'),
+      grouped('g3', 'g', 'REQUIRED'),
+    ];
     expect(thrownBy(pool)).toBe(inputs('required group g spans bands: PREFERRED,REQUIRED'));
   });
   it('reports groups in order of first appearance, not by name', () => {
@@ -67,7 +75,10 @@ describe('required groups spanning bands', () => {
       grouped('m2', 'zz', 'DISCRETIONARY'),
     ];
     expect(thrownBy(pool)).toBe(
-      inputs('required group zz spans bands: DISCRETIONARY,MANDATORY', 'required group aa spans bands: DISCRETIONARY,REQUIRED'),
+      inputs(
+        'required group zz spans bands: DISCRETIONARY,MANDATORY',
+        'required group aa spans bands: DISCRETIONARY,REQUIRED',
+      ),
     );
   });
   it('ignores groups that are not all-or-none', () => {
@@ -84,9 +95,17 @@ describe('required groups spanning bands', () => {
     );
   });
   it('come last among the input problems', () => {
-    const pool = [grouped('g1', 'g', 'REQUIRED'), grouped('g2', 'g', 'PREFERRED'), cand('d', { depends_on: ['x'] })];
+    const pool = [
+      grouped('g1', 'g', 'REQUIRED'),
+      grouped('g2', 'g', 'PREFERRED'),
+      cand('d', { depends_on: ['x'] }),
+    ];
     expect(thrownBy([...pool, cand('d')])).toBe(
-      inputs('duplicate candidate_id: d', 'unknown dependency "x" from d', 'required group g spans bands: PREFERRED,REQUIRED'),
+      inputs(
+        'duplicate candidate_id: d',
+        'unknown dependency "x" from d',
+        'required group g spans bands: PREFERRED,REQUIRED',
+      ),
     );
   });
 });
@@ -108,7 +127,9 @@ describe('ineligible candidates still count', () => {
 describe('policy checks after input validation', () => {
   const other = policy({ policy_version: 'b' });
   it('throws on a policy-version mismatch, both versions JSON-quoted', () => {
-    expect(thrownBy([cand('a')], req(1000, { policy_version: 'a' }), other)).toBe('request policy "a" != compiler policy "b"');
+    expect(thrownBy([cand('a')], req(1000, { policy_version: 'a' }), other)).toBe(
+      'request policy "a" != compiler policy "b"',
+    );
   });
   it('reports input problems before the policy mismatch', () => {
     expect(thrownBy([cand('a'), cand('a')], req(1000, { policy_version: 'a' }), other)).toBe(

@@ -93,7 +93,11 @@ describe('the MANDATORY stage refuses with a named reason', () => {
       diagnostic: 'mandatory X: all forms violate floor',
     });
     expect(entry(a, 'f1').decision).toBe('REJECTED_HARD');
-    const b = compileContext(req(1000), [floor[0], cand('f2', { ...M, authority_eligible: false })].flat(), policy());
+    const b = compileContext(
+      req(1000),
+      [floor[0]!, cand('f2', { ...M, authority_eligible: false })],
+      policy(),
+    );
     expect(b.result.failure).toMatchObject({
       reason: 'REQUIRED_INELIGIBLE',
       diagnostic: 'mandatory X: no hard-eligible form',

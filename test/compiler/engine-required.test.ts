@@ -7,12 +7,19 @@ const R = { requirement: 'REQUIRED' as const };
 const group = { ...R, group_id: 'Q', group_required: true };
 
 describe('required groups are admitted whole or refused', () => {
-  const pool = [cand('q1', { ...group, token_count: 100, relevance: 0.8 }), cand('q2', { ...group, token_count: 50 })];
+  const pool = [
+    cand('q1', { ...group, token_count: 100, relevance: 0.8 }),
+    cand('q2', { ...group, token_count: 50 }),
+  ];
 
   it('commits the group as one unit', () => {
     const out = compileContext(req(1000), pool, policy());
     expect(admittedIds(out)).toEqual(['q1', 'q2']);
-    expect(entry(out, 'q2')).toMatchObject({ reason_detail: 'required', budget_before: 1000, budget_after: 850 });
+    expect(entry(out, 'q2')).toMatchObject({
+      reason_detail: 'required',
+      budget_before: 1000,
+      budget_after: 850,
+    });
   });
 
   it('refuses a group that cannot fit, naming its members', () => {
@@ -25,8 +32,12 @@ describe('required groups are admitted whole or refused', () => {
   });
 
   it('refuses a group whose closure holds an ineligible dependency', () => {
-    const blocked = [pool[0], cand('q2', { ...group, depends_on: ['bad'] }), cand('bad', { freshness_eligible: false })];
-    const out = compileContext(req(1000), blocked.flat(), policy());
+    const blocked = [
+      pool[0]!,
+      cand('q2', { ...group, depends_on: ['bad'] }),
+      cand('bad', { freshness_eligible: false }),
+    ];
+    const out = compileContext(req(1000), blocked, policy());
     expect(out.result.failure).toMatchObject({
       reason: 'UNRESOLVED_REQUIRED_GROUP',
       blocking_ids: ['q1', 'q2'],
@@ -40,7 +51,13 @@ describe('a REQUIRED content takes its cheapest fitting form', () => {
   const forms = [
     cand('x-full', { ...X, token_count: 300 }),
     cand('x-anchor', { ...X, token_count: 90, representation_id: 'anchor', form_rank: 1 }),
-    cand('x-ref', { ...X, token_count: 20, representation_id: 'reference', form_rank: 0, depends_on: ['res'] }),
+    cand('x-ref', {
+      ...X,
+      token_count: 20,
+      representation_id: 'reference',
+      form_rank: 0,
+      depends_on: ['res'],
+    }),
     cand('res', { token_count: 150, relevance: 0.1 }),
   ];
 
@@ -49,7 +66,11 @@ describe('a REQUIRED content takes its cheapest fitting form', () => {
     expect(admittedIds(out)).toEqual(['x-anchor']);
     // Closed out after the commit, so at the reduced budget.
     for (const id of ['x-full', 'x-ref']) {
-      expect(entry(out, id)).toMatchObject({ decision: 'REJECTED_ALTERNATIVE', budget_before: 910, marginal_cost: 0 });
+      expect(entry(out, id)).toMatchObject({
+        decision: 'REJECTED_ALTERNATIVE',
+        budget_before: 910,
+        marginal_cost: 0,
+      });
     }
   });
 
@@ -124,7 +145,9 @@ describe('REQUIRED content with no legal form (the reference omits it, refuse mo
     const request = req(1000, { required_ids: ['n1'] });
     const omitted = compileContext(request, pool, policy());
     expect(omitted.result.success).toBe(true);
-    expect(validateBundle(omitted.bundle!, request, pool)).toEqual(['explicitly required candidate absent: n1']);
+    expect(validateBundle(omitted.bundle!, request, pool)).toEqual([
+      'explicitly required candidate absent: n1',
+    ]);
     expect(compileContext(request, pool, strictPolicy()).result.failure).toMatchObject({
       reason: 'REQUIRED_INELIGIBLE',
       blocking_ids: ['n1'],

@@ -4,7 +4,10 @@ import { cand } from '../helpers/pool.js';
 
 describe('the four hard gates', () => {
   it('pass an eligible candidate with the reference detail', () => {
-    expect(gate(cand('a'))).toEqual({ code: 'eligible', detail: 'passed scope/freshness/authority/floor gates' });
+    expect(gate(cand('a'))).toEqual({
+      code: 'eligible',
+      detail: 'passed scope/freshness/authority/floor gates',
+    });
   });
 
   it('check scope, then freshness, then authority, then the floor; the first failure wins', () => {
@@ -19,7 +22,10 @@ describe('the four hard gates', () => {
       min_rank: 2,
     };
     expect(gate(cand('a', all))).toEqual({ code: 'scope_ineligible', detail: 'scope: b' });
-    expect(gate(cand('a', { ...all, scope_eligible: true }))).toEqual({ code: 'freshness_ineligible', detail: 'stale' });
+    expect(gate(cand('a', { ...all, scope_eligible: true }))).toEqual({
+      code: 'freshness_ineligible',
+      detail: 'stale',
+    });
     expect(gate(cand('a', { ...all, scope_eligible: true, freshness_eligible: true }))).toEqual({
       code: 'authority_ineligible',
       detail: 'untrusted',

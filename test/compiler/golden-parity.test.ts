@@ -14,7 +14,10 @@ describe('golden parity with the Python reference (spec 16.3)', () => {
   });
 
   it('notices a compiler that decides differently', () => {
-    const other = runConformance({ ...corpus(), policy: { ...corpus().policy, min_discretionary_relevance: 0.1 } }, GOLDEN_DIR);
+    const other = runConformance(
+      { ...corpus(), policy: { ...corpus().policy, min_discretionary_relevance: 0.1 } },
+      GOLDEN_DIR,
+    );
     expect(other.mismatches).toBeGreaterThan(0);
   });
 });

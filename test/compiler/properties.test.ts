@@ -34,27 +34,39 @@ function legalityHoles(request: ContextRequest, pool: readonly ContextCandidate[
   const labels: string[] = [];
   for (const id of request.required_ids) {
     if (inside.has(id) || !byId.has(id)) continue;
-    labels.push(eligible(byId.get(id)!) ? 'named form displaced by another form' : '(a) named candidate fails a gate');
+    labels.push(
+      eligible(byId.get(id)!) ? 'named form displaced by another form' : '(a) named candidate fails a gate',
+    );
   }
   const requiredContents = new Set(
-    pool.filter((c) => ['MANDATORY', 'REQUIRED'].includes(classOf(c, request))).map((c) => c.content_identity),
+    pool
+      .filter((c) => ['MANDATORY', 'REQUIRED'].includes(classOf(c, request)))
+      .map((c) => c.content_identity),
   );
   for (const identity of requiredContents) {
     if (identities.has(identity)) continue;
     const legal = pool.some(
       (c) =>
-        c.content_identity === identity && eligible(c) && ['MANDATORY', 'REQUIRED'].includes(classOf(c, request)),
+        c.content_identity === identity &&
+        eligible(c) &&
+        ['MANDATORY', 'REQUIRED'].includes(classOf(c, request)),
     );
-    labels.push(legal ? 'REQUIRED content absent though legal (e.g. repair drops a group_id mate)' : '(a) REQUIRED content has no legal form');
+    labels.push(
+      legal
+        ? 'REQUIRED content absent though legal (e.g. repair drops a group_id mate)'
+        : '(a) REQUIRED content has no legal form',
+    );
   }
   const groups = new Map<string, ContextCandidate[]>();
-  for (const c of pool) if (c.group_id && c.group_required) groups.set(c.group_id, [...(groups.get(c.group_id) ?? []), c]);
+  for (const c of pool)
+    if (c.group_id && c.group_required) groups.set(c.group_id, [...(groups.get(c.group_id) ?? []), c]);
   for (const members of groups.values()) {
     const n = members.filter((m) => inside.has(m.candidate_id)).length;
     if (n === 0 || n === members.length) continue;
     const classes = new Set(members.map((m) => classOf(m, request)));
     if (classes.size > 1) labels.push('(b) required group split by promotion');
-    else if (members.some((m) => !eligible(m))) labels.push('required group admitted without its ineligible member');
+    else if (members.some((m) => !eligible(m)))
+      labels.push('required group admitted without its ineligible member');
     else labels.push('required group member displaced or pulled in alone');
   }
   const seen = new Set<string>();
@@ -62,7 +74,8 @@ function legalityHoles(request: ContextRequest, pool: readonly ContextCandidate[
     const c = byId.get(id)!;
     if (seen.has(c.content_identity)) labels.push('dependency admits a second form of admitted content');
     seen.add(c.content_identity);
-    if (c.depends_on.some((d) => !inside.has(d))) labels.push('repair drops a group mate that is still needed');
+    if (c.depends_on.some((d) => !inside.has(d)))
+      labels.push('repair drops a group mate that is still needed');
   }
   return labels;
 }
@@ -98,7 +111,10 @@ describe(`the compiler on random pools (fast-check seed ${SEED})`, () => {
           const out = compileContext(request, list, policy());
           return JSON.stringify([out.bundle && bundleToJSON(out.bundle), resultToJSON(out.result)]);
         };
-        const rotated = [...candidates.slice(salt % candidates.length), ...candidates.slice(0, salt % candidates.length)];
+        const rotated = [
+          ...candidates.slice(salt % candidates.length),
+          ...candidates.slice(0, salt % candidates.length),
+        ];
         expect(bytes([...rotated].reverse())).toBe(bytes(candidates));
       }),
       { seed: SEED, numRuns },
@@ -115,7 +131,8 @@ describe(`the compiler on random pools (fast-check seed ${SEED})`, () => {
         const labels = legalityHoles(request, candidates, ids);
         for (const l of new Set(labels)) counts.set(l, (counts.get(l) ?? 0) + 1);
         // Every validator problem must be explained by a label.
-        if (validateBundle(out.bundle, request, candidates).length > 0) expect(labels.length).toBeGreaterThan(0);
+        if (validateBundle(out.bundle, request, candidates).length > 0)
+          expect(labels.length).toBeGreaterThan(0);
       }),
       { seed: SEED, numRuns },
     );

@@ -42,17 +42,34 @@ const S = {
   resultV2: 'project_context.compilation_result.v2',
   resultV1: 'project_context.compilation_result.v1',
 };
-const CANDIDATE_KEYS = 'schema_version candidate_id content_identity representation_id form_rank min_rank source_kind source_ref kind content token_count token_source requirement order_role scope_eligible scope_reason freshness_eligible freshness_reason authority_eligible authority_reason depends_on group_id group_required coverage_keys relevance is_default_form'.split(' ');
-const REQUEST_KEYS = 'schema_version request_id task_id usable_token_budget created_at active_scope required_ids policy_version'.split(' ');
+const words = (text: string): string[] => text.trim().split(/\s+/);
+const CANDIDATE_KEYS =
+  words(`schema_version candidate_id content_identity representation_id form_rank min_rank
+  source_kind source_ref kind content token_count token_source requirement order_role scope_eligible scope_reason
+  freshness_eligible freshness_reason authority_eligible authority_reason depends_on group_id group_required
+  coverage_keys relevance is_default_form`);
+const REQUEST_KEYS = words(`schema_version request_id task_id usable_token_budget created_at active_scope
+  required_ids policy_version`);
 // The reference's six keys, then ctxbench's `required_missing` extension.
-const POLICY_KEYS = 'schema_version policy_version min_discretionary_relevance mandatory_form order_roles repair required_missing'.split(' ');
-const ITEM_KEYS = 'schema_version id source kind content position token_count token_provenance authority scope observed_at semantic_id ref'.split(' ');
-const BUNDLE_KEYS = 'schema_version id items created_at layout_trace evidence_class provenance'.split(' ');
-const ENTRY_V2_KEYS = 'candidate_id content_identity representation_id decision reason_code reason_detail priority_band relevance marginal_cost dependency_closure pulled_in_by budget_before budget_after position'.split(' ');
-const ENTRY_V1_KEYS = 'candidate_id content_identity representation_id decision reason_code reason_detail priority_band relevance marginal_cost dependency_closure budget_before budget_after position'.split(' ');
-const TRACE_KEYS = 'schema_version request_id policy_version entries'.split(' ');
-const FAILURE_KEYS = 'schema_version request_id policy_version reason blocking_ids budget_used budget_total diagnostic'.split(' ');
-const RESULT_KEYS = 'schema_version request_id policy_version success bundle_id bundle_tokens bundle_hash trace failure'.split(' ');
+const POLICY_KEYS =
+  words(`schema_version policy_version min_discretionary_relevance mandatory_form order_roles
+  repair required_missing`);
+const ITEM_KEYS = words(`schema_version id source kind content position token_count token_provenance authority
+  scope observed_at semantic_id ref`);
+const BUNDLE_KEYS = words('schema_version id items created_at layout_trace evidence_class provenance');
+const ENTRY_V2_KEYS =
+  words(`candidate_id content_identity representation_id decision reason_code reason_detail
+  priority_band relevance marginal_cost dependency_closure pulled_in_by budget_before budget_after position`);
+const ENTRY_V1_KEYS =
+  words(`candidate_id content_identity representation_id decision reason_code reason_detail
+  priority_band relevance marginal_cost dependency_closure budget_before budget_after position`);
+const TRACE_KEYS = words('schema_version request_id policy_version entries');
+const FAILURE_KEYS =
+  words(`schema_version request_id policy_version reason blocking_ids budget_used budget_total
+  diagnostic`);
+const RESULT_KEYS =
+  words(`schema_version request_id policy_version success bundle_id bundle_tokens bundle_hash
+  trace failure`);
 
 const thrown = (f: () => unknown): string => {
   try {
@@ -63,15 +80,21 @@ const thrown = (f: () => unknown): string => {
   return '(nothing thrown)';
 };
 const json = (x: unknown): Json => JSON.parse(JSON.stringify(x)) as Json;
-const without = (o: Json, key: string): Json => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
+const without = (o: Json, key: string): Json =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 const pick = (o: Json, keys: readonly string[]): Json => Object.fromEntries(keys.map((k) => [k, o[k]]));
 const golden = (name: string): Json =>
   JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, `${name}.json`), 'utf8')) as Json;
 
 // root (ranked first) depends on dep: the v2 trace carries a closure, a pull and one budget drop.
-const pool = [cand('root', { depends_on: ['dep'], relevance: 0.9 }), cand('dep'), cand('h', { scope_eligible: false })];
+const pool = [
+  cand('root', { depends_on: ['dep'], relevance: 0.9 }),
+  cand('dep'),
+  cand('h', { scope_eligible: false }),
+];
 const ok = compileContext(req(200), pool, policy());
-const refused = compileContext(req(5, { request_id: 'r2' }), [cand('m', { requirement: 'MANDATORY' })], policy());
+const mandatory = [cand('m', { requirement: 'MANDATORY' })];
+const refused = compileContext(req(5, { request_id: 'r2' }), mandatory, policy());
 function lost(what: string): never {
   throw new Error(`fixture lost its ${what}`);
 }
@@ -79,12 +102,12 @@ const okBundle = ok.bundle ?? lost('bundle');
 const firstItem = okBundle.items[0] ?? lost('item');
 const failure = refused.result.failure ?? lost('failure');
 const root = pool[0] ?? lost('candidate');
-const minimalCandidate: Json = {
-  ...{ candidate_id: 'c1', content_identity: 'c1', representation_id: 'full', form_rank: 3, min_rank: 0 },
-  ...{ source_kind: 'synthetic-fixture', source_ref: 'test', kind: 'evidence', content: 'text', token_count: 5 },
-  ...{ requirement: 'PREFERRED', order_role: 'evidence' },
-  ...{ scope_eligible: true, freshness_eligible: true, authority_eligible: true },
-};
+// The keys section 2.1 marks required; everything else must default.
+const minimalCandidate = pick(
+  json(cand('c1')),
+  words(`candidate_id content_identity representation_id form_rank min_rank source_kind source_ref kind content
+  token_count requirement order_role scope_eligible freshness_eligible authority_eligible`),
+);
 
 describe('candidate reader defaults and coercions', () => {
   it('fills every optional key with the spec default', () => {
@@ -95,35 +118,34 @@ describe('candidate reader defaults and coercions', () => {
     expect([c.depends_on, c.coverage_keys, c.group_id, c.group_required]).toEqual([[], [], null, false]);
     expect([c.relevance, c.is_default_form]).toEqual([0, false]);
   });
-  it.each([
-    [[], false],
-    [0, false],
-    ['', false],
-    [{}, false],
-    [[0], true],
-    ['false', true],
-    [2, true],
-  ])('group_required %j reads as %s (Python truthiness)', (v, want) => {
+  // Keys are the JSON text of the value read.
+  const truthiness = {
+    '[]': false,
+    '0': false,
+    '""': false,
+    '{}': false,
+    '[0]': true,
+    '"false"': true,
+    '2': true,
+  };
+  it.each(Object.entries(truthiness))('group_required %s reads as %s (Python truthiness)', (text, want) => {
+    const v: unknown = JSON.parse(text);
     expect(readCandidate({ ...minimalCandidate, group_required: v }).group_required).toBe(want);
     expect(readCandidate({ ...minimalCandidate, is_default_form: v }).is_default_form).toBe(want);
   });
-  it.each([
-    ['0.75', 0.75],
-    [' 0.5 ', 0.5],
-    ['1e-1', 0.1],
-    [1, 1],
-    [true, 1],
-  ])('relevance %j coerces to %s', (v, want) => {
-    expect(readCandidate({ ...minimalCandidate, relevance: v }).relevance).toBe(want);
+  const numeric = { '"0.75"': 0.75, '" 0.5 "': 0.5, '"1e-1"': 0.1, '1': 1, true: 1 };
+  it.each(Object.entries(numeric))('relevance %s coerces to %s', (text, want) => {
+    expect(readCandidate({ ...minimalCandidate, relevance: JSON.parse(text) }).relevance).toBe(want);
   });
-  it.each([
-    ['relevance', 'high'],
-    ['scope_eligible', 1],
-    ['token_count', '10'],
-    ['group_id', 5],
-    ['depends_on', 'dep'],
-    ['candidate_id', 7],
-  ])('%s = %j throws invalid <key>', (key, v) => {
+  const wrong = {
+    relevance: 'high',
+    scope_eligible: 1,
+    token_count: '10',
+    group_id: 5,
+    depends_on: 'd',
+    candidate_id: 7,
+  };
+  it.each(Object.entries(wrong))('%s = %j throws invalid <key>', (key, v) => {
     expect(thrown(() => readCandidate({ ...minimalCandidate, [key]: v }))).toBe(`invalid ${key}`);
   });
   it('rejects an unknown requirement class', () => {
@@ -141,12 +163,11 @@ describe('request and policy readers', () => {
       ...{ created_at: 'now', active_scope: '', required_ids: [], policy_version: 'compiler-policy-v1' },
     });
   });
-  it.each([
-    [-1, '-1'],
-    [1.5, '1.5'],
-    ['100', '"100"'],
-  ])('budget %j throws invalid usable_token_budget: %s', (v, shown) => {
-    expect(thrown(() => readRequest({ ...raw, usable_token_budget: v }))).toBe(`invalid usable_token_budget: ${shown}`);
+  it.each(['-1', '1.5', '"100"'])('budget %s throws invalid usable_token_budget: %s', (text) => {
+    const budget: unknown = JSON.parse(text);
+    expect(thrown(() => readRequest({ ...raw, usable_token_budget: budget }))).toBe(
+      `invalid usable_token_budget: ${text}`,
+    );
   });
   const defaults = {
     ...{ schema_version: S.policy, policy_version: 'compiler-policy-v1', min_discretionary_relevance: 0.3 },
@@ -232,7 +253,10 @@ describe('trace, failure and result readers', () => {
   });
   const r = json(resultToJSON(ok.result));
   it('coerces success by truthiness and types the bundle fields', () => {
-    expect([readResult({ ...r, success: 1 }).success, readResult({ ...r, success: '' }).success]).toEqual([true, false]);
+    expect([readResult({ ...r, success: 1 }).success, readResult({ ...r, success: '' }).success]).toEqual([
+      true,
+      false,
+    ]);
     expect(thrown(() => readResult({ ...r, bundle_id: 5 }))).toBe('invalid bundle_id');
     expect(thrown(() => readResult({ ...r, bundle_tokens: '5' }))).toBe('invalid bundle_tokens');
     expect(thrown(() => readResult({ ...r, bundle_hash: 5 }))).toBe('invalid bundle_hash');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decorationCost, estimateTokens_APPROX, headerCost, roundHalfEven } from '../../src/compiler/index.js';
+import {
+  decorationCost,
+  estimateTokens_APPROX,
+  headerCost,
+  roundHalfEven,
+} from '../../src/compiler/index.js';
 import { cand, policy, req } from '../helpers/pool.js';
 
 const words = (n: number) => Array.from({ length: n }, (_, k) => `w${k}`).join(' ');

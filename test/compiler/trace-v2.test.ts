@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileContext } from '../../src/compiler/index.js';
-import { at, corpus } from '../helpers/corpus.js';
 import { BUDGETS, requestAt } from '../../src/harness/corpus.js';
+import { at, corpus } from '../helpers/corpus.js';
 import { entry } from '../helpers/trace.js';
 
 const compiled = (name: string, budget: 'tight' | 'medium' | 'roomy') => {
@@ -16,12 +16,19 @@ describe('trace v2 examples of the spec (section 17)', () => {
       expect(entry(out, id)).toMatchObject({ budget_before: 1300, budget_after: 630 });
     }
     expect(entry(out, 'resolver-tool').pulled_in_by).toEqual(['ref-cheap']);
-    expect(entry(out, 'ref-cheap')).toMatchObject({ dependency_closure: ['resolver-tool'], pulled_in_by: [] });
+    expect(entry(out, 'ref-cheap')).toMatchObject({
+      dependency_closure: ['resolver-tool'],
+      pulled_in_by: [],
+    });
   });
 
   it('dependency-cycle, medium: a cycle is one unit of 220 and terminates', () => {
     const out = compiled('dependency-cycle', 'medium');
-    expect(entry(out, 'cyc-a')).toMatchObject({ budget_before: 800, budget_after: 580, dependency_closure: ['cyc-b'] });
+    expect(entry(out, 'cyc-a')).toMatchObject({
+      budget_before: 800,
+      budget_after: 580,
+      dependency_closure: ['cyc-b'],
+    });
     expect(entry(out, 'cyc-b')).toMatchObject({
       budget_before: 800,
       budget_after: 580,
@@ -33,7 +40,11 @@ describe('trace v2 examples of the spec (section 17)', () => {
   it('shared-dependency, medium: the tool is paid once', () => {
     const out = compiled('shared-dependency', 'medium');
     expect(entry(out, 'ref-a')).toMatchObject({ budget_before: 800, budget_after: 480 });
-    expect(entry(out, 'tool-def')).toMatchObject({ budget_before: 800, budget_after: 480, pulled_in_by: ['ref-a'] });
+    expect(entry(out, 'tool-def')).toMatchObject({
+      budget_before: 800,
+      budget_after: 480,
+      pulled_in_by: ['ref-a'],
+    });
     expect(entry(out, 'ref-b')).toMatchObject({ budget_before: 480, budget_after: 455 });
   });
 });
@@ -61,9 +72,11 @@ describe('trace v2 is complete and honest on every corpus compilation', () => {
     for (const e of out.result.trace.entries) {
       const c = byId.get(e.candidate_id)!;
       // Every candidate with dependencies lists them.
-      if (c.depends_on.length > 0) expect(e.dependency_closure).toEqual(expect.arrayContaining([...c.depends_on]));
+      if (c.depends_on.length > 0)
+        expect(e.dependency_closure).toEqual(expect.arrayContaining([...c.depends_on]));
       // Only admissions spend; a repair drop keeps the accounting of the admission it undid.
-      if (e.decision !== 'ADMITTED' && e.reason_code !== 'repair-drop') expect(e.budget_after).toBe(e.budget_before);
+      if (e.decision !== 'ADMITTED' && e.reason_code !== 'repair-drop')
+        expect(e.budget_after).toBe(e.budget_before);
       // A pulled-in dependency names roots that are admitted and depend on it.
       for (const root of e.pulled_in_by) {
         expect(admitted.map((a) => a.candidate_id)).toContain(root);

@@ -15,7 +15,8 @@ function setDigest(dir: string): { digest: string; files: number } {
     .sort();
   const lines = files.map((f) => {
     let bytes = fs.readFileSync(path.join(dir, f));
-    if (f !== 'compiler-policy-v1.json') bytes = Buffer.from(bytes.toString('utf8').replace(/\r?\n/g, '\r\n'));
+    if (f !== 'compiler-policy-v1.json')
+      bytes = Buffer.from(bytes.toString('utf8').replace(/\r?\n/g, '\r\n'));
     return `${f} ${createHash('sha256').update(bytes).digest('hex')}\n`;
   });
   return { digest: createHash('sha256').update(lines.join('')).digest('hex'), files: files.length };

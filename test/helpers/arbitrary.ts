@@ -5,7 +5,14 @@ import { cand, req } from './pool.js';
 /** Runs of the heavy property suites: a fixed sample in CI, all of it under `npm run test:full`. */
 export const runs = (ci: number, full: number): number => (process.env.CTXBENCH_FULL ? full : ci);
 
-const BANDS: RequirementClass[] = ['MANDATORY', 'REQUIRED', 'PREFERRED', 'PREFERRED', 'DISCRETIONARY', 'DISCRETIONARY'];
+const BANDS: RequirementClass[] = [
+  'MANDATORY',
+  'REQUIRED',
+  'PREFERRED',
+  'PREFERRED',
+  'DISCRETIONARY',
+  'DISCRETIONARY',
+];
 const ROLES = ['instruction', 'task', 'state', 'evidence', 'support', 'tool'];
 
 const specArb = fc.record({

@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { type BudgetName, type Corpus, type CorpusCase, loadCorpus, requestAt } from '../../src/harness/corpus.js';
+import {
+  type BudgetName,
+  type Corpus,
+  type CorpusCase,
+  loadCorpus,
+  requestAt,
+} from '../../src/harness/corpus.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CORPUS_DIR = path.join(ROOT, 'corpus/compiler-v1');

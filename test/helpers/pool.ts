@@ -53,7 +53,10 @@ export function req(budget: number, over: Partial<ContextRequest> = {}): Context
   };
 }
 
-export const policy = (over: Partial<CompilerPolicy> = {}): CompilerPolicy => ({ ...defaultPolicy(), ...over });
+export const policy = (over: Partial<CompilerPolicy> = {}): CompilerPolicy => ({
+  ...defaultPolicy(),
+  ...over,
+});
 export const strictPolicy = (): CompilerPolicy => policy({ required_missing: 'refuse' });
 
 /**

@@ -1,0 +1,240 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bufferIo } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-cli-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const POLICY = path.join(CORPUS_DIR, 'compiler-policy-v1.json');
+const caseFile = (name: string, kind: 'request' | 'candidates') =>
+  path.join(CORPUS_DIR, `${name}.${kind}.json`);
+const write = (name: string, data: unknown) => {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+  return file;
+};
+const requestWith = (name: string, budget: number) =>
+  write(`${name}-${budget}.request.json`, {
+    ...JSON.parse(fs.readFileSync(caseFile(name, 'request'), 'utf8')),
+    usable_token_budget: budget,
+  });
+
+async function cli(...args: string[]) {
+  const io = bufferIo();
+  const code = await run(args, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+const compileArgs = (request: string, candidates: string) => [
+  'compile',
+  '--request',
+  request,
+  '--candidates',
+  candidates,
+  '--policy',
+  POLICY,
+];
+
+describe('compile', () => {
+  it('prints bundle, v2 result, rendered text and validation', async () => {
+    const r = await cli(
+      ...compileArgs(requestWith('dependency-trap', 900), caseFile('dependency-trap', 'candidates')),
+    );
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect(Object.keys(o)).toEqual(['bundle', 'result', 'rendered_text', 'validation']);
+    expect(o.result.schema_version).toBe('project_context.compilation_result.v2');
+    expect(o.result.trace.schema_version).toBe('project_context.decision_trace.v2');
+    expect(o.validation).toEqual({ valid: true, problems: [] });
+    expect(o.rendered_text.startsWith('[CONTEXT BUNDLE]\n')).toBe(true);
+  });
+
+  it('prints a refusal with exit 0 and null bundle and text', async () => {
+    const r = await cli(
+      ...compileArgs(requestWith('mandatory-overflow', 4000), caseFile('mandatory-overflow', 'candidates')),
+    );
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect([o.bundle, o.rendered_text, o.result.failure.reason]).toEqual([null, null, 'INSUFFICIENT_BUDGET']);
+  });
+
+  it('writes --output and nothing to stdout', async () => {
+    const out = path.join(tmp, 'out', 'compiled.json');
+    const r = await cli(
+      ...compileArgs(requestWith('wrong-scope', 500), caseFile('wrong-scope', 'candidates')),
+      '--output',
+      out,
+    );
+    expect([r.code, r.stdout]).toEqual([0, '']);
+    expect(JSON.parse(fs.readFileSync(out, 'utf8')).result.success).toBe(true);
+  });
+});
+
+describe('bad input: exit 2, one line naming file, record and field, nothing written', () => {
+  it('a candidate with a wrong field type', async () => {
+    const bad = write('bad.json', '{"candidates": [{"candidate_id": 7}]}');
+    const out = path.join(tmp, 'never.json');
+    const r = await cli(...compileArgs(requestWith('wrong-scope', 500), bad), '--output', out);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual([`ctxbench: ${bad}: candidates[0]: invalid candidate_id`]);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it('a later field of a named candidate', async () => {
+    const good = JSON.parse(fs.readFileSync(caseFile('wrong-scope', 'candidates'), 'utf8'));
+    good.candidates[1].requirement = 'OPTIONAL';
+    const bad = write('bad-requirement.json', good);
+    const r = await cli(...compileArgs(requestWith('wrong-scope', 500), bad));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `ctxbench: ${bad}: candidates[1] "taskreq-1": unsupported RequirementClass: "OPTIONAL"\n`,
+    );
+  });
+
+  it('a missing file, broken JSON, a bad budget, a policy mismatch', async () => {
+    const cands = caseFile('wrong-scope', 'candidates');
+    const missing = await cli(...compileArgs(path.join(tmp, 'nope.json'), cands));
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      `ctxbench: ${path.join(tmp, 'nope.json')}: cannot read file (ENOENT)\n`,
+    ]);
+    const broken = write('broken.json', '{"request_id": ');
+    expect((await cli(...compileArgs(broken, cands))).stderr).toMatch(
+      /^ctxbench: .*broken\.json: not valid JSON/,
+    );
+    const base = JSON.parse(fs.readFileSync(caseFile('wrong-scope', 'request'), 'utf8'));
+    const negative = write('negative.json', { ...base, usable_token_budget: -1 });
+    expect((await cli(...compileArgs(negative, cands))).stderr).toBe(
+      `ctxbench: ${negative}: request: invalid usable_token_budget: -1\n`,
+    );
+    const other = write('other-policy.json', { ...base, policy_version: 'p2' });
+    const r = await cli(...compileArgs(other, cands));
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `ctxbench: ${other}: request: request policy "p2" != compiler policy "compiler-policy-v1"\n`,
+    ]);
+  });
+
+  it('duplicate ids are the candidates file’s fault', async () => {
+    const good = JSON.parse(fs.readFileSync(caseFile('wrong-scope', 'candidates'), 'utf8'));
+    const dup = write('dup.json', { candidates: [...good.candidates, good.candidates[0]] });
+    const r = await cli(...compileArgs(requestWith('wrong-scope', 500), dup));
+    expect(r.stderr).toBe(
+      `ctxbench: ${dup}: candidates: invalid compiler inputs: duplicate candidate_id: instr-1\n`,
+    );
+  });
+
+  it('unknown commands and flags are usage errors', async () => {
+    for (const args of [['frobnicate'], ['compile', '--nonsense', 'x'], []]) {
+      const r = await cli(...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
+describe('compile --batch', () => {
+  it('answers every line in order, bad lines as {"error"}', async () => {
+    const request = JSON.parse(fs.readFileSync(requestWith('dependency-trap', 900), 'utf8'));
+    const candidates = JSON.parse(fs.readFileSync(caseFile('dependency-trap', 'candidates'), 'utf8'));
+    const policy = JSON.parse(fs.readFileSync(POLICY, 'utf8'));
+    const batch = write(
+      'batch.jsonl',
+      [
+        JSON.stringify({ request, candidates: candidates.candidates, policy }),
+        '{"request": ',
+        JSON.stringify({ request: { ...request, usable_token_budget: 1400 }, candidates, policy }),
+        JSON.stringify({ request, candidates: [{ candidate_id: 'x' }], policy }),
+      ].join('\n'),
+    );
+    const r = await cli('compile', '--batch', batch);
+    expect(r.code).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(4);
+    expect(lines[0].result.bundle_tokens).toBe(789);
+    expect(lines[1].error).toMatch(/batch\.jsonl:2: not valid JSON/);
+    expect(lines[2].result.bundle_tokens).toBe(1093);
+    expect(lines[3].error).toBe(`${batch}:4: candidates[0] "x": invalid content_identity`);
+  });
+
+  it('stops with exit 2 when the file cannot be read', async () => {
+    expect((await cli('compile', '--batch', path.join(tmp, 'absent.jsonl'))).code).toBe(2);
+  });
+});
+
+describe('validate', () => {
+  it('accepts what compile produced and rejects a tampered copy', async () => {
+    const request = requestWith('qualification-trap', 480);
+    const candidates = caseFile('qualification-trap', 'candidates');
+    const compiled = JSON.parse((await cli(...compileArgs(request, candidates))).stdout);
+    const args = (f: string) => [
+      'validate',
+      '--compilation',
+      f,
+      '--request',
+      request,
+      '--candidates',
+      candidates,
+      '--policy',
+      POLICY,
+    ];
+    const good = await cli(...args(write('good.json', compiled)));
+    expect([good.code, good.stdout]).toEqual([0, 'valid\n']);
+    // Remove one member of the required group from the bundle.
+    const items = compiled.bundle.items.filter((i: { id: string }) => i.id !== 'exception-tenant');
+    const tampered = {
+      ...compiled,
+      bundle: { ...compiled.bundle, items, layout_trace: items.map((i: { id: string }) => i.id) },
+    };
+    const bad = await cli(...args(write('tampered.json', tampered)));
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('INVALID: required group partially admitted: mig-result');
+  });
+});
+
+describe('conformance and trace', () => {
+  it('conformance --json reports 42 cases and no mismatch', async () => {
+    const r = await cli('conformance', '--json');
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect([o.cases, o.mismatches, o.details.length]).toEqual([42, 0, 42]);
+  });
+
+  it('trace prints one row per candidate with the decision columns', async () => {
+    const r = await cli('trace', 'dependency-trap', '--budget', '1400');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[2]).toMatch(
+      /^candidate\s+decision\s+reason\s+class\s+relevance\s+marginal\s+before\s+after\s+dependencies\s+position$/,
+    );
+    const rows = lines.slice(4);
+    expect(rows).toHaveLength(6);
+    expect(rows.find((l) => l.startsWith('ref-cheap'))).toMatch(
+      /ADMITTED .* 1300\s+630\s+resolver-tool\s+2$/,
+    );
+  });
+
+  it('trace refuses an unknown case or budget with exit 2', async () => {
+    expect((await cli('trace', 'no-such-case', '--budget', 'tight')).code).toBe(2);
+    expect((await cli('trace', 'dependency-trap', '--budget', 'huge')).code).toBe(2);
+  });
+});
+
+describe('the installed bin', () => {
+  it('is plain JavaScript that runs the built CLI', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/ctxbench.js'), '--version'], {
+      encoding: 'utf8',
+    });
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect([r.status, r.stdout.trim()]).toEqual([0, pkg.version]);
+  });
+});
