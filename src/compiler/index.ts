@@ -3,6 +3,7 @@
  * requirement classes, priced dependency closure, all-or-none groups and named refusals.
  * Zero runtime dependencies beyond Node's built-in modules.
  */
+export { dependencyClosure, walkClosure } from './closure.js';
 export { compileContext, validateInputs } from './engine.js';
 export type { GateVerdict } from './gates.js';
 export { gate, requiredGroupOf } from './gates.js';

@@ -1,3 +1,4 @@
+import { walkClosure } from './closure.js';
 import { type GateVerdict, gate, requiredGroupOf } from './gates.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest, RequirementClass } from './types.js';
 
@@ -108,30 +109,16 @@ export class Pool {
 
   private readonly groupClosures = new Map<string, readonly string[]>();
 
-  /** Iterative, so a long dependency chain cannot overflow the call stack. */
   private walk(
     id: string,
     cache: Map<string, readonly string[]>,
     edgesOf: (c: ContextCandidate) => readonly string[],
   ): readonly string[] {
-    const known = cache.get(id);
-    if (known !== undefined) return known;
-    const out: string[] = [id];
-    const seen = new Set<string>(out);
-    const stack = [{ next: 0, edges: edgesOf(this.get(id)) }];
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1] as (typeof stack)[number];
-      if (top.next >= top.edges.length) {
-        stack.pop();
-        continue;
-      }
-      const dep = top.edges[top.next++] as string;
-      if (seen.has(dep)) continue;
-      seen.add(dep);
-      out.push(dep);
-      stack.push({ next: 0, edges: edgesOf(this.get(dep)) });
+    let known = cache.get(id);
+    if (known === undefined) {
+      known = walkClosure(id, (x) => edgesOf(this.get(x)));
+      cache.set(id, known);
     }
-    cache.set(id, out);
-    return out;
+    return known;
   }
 }

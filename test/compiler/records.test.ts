@@ -87,11 +87,8 @@ const golden = (name: string): Json =>
   JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, `${name}.json`), 'utf8')) as Json;
 
 // root (ranked first) depends on dep: the v2 trace carries a closure, a pull and one budget drop.
-const pool = [
-  cand('root', { depends_on: ['dep'], relevance: 0.9 }),
-  cand('dep'),
-  cand('h', { scope_eligible: false }),
-];
+const hard = cand('h', { scope_eligible: false });
+const pool = [cand('root', { depends_on: ['dep'], relevance: 0.9 }), cand('dep'), hard];
 const ok = compileContext(req(200), pool, policy());
 const mandatory = [cand('m', { requirement: 'MANDATORY' })];
 const refused = compileContext(req(5, { request_id: 'r2' }), mandatory, policy());
@@ -118,18 +115,13 @@ describe('candidate reader defaults and coercions', () => {
     expect([c.depends_on, c.coverage_keys, c.group_id, c.group_required]).toEqual([[], [], null, false]);
     expect([c.relevance, c.is_default_form]).toEqual([0, false]);
   });
-  // Keys are the JSON text of the value read.
-  const truthiness = {
-    '[]': false,
-    '0': false,
-    '""': false,
-    '{}': false,
-    '[0]': true,
-    '"false"': true,
-    '2': true,
-  };
-  it.each(Object.entries(truthiness))('group_required %s reads as %s (Python truthiness)', (text, want) => {
-    const v: unknown = JSON.parse(text);
+  // Values as JSON text.
+  const truthiness = [
+    ...['[]', '0', '""', '{}'].map((t) => [t, false]),
+    ...['[0]', '"false"', '2'].map((t) => [t, true]),
+  ];
+  it.each(truthiness)('group_required %s reads as %s (Python truthiness)', (text, want) => {
+    const v: unknown = JSON.parse(String(text));
     expect(readCandidate({ ...minimalCandidate, group_required: v }).group_required).toBe(want);
     expect(readCandidate({ ...minimalCandidate, is_default_form: v }).is_default_form).toBe(want);
   });
@@ -137,15 +129,8 @@ describe('candidate reader defaults and coercions', () => {
   it.each(Object.entries(numeric))('relevance %s coerces to %s', (text, want) => {
     expect(readCandidate({ ...minimalCandidate, relevance: JSON.parse(text) }).relevance).toBe(want);
   });
-  const wrong = {
-    relevance: 'high',
-    scope_eligible: 1,
-    token_count: '10',
-    group_id: 5,
-    depends_on: 'd',
-    candidate_id: 7,
-  };
-  it.each(Object.entries(wrong))('%s = %j throws invalid <key>', (key, v) => {
+  const bad = { relevance: 'x', scope_eligible: 1, token_count: '1', group_id: 5, depends_on: 'd', kind: 7 };
+  it.each(Object.entries(bad))('%s = %j throws invalid <key>', (key, v) => {
     expect(thrown(() => readCandidate({ ...minimalCandidate, [key]: v }))).toBe(`invalid ${key}`);
   });
   it('rejects an unknown requirement class', () => {
@@ -208,9 +193,6 @@ describe('item and bundle readers', () => {
     const read = readBundle({ ...without(b, 'evidence_class'), provenance: { by: 'x' } });
     expect([read.evidence_class, read.provenance]).toEqual(['synthetic', { by: 'x' }]);
   });
-  it('the compiled bundle lays out dep before root', () => {
-    expect(okBundle.layout_trace).toEqual(['dep', 'root']);
-  });
   it.each([
     [{ layout_trace: ['root', 'dep'] }, 'layout_trace must equal item order exactly'],
     [{ layout_trace: ['dep'] }, 'layout_trace must equal item order exactly'],
@@ -221,6 +203,7 @@ describe('item and bundle readers', () => {
     expect(thrown(() => readBundle({ ...b, ...change }))).toBe(message);
   });
   it('makeBundle refuses a layout that is not the item order', () => {
+    expect(okBundle.layout_trace).toEqual(['dep', 'root']);
     expect(thrown(() => makeBundle({ ...okBundle, layout_trace: ['root', 'dep'] }))).toBe(
       'layout_trace must equal item order exactly',
     );
@@ -253,10 +236,8 @@ describe('trace, failure and result readers', () => {
   });
   const r = json(resultToJSON(ok.result));
   it('coerces success by truthiness and types the bundle fields', () => {
-    expect([readResult({ ...r, success: 1 }).success, readResult({ ...r, success: '' }).success]).toEqual([
-      true,
-      false,
-    ]);
+    const success = (v: unknown) => readResult({ ...r, success: v }).success;
+    expect([success(1), success(''), success([]), success('no')]).toEqual([true, false, false, true]);
     expect(thrown(() => readResult({ ...r, bundle_id: 5 }))).toBe('invalid bundle_id');
     expect(thrown(() => readResult({ ...r, bundle_tokens: '5' }))).toBe('invalid bundle_tokens');
     expect(thrown(() => readResult({ ...r, bundle_hash: 5 }))).toBe('invalid bundle_hash');
@@ -264,20 +245,21 @@ describe('trace, failure and result readers', () => {
 });
 
 describe('schema_version and non-objects on read', () => {
-  const written: [string, (x: unknown) => unknown, Json, string][] = [
-    ['ContextCandidate', readCandidate, json(candidateToJSON(root)), S.candidate],
-    ['ContextRequest', readRequest, json(requestToJSON(req(10))), S.request],
-    ['CompilerPolicy', readPolicy, json(policyToJSON(policy())), S.policy],
-    ['ContextItem', readItem, json(itemToJSON(firstItem)), S.item],
-    ['ContextBundle', readBundle, json(bundleToJSON(okBundle)), S.bundle],
-    ['DecisionTrace', readTrace, json(traceToJSON(ok.result.trace)), S.traceV2],
-    ['CompileFailure', readFailure, json(failureToJSON(failure)), S.failure],
-    ['CompilationResult', readResult, json(resultToJSON(ok.result)), S.resultV2],
+  const written: [string, string, (x: unknown) => unknown, Json, string][] = [
+    ['ContextCandidate', 'candidate', readCandidate, json(candidateToJSON(root)), S.candidate],
+    ['ContextRequest', 'request', readRequest, json(requestToJSON(req(10))), S.request],
+    ['CompilerPolicy', 'policy', readPolicy, json(policyToJSON(policy())), S.policy],
+    ['ContextItem', 'item', readItem, json(itemToJSON(firstItem)), S.item],
+    ['ContextBundle', 'bundle', readBundle, json(bundleToJSON(okBundle)), S.bundle],
+    ['DecisionTrace', 'trace', readTrace, json(traceToJSON(ok.result.trace)), S.traceV2],
+    ['CompileFailure', 'failure', readFailure, json(failureToJSON(failure)), S.failure],
+    ['CompilationResult', 'result', readResult, json(resultToJSON(ok.result)), S.resultV2],
   ];
-  it.each(written)('%s: absent means current, a foreign string throws', (name, read, doc, current) => {
+  it.each(written)('%s: absent means current, a foreign string throws', (name, _, read, doc, current) => {
     expect((read(without(doc, 'schema_version')) as Json).schema_version).toBe(current);
-    expect(thrown(() => read({ ...doc, schema_version: S.resultV1.replace('v1', 'v9') }))).toBe(
-      `unsupported ${name} schema: "project_context.compilation_result.v9"`,
+    const foreign = 'project_context.other_record.v9';
+    expect(thrown(() => read({ ...doc, schema_version: foreign }))).toBe(
+      `unsupported ${name} schema: "${foreign}"`,
     );
   });
   it('trace and result also accept their v1 strings, but not each other', () => {
@@ -287,16 +269,9 @@ describe('schema_version and non-objects on read', () => {
       `unsupported DecisionTrace schema: "${S.resultV2}"`,
     );
   });
-  const readers: [string, (x: unknown) => unknown][] = [
-    ['candidate', readCandidate],
-    ['request', readRequest],
-    ['policy', readPolicy],
-    ['item', readItem],
-    ['bundle', readBundle],
-    ['trace entry', readTraceEntry],
-    ['trace', readTrace],
-    ['failure', readFailure],
-    ['result', readResult],
+  const readers = [
+    ...written.map(([, thing, read]) => [thing, read] as const),
+    ['trace entry', readTraceEntry] as const,
   ];
   it.each(readers)('%s: arrays, null and strings are not objects', (thing, read) => {
     for (const v of [[], null, 'x']) expect(thrown(() => read(v))).toBe(`${thing} is not an object`);
@@ -330,11 +305,8 @@ describe('writers: every field, in the spec order, null for absent values', () =
     expect(i).toContain('"authority":null,"scope":null,"observed_at":null,"semantic_id":null,"ref":null}');
     expect(JSON.stringify(bundleToJSON(okBundle))).toMatch(/"provenance":null}$/);
     expect(json(resultToJSON(ok.result)).failure).toBeNull();
-    expect(pick(json(resultToJSON(refused.result)), ['bundle_id', 'bundle_tokens', 'bundle_hash'])).toEqual({
-      bundle_id: null,
-      bundle_tokens: null,
-      bundle_hash: null,
-    });
+    const refusal = pick(json(resultToJSON(refused.result)), ['bundle_id', 'bundle_tokens', 'bundle_hash']);
+    expect(Object.values(refusal)).toEqual([null, null, null]);
     expect(entries.find((e) => e.candidate_id === 'h')?.position).toBeNull();
   });
 });

@@ -1,0 +1,109 @@
+/**
+ * What a strategy may use besides its input: the shared ruler (rendered cost), the hard gate,
+ * the baselines' default-form pool and greedy fill, and a trace builder. Nothing here can reach
+ * the ledger: strategies import this module, never `ledger.ts`.
+ */
+import {
+  type ContextCandidate,
+  dependencyClosure,
+  gate,
+  orderByRole,
+  renderedCost,
+  type TraceEntry,
+} from '../compiler/index.js';
+import type { StrategyInput } from './types.js';
+
+export type { Admission, Refusal, Selection, Strategy, StrategyInput } from './types.js';
+
+const byId = (a: ContextCandidate, b: ContextCandidate): number =>
+  a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
+
+/** True when the candidate passes scope, freshness, authority and its form floor. */
+export const eligible = (c: ContextCandidate): boolean => gate(c).code === 'eligible';
+
+/** The rendered cost of a set of candidates: the one ruler every strategy is measured with. */
+export const costOf = (selected: readonly ContextCandidate[], input: StrategyInput): number =>
+  renderedCost(selected, input.request, input.policy);
+
+/**
+ * The baselines' pool: each content's default form ("the natural rendering"), sorted by id. A
+ * content that declares no default form contributes its cheapest form (token count, then id);
+ * the reference corpus never needs that fallback.
+ */
+export function defaultFormPool(candidates: readonly ContextCandidate[]): ContextCandidate[] {
+  const withDefault = new Set(candidates.filter((c) => c.is_default_form).map((c) => c.content_identity));
+  const cheapest = new Map<string, ContextCandidate>();
+  for (const c of [...candidates].sort(byId)) {
+    if (withDefault.has(c.content_identity)) continue;
+    const best = cheapest.get(c.content_identity);
+    if (best === undefined || c.token_count < best.token_count) cheapest.set(c.content_identity, c);
+  }
+  return [...candidates.filter((c) => c.is_default_form), ...cheapest.values()].sort(byId);
+}
+
+/**
+ * Walk the list and keep each item whose addition still renders within the budget; skip the
+ * rest and go on (no early stop), so "top-k" has no fixed k.
+ */
+export function greedyFill(ordered: readonly ContextCandidate[], input: StrategyInput): ContextCandidate[] {
+  const selected: ContextCandidate[] = [];
+  for (const c of ordered) {
+    if (costOf([...selected, c], input) <= input.budget) selected.push(c);
+  }
+  return selected;
+}
+
+/** Sort by descending key, ties by id. */
+export function rankBy(candidates: readonly ContextCandidate[], key: (c: ContextCandidate) => number) {
+  return [...candidates].sort((a, b) => key(b) - key(a) || byId(a, b));
+}
+
+export interface Why {
+  readonly code: string;
+  readonly detail: string;
+}
+
+/**
+ * A v2 trace for a plain selection: one entry per candidate. Admitted entries, in bundle order,
+ * spend what they add to the rendered cost (the header with the first); everything else is
+ * recorded at what remains. `why` explains the candidates left out; the default is
+ * `not-selected`.
+ */
+export function selectionTrace(
+  input: StrategyInput,
+  admitted: readonly string[],
+  tag: string,
+  why: ReadonlyMap<string, Why> = new Map(),
+): TraceEntry[] {
+  const lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
+  const live = orderByRole(
+    admitted.flatMap((id) => lookup.get(id) ?? []),
+    input.policy.order_roles,
+  );
+  const spent = new Map<string, readonly [number, number, number]>();
+  live.forEach((c, position) => {
+    const before = input.budget - costOf(live.slice(0, position), input);
+    spent.set(c.candidate_id, [before, input.budget - costOf(live.slice(0, position + 1), input), position]);
+  });
+  const rest = admitted.length > 0 ? input.budget - costOf(live, input) : input.budget;
+  return [...input.candidates].sort(byId).map((c) => {
+    const s = spent.get(c.candidate_id);
+    const reason = why.get(c.candidate_id) ?? { code: 'not-selected', detail: tag };
+    return {
+      candidate_id: c.candidate_id,
+      content_identity: c.content_identity,
+      representation_id: c.representation_id,
+      decision: s ? 'ADMITTED' : 'REJECTED_BUDGET',
+      reason_code: s ? 'admitted' : reason.code,
+      reason_detail: s ? tag : reason.detail,
+      priority_band: c.requirement,
+      relevance: c.relevance,
+      marginal_cost: c.token_count,
+      dependency_closure: dependencyClosure(c.candidate_id, lookup).slice(1),
+      pulled_in_by: [],
+      budget_before: s ? s[0] : rest,
+      budget_after: s ? s[1] : rest,
+      position: s ? s[2] : null,
+    };
+  });
+}
