@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { compilationJSON, compileLocated } from '../harness/compile.js';
+import { checkInputs, compilationJSON, compileWith, type Inputs, strategyInput } from '../harness/compile.js';
 import { InputError, UsageError } from '../harness/errors.js';
 import { writeFileAtomic } from '../harness/files.js';
 import {
@@ -10,6 +10,9 @@ import {
   toPolicy,
   toRequest,
 } from '../harness/inputs.js';
+import { readTruth, truthFrom } from '../harness/ledger.js';
+import { pickStrategies } from '../harness/registry.js';
+import { STRATEGY_ERROR, type Strategy } from '../harness/types.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
 
 export interface CompileArgs {
@@ -19,25 +22,47 @@ export interface CompileArgs {
   readonly output?: string | undefined;
   readonly batch?: string | undefined;
   readonly strategy: string;
+  readonly ledger?: string | undefined;
 }
 
-function requireCompiler(strategy: string): void {
-  if (strategy !== 'compiler') throw new UsageError(`unknown strategy "${strategy}" (known: compiler)`);
+const identitiesOf = (inputs: Pick<Inputs, 'candidates'>) =>
+  new Set(inputs.candidates.map((c) => c.content_identity));
+
+/** Run the strategy; an error row is reported as an error, since there is no other row. */
+function compileOne(strategy: Strategy, inputs: Inputs) {
+  const compiled = compileWith(strategy, strategyInput(strategy, inputs));
+  if (compiled.reason === STRATEGY_ERROR) return { error: String(compiled.extras.error) };
+  return compilationJSON(compiled, inputs);
 }
 
-/** One compilation; exit 0 whether it built a bundle, refused, or failed validation. */
-export function compileCommand(a: CompileArgs, io: Io): ExitCode {
-  requireCompiler(a.strategy);
-  if (a.batch !== undefined) return compileBatch(a.batch, io);
+/**
+ * One compilation by any registered strategy (the compiler by default); exit 0 whether it built a
+ * bundle, refused, or built one the validators reject.
+ */
+export async function compileCommand(a: CompileArgs, io: Io): Promise<ExitCode> {
+  const [strategy] = (await pickStrategies([a.strategy])) as [Strategy];
+  if (a.batch !== undefined) return compileBatch(a.batch, strategy, io);
   if (a.request === undefined || a.candidates === undefined || a.policy === undefined) {
     throw new UsageError('compile needs --request, --candidates and --policy (or --batch F.jsonl)');
   }
   const files = { request: a.request, candidates: a.candidates, policy: a.policy };
-  const request = loadRequest(files.request);
-  const candidates = loadCandidates(files.candidates);
-  const policy = loadPolicy(files.policy);
-  const output = compileLocated(request, candidates, policy, files);
-  const text = `${JSON.stringify(compilationJSON(output, request, candidates, policy), null, 2)}\n`;
+  const inputs: Inputs = {
+    request: loadRequest(files.request),
+    candidates: loadCandidates(files.candidates),
+    policy: loadPolicy(files.policy),
+  };
+  checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
+  if (strategy.readsLedger === true && a.ledger === undefined) {
+    throw new UsageError(`${strategy.name} reads the ledger: give --ledger F (a truth file)`);
+  }
+  const ledger =
+    strategy.readsLedger === true && a.ledger ? readTruth(a.ledger, identitiesOf(inputs)) : undefined;
+  const out = compileOne(strategy, { ...inputs, ledger });
+  if ('error' in out) {
+    io.err(`ctxbench: ${out.error}\n`);
+    return EXIT.checkFailed;
+  }
+  const text = `${JSON.stringify(out, null, 2)}\n`;
   if (a.output === undefined) io.out(text);
   else writeFileAtomic(a.output, text);
   return EXIT.ok;
@@ -47,7 +72,7 @@ export function compileCommand(a: CompileArgs, io: Io): ExitCode {
  * One output line per input line, in order. A bad line becomes `{"error": ...}` and the rest go
  * on; only an unreadable file stops the command.
  */
-function compileBatch(file: string, io: Io): ExitCode {
+function compileBatch(file: string, strategy: Strategy, io: Io): ExitCode {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -63,15 +88,23 @@ function compileBatch(file: string, io: Io): ExitCode {
       const o = JSON.parse(line) as Record<string, unknown>;
       if (typeof o !== 'object' || o === null || Array.isArray(o))
         throw new InputError(where, 'not a JSON object');
-      const request = toRequest(where, o.request);
-      const candidates = toCandidates(where, o.candidates);
-      const policy = toPolicy(where, o.policy);
-      const output = compileLocated(request, candidates, policy, {
+      const inputs = {
+        request: toRequest(where, o.request),
+        candidates: toCandidates(where, o.candidates),
+        policy: toPolicy(where, o.policy),
+      };
+      checkInputs(inputs.request, inputs.candidates, inputs.policy, {
         request: where,
         candidates: where,
         policy: where,
       });
-      out = compilationJSON(output, request, candidates, policy);
+      const ledger =
+        strategy.readsLedger === true && o.ledger !== undefined
+          ? truthFrom(where, o.ledger, identitiesOf(inputs))
+          : undefined;
+      if (strategy.readsLedger === true && ledger === undefined)
+        throw new InputError(where, `${strategy.name} needs a "ledger"`);
+      out = compileOne(strategy, { ...inputs, ledger });
     } catch (e) {
       if (e instanceof InputError) out = { error: e.line };
       else if (e instanceof SyntaxError) out = { error: `${where}: not valid JSON (${e.message})` };

@@ -5,8 +5,12 @@ import { fromRoot } from '../harness/files.js';
 import { compileCommand } from './compile.js';
 import { conformanceCommand } from './conformance.js';
 import { EXIT, type Io, processIo } from './io.js';
+import { reportCommand } from './report.js';
+import { strategiesCommand } from './strategies.js';
+import { DEFAULT_PUBLISHED, studyCommand } from './study.js';
 import { traceCommand } from './trace.js';
 import { validateCommand } from './validate.js';
+import { verifyCommand } from './verify.js';
 
 const version = (): string => JSON.parse(fs.readFileSync(fromRoot('package.json'), 'utf8')).version;
 
@@ -19,8 +23,8 @@ const DEFAULT_GOLDEN = 'test/fixtures/golden/python-v0.1.0';
  */
 export async function run(args: readonly string[], io: Io = processIo): Promise<number> {
   let code: number = EXIT.ok;
-  const done = (c: number) => {
-    code = c;
+  const done = async (c: number | Promise<number>) => {
+    code = await c;
   };
   const parser = yargs([...args])
     .scriptName('ctxbench')
@@ -99,6 +103,49 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
           .option('strategy', { type: 'string', default: 'compiler' })
           .option('corpus', { type: 'string', default: fromRoot(DEFAULT_CORPUS) }),
       (a) => done(traceCommand({ ...a, case: a.case as string }, io)),
+    )
+    .command(
+      'study',
+      'run every case x budget x strategy, score against the ledger, write a run folder',
+      (y) =>
+        y
+          .option('corpus', { type: 'string', default: fromRoot(DEFAULT_CORPUS), describe: 'corpus folder' })
+          .option('strategies', {
+            type: 'string',
+            describe: 'comma-separated subset (default: all registered)',
+          })
+          .option('policy', { type: 'string', describe: "a policy file replacing the corpus's" })
+          .option('out', { type: 'string', describe: 'run folder (default runs/<corpus name>)' })
+          .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' }),
+      (a) => done(studyCommand({ ...a, version: version(), argv: ['ctxbench', ...args] }, io)),
+    )
+    .command(
+      'verify <run>',
+      "compare a run's rows of the six published strategies with the published run",
+      (y) =>
+        y
+          .positional('run', { type: 'string', demandOption: true, describe: 'run folder' })
+          .option('published', {
+            type: 'string',
+            default: DEFAULT_PUBLISHED(),
+            describe: 'published run folder',
+          }),
+      (a) => done(verifyCommand({ run: a.run as string, published: a.published }, io)),
+    )
+    .command(
+      'report <run>',
+      "regenerate report.md, summary.json and rows.csv from a run folder's rows",
+      (y) =>
+        y
+          .positional('run', { type: 'string', demandOption: true })
+          .option('out', { type: 'string', describe: 'write the reports here instead of the run folder' }),
+      (a) => done(reportCommand({ run: a.run as string, out: a.out }, io)),
+    )
+    .command(
+      'strategies',
+      'list the registered strategies',
+      (y) => y.option('json', { type: 'boolean', default: false }),
+      (a) => done(strategiesCommand(a, io)),
     );
   try {
     await parser.parseAsync([...args], {}, (err, _argv, output) => {

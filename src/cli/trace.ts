@@ -1,7 +1,11 @@
-import { compileLocated } from '../harness/compile.js';
+import type { CompilationResult } from '../compiler/index.js';
+import { checkInputs, compileWith, strategyInput } from '../harness/compile.js';
 import { BUDGETS, type BudgetName, loadCorpus, requestAt } from '../harness/corpus.js';
 import { UsageError } from '../harness/errors.js';
+import { ledgerDirFor, loadLedger } from '../harness/ledger.js';
+import { pickStrategies } from '../harness/registry.js';
 import { textTable } from '../harness/table.js';
+import { STRATEGY_ERROR, type Strategy } from '../harness/types.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
 
 export interface TraceArgs {
@@ -18,8 +22,8 @@ export function parseBudget(text: string): BudgetName | number {
 }
 
 /** One case's decision trace as a table: every candidate, what happened and what it cost. */
-export function traceCommand(a: TraceArgs, io: Io): ExitCode {
-  if (a.strategy !== 'compiler') throw new UsageError(`unknown strategy "${a.strategy}" (known: compiler)`);
+export async function traceCommand(a: TraceArgs, io: Io): Promise<ExitCode> {
+  const [strategy] = (await pickStrategies([a.strategy])) as [Strategy];
   const budget = parseBudget(a.budget);
   const corpus = loadCorpus(a.corpus);
   const kase = corpus.cases.find((c) => c.name === a.case);
@@ -27,11 +31,22 @@ export function traceCommand(a: TraceArgs, io: Io): ExitCode {
     throw new UsageError(`unknown case "${a.case}" (known: ${corpus.cases.map((c) => c.name).join(', ')})`);
   }
   const request = requestAt(kase, budget);
-  const { result } = compileLocated(request, kase.candidates, corpus.policy, {
+  checkInputs(request, kase.candidates, corpus.policy, {
     request: `${corpus.dir}/${kase.name}.request.json`,
     candidates: `${corpus.dir}/${kase.name}.candidates.json`,
     policy: corpus.policyFile,
   });
+  const ledger =
+    strategy.readsLedger === true ? loadLedger(ledgerDirFor(corpus), corpus).get(kase.name) : undefined;
+  const compiled = compileWith(
+    strategy,
+    strategyInput(strategy, { request, candidates: kase.candidates, policy: corpus.policy, ledger }),
+  );
+  if (compiled.reason === STRATEGY_ERROR) {
+    io.err(`ctxbench: ${String(compiled.extras.error)}\n`);
+    return EXIT.checkFailed;
+  }
+  const result = compiled.record as CompilationResult;
   const rows = result.trace.entries.map((e) => [
     e.candidate_id,
     e.decision,
@@ -47,7 +62,7 @@ export function traceCommand(a: TraceArgs, io: Io): ExitCode {
   const outcome = result.success
     ? `bundle of ${result.bundle_tokens} tokens, hash ${result.bundle_hash}`
     : `refused ${result.failure?.reason}: ${result.failure?.diagnostic}`;
-  io.out(`${kase.name} at ${request.usable_token_budget} tokens (${a.strategy}): ${outcome}\n\n`);
+  io.out(`${kase.name} at ${request.usable_token_budget} tokens (${strategy.name}): ${outcome}\n\n`);
   io.out(
     textTable(
       [

@@ -54,6 +54,16 @@ export function validateInputs(candidates: readonly ContextCandidate[]): void {
   if (problems.length > 0) throw new RecordError(`invalid compiler inputs: ${problems.join('; ')}`);
 }
 
+/** Every check that throws, in the order `compileContext` runs them, without compiling. */
+export function checkCompilerInputs(
+  request: ContextRequest,
+  candidates: readonly ContextCandidate[],
+  policy: CompilerPolicy,
+): void {
+  validateInputs(candidates);
+  checkPolicy(request, policy);
+}
+
 function checkPolicy(request: ContextRequest, policy: CompilerPolicy): void {
   if (request.policy_version !== policy.policy_version) {
     throw new RecordError(
@@ -138,8 +148,7 @@ export function compileContext(
   candidates: readonly ContextCandidate[],
   policy: CompilerPolicy,
 ): CompileOutput {
-  validateInputs(candidates);
-  checkPolicy(request, policy);
+  checkCompilerInputs(request, candidates, policy);
   const s = new CompileState(new Pool(candidates, request, policy));
   const early = checkRequiredSources(s);
   if (early) return refused(s, early);

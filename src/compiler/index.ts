@@ -4,7 +4,7 @@
  * Zero runtime dependencies beyond Node's built-in modules.
  */
 export { dependencyClosure, walkClosure } from './closure.js';
-export { compileContext, validateInputs } from './engine.js';
+export { checkCompilerInputs, compileContext, validateInputs } from './engine.js';
 export type { GateVerdict } from './gates.js';
 export { gate, requiredGroupOf } from './gates.js';
 export { bundleHash } from './hash.js';
@@ -22,6 +22,7 @@ export {
   readResult,
   readTrace,
   readTraceEntry,
+  sortedUnique,
 } from './read.js';
 export { buildBundle, hashBundle, orderByRole, renderBundleText, renderedCost } from './render.js';
 export { FAILURE_REASONS, REQUIREMENT_CLASSES, SCHEMA, TRACE_DECISIONS } from './schemas.js';

@@ -187,5 +187,11 @@ export interface CompilationResult {
 
 /** What `compileContext` returns: a bundle with its result, or a refusal (bundle null). */
 export type CompileOutput =
-  | { readonly bundle: ContextBundle; readonly result: CompilationResult & { readonly success: true } }
-  | { readonly bundle: null; readonly result: CompilationResult & { readonly success: false } };
+  | {
+      readonly bundle: ContextBundle;
+      readonly result: CompilationResult & { readonly success: true; readonly failure: null };
+    }
+  | {
+      readonly bundle: null;
+      readonly result: CompilationResult & { readonly success: false; readonly failure: CompileFailure };
+    };

@@ -1,17 +1,17 @@
 import {
   bundleToJSON,
-  type CompileOutput,
+  type CompilationResult,
   type CompilerPolicy,
   type ContextCandidate,
   type ContextRequest,
-  compileContext,
+  checkCompilerInputs,
   RecordError,
-  renderBundleText,
-  resultToJSON,
   validateBundle,
   validateResult,
 } from '../compiler/index.js';
 import { InputError } from './errors.js';
+import { type Compiled, compileWith } from './selection.js';
+import type { CaseLedger, Strategy, StrategyInput } from './types.js';
 
 /** Where each input came from, so a thrown input error can name the right file. */
 export interface InputFiles {
@@ -21,18 +21,19 @@ export interface InputFiles {
 }
 
 /**
- * The compiler's input errors, located: a policy mismatch belongs to the request, an unsupported
+ * The compiler's input checks, located: a policy mismatch belongs to the request, an unsupported
  * form rule to the policy, everything else (duplicates, unknown dependencies, groups spanning
- * classes) to the candidates.
+ * classes) to the candidates. Every strategy's input passes them, so a malformed pool is an
+ * input error for all strategies alike, never a strategy error.
  */
-export function compileLocated(
+export function checkInputs(
   request: ContextRequest,
   candidates: readonly ContextCandidate[],
   policy: CompilerPolicy,
   files: InputFiles,
-): CompileOutput {
+): void {
   try {
-    return compileContext(request, candidates, policy);
+    checkCompilerInputs(request, candidates, policy);
   } catch (e) {
     if (!(e instanceof RecordError)) throw e;
     if (e.field === 'policy_version') throw new InputError(files.request, e.message, 'request');
@@ -41,21 +42,37 @@ export function compileLocated(
   }
 }
 
+export interface Inputs {
+  readonly request: ContextRequest;
+  readonly candidates: readonly ContextCandidate[];
+  readonly policy: CompilerPolicy;
+  readonly ledger?: CaseLedger | undefined;
+}
+
+export function strategyInput(strategy: Strategy, inputs: Inputs): StrategyInput {
+  return {
+    request: inputs.request,
+    candidates: inputs.candidates,
+    policy: inputs.policy,
+    budget: inputs.request.usable_token_budget,
+    ...(strategy.readsLedger === true ? { ledger: inputs.ledger } : {}),
+  };
+}
+
 /** The `compile` command's output object: bundle, v2 result, rendered text and validation. */
-export function compilationJSON(
-  output: CompileOutput,
-  request: ContextRequest,
-  candidates: readonly ContextCandidate[],
-  policy: CompilerPolicy,
-) {
+export function compilationJSON(compiled: Compiled, inputs: Inputs) {
+  const { request, candidates, policy } = inputs;
+  const result = compiled.record as CompilationResult;
   const problems = [
-    ...validateResult(output.result, request, candidates),
-    ...(output.bundle ? validateBundle(output.bundle, request, candidates, policy) : []),
+    ...validateResult(result, request, candidates),
+    ...(compiled.bundle ? validateBundle(compiled.bundle, request, candidates, policy) : []),
   ];
   return {
-    bundle: output.bundle ? bundleToJSON(output.bundle) : null,
-    result: resultToJSON(output.result),
-    rendered_text: output.bundle ? renderBundleText(output.bundle) : null,
+    bundle: compiled.bundle ? bundleToJSON(compiled.bundle) : null,
+    result: compiled.result,
+    rendered_text: compiled.renderedText,
     validation: { valid: problems.length === 0, problems },
   };
 }
+
+export { compileWith };

@@ -107,3 +107,32 @@ export function selectionTrace(
     };
   });
 }
+
+/**
+ * The baselines' trace: admitted entries tagged with the strategy; a default form left out is
+ * `not-selected` (or what `why` says); a form the baseline never saw is `not-default-form`.
+ */
+export function baselineTrace(
+  input: StrategyInput,
+  pool: readonly ContextCandidate[],
+  admitted: readonly ContextCandidate[],
+  tag: string,
+  why: ReadonlyMap<string, Why> = new Map(),
+): TraceEntry[] {
+  const seen = new Set(pool.map((c) => c.candidate_id));
+  const reasons = new Map<string, Why>();
+  for (const c of input.candidates) {
+    reasons.set(
+      c.candidate_id,
+      seen.has(c.candidate_id)
+        ? (why.get(c.candidate_id) ?? { code: 'not-selected', detail: tag })
+        : { code: 'not-default-form', detail: 'baselines see only default forms' },
+    );
+  }
+  return selectionTrace(
+    input,
+    admitted.map((c) => c.candidate_id),
+    tag,
+    reasons,
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * report.md: the book's tables, generated from rows alone. Every table has one row per
+ * strategy, starting `| <name> |`.
+ */
+import { BUDGETS } from './corpus.js';
+import { budgetStats, oracleGap, rowsOf, type StrategyStats, strategiesOf, strategyStats } from './stats.js';
+import { markdownTable } from './table.js';
+import type { Row } from './types.js';
+
+/** Integers with thousands separators, as the book prints them. */
+export const int = (n: number): string => n.toLocaleString('en-US');
+export const fixed = (n: number | null, digits: number): string => (n === null ? '-' : n.toFixed(digits));
+/** A signed figure: `+51.24`, `-210`, `0`. */
+export const signed = (n: number | null, digits = 0): string => {
+  if (n === null) return '-';
+  const text = Math.abs(n).toFixed(digits);
+  if (Number(text) === 0) return (0).toFixed(digits);
+  return `${n > 0 ? '+' : '-'}${text}`;
+};
+
+function statusTable(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string {
+  return markdownTable(
+    ['strategy', 'correct outcomes', 'of', 'bundles', 'refusals', 'errors'],
+    names.map((n) => {
+      const s = stats.get(n) as StrategyStats;
+      return [
+        n,
+        String(s.correct),
+        String(s.rows),
+        String(s.rows - s.refusals - s.errors),
+        String(s.refusals),
+        String(s.errors),
+      ];
+    }),
+    ['left', 'right', 'right', 'right', 'right', 'right'],
+  );
+}
+
+function violationsTable(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string {
+  return markdownTable(
+    [
+      'strategy',
+      'dependency',
+      'group',
+      'floor',
+      'distractor',
+      'scope',
+      'freshness',
+      'authority',
+      'illegal',
+      'harmful',
+    ],
+    names.map((n) => {
+      const s = stats.get(n) as StrategyStats;
+      const v = s.violations;
+      return [
+        n,
+        v.dependency,
+        v.group,
+        v.floor,
+        s.distractor,
+        v.scope,
+        v.freshness,
+        v.authority,
+        s.illegal,
+        s.harmful,
+      ].map(String);
+    }),
+    ['left', ...Array(9).fill('right')],
+  );
+}
+
+function headlineTable(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string {
+  const headers = [
+    'strategy',
+    'correct',
+    'refusals',
+    'wrong',
+    'scope',
+    'freshness',
+    'authority',
+    'floor',
+    'dependency',
+    'group',
+    'distractor',
+    'harmful',
+    'must recall (feasible)',
+    'should recall',
+    'precision',
+    'over-admission',
+    'under-admission',
+    'rendered tokens',
+    'budget slack (feasible mean)',
+  ];
+  return markdownTable(
+    headers,
+    names.map((n) => {
+      const s = stats.get(n) as StrategyStats;
+      const v = s.violations;
+      return [
+        n,
+        String(s.correct),
+        String(s.refusals),
+        String(s.wrong),
+        ...[v.scope, v.freshness, v.authority, v.floor, v.dependency, v.group, s.distractor, s.harmful].map(
+          String,
+        ),
+        fixed(s.must_recall_feasible, 4),
+        fixed(s.should_recall, 4),
+        fixed(s.precision, 4),
+        String(s.over_admission),
+        String(s.under_admission),
+        int(s.rendered_tokens),
+        fixed(s.budget_slack_feasible, 1),
+      ];
+    }),
+    ['left', ...Array(headers.length - 1).fill('right')],
+  );
+}
+
+function perBudgetTable(rows: readonly Row[], names: readonly string[]): string {
+  return markdownTable(
+    ['strategy', ...BUDGETS],
+    names.map((n) => {
+      const b = budgetStats(rows, n);
+      return [
+        n,
+        ...BUDGETS.map((k) => {
+          const s = b[k];
+          return [
+            s.correct,
+            s.illegal,
+            s.distractor,
+            s.harmful,
+            fixed(s.must_recall, 4),
+            int(s.rendered_tokens),
+            s.structural,
+          ].join(' / ');
+        }),
+      ];
+    }),
+  );
+}
+
+function gapTable(rows: readonly Row[], names: readonly string[]): string {
+  return markdownTable(
+    ['strategy', 'token gap min', 'token gap max', 'token gap mean', 'must gap mean', 'should gap mean'],
+    names
+      .filter((n) => n !== 'oracle')
+      .map((n) => {
+        const g = oracleGap(rows, n);
+        return [
+          n,
+          signed(g.token_min),
+          signed(g.token_max),
+          signed(g.token_mean, 2),
+          signed(g.must_mean, 4),
+          signed(g.should_mean, 4),
+        ];
+      }),
+    ['left', 'right', 'right', 'right', 'right', 'right'],
+  );
+}
+
+/** The whole report. `title` names the corpus; nothing in it depends on the clock. */
+export function reportMarkdown(rows: readonly Row[], title: string): string {
+  const names = strategiesOf(rows);
+  const stats = new Map(names.map((n) => [n, strategyStats(rowsOf(rows, n))]));
+  const cases = new Set(rows.map((r) => r.case)).size;
+  const parts = [
+    `# ${title}`,
+    `${rows.length} compilations: ${cases} cases x ${BUDGETS.length} budgets x ${names.length} strategies. ` +
+      'Generated by `ctxbench report` from rows.jsonl; every number is computed, none is typed in.',
+    '## Correct outcomes\n\nA bundle where the manifest expects one, or the expected refusal where it expects one.',
+    statusTable(names, stats),
+    "## Violations and admissions\n\nSums over each strategy's compilations. Illegal = admitted items failing a hard gate; distractor and harmful are ledger classes.",
+    violationsTable(names, stats),
+    '## Headline\n\n' +
+      'Wrong = an outcome other than the expected one. Must recall is the mean over the compilations expected to ' +
+      'return a bundle (a refusal scores 0); should recall and precision are means over every compilation where ' +
+      'defined; over- and under-admission and rendered tokens are sums.',
+    headlineTable(names, stats),
+    '## Per budget\n\nEach cell: correct / illegal / distractor / harmful / must recall (mean, refusals 0) / rendered tokens / dependency + group violations.',
+    perBudgetTable(rows, names),
+  ];
+  if (names.includes('oracle')) {
+    parts.push(
+      "## Gap to the oracle\n\nToken gap = rendered tokens minus the oracle's, where both returned a bundle; must and should gaps = the oracle's recall minus the strategy's.",
+      gapTable(rows, names),
+    );
+  }
+  return `${parts
+    .join('\n\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
+}

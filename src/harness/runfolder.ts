@@ -1,0 +1,147 @@
+/**
+ * The run folder contract (spec/harness.md): rows.jsonl, compilations.jsonl, rows.csv,
+ * summary.json, report.md and manifest.json. Every file but the manifest is a pure function of
+ * the rows, so reruns are byte-identical. A folder is written whole or not at all.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { type CompilerPolicy, policyToJSON } from '../compiler/index.js';
+import type { Corpus } from './corpus.js';
+import { InputError, UsageError } from './errors.js';
+import { readJsonFile } from './files.js';
+import { reportMarkdown } from './report.js';
+import type { CompilationLine } from './runner.js';
+import { summary } from './stats.js';
+import type { Row, Strategy } from './types.js';
+
+const jsonl = (items: readonly unknown[]): string => items.map((x) => `${JSON.stringify(x)}\n`).join('');
+const json = (x: unknown): string => `${JSON.stringify(x, null, 2)}\n`;
+
+/** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
+export function rowsCsv(rows: readonly Row[]): string {
+  const flat = rows.map((r) => {
+    const { expected, ...rest } = r;
+    return {
+      ...rest,
+      admitted: r.admitted.join(' '),
+      extras: JSON.stringify(r.extras),
+      expected_success: expected.success,
+      expected_reason: expected.reason,
+    };
+  });
+  return stringify(flat, { header: true, cast: { boolean: (b) => String(b) } });
+}
+
+export const reportTitle = (corpusName: string): string => `Study report: ${corpusName}`;
+
+/** The derived files: what `ctxbench report` can regenerate from rows alone. */
+export function derivedFiles(rows: readonly Row[], corpusName: string): Record<string, string> {
+  return {
+    'rows.csv': rowsCsv(rows),
+    'summary.json': json(summary(rows)),
+    'report.md': reportMarkdown(rows, reportTitle(corpusName)),
+  };
+}
+
+/** SHA-256 over `<file> <sha256>\n` for the corpus folder's files, sorted by name. */
+export function corpusDigest(dir: string): string {
+  const lines = fs
+    .readdirSync(dir)
+    .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+    .sort()
+    .map(
+      (f) =>
+        `${f} ${createHash('sha256')
+          .update(fs.readFileSync(path.join(dir, f)))
+          .digest('hex')}\n`,
+    );
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
+export interface ManifestFacts {
+  readonly version: string;
+  readonly command: readonly string[];
+  readonly corpus: Corpus;
+  readonly policy: CompilerPolicy;
+  readonly strategies: readonly Strategy[];
+}
+
+/** The one file allowed to differ between reruns: it records when and with what. */
+export const manifestOf = (m: ManifestFacts, rows: number) => ({
+  ctxbench: m.version,
+  node: process.version,
+  created_at: new Date().toISOString(),
+  command: [...m.command],
+  corpus: {
+    name: m.corpus.name,
+    dir: m.corpus.dir,
+    digest: corpusDigest(m.corpus.dir),
+    cases: m.corpus.cases.length,
+  },
+  policy: policyToJSON(m.policy),
+  strategies: m.strategies.map((s) => ({ name: s.name, readsLedger: s.readsLedger === true })),
+  rows,
+});
+
+/** Refuse to overwrite a non-empty folder unless forced; checked before any work starts. */
+export function checkOut(out: string, force: boolean): void {
+  if (!force && fs.existsSync(out) && fs.readdirSync(out).length > 0) {
+    throw new UsageError(`${out} is not empty (use --force to replace it)`);
+  }
+}
+
+/** Write every file into a sibling folder, then move it into place in one rename. */
+export function writeFolder(out: string, files: Readonly<Record<string, string>>): void {
+  const target = path.resolve(out);
+  const partial = `${target}.partial-${process.pid}`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.mkdirSync(partial, { recursive: true });
+  try {
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(partial, name), text);
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.renameSync(partial, target);
+  } catch (e) {
+    fs.rmSync(partial, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+export function runFiles(
+  rows: readonly Row[],
+  compilations: readonly CompilationLine[],
+  facts: ManifestFacts,
+): Record<string, string> {
+  return {
+    'rows.jsonl': jsonl(rows),
+    'compilations.jsonl': jsonl(compilations),
+    ...derivedFiles(rows, facts.corpus.name),
+    'manifest.json': json(manifestOf(facts, rows.length)),
+  };
+}
+
+/** Rows back from a run folder. */
+export function readRows(dir: string): Row[] {
+  const file = path.join(dir, 'rows.jsonl');
+  if (!fs.existsSync(file)) throw new InputError(file, 'no rows.jsonl: not a run folder');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l, k) => {
+      try {
+        return JSON.parse(l) as Row;
+      } catch (e) {
+        throw new InputError(file, `not valid JSON (${(e as Error).message})`, `line ${k + 1}`);
+      }
+    });
+}
+
+/** The corpus a run folder was made from, as its manifest says (or the folder's own name). */
+export function corpusNameOf(dir: string): string {
+  const file = path.join(dir, 'manifest.json');
+  if (!fs.existsSync(file)) return path.basename(path.resolve(dir));
+  const m = readJsonFile(file) as { corpus?: { name?: unknown } };
+  return typeof m.corpus?.name === 'string' ? m.corpus.name : path.basename(path.resolve(dir));
+}

@@ -1,0 +1,108 @@
+/**
+ * The study matrix: cases in sorted order, budgets tight, medium, roomy, strategies in registry
+ * order. Each compilation is run through the one selection path and scored against the ledger.
+ */
+import { bundleToJSON } from '../compiler/index.js';
+import { BUDGETS, type BudgetName, type Corpus, type CorpusCase, requestAt } from './corpus.js';
+import { NO_METRICS, score } from './score.js';
+import { type Compiled, compileWith } from './selection.js';
+import { type CaseLedger, type Row, STRATEGY_ERROR, type Strategy, type StrategyInput } from './types.js';
+
+export interface CompilationLine {
+  readonly case: string;
+  readonly budget: BudgetName;
+  readonly strategy: string;
+  readonly bundle: unknown;
+  readonly result: unknown;
+  readonly rendered_text: string | null;
+}
+
+export interface StudyOutput {
+  readonly rows: readonly Row[];
+  readonly compilations: readonly CompilationLine[];
+}
+
+export interface Cell {
+  readonly kase: CorpusCase;
+  readonly budget: BudgetName;
+  readonly strategy: Strategy;
+}
+
+/** The matrix in loop order. */
+export const cells = (corpus: Corpus, strategies: readonly Strategy[]): Cell[] =>
+  corpus.cases.flatMap((kase) =>
+    BUDGETS.flatMap((budget) => strategies.map((strategy) => ({ kase, budget, strategy }))),
+  );
+
+/** The input a strategy sees: the ledger only when it declares that it reads it. */
+export function inputFor(cell: Cell, corpus: Corpus, ledger: CaseLedger | undefined): StrategyInput {
+  const request = requestAt(cell.kase, cell.budget);
+  return {
+    request,
+    candidates: cell.kase.candidates,
+    policy: corpus.policy,
+    budget: request.usable_token_budget,
+    ...(cell.strategy.readsLedger === true ? { ledger } : {}),
+  };
+}
+
+export function rowOf(cell: Cell, out: Compiled, ledger: CaseLedger): Row {
+  const budgetTokens = cell.kase.budgets[cell.budget];
+  const expected = cell.kase.expected[cell.budget];
+  const metrics =
+    out.reason === STRATEGY_ERROR
+      ? NO_METRICS
+      : score(
+          {
+            admitted: out.success ? out.admitted : null,
+            reason: out.reason,
+            renderedTokens: out.renderedTokens,
+            budget: budgetTokens,
+          },
+          expected,
+          cell.kase.candidates,
+          ledger,
+        );
+  return {
+    case: cell.kase.name,
+    budget: cell.budget,
+    budget_tokens: budgetTokens,
+    strategy: cell.strategy.name,
+    success: out.success,
+    reason: out.reason,
+    admitted: out.admitted,
+    bundle_hash: out.bundle === null ? null : (out.result?.bundle_hash as string),
+    rendered_tokens: out.renderedTokens,
+    ...metrics,
+    expected: { success: expected.success, reason: expected.reason },
+    extras: out.extras,
+  };
+}
+
+export function compilationOf(cell: Cell, out: Compiled): CompilationLine {
+  return {
+    case: cell.kase.name,
+    budget: cell.budget,
+    strategy: cell.strategy.name,
+    bundle: out.bundle === null ? null : bundleToJSON(out.bundle),
+    result: out.result,
+    rendered_text: out.renderedText,
+  };
+}
+
+/** Run every cell in loop order. Deterministic: the same corpus gives the same rows. */
+export function runStudy(
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  strategies: readonly Strategy[],
+): StudyOutput {
+  const rows: Row[] = [];
+  const compilations: CompilationLine[] = [];
+  for (const cell of cells(corpus, strategies)) {
+    const truth = ledger.get(cell.kase.name) as CaseLedger;
+    const out = compileWith(cell.strategy, inputFor(cell, corpus, truth));
+    rows.push(rowOf(cell, out, truth));
+    compilations.push(compilationOf(cell, out));
+  }
+  return { rows, compilations };
+}

@@ -1,0 +1,21 @@
+import { baselineTrace, costOf, defaultFormPool, type Strategy } from '../src/harness/kit.js';
+
+/**
+ * Everything, cut to fit: the whole default-form pool in id order, dropping the last item while
+ * the rendering overruns. The cut follows the alphabet, not priority.
+ */
+const dump: Strategy = {
+  name: 'dump',
+  description: 'every default form in id order, truncated from the end until it fits',
+  assemble(input) {
+    const pool = defaultFormPool(input.candidates);
+    const kept = [...pool];
+    while (kept.length > 0 && costOf(kept, input) > input.budget) kept.pop();
+    return {
+      admitted: kept.map((c) => c.candidate_id),
+      trace: baselineTrace(input, pool, kept, 'dump-truncate'),
+    };
+  },
+};
+
+export default dump;

@@ -1,0 +1,87 @@
+import { type ContextCandidate, dependencyClosure, requiredGroupOf } from '../src/compiler/index.js';
+import { costOf, eligible, type Strategy } from '../src/harness/kit.js';
+
+const byId = (a: ContextCandidate, b: ContextCandidate) =>
+  a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
+const byTokensThenId = (a: ContextCandidate, b: ContextCandidate) =>
+  a.token_count - b.token_count || byId(a, b);
+
+/**
+ * The perfect-knowledge ceiling: it reads the hidden ledger and takes exactly the must content,
+ * then the should content that fits, each in the ledger's minimum sufficient form when a legal
+ * one exists, never anything optional, distracting or harmful. Evaluation only.
+ */
+const oracle: Strategy = {
+  name: 'oracle',
+  description: 'reads the hidden ledger: must and should content in its minimum legal form (a ceiling)',
+  readsLedger: true,
+  assemble(input) {
+    const { ledger, candidates, request } = input;
+    if (ledger === undefined) throw new Error('the oracle needs the ledger');
+    const lookup = new Map(candidates.map((c) => [c.candidate_id, c]));
+    const missing = [...new Set(request.required_ids.filter((id) => !lookup.has(id)))].sort();
+    if (missing.length > 0) {
+      const diagnostic = `explicitly required candidates absent: ${missing.join(', ')}`;
+      return { refusal: { reason: 'REQUIRED_SOURCE_UNAVAILABLE', blocking_ids: missing, diagnostic } };
+    }
+    const legalForms = new Map<string, ContextCandidate[]>();
+    for (const c of candidates) {
+      if (eligible(c)) legalForms.set(c.content_identity, [...(legalForms.get(c.content_identity) ?? []), c]);
+    }
+    const mandatory = [
+      ...new Set(candidates.filter((c) => c.requirement === 'MANDATORY').map((c) => c.content_identity)),
+    ];
+    const unplaceable = mandatory.sort().find((identity) => !legalForms.has(identity));
+    if (unplaceable !== undefined) {
+      const diagnostic = `mandatory ${unplaceable}: no legal form`;
+      return { refusal: { reason: 'NO_LEGAL_REPRESENTATION', blocking_ids: [unplaceable], diagnostic } };
+    }
+    const selected: ContextCandidate[] = [];
+    const has = (id: string) => selected.some((c) => c.candidate_id === id);
+    const covered = (identity: string) => selected.some((c) => c.content_identity === identity);
+    const groups = new Map<string, ContextCandidate[]>();
+    for (const c of candidates) {
+      const g = requiredGroupOf(c);
+      if (g !== null) groups.set(g, [...(groups.get(g) ?? []), c]);
+    }
+
+    /** The cheapest legal form, in the minimum form when one is legal, with group and closure. */
+    const take = (identity: string): 'taken' | 'no legal form' | 'does not fit' => {
+      const forms = legalForms.get(identity) ?? [];
+      if (forms.length === 0) return 'no legal form';
+      const wanted = ledger.identity_truth[identity]?.min_representation;
+      const minimal = forms.filter((f) => f.representation_id === wanted);
+      const pick = [...(minimal.length > 0 ? minimal : forms)].sort(byTokensThenId)[0] as ContextCandidate;
+      const g = requiredGroupOf(pick);
+      const starts = g === null ? [pick] : [...(groups.get(g) ?? [])].sort(byId);
+      const addition: ContextCandidate[] = [];
+      for (const s of starts) {
+        for (const id of dependencyClosure(s.candidate_id, lookup)) {
+          if (!has(id) && !addition.some((c) => c.candidate_id === id))
+            addition.push(lookup.get(id) as ContextCandidate);
+        }
+      }
+      if (costOf([...selected, ...addition], input) > input.budget) return 'does not fit';
+      selected.push(...addition);
+      return 'taken';
+    };
+
+    const classed = (wanted: string) =>
+      Object.entries(ledger.identity_truth)
+        .filter(([, t]) => t.eval_class === wanted)
+        .map(([identity]) => identity)
+        .sort();
+    for (const identity of classed('must')) {
+      if (covered(identity)) continue;
+      const outcome = take(identity);
+      if (outcome === 'taken') continue;
+      // The spec names only the misfit; a must content with no legal form at all is ours to name.
+      const reason = outcome === 'no legal form' ? 'REQUIRED_INELIGIBLE' : 'INSUFFICIENT_BUDGET';
+      return { refusal: { reason, blocking_ids: [identity], diagnostic: `must ${identity}: ${outcome}` } };
+    }
+    for (const identity of classed('should')) if (!covered(identity)) take(identity);
+    return { admitted: selected.map((c) => c.candidate_id) };
+  },
+};
+
+export default oracle;

@@ -1,0 +1,20 @@
+import { baselineTrace, defaultFormPool, greedyFill, rankBy, type Strategy } from '../src/harness/kit.js';
+
+/** Relevance ranking, the common default: most relevant first, every item that still fits. */
+const topk: Strategy = {
+  name: 'topk',
+  description: 'default forms by relevance, greedy fill without early stop (no fixed k)',
+  assemble(input) {
+    const pool = defaultFormPool(input.candidates);
+    const kept = greedyFill(
+      rankBy(pool, (c) => c.relevance),
+      input,
+    );
+    return {
+      admitted: kept.map((c) => c.candidate_id),
+      trace: baselineTrace(input, pool, kept, 'topk-greedy'),
+    };
+  },
+};
+
+export default topk;
