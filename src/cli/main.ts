@@ -58,6 +58,10 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
             type: 'string',
             default: 'compiler',
             describe: 'the strategy that assembles',
+          })
+          .option('ledger', {
+            type: 'string',
+            describe: 'a truth file, for a strategy that reads the ledger',
           }),
       (a) => done(compileCommand(a, io)),
     )
