@@ -1,4 +1,4 @@
-import { baselineTrace, costOf, defaultFormPool, type Strategy } from '../src/harness/kit.js';
+import { baselineAnswer, costOf, defaultFormPool, type Strategy } from '../src/harness/kit.js';
 
 /**
  * Everything, cut to fit: the whole default-form pool in id order, dropping the last item while
@@ -11,10 +11,7 @@ const dump: Strategy = {
     const pool = defaultFormPool(input.candidates);
     const kept = [...pool];
     while (kept.length > 0 && costOf(kept, input) > input.budget) kept.pop();
-    return {
-      admitted: kept.map((c) => c.candidate_id),
-      trace: baselineTrace(input, pool, kept, 'dump-truncate'),
-    };
+    return baselineAnswer(input, pool, kept, 'dump-truncate');
   },
 };
 

@@ -1,6 +1,6 @@
 import { gate } from '../src/compiler/index.js';
 import {
-  baselineTrace,
+  baselineAnswer,
   defaultFormPool,
   greedyFill,
   rankBy,
@@ -28,10 +28,7 @@ const gated: Strategy = {
       rankBy(open, (c) => c.relevance),
       input,
     );
-    return {
-      admitted: kept.map((c) => c.candidate_id),
-      trace: baselineTrace(input, pool, kept, 'gated-greedy', why),
-    };
+    return baselineAnswer(input, pool, kept, 'gated-greedy', why);
   },
 };
 

@@ -1,4 +1,4 @@
-import { baselineTrace, defaultFormPool, greedyFill, rankBy, type Strategy } from '../src/harness/kit.js';
+import { baselineAnswer, defaultFormPool, greedyFill, rankBy, type Strategy } from '../src/harness/kit.js';
 
 /** Relevance ranking, the common default: most relevant first, every item that still fits. */
 const topk: Strategy = {
@@ -10,10 +10,7 @@ const topk: Strategy = {
       rankBy(pool, (c) => c.relevance),
       input,
     );
-    return {
-      admitted: kept.map((c) => c.candidate_id),
-      trace: baselineTrace(input, pool, kept, 'topk-greedy'),
-    };
+    return baselineAnswer(input, pool, kept, 'topk-greedy');
   },
 };
 

@@ -1,5 +1,5 @@
 import type { RequirementClass } from '../src/compiler/index.js';
-import { baselineTrace, defaultFormPool, greedyFill, rankBy, type Strategy } from '../src/harness/kit.js';
+import { baselineAnswer, defaultFormPool, greedyFill, rankBy, type Strategy } from '../src/harness/kit.js';
 import weights from './weighted.weights.json' with { type: 'json' };
 
 /** The priority term of the declared class; `required_ids` promotion is not applied. */
@@ -24,10 +24,7 @@ const weighted: Strategy = {
       weights.priority * PRIORITY[c.requirement] -
       weights.cost * (c.token_count / Math.max(1, input.budget));
     const kept = greedyFill(rankBy(pool, score), input);
-    return {
-      admitted: kept.map((c) => c.candidate_id),
-      trace: baselineTrace(input, pool, kept, 'weighted-greedy'),
-    };
+    return baselineAnswer(input, pool, kept, 'weighted-greedy');
   },
 };
 

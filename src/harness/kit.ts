@@ -11,7 +11,7 @@ import {
   renderedCost,
   type TraceEntry,
 } from '../compiler/index.js';
-import type { StrategyInput } from './types.js';
+import type { Selection, StrategyInput } from './types.js';
 
 export type { Admission, Refusal, Selection, Strategy, StrategyInput } from './types.js';
 
@@ -51,6 +51,27 @@ export function greedyFill(ordered: readonly ContextCandidate[], input: Strategy
     if (costOf([...selected, c], input) <= input.budget) selected.push(c);
   }
   return selected;
+}
+
+/**
+ * A baseline's answer: its selection, or, when even that overruns the budget (only an empty
+ * bundle under a budget smaller than the bundle frame can), the failure the study specifies.
+ */
+export function baselineAnswer(
+  input: StrategyInput,
+  pool: readonly ContextCandidate[],
+  kept: readonly ContextCandidate[],
+  tag: string,
+  why?: ReadonlyMap<string, Why>,
+): Selection {
+  const trace = baselineTrace(input, pool, kept, tag, why);
+  const cost = costOf(kept, input);
+  if (cost <= input.budget) return { admitted: kept.map((c) => c.candidate_id), trace };
+  const diagnostic = `rendered ${cost} exceeds budget ${input.budget}`;
+  return {
+    refusal: { reason: 'INSUFFICIENT_BUDGET', diagnostic },
+    trace: baselineTrace(input, pool, [], tag, why),
+  };
 }
 
 /** Sort by descending key, ties by id. */

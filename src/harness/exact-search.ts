@@ -1,0 +1,375 @@
+/**
+ * Branch and bound over content identities for `exact`: which form of each content, or none.
+ * Choosing a form brings its forced set (dependencies and required-group mates, transitively),
+ * so every leaf is closed under dependencies and groups by construction. Bounded by a node
+ * count, never by a clock, so the answer does not depend on the machine.
+ */
+import {
+  type ContextCandidate,
+  headerCost,
+  itemRenderCost,
+  requiredGroupOf,
+  SEPARATOR_COST,
+  walkClosure,
+} from '../compiler/index.js';
+import {
+  compareIdLists,
+  compareObjectives,
+  EPSILON,
+  effectiveClass,
+  type Objective,
+  objectiveOf,
+} from './objective.js';
+import type { StrategyInput } from './types.js';
+
+/** Why a form can never be a member, whatever else is chosen. */
+export interface Dead {
+  readonly kind: 'ineligible' | 'dependency' | 'group' | 'collision' | 'named';
+  readonly detail: string;
+}
+
+/** The static facts of one pool: forced sets, values, costs. */
+export class Problem {
+  readonly input: StrategyInput;
+  readonly lookup: ReadonlyMap<string, ContextCandidate>;
+  readonly byIdentity = new Map<string, ContextCandidate[]>();
+  readonly forced = new Map<string, readonly string[]>();
+  readonly dead = new Map<string, Dead>();
+  /** Content identity -> the form `required_ids` names for it. */
+  readonly named = new Map<string, string>();
+  readonly header: number;
+  readonly valueP = new Map<string, number>();
+  readonly valueD = new Map<string, number>();
+
+  constructor(input: StrategyInput) {
+    this.input = input;
+    this.lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
+    this.header = headerCost(input.request, input.policy);
+    const sorted = [...input.candidates].sort((a, b) => (a.candidate_id < b.candidate_id ? -1 : 1));
+    for (const c of sorted) {
+      this.byIdentity.set(c.content_identity, [...(this.byIdentity.get(c.content_identity) ?? []), c]);
+    }
+    for (const id of new Set(input.request.required_ids)) {
+      const c = this.lookup.get(id);
+      // Two named forms of one content can never both be members: no form is left to choose.
+      if (c) this.named.set(c.content_identity, this.named.has(c.content_identity) ? '' : id);
+    }
+    const groups = new Map<string, string[]>();
+    for (const c of sorted) {
+      const g = requiredGroupOf(c);
+      if (g !== null) groups.set(g, [...(groups.get(g) ?? []), c.candidate_id]);
+    }
+    const edges = (id: string) => {
+      const c = this.lookup.get(id) as ContextCandidate;
+      const g = requiredGroupOf(c);
+      return g === null ? c.depends_on : [...c.depends_on, ...(groups.get(g) ?? [])];
+    };
+    const threshold = input.policy.min_discretionary_relevance;
+    for (const c of sorted) {
+      const id = c.candidate_id;
+      const set = walkClosure(id, edges);
+      this.forced.set(id, set);
+      const why = this.deadReason(c, set);
+      if (why) this.dead.set(id, why);
+      const canEarn = c.relevance >= threshold || c.coverage_keys.length > 0;
+      const k = effectiveClass(c, input.request.required_ids);
+      this.valueP.set(id, canEarn && k === 'PREFERRED' ? c.relevance : 0);
+      this.valueD.set(id, canEarn && k === 'DISCRETIONARY' ? c.relevance : 0);
+    }
+  }
+
+  private deadReason(c: ContextCandidate, set: readonly string[]): Dead | null {
+    const seen = new Map<string, string>();
+    for (const id of set) {
+      const n = this.lookup.get(id) as ContextCandidate;
+      const code = gateCode(n);
+      if (code !== 'eligible') {
+        if (id === c.candidate_id) return { kind: 'ineligible', detail: `${id} fails ${code}` };
+        const viaGroup = requiredGroupOf(n) !== null && !dependsOnly(this.lookup, c.candidate_id, id);
+        return {
+          kind: viaGroup ? 'group' : 'dependency',
+          detail: `${c.candidate_id} needs ${id}, which fails ${code}`,
+        };
+      }
+      const other = seen.get(n.content_identity);
+      if (other !== undefined) {
+        return {
+          kind: 'collision',
+          detail: `${c.candidate_id} needs two forms of ${n.content_identity}: ${other}, ${id}`,
+        };
+      }
+      seen.set(n.content_identity, id);
+      const pinned = this.named.get(n.content_identity);
+      if (pinned !== undefined && pinned !== id) {
+        return {
+          kind: 'named',
+          detail: `${c.candidate_id} needs ${id}, but ${pinned} is the named form of ${n.content_identity}`,
+        };
+      }
+    }
+    return null;
+  }
+
+  /** The forms a content may take: alive, and the named one when there is one. */
+  options(identity: string): ContextCandidate[] {
+    const pinned = this.named.get(identity);
+    return (this.byIdentity.get(identity) ?? []).filter(
+      (c) => !this.dead.has(c.candidate_id) && (pinned === undefined || c.candidate_id === pinned),
+    );
+  }
+
+  /** The same pool with only these ids named (a certificate drops requirements one by one). */
+  withNamed(named: ReadonlySet<string>): Problem {
+    const ids = [...named].sort();
+    if (ids.join('\n') === [...new Set(this.input.request.required_ids)].sort().join('\n')) return this;
+    return new Problem({ ...this.input, request: { ...this.input.request, required_ids: ids } });
+  }
+
+  itemCost(id: string): number {
+    return itemRenderCost(this.lookup.get(id) as ContextCandidate);
+  }
+}
+
+const gateCode = (c: ContextCandidate) =>
+  !c.scope_eligible
+    ? 'scope_ineligible'
+    : !c.freshness_eligible
+      ? 'freshness_ineligible'
+      : !c.authority_eligible
+        ? 'authority_ineligible'
+        : c.form_rank < c.min_rank
+          ? 'illegal_representation'
+          : 'eligible';
+
+/** Is `target` reached from `start` by dependencies alone (no group edges)? */
+function dependsOnly(lookup: ReadonlyMap<string, ContextCandidate>, start: string, target: string): boolean {
+  return walkClosure(start, (id) => lookup.get(id)?.depends_on ?? []).includes(target);
+}
+
+export interface SearchGoal {
+  /** Contents that must be present. */
+  readonly required: ReadonlySet<string>;
+  /** Maximise the objective (optimise) or only minimise the rendered cost (feasibility). */
+  readonly mode: 'optimise' | 'min-cost';
+  /** Prune anything that cannot fit this many tokens; Infinity for none. */
+  readonly budget: number;
+}
+
+export interface Found {
+  readonly ids: readonly string[];
+  readonly objective: Objective;
+}
+
+/**
+ * One depth-first search. State is mutated and undone on the way back, so a node costs little
+ * more than its bound computation.
+ */
+export class Search {
+  nodes = 0;
+  aborted = false;
+  best: Found | null = null;
+  private readonly chosen = new Set<string>();
+  private readonly decided = new Map<string, string | null>();
+  private items = 0;
+  private readonly order: readonly string[];
+  private readonly ratioP: readonly string[];
+  private readonly ratioD: readonly string[];
+  private readonly minItem = new Map<string, number>();
+  private readonly maxP = new Map<string, number>();
+  private readonly maxD = new Map<string, number>();
+
+  private readonly problem: Problem;
+  private readonly goal: SearchGoal;
+  private readonly nodeLimit: number;
+
+  constructor(problem: Problem, goal: SearchGoal, nodeLimit: number) {
+    this.problem = problem;
+    this.goal = goal;
+    this.nodeLimit = nodeLimit;
+    const valuable = (identity: string) =>
+      problem.options(identity).some((c) => this.value(c.candidate_id) > 0);
+    for (const identity of problem.byIdentity.keys()) {
+      const opts = problem.options(identity);
+      this.minItem.set(identity, Math.min(...opts.map((c) => problem.itemCost(c.candidate_id))));
+      this.maxP.set(identity, Math.max(0, ...opts.map((c) => problem.valueP.get(c.candidate_id) ?? 0)));
+      this.maxD.set(identity, Math.max(0, ...opts.map((c) => problem.valueD.get(c.candidate_id) ?? 0)));
+    }
+    const required = [...goal.required].sort(
+      (a, b) => problem.options(a).length - problem.options(b).length || (a < b ? -1 : 1),
+    );
+    // Contents that can add no value are never worth choosing for their own sake: they enter
+    // only when a chosen form forces them, so they are not branched on at all.
+    const optional =
+      goal.mode === 'optimise'
+        ? [...problem.byIdentity.keys()].filter((i) => !goal.required.has(i) && valuable(i))
+        : [];
+    const ratio = (m: Map<string, number>) => (i: string) =>
+      (m.get(i) ?? 0) / ((this.minItem.get(i) ?? 1) + SEPARATOR_COST);
+    const byRatio = (m: Map<string, number>) =>
+      [...optional].sort((a, b) => ratio(m)(b) - ratio(m)(a) || (a < b ? -1 : 1));
+    this.ratioP = byRatio(this.maxP);
+    this.ratioD = byRatio(this.maxD);
+    this.order = [...required, ...this.ratioP];
+  }
+
+  private value(id: string): number {
+    return (this.problem.valueP.get(id) ?? 0) + (this.problem.valueD.get(id) ?? 0);
+  }
+
+  private cost(extraItems = 0, extraCount = 0): number {
+    const n = this.chosen.size + extraCount;
+    return this.problem.header + this.items + extraItems + Math.max(0, n - 1) * SEPARATOR_COST;
+  }
+
+  /** Seed the search with a known legal bundle, so pruning starts at once. */
+  offer(found: Found): void {
+    if (this.better(found)) this.best = found;
+  }
+
+  private better(f: Found): boolean {
+    if (this.best === null) return true;
+    if (this.goal.mode === 'min-cost') {
+      return (
+        f.objective.rendered_cost < this.best.objective.rendered_cost ||
+        (f.objective.rendered_cost === this.best.objective.rendered_cost &&
+          compareIdLists(f.ids, this.best.ids) < 0)
+      );
+    }
+    const c = compareObjectives(f.objective, this.best.objective);
+    return c > 0 || (c === 0 && compareIdLists(f.ids, this.best.ids) < 0);
+  }
+
+  run(): void {
+    this.visit(0);
+  }
+
+  private visit(k: number): void {
+    if (this.aborted) return;
+    if (++this.nodes > this.nodeLimit) {
+      this.aborted = true;
+      return;
+    }
+    let next = k;
+    while (next < this.order.length && this.decided.has(this.order[next] as string)) next++;
+    if (this.pruned(next)) return;
+    if (next === this.order.length) {
+      this.leaf();
+      return;
+    }
+    const identity = this.order[next] as string;
+    const options = this.problem
+      .options(identity)
+      .sort(
+        (a, b) =>
+          this.value(b.candidate_id) - this.value(a.candidate_id) ||
+          this.problem.itemCost(a.candidate_id) - this.problem.itemCost(b.candidate_id) ||
+          (a.candidate_id < b.candidate_id ? -1 : 1),
+      );
+    for (const form of options) {
+      const added = this.apply(form.candidate_id);
+      if (added === null) continue;
+      this.visit(next + 1);
+      this.undo(added);
+      if (this.aborted) return;
+    }
+    if (!this.goal.required.has(identity)) {
+      this.decided.set(identity, null);
+      this.visit(next + 1);
+      this.decided.delete(identity);
+    }
+  }
+
+  /** Add a form's forced set, or null when it conflicts with what is decided. */
+  private apply(id: string): string[] | null {
+    const forced = this.problem.forced.get(id) as readonly string[];
+    const added: string[] = [];
+    for (const n of forced) {
+      if (this.chosen.has(n)) continue;
+      const identity = (this.problem.lookup.get(n) as ContextCandidate).content_identity;
+      if (this.decided.has(identity)) {
+        this.undo(added);
+        return null;
+      }
+      this.chosen.add(n);
+      this.decided.set(identity, n);
+      this.items += this.problem.itemCost(n);
+      added.push(n);
+    }
+    return added;
+  }
+
+  private undo(added: readonly string[]): void {
+    for (const n of added) {
+      this.chosen.delete(n);
+      this.decided.delete((this.problem.lookup.get(n) as ContextCandidate).content_identity);
+      this.items -= this.problem.itemCost(n);
+    }
+  }
+
+  private pruned(from: number): boolean {
+    let minItems = 0;
+    let requiredLeft = 0;
+    let freeP = 0;
+    let freeD = 0;
+    for (let j = from; j < this.order.length; j++) {
+      const identity = this.order[j] as string;
+      if (this.decided.has(identity) || !this.goal.required.has(identity)) continue;
+      if (this.problem.options(identity).length === 0) return true;
+      minItems += this.minItem.get(identity) ?? 0;
+      requiredLeft++;
+      freeP += this.maxP.get(identity) ?? 0;
+      freeD += this.maxD.get(identity) ?? 0;
+    }
+    const costLB = this.cost(minItems, requiredLeft);
+    if (costLB > this.goal.budget) return true;
+    const best = this.best;
+    if (best === null) return false;
+    if (this.goal.mode === 'min-cost') return costLB >= best.objective.rendered_cost;
+    const room = this.goal.budget - costLB;
+    const upP = this.sumOf(this.problem.valueP) + freeP + this.knapsack(this.ratioP, this.maxP, room);
+    if (upP < best.objective.preferred - EPSILON) return true;
+    if (upP > best.objective.preferred + EPSILON) return false;
+    const upD = this.sumOf(this.problem.valueD) + freeD + this.knapsack(this.ratioD, this.maxD, room);
+    if (upD < best.objective.discretionary - EPSILON) return true;
+    if (upD > best.objective.discretionary + EPSILON) return false;
+    return costLB > best.objective.rendered_cost;
+  }
+
+  private sumOf(values: ReadonlyMap<string, number>): number {
+    let s = 0;
+    for (const id of this.chosen) s += values.get(id) ?? 0;
+    return s;
+  }
+
+  /** Fractional knapsack over the undecided optional contents: an upper bound on what they add. */
+  private knapsack(byRatio: readonly string[], value: ReadonlyMap<string, number>, room: number): number {
+    let left = room;
+    let total = 0;
+    for (const identity of byRatio) {
+      if (left <= 0) break;
+      if (this.decided.has(identity)) continue;
+      const v = value.get(identity) ?? 0;
+      if (v <= 0) continue;
+      const w = (this.minItem.get(identity) ?? 0) + SEPARATOR_COST;
+      if (w <= left) {
+        total += v;
+        left -= w;
+      } else {
+        total += (v * left) / w;
+        left = 0;
+      }
+    }
+    return total;
+  }
+
+  private leaf(): void {
+    const ids = [...this.chosen].sort();
+    const objective =
+      this.goal.mode === 'min-cost'
+        ? { preferred: 0, discretionary: 0, rendered_cost: this.cost() }
+        : objectiveOf(this.problem.input, ids);
+    if (objective.rendered_cost > this.goal.budget) return;
+    const found = { ids, objective };
+    if (this.better(found)) this.best = found;
+  }
+}

@@ -1,0 +1,14 @@
+import { solveExact } from '../src/harness/exact.js';
+import type { Strategy } from '../src/harness/kit.js';
+
+/**
+ * The optimal legal bundle for a documented, ledger-free objective, found by branch and bound; a
+ * refusal only when no legal bundle exists, with a certificate a person can check.
+ */
+const exact: Strategy = {
+  name: 'exact',
+  description: 'branch and bound: the optimal legal bundle, or a refusal certified minimal',
+  assemble: (input) => solveExact(input),
+};
+
+export default exact;
