@@ -171,6 +171,9 @@ export class Search {
   private readonly chosen = new Set<string>();
   private readonly decided = new Map<string, string | null>();
   private items = 0;
+  /** How many chosen candidates hold each coverage key: uniqueness decides who earns. */
+  private readonly holders = new Map<string, number>();
+  private readonly threshold: number;
   private readonly order: readonly string[];
   private readonly ratioP: readonly string[];
   private readonly ratioD: readonly string[];
@@ -186,6 +189,7 @@ export class Search {
     this.problem = problem;
     this.goal = goal;
     this.nodeLimit = nodeLimit;
+    this.threshold = problem.input.policy.min_discretionary_relevance;
     const valuable = (identity: string) =>
       problem.options(identity).some((c) => this.value(c.candidate_id) > 0);
     for (const identity of problem.byIdentity.keys()) {
@@ -209,7 +213,11 @@ export class Search {
       [...optional].sort((a, b) => ratio(m)(b) - ratio(m)(a) || (a < b ? -1 : 1));
     this.ratioP = byRatio(this.maxP);
     this.ratioD = byRatio(this.maxD);
-    this.order = [...required, ...this.ratioP];
+    // Branch in the order of the bound: PREFERRED value first, then DISCRETIONARY value, each by
+    // value per token, so the first descent is the greedy answer and the knapsack bound bites.
+    const withP = this.ratioP.filter((i) => (this.maxP.get(i) ?? 0) > 0);
+    const onlyD = this.ratioD.filter((i) => (this.maxP.get(i) ?? 0) <= 0);
+    this.order = [...required, ...withP, ...onlyD];
   }
 
   private value(id: string): number {
@@ -257,14 +265,23 @@ export class Search {
       return;
     }
     const identity = this.order[next] as string;
-    const options = this.problem
-      .options(identity)
-      .sort(
-        (a, b) =>
-          this.value(b.candidate_id) - this.value(a.candidate_id) ||
-          this.problem.itemCost(a.candidate_id) - this.problem.itemCost(b.candidate_id) ||
-          (a.candidate_id < b.candidate_id ? -1 : 1),
-      );
+    const worthless =
+      this.goal.mode === 'optimise' &&
+      !this.goal.required.has(identity) &&
+      this.reachable(identity, this.maxP, this.problem.valueP) +
+        this.reachable(identity, this.maxD, this.problem.valueD) ===
+        0;
+    // Taking content that can no longer earn only adds cost: its one sensible choice is none.
+    const options = worthless
+      ? []
+      : this.problem
+          .options(identity)
+          .sort(
+            (a, b) =>
+              this.value(b.candidate_id) - this.value(a.candidate_id) ||
+              this.problem.itemCost(a.candidate_id) - this.problem.itemCost(b.candidate_id) ||
+              (a.candidate_id < b.candidate_id ? -1 : 1),
+          );
     for (const form of options) {
       const added = this.apply(form.candidate_id);
       if (added === null) continue;
@@ -293,6 +310,7 @@ export class Search {
       this.chosen.add(n);
       this.decided.set(identity, n);
       this.items += this.problem.itemCost(n);
+      for (const k of this.keysOf(n)) this.holders.set(k, (this.holders.get(k) ?? 0) + 1);
       added.push(n);
     }
     return added;
@@ -303,7 +321,39 @@ export class Search {
       this.chosen.delete(n);
       this.decided.delete((this.problem.lookup.get(n) as ContextCandidate).content_identity);
       this.items -= this.problem.itemCost(n);
+      for (const k of this.keysOf(n)) this.holders.set(k, (this.holders.get(k) ?? 0) - 1);
     }
+  }
+
+  private keysOf(id: string): readonly string[] {
+    return [...new Set((this.problem.lookup.get(id) as ContextCandidate).coverage_keys)];
+  }
+
+  /**
+   * Can this candidate still earn? Through its relevance always; through coverage only while one
+   * of its keys is held by nobody else. Adding members only takes uniqueness away, so the answer
+   * for the current set bounds every completion of it.
+   */
+  private canEarn(id: string): boolean {
+    const c = this.problem.lookup.get(id) as ContextCandidate;
+    if (c.relevance >= this.threshold) return true;
+    const own = this.chosen.has(id) ? 1 : 0;
+    return c.coverage_keys.some((k) => (this.holders.get(k) ?? 0) === own);
+  }
+
+  /** An identity's best value still reachable (the static best while any form can earn, else 0). */
+  private reachable(
+    identity: string,
+    best: ReadonlyMap<string, number>,
+    values: ReadonlyMap<string, number>,
+  ): number {
+    const top = best.get(identity) ?? 0;
+    if (top <= 0) return 0;
+    return this.problem
+      .options(identity)
+      .some((f) => (values.get(f.candidate_id) ?? 0) > 0 && this.canEarn(f.candidate_id))
+      ? top
+      : 0;
   }
 
   private pruned(from: number): boolean {
@@ -317,8 +367,8 @@ export class Search {
       if (this.problem.options(identity).length === 0) return true;
       minItems += this.minItem.get(identity) ?? 0;
       requiredLeft++;
-      freeP += this.maxP.get(identity) ?? 0;
-      freeD += this.maxD.get(identity) ?? 0;
+      freeP += this.reachable(identity, this.maxP, this.problem.valueP);
+      freeD += this.reachable(identity, this.maxD, this.problem.valueD);
     }
     const costLB = this.cost(minItems, requiredLeft);
     if (costLB > this.goal.budget) return true;
@@ -326,10 +376,16 @@ export class Search {
     if (best === null) return false;
     if (this.goal.mode === 'min-cost') return costLB >= best.objective.rendered_cost;
     const room = this.goal.budget - costLB;
-    const upP = this.sumOf(this.problem.valueP) + freeP + this.knapsack(this.ratioP, this.maxP, room);
+    const upP =
+      this.sumOf(this.problem.valueP) +
+      freeP +
+      this.knapsack(this.ratioP, this.maxP, this.problem.valueP, room);
     if (upP < best.objective.preferred - EPSILON) return true;
     if (upP > best.objective.preferred + EPSILON) return false;
-    const upD = this.sumOf(this.problem.valueD) + freeD + this.knapsack(this.ratioD, this.maxD, room);
+    const upD =
+      this.sumOf(this.problem.valueD) +
+      freeD +
+      this.knapsack(this.ratioD, this.maxD, this.problem.valueD, room);
     if (upD < best.objective.discretionary - EPSILON) return true;
     if (upD > best.objective.discretionary + EPSILON) return false;
     return costLB > best.objective.rendered_cost;
@@ -337,18 +393,27 @@ export class Search {
 
   private sumOf(values: ReadonlyMap<string, number>): number {
     let s = 0;
-    for (const id of this.chosen) s += values.get(id) ?? 0;
+    for (const id of this.chosen) if (this.canEarn(id)) s += values.get(id) ?? 0;
     return s;
   }
 
-  /** Fractional knapsack over the undecided optional contents: an upper bound on what they add. */
-  private knapsack(byRatio: readonly string[], value: ReadonlyMap<string, number>, room: number): number {
+  /**
+   * Fractional knapsack over the undecided optional contents, in the static ratio order: an
+   * upper bound on what they can add. A content that can no longer earn drops out, which keeps
+   * the order valid for the rest.
+   */
+  private knapsack(
+    byRatio: readonly string[],
+    best: ReadonlyMap<string, number>,
+    values: ReadonlyMap<string, number>,
+    room: number,
+  ): number {
     let left = room;
     let total = 0;
     for (const identity of byRatio) {
       if (left <= 0) break;
       if (this.decided.has(identity)) continue;
-      const v = value.get(identity) ?? 0;
+      const v = this.reachable(identity, best, values);
       if (v <= 0) continue;
       const w = (this.minItem.get(identity) ?? 0) + SEPARATOR_COST;
       if (w <= left) {
