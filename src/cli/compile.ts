@@ -48,7 +48,7 @@ export async function compileCommand(a: CompileArgs, io: Io): Promise<ExitCode> 
   const files = { request: a.request, candidates: a.candidates, policy: a.policy };
   const inputs: Inputs = {
     request: loadRequest(files.request),
-    candidates: loadCandidates(files.candidates),
+    ...loadCandidates(files.candidates),
     policy: loadPolicy(files.policy),
   };
   checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
@@ -90,7 +90,7 @@ function compileBatch(file: string, strategy: Strategy, io: Io): ExitCode {
         throw new InputError(where, 'not a JSON object');
       const inputs = {
         request: toRequest(where, o.request),
-        candidates: toCandidates(where, o.candidates),
+        ...toCandidates(where, o.candidates),
         policy: toPolicy(where, o.policy),
       };
       checkInputs(inputs.request, inputs.candidates, inputs.policy, {

@@ -26,7 +26,7 @@ export function validateCommand(a: ValidateArgs, io: Io): ExitCode {
     throw new UsageError('validate needs --compilation, --request, --candidates and --policy');
   }
   const request = loadRequest(a.request);
-  const candidates = loadCandidates(a.candidates);
+  const { candidates } = loadCandidates(a.candidates);
   const policy = loadPolicy(a.policy);
   const doc = readJsonFile(a.compilation) as Record<string, unknown>;
   const file = a.compilation;

@@ -10,6 +10,7 @@ import {
   validateResult,
 } from '../compiler/index.js';
 import { InputError } from './errors.js';
+import type { Annotations } from './inputs.js';
 import { type Compiled, compileWith } from './selection.js';
 import type { CaseLedger, Strategy, StrategyInput } from './types.js';
 
@@ -47,6 +48,7 @@ export interface Inputs {
   readonly candidates: readonly ContextCandidate[];
   readonly policy: CompilerPolicy;
   readonly ledger?: CaseLedger | undefined;
+  readonly annotations?: Annotations | undefined;
 }
 
 export function strategyInput(strategy: Strategy, inputs: Inputs): StrategyInput {
@@ -55,6 +57,7 @@ export function strategyInput(strategy: Strategy, inputs: Inputs): StrategyInput
     candidates: inputs.candidates,
     policy: inputs.policy,
     budget: inputs.request.usable_token_budget,
+    annotations: inputs.annotations,
     ...(strategy.readsLedger === true ? { ledger: inputs.ledger } : {}),
   };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CompilerPolicy, ContextCandidate, ContextRequest, FailureReason } from '../compiler/index.js';
 import { InputError } from './errors.js';
 import { readJsonFile } from './files.js';
-import { loadCandidates, loadPolicy, loadRequest } from './inputs.js';
+import { type Annotations, loadCandidates, loadPolicy, loadRequest } from './inputs.js';
 
 export const BUDGETS = ['tight', 'medium', 'roomy'] as const;
 export type BudgetName = (typeof BUDGETS)[number];
@@ -19,6 +19,8 @@ export interface CorpusCase {
   readonly request: ContextRequest;
   /** In file order: every strategy sees the same list. */
   readonly candidates: readonly ContextCandidate[];
+  /** Candidate keys the compiler does not read (a `tier`, say), per candidate id. */
+  readonly annotations: Annotations;
   readonly budgets: Readonly<Record<BudgetName, number>>;
   readonly expected: Readonly<Record<BudgetName, Expectation>>;
 }
@@ -104,7 +106,7 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined): Co
     return {
       name,
       request: loadRequest(requestFile),
-      candidates: loadCandidates(path.join(dir, `${name}${CANDIDATES_SUFFIX}`), { corpus: true }),
+      ...loadCandidates(path.join(dir, `${name}${CANDIDATES_SUFFIX}`), { corpus: true }),
       ...(manifest.get(name) as Pick<CorpusCase, 'budgets' | 'expected'>),
     };
   });

@@ -2,6 +2,7 @@ import {
   type CompilerPolicy,
   type ContextCandidate,
   type ContextRequest,
+  candidateToJSON,
   RecordError,
   readCandidate,
   readPolicy,
@@ -36,15 +37,52 @@ export interface CandidateRules {
 
 const EVALUATOR_KEY = (k: string) => k === 'eval_class' || k.startsWith('oracle_');
 
+/** The record keys the compiler reads; any other key of a candidate is an annotation. */
+const CANDIDATE_KEYS = new Set(
+  Object.keys(
+    candidateToJSON(
+      readCandidate({
+        candidate_id: '',
+        content_identity: '',
+        representation_id: '',
+        form_rank: 0,
+        min_rank: 0,
+        source_kind: '',
+        source_ref: '',
+        kind: '',
+        content: '',
+        token_count: 0,
+        requirement: 'DISCRETIONARY',
+        order_role: '',
+        scope_eligible: true,
+        freshness_eligible: true,
+        authority_eligible: true,
+      }),
+    ),
+  ),
+);
+
+/**
+ * Per candidate id, the keys the compiler does not read (a `tier`, say). Lenient readers ignore
+ * them; a strategy that understands one can look it up here.
+ */
+export type Annotations = ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+
+export interface LoadedCandidates {
+  readonly candidates: ContextCandidate[];
+  readonly annotations: Annotations;
+}
+
 /** Candidates as `{"candidates": [...]}` or a bare list; each record read leniently. */
-export function toCandidates(file: string, raw: unknown, rules: CandidateRules = {}): ContextCandidate[] {
+export function toCandidates(file: string, raw: unknown, rules: CandidateRules = {}): LoadedCandidates {
   const list = Array.isArray(raw)
     ? raw
     : typeof raw === 'object' && raw !== null && 'candidates' in raw
       ? raw.candidates
       : null;
   if (!Array.isArray(list)) throw new InputError(file, 'need {"candidates": [...]} or a list of candidates');
-  return list.map((entry, k) => {
+  const annotations = new Map<string, Record<string, unknown>>();
+  const candidates = list.map((entry, k) => {
     const where = recordName('candidates', k, entry);
     const c = locate(file, where, () => readCandidate(entry));
     if (rules.corpus) {
@@ -56,11 +94,14 @@ export function toCandidates(file: string, raw: unknown, rules: CandidateRules =
       if (!(c.relevance >= 0 && c.relevance <= 1))
         throw new InputError(file, 'relevance out of range [0, 1]', where);
     }
+    const extra = Object.entries(entry as object).filter(([key]) => !CANDIDATE_KEYS.has(key));
+    if (extra.length > 0) annotations.set(c.candidate_id, Object.fromEntries(extra));
     return c;
   });
+  return { candidates, annotations };
 }
 
 export const loadRequest = (file: string): ContextRequest => toRequest(file, readJsonFile(file));
 export const loadPolicy = (file: string): CompilerPolicy => toPolicy(file, readJsonFile(file));
-export const loadCandidates = (file: string, rules: CandidateRules = {}): ContextCandidate[] =>
+export const loadCandidates = (file: string, rules: CandidateRules = {}): LoadedCandidates =>
   toCandidates(file, readJsonFile(file), rules);

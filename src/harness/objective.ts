@@ -3,7 +3,7 @@
  * a bundle and its inputs alone, so any strategy, the scorer and the reports can use them.
  */
 import { type ContextCandidate, gate, renderedCost } from '../compiler/index.js';
-import type { StrategyInput } from './types.js';
+import type { Audit, StrategyInput } from './types.js';
 
 /** Classes after promotion: a named candidate is REQUIRED unless it is MANDATORY. */
 export const effectiveClass = (c: ContextCandidate, requiredIds: readonly string[]) =>
@@ -110,4 +110,13 @@ export function compareIdLists(a: readonly string[], b: readonly string[]): numb
     if (x[k] !== y[k]) return (x[k] as string) < (y[k] as string) ? -1 : 1;
   }
   return x.length - y.length;
+}
+
+/** The audit of a returned bundle: is it legal, what required content does it lack, its score. */
+export function auditOf(input: StrategyInput, ids: readonly string[]): Audit {
+  const problems = legalityProblems(input, ids);
+  const missing = problems
+    .map((p) => /^(?:required content|named) (\S+) absent$/.exec(p)?.[1])
+    .filter((x): x is string => x !== undefined);
+  return { legal: problems.length === 0, missing_required: missing, objective: objectiveOf(input, ids) };
 }

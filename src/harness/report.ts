@@ -3,20 +3,11 @@
  * strategy, starting `| <name> |`.
  */
 import { BUDGETS } from './corpus.js';
+import { fixed, int, signed } from './format.js';
+import { exactSection } from './report-exact.js';
 import { budgetStats, oracleGap, rowsOf, type StrategyStats, strategiesOf, strategyStats } from './stats.js';
 import { markdownTable } from './table.js';
 import type { Row } from './types.js';
-
-/** Integers with thousands separators, as the book prints them. */
-export const int = (n: number): string => n.toLocaleString('en-US');
-export const fixed = (n: number | null, digits: number): string => (n === null ? '-' : n.toFixed(digits));
-/** A signed figure: `+51.24`, `-210`, `0`. */
-export const signed = (n: number | null, digits = 0): string => {
-  if (n === null) return '-';
-  const text = Math.abs(n).toFixed(digits);
-  if (Number(text) === 0) return (0).toFixed(digits);
-  return `${n > 0 ? '+' : '-'}${text}`;
-};
 
 function statusTable(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string {
   return markdownTable(
@@ -183,6 +174,7 @@ export function reportMarkdown(rows: readonly Row[], title: string): string {
     '## Per budget\n\nEach cell: correct / illegal / distractor / harmful / must recall (mean, refusals 0) / rendered tokens / dependency + group violations.',
     perBudgetTable(rows, names),
   ];
+  if (names.includes('exact')) parts.push(...exactSection(rows, names));
   if (names.includes('oracle')) {
     parts.push(
       "## Gap to the oracle\n\nToken gap = rendered tokens minus the oracle's, where both returned a bundle; must and should gaps = the oracle's recall minus the strategy's.",

@@ -22,13 +22,17 @@ const json = (x: unknown): string => `${JSON.stringify(x, null, 2)}\n`;
 /** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
 export function rowsCsv(rows: readonly Row[]): string {
   const flat = rows.map((r) => {
-    const { expected, ...rest } = r;
+    const { expected, audit, ...rest } = r;
     return {
       ...rest,
       admitted: r.admitted.join(' '),
       extras: JSON.stringify(r.extras),
       expected_success: expected.success,
       expected_reason: expected.reason,
+      legal: audit?.legal ?? null,
+      missing_required: audit?.missing_required.join(' ') ?? null,
+      objective_preferred: audit?.objective.preferred ?? null,
+      objective_discretionary: audit?.objective.discretionary ?? null,
     };
   });
   return stringify(flat, { header: true, cast: { boolean: (b) => String(b) } });

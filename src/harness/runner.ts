@@ -4,6 +4,7 @@
  */
 import { bundleToJSON } from '../compiler/index.js';
 import { BUDGETS, type BudgetName, type Corpus, type CorpusCase, requestAt } from './corpus.js';
+import { auditOf } from './objective.js';
 import { NO_METRICS, score } from './score.js';
 import { type Compiled, compileWith } from './selection.js';
 import { type CaseLedger, type Row, STRATEGY_ERROR, type Strategy, type StrategyInput } from './types.js';
@@ -42,11 +43,12 @@ export function inputFor(cell: Cell, corpus: Corpus, ledger: CaseLedger | undefi
     candidates: cell.kase.candidates,
     policy: corpus.policy,
     budget: request.usable_token_budget,
+    annotations: cell.kase.annotations,
     ...(cell.strategy.readsLedger === true ? { ledger } : {}),
   };
 }
 
-export function rowOf(cell: Cell, out: Compiled, ledger: CaseLedger): Row {
+export function rowOf(cell: Cell, out: Compiled, ledger: CaseLedger, input: StrategyInput): Row {
   const budgetTokens = cell.kase.budgets[cell.budget];
   const expected = cell.kase.expected[cell.budget];
   const metrics =
@@ -75,6 +77,7 @@ export function rowOf(cell: Cell, out: Compiled, ledger: CaseLedger): Row {
     rendered_tokens: out.renderedTokens,
     ...metrics,
     expected: { success: expected.success, reason: expected.reason },
+    audit: out.success ? auditOf(input, out.admitted) : null,
     extras: out.extras,
   };
 }
@@ -100,8 +103,9 @@ export function runStudy(
   const compilations: CompilationLine[] = [];
   for (const cell of cells(corpus, strategies)) {
     const truth = ledger.get(cell.kase.name) as CaseLedger;
-    const out = compileWith(cell.strategy, inputFor(cell, corpus, truth));
-    rows.push(rowOf(cell, out, truth));
+    const input = inputFor(cell, corpus, truth);
+    const out = compileWith(cell.strategy, input);
+    rows.push(rowOf(cell, out, truth, input));
     compilations.push(compilationOf(cell, out));
   }
   return { rows, compilations };

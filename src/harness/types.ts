@@ -23,6 +23,8 @@ export interface StrategyInput {
   /** The usable token budget (also `request.usable_token_budget`). */
   readonly budget: number;
   readonly ledger?: CaseLedger | undefined;
+  /** Candidate keys the compiler does not read (a `tier`, say), per candidate id. */
+  readonly annotations?: ReadonlyMap<string, Readonly<Record<string, unknown>>> | undefined;
 }
 
 /** A bundle: the admitted candidate ids. The harness orders, renders, prices and hashes them. */
@@ -117,7 +119,22 @@ export interface Row extends Metrics {
   readonly rendered_tokens: number;
   /** What the corpus manifest expects for this case and budget. */
   readonly expected: { readonly success: boolean; readonly reason: string | null };
+  /** Ledger-free facts about the bundle (null without one): legality and the exact objective. */
+  readonly audit: Audit | null;
   readonly extras: Readonly<Record<string, unknown>>;
+}
+
+export interface Audit {
+  /** Every legality rule holds (gates, dependencies, one form, groups, required content, budget). */
+  readonly legal: boolean;
+  /** MANDATORY or REQUIRED contents and named ids the bundle lacks. */
+  readonly missing_required: readonly string[];
+  /** Earned PREFERRED and DISCRETIONARY relevance and the rendered cost, as `exact` counts them. */
+  readonly objective: {
+    readonly preferred: number;
+    readonly discretionary: number;
+    readonly rendered_cost: number;
+  };
 }
 
 export const STRATEGY_ERROR = 'STRATEGY_ERROR';

@@ -1,0 +1,92 @@
+/**
+ * The report's account against `exact`: for every refusal, whether a legal bundle existed (as
+ * exact certifies), and per strategy its false refusals, its bundles that silently lack
+ * MANDATORY or REQUIRED content, and its objective gap to the optimum. From rows alone.
+ */
+import { signed } from './format.js';
+import { markdownTable } from './table.js';
+import { type Row, STRATEGY_ERROR } from './types.js';
+
+/** Per-refusal lines beyond this many are counted, not listed (rows.jsonl has them all). */
+const LISTED = 100;
+
+const cellKey = (r: Row) => `${r.case}/${r.budget}`;
+
+function verdict(exact: Row | undefined): string {
+  if (exact === undefined || exact.reason === STRATEGY_ERROR) return 'unknown (no exact row)';
+  if (exact.success) return `yes: exact found ${exact.rendered_tokens} tokens`;
+  if (exact.reason === 'SEARCH_LIMIT') return 'unknown (search limit)';
+  return `no: certified ${exact.reason}`;
+}
+
+const mean = (xs: readonly number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
+
+export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
+  const exactAt = new Map(rows.filter((r) => r.strategy === 'exact').map((r) => [cellKey(r), r]));
+  const refusals = rows.filter((r) => !r.success && r.reason !== STRATEGY_ERROR);
+  const listed = refusals
+    .slice(0, LISTED)
+    .map((r) => [r.strategy, r.case, r.budget, r.reason ?? '', verdict(exactAt.get(cellKey(r)))]);
+  const more =
+    refusals.length > LISTED ? `\n\n${refusals.length - LISTED} more refusals are in rows.jsonl.` : '';
+  const against = names
+    .filter((n) => n !== 'exact')
+    .map((n) => {
+      const own = rows.filter((r) => r.strategy === n && r.reason !== STRATEGY_ERROR);
+      let falseRefusals = 0;
+      const gapP: number[] = [];
+      const gapD: number[] = [];
+      const gapCost: number[] = [];
+      for (const r of own) {
+        const e = exactAt.get(cellKey(r));
+        if (e === undefined || !e.success || e.audit === null) continue;
+        if (!r.success) falseRefusals++;
+        else if (r.audit !== null) {
+          gapP.push(e.audit.objective.preferred - r.audit.objective.preferred);
+          gapD.push(e.audit.objective.discretionary - r.audit.objective.discretionary);
+          gapCost.push(r.audit.objective.rendered_cost - e.audit.objective.rendered_cost);
+        }
+      }
+      const silent = own.filter((r) => r.success && (r.audit?.missing_required.length ?? 0) > 0).length;
+      const illegal = own.filter((r) => r.success && r.audit?.legal === false).length;
+      return [
+        n,
+        String(own.filter((r) => !r.success).length),
+        String(falseRefusals),
+        String(silent),
+        String(illegal),
+        signed(mean(gapP), 4),
+        signed(mean(gapD), 4),
+        signed(mean(gapCost), 1),
+        String(gapP.length),
+      ];
+    });
+  const provenRows = rows.filter((r) => r.strategy === 'exact' && r.success);
+  const unproven = provenRows.filter((r) => r.extras.proven_optimal === false).length;
+  return [
+    '## Refusals: did a legal bundle exist?\n\n' +
+      'For every refusal, what `exact` found for the same case and budget: a legal bundle (so the refusal was false), ' +
+      'or a certificate that none exists.',
+    `${markdownTable(['strategy', 'case', 'budget', 'reason', 'legal bundle existed'], listed)}${more}`,
+    '## Against the optimum (`exact`)\n\n' +
+      'False refusals: refused where exact found a legal bundle. Silent omissions: bundles lacking MANDATORY or REQUIRED ' +
+      'content or a named id. Illegal: bundles breaking any legality rule. Gaps, where both returned a bundle: exact minus the ' +
+      `strategy for earned PREFERRED and DISCRETIONARY relevance, the strategy minus exact for rendered tokens. ` +
+      `Exact bundles not proven optimal (node limit): ${unproven} of ${provenRows.length}.`,
+    markdownTable(
+      [
+        'strategy',
+        'refusals',
+        'false refusals',
+        'silent omissions',
+        'illegal bundles',
+        'preferred gap',
+        'discretionary gap',
+        'token gap',
+        'compared',
+      ],
+      against,
+      ['left', ...Array(8).fill('right')],
+    ),
+  ];
+}

@@ -1,0 +1,65 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/corpus.js';
+
+/*
+ * A new file in strategies/ must join every command with no other file edited. This copies the
+ * built package aside (npm test builds first), drops the minimal plug-in of spec/harness.md in
+ * beside the others, and drives the real bin.
+ */
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-plugin-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const pkg = path.join(tmp, 'pkg');
+for (const part of ['package.json', 'bin', 'dist', 'corpus', 'ledger']) {
+  fs.cpSync(path.join(ROOT, part), path.join(pkg, part), { recursive: true });
+}
+fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
+fs.writeFileSync(
+  path.join(pkg, 'dist/strategies/zz-probe.js'),
+  "export default { name: 'zz-probe', description: 'admits nothing', assemble(_input) { return { admitted: [] }; } };\n",
+);
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [path.join(pkg, 'bin/ctxbench.js'), ...args], { cwd: tmp, encoding: 'utf8' });
+
+describe('a plug-in file joins every command', () => {
+  it('strategies --json lists it after the published six', () => {
+    const names = JSON.parse(cli('strategies', '--json').stdout).map((s: { name: string }) => s.name);
+    expect(names.slice(0, 6)).toEqual(['dump', 'topk', 'weighted', 'gated', 'compiler', 'oracle']);
+    expect(names).toContain('zz-probe');
+  });
+
+  it('study runs and reports it', () => {
+    const out = path.join(tmp, 'run');
+    const r = cli('study', '--strategies', 'zz-probe,compiler', '--out', out);
+    expect(r.status).toBe(0);
+    const rows = fs
+      .readFileSync(path.join(out, 'rows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.filter((x) => x.strategy === 'zz-probe')).toHaveLength(42);
+    expect(rows[0]).toMatchObject({ strategy: 'compiler' });
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/^\| zz-probe \|/m);
+  });
+
+  it('compile --strategy runs it', () => {
+    const c = path.join(pkg, 'corpus/compiler-v1');
+    const r = cli(
+      'compile',
+      '--strategy',
+      'zz-probe',
+      '--request',
+      path.join(c, 'wrong-scope.request.json'),
+      '--candidates',
+      path.join(c, 'wrong-scope.candidates.json'),
+      '--policy',
+      path.join(c, 'compiler-policy-v1.json'),
+    );
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).bundle.items).toEqual([]);
+  });
+});

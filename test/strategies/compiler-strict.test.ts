@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { compileWith } from '../../src/harness/selection.js';
+import type { StrategyInput } from '../../src/harness/types.js';
+import compiler from '../../strategies/compiler.js';
+import compilerStrict from '../../strategies/compiler-strict.js';
+import { cand, policy, req } from '../helpers/pool.js';
+
+describe('compiler-strict is the compiler under required_missing "refuse"', () => {
+  const input = (candidates: StrategyInput['candidates'], required_ids: string[] = []): StrategyInput => ({
+    request: req(1000, { required_ids }),
+    candidates,
+    policy: policy(),
+    budget: 1000,
+  });
+
+  it('refuses REQUIRED content without a legal form, which the reference silently omits', () => {
+    const pool = [cand('r', { requirement: 'REQUIRED', scope_eligible: false }), cand('d')];
+    expect(compileWith(compiler, input(pool)).admitted).toEqual(['d']);
+    const strict = compileWith(compilerStrict, input(pool));
+    expect([strict.success, strict.reason]).toEqual([false, 'REQUIRED_INELIGIBLE']);
+  });
+
+  it('agrees with the compiler when nothing is missing, even with a corpus-default policy', () => {
+    const pool = [cand('m', { requirement: 'MANDATORY' }), cand('d')];
+    expect(compileWith(compilerStrict, input(pool)).result).toEqual(
+      compileWith(compiler, input(pool)).result,
+    );
+  });
+});
