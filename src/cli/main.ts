@@ -4,6 +4,7 @@ import { InputError, UsageError } from '../harness/errors.js';
 import { fromRoot } from '../harness/files.js';
 import { compileCommand } from './compile.js';
 import { conformanceCommand } from './conformance.js';
+import { GENERATE_SHAPE, generateCommand } from './generate.js';
 import { EXIT, type Io, processIo } from './io.js';
 import { reportCommand } from './report.js';
 import { strategiesCommand } from './strategies.js';
@@ -144,6 +145,24 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
           .positional('run', { type: 'string', demandOption: true })
           .option('out', { type: 'string', describe: 'write the reports here instead of the run folder' }),
       (a) => done(reportCommand({ run: a.run as string, out: a.out }, io)),
+    )
+    .command(
+      'generate',
+      'write a synthetic case (or with --cases a corpus with its ledger) from a seed',
+      (y) =>
+        y
+          .option('seed', {
+            type: 'string',
+            demandOption: true,
+            describe: 'any string; same seed, same bytes',
+          })
+          .option('candidates', { type: 'number', demandOption: true, describe: 'candidates per case' })
+          .option('out', { type: 'string', demandOption: true, describe: 'folder to write' })
+          .option('cases', { type: 'number', describe: 'write a corpus of this many cases' })
+          .option('policy', { type: 'string', describe: 'policy file (default compiler-policy-v1)' })
+          .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
+          .epilogue(GENERATE_SHAPE),
+      (a) => done(generateCommand(a, io)),
     )
     .command(
       'strategies',

@@ -192,7 +192,7 @@ export function generateCase(seed: string, size: number, name = 'generated'): Ge
           representation_id: f.representation_id,
           form_rank: f.form_rank,
           min_rank: p.floor,
-          content: sentence(rng, Math.min(60, 8 + Math.round(tokens / 12))),
+          content: sentence(rng, Math.min(45, 6 + Math.round(tokens / 15))),
           token_count: tokens,
           requirement: p.band,
           order_role: p.role,

@@ -1,0 +1,55 @@
+import { defaultPolicy } from '../compiler/index.js';
+import { UsageError } from '../harness/errors.js';
+import { generateCase } from '../harness/generate.js';
+import { writeCase, writeCorpus } from '../harness/generate-write.js';
+import { loadPolicy } from '../harness/inputs.js';
+import { checkOut } from '../harness/runfolder.js';
+import { EXIT, type ExitCode, type Io } from './io.js';
+
+export interface GenerateArgs {
+  readonly seed: string;
+  readonly candidates: number;
+  readonly out: string;
+  readonly cases?: number | undefined;
+  readonly policy?: string | undefined;
+  readonly force: boolean;
+}
+
+/** One synthetic case, or with --cases a whole corpus with its ledger; the seed is printed. */
+export function generateCommand(a: GenerateArgs, io: Io): ExitCode {
+  if (!Number.isInteger(a.candidates) || a.candidates < 1)
+    throw new UsageError('--candidates must be a whole number >= 1');
+  if (a.cases !== undefined && (!Number.isInteger(a.cases) || a.cases < 1))
+    throw new UsageError('--cases must be >= 1');
+  checkOut(a.out, a.force);
+  const policy = a.policy ? loadPolicy(a.policy) : defaultPolicy();
+  if (a.cases === undefined) {
+    const g = generateCase(a.seed, a.candidates);
+    writeCase(a.out, g, policy);
+    io.out(
+      `seed ${a.seed}: ${g.candidates.length} candidates written to ${a.out} (budget ${g.request.usable_token_budget}; tight ${g.budgets.tight}, roomy ${g.budgets.roomy})\n`,
+    );
+    return EXIT.ok;
+  }
+  const { refusals, unproven } = writeCorpus(a.out, {
+    seed: a.seed,
+    cases: a.cases,
+    candidates: a.candidates,
+    policy,
+  });
+  io.out(
+    `seed ${a.seed}: ${a.cases} cases of ${a.candidates} candidates written to ${a.out}; ` +
+      `exact expects ${refusals} refusals of ${a.cases * 3}${unproven ? ` (${unproven} optima not proven)` : ''}\n`,
+  );
+  return EXIT.ok;
+}
+
+export const GENERATE_SHAPE = `Shape of a generated pool: the instruction and the task (MANDATORY, always eligible); about
+2% further MANDATORY and 4% REQUIRED contents, 24% PREFERRED and the rest DISCRETIONARY; each
+content in one to four forms (reference, anchor, compact, full) with a floor on 15% of them;
+about 10% of optional candidates (3% of must content) failing each of the scope, freshness and
+authority gates; references (and 4% of other forms) needing one of a few shared expensive tools,
+two of which need each other; one dependency cycle; required groups of two or three; coverage
+keys from a 24-key vocabulary; relevance spread over [0, 1]. Ledger: MANDATORY and REQUIRED
+contents are must; PREFERRED ones should (or distractor); DISCRETIONARY ones should, optional,
+distractor or harmful. Budgets: tight below the must content, medium and roomy above it.`;
