@@ -1,5 +1,5 @@
 import { compileContext } from '../src/compiler/index.js';
-import type { Strategy } from '../src/harness/kit.js';
+import { type Strategy, selectionOf } from '../src/harness/kit.js';
 
 /**
  * The compiler with `required_missing: "refuse"`: REQUIRED content without a legal form refuses
@@ -9,21 +9,8 @@ import type { Strategy } from '../src/harness/kit.js';
 const compilerStrict: Strategy = {
   name: 'compiler-strict',
   description: 'the compiler under required_missing "refuse": no silent omission of REQUIRED content',
-  assemble({ request, candidates, policy }) {
-    const { bundle, result } = compileContext(request, candidates, { ...policy, required_missing: 'refuse' });
-    const trace = result.trace.entries;
-    if (bundle !== null) return { admitted: bundle.items.map((i) => i.id), trace };
-    const f = result.failure;
-    return {
-      refusal: {
-        reason: f.reason,
-        blocking_ids: f.blocking_ids,
-        diagnostic: f.diagnostic,
-        budget_used: f.budget_used,
-      },
-      trace,
-    };
-  },
+  assemble: ({ request, candidates, policy }) =>
+    selectionOf(compileContext(request, candidates, { ...policy, required_missing: 'refuse' })),
 };
 
 export default compilerStrict;

@@ -1,5 +1,5 @@
 import { compileContext } from '../src/compiler/index.js';
-import type { Strategy } from '../src/harness/kit.js';
+import { type Strategy, selectionOf } from '../src/harness/kit.js';
 
 /**
  * The Context Compiler (the study's `staged`), through the same interface as every strategy.
@@ -10,21 +10,7 @@ const compiler: Strategy = {
   name: 'compiler',
   description:
     'the deterministic Context Compiler: hard gates, classes, priced closure, groups, named refusal',
-  assemble({ request, candidates, policy }) {
-    const { bundle, result } = compileContext(request, candidates, policy);
-    const trace = result.trace.entries;
-    if (bundle !== null) return { admitted: bundle.items.map((i) => i.id), trace };
-    const f = result.failure;
-    return {
-      refusal: {
-        reason: f.reason,
-        blocking_ids: f.blocking_ids,
-        diagnostic: f.diagnostic,
-        budget_used: f.budget_used,
-      },
-      trace,
-    };
-  },
+  assemble: ({ request, candidates, policy }) => selectionOf(compileContext(request, candidates, policy)),
 };
 
 export default compiler;

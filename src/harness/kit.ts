@@ -4,6 +4,7 @@
  * the ledger: strategies import this module, never `ledger.ts`.
  */
 import {
+  type CompileOutput,
   type ContextCandidate,
   dependencyClosure,
   gate,
@@ -17,6 +18,26 @@ export type { Admission, Refusal, Selection, Strategy, StrategyInput } from './t
 
 const byId = (a: ContextCandidate, b: ContextCandidate): number =>
   a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
+
+/**
+ * A compilation as a selection: the bundle's ids, or the refusal with its blocking ids, its
+ * diagnostic and the budget it had used; the engine's trace travels along, so the harness
+ * rebuilds exactly the result the engine produced.
+ */
+export function selectionOf(output: CompileOutput): Selection {
+  const trace = output.result.trace.entries;
+  if (output.bundle !== null) return { admitted: output.bundle.items.map((i) => i.id), trace };
+  const f = output.result.failure;
+  return {
+    refusal: {
+      reason: f.reason,
+      blocking_ids: f.blocking_ids,
+      diagnostic: f.diagnostic,
+      budget_used: f.budget_used,
+    },
+    trace,
+  };
+}
 
 /** True when the candidate passes scope, freshness, authority and its form floor. */
 export const eligible = (c: ContextCandidate): boolean => gate(c).code === 'eligible';
