@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { checkInputs, compilationJSON, compileWith, type Inputs, strategyInput } from '../harness/compile.js';
+import { checkInputs, compileOne, type Inputs } from '../harness/compile.js';
 import { InputError, UsageError } from '../harness/errors.js';
 import { writeFileAtomic } from '../harness/files.js';
 import {
@@ -12,7 +12,7 @@ import {
 } from '../harness/inputs.js';
 import { readTruth, truthFrom } from '../harness/ledger.js';
 import { pickStrategies } from '../harness/registry.js';
-import { STRATEGY_ERROR, type Strategy } from '../harness/types.js';
+import type { Strategy } from '../harness/types.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
 
 export interface CompileArgs {
@@ -27,13 +27,6 @@ export interface CompileArgs {
 
 const identitiesOf = (inputs: Pick<Inputs, 'candidates'>) =>
   new Set(inputs.candidates.map((c) => c.content_identity));
-
-/** Run the strategy; an error row is reported as an error, since there is no other row. */
-function compileOne(strategy: Strategy, inputs: Inputs) {
-  const compiled = compileWith(strategy, strategyInput(strategy, inputs));
-  if (compiled.reason === STRATEGY_ERROR) return { error: String(compiled.extras.error) };
-  return compilationJSON(compiled, inputs);
-}
 
 /**
  * One compilation by any registered strategy (the compiler by default); exit 0 whether it built a

@@ -44,8 +44,9 @@ export function generateCommand(a: GenerateArgs, io: Io): ExitCode {
   return EXIT.ok;
 }
 
-export const GENERATE_SHAPE = `Shape of a generated pool: the instruction and the task (MANDATORY, always eligible); about
-2% further MANDATORY and 4% REQUIRED contents, 24% PREFERRED and the rest DISCRETIONARY; each
+export const GENERATE_SHAPE = `Shape of a generated pool: the instruction and the task (MANDATORY, always eligible); a few
+further MANDATORY and REQUIRED contents (6% of contents in small pools, about 40 contents in large
+ones: must content does not grow with the pool), 24% PREFERRED and the rest DISCRETIONARY; each
 content in one to four forms (reference, anchor, compact, full) with a floor on 15% of them;
 about 10% of optional candidates (3% of must content) failing each of the scope, freshness and
 authority gates; references (and 4% of other forms) needing one of a few shared expensive tools,

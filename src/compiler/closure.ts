@@ -3,9 +3,11 @@
  * terminate; the list starts with `start`. Iterative, so a long chain cannot overflow the stack.
  */
 export function walkClosure(start: string, edgesOf: (id: string) => readonly string[]): string[] {
+  const first = edgesOf(start);
+  if (first.length === 0) return [start];
   const out: string[] = [start];
   const seen = new Set<string>(out);
-  const stack = [{ next: 0, edges: edgesOf(start) }];
+  const stack = [{ next: 0, edges: first }];
   while (stack.length > 0) {
     const top = stack[stack.length - 1] as (typeof stack)[number];
     if (top.next >= top.edges.length) {

@@ -1,14 +1,15 @@
 import { internalCheck, layOutAndRepair, type Placed } from './finish.js';
 import { requiredGroupOf } from './gates.js';
+import { greedyStageFast } from './greedy.js';
 import { Pool } from './pool.js';
-import { byCandidateId, RecordError, sortedUnique } from './read.js';
+import { RecordError, sortedUnique } from './read.js';
 import { buildBundle, hashBundle } from './render.js';
 import { SCHEMA } from './schemas.js';
 import {
   checkNamedCandidates,
   checkRequiredSources,
   finalCloseOut,
-  greedyStage,
+  greedyStageReference,
   hardGatePass,
   mandatoryCloseOut,
   mandatoryStage,
@@ -84,7 +85,8 @@ function traceOf(s: CompileState): DecisionTrace {
     schema_version: SCHEMA.traceV2,
     request_id: s.pool.request.request_id,
     policy_version: s.pool.policy.policy_version,
-    entries: [...s.entries.values()].map((e) => ({ ...e })).sort(byCandidateId),
+    // The pool is sorted by id already: no sort, no copies (the state is not used again).
+    entries: s.pool.sorted.flatMap((c) => s.entries.get(c.candidate_id) ?? []),
   };
 }
 
@@ -138,6 +140,14 @@ function succeeded(s: CompileState, placed: Placed): CompileOutput {
   };
 }
 
+export interface CompileOptions {
+  /**
+   * `fast` (the default) or `reference`: the spec-literal engine that rescans every unit each
+   * round (quadratic), kept as the oracle the fast one is tested against. Same bytes out.
+   */
+  readonly engine?: 'fast' | 'reference' | undefined;
+}
+
 /**
  * The Context Compiler: a pure function of its three arguments (no clock, randomness, I/O or
  * environment). Returns a bundle with its trace, or a named refusal with the trace as it stood.
@@ -147,6 +157,7 @@ export function compileContext(
   request: ContextRequest,
   candidates: readonly ContextCandidate[],
   policy: CompilerPolicy,
+  options: CompileOptions = {},
 ): CompileOutput {
   checkCompilerInputs(request, candidates, policy);
   const s = new CompileState(new Pool(candidates, request, policy));
@@ -156,10 +167,12 @@ export function compileContext(
   const refusal = (s.pool.strict ? checkNamedCandidates(s) : null) ?? mandatoryStage(s) ?? requiredStage(s);
   if (refusal) return refused(s, refusal);
   mandatoryCloseOut(s);
-  greedyStage(s, 'PREFERRED');
-  greedyStage(s, 'DISCRETIONARY');
+  const fast = options.engine !== 'reference';
+  const greedy = fast ? greedyStageFast : greedyStageReference;
+  greedy(s, 'PREFERRED');
+  greedy(s, 'DISCRETIONARY');
   finalCloseOut(s);
-  const placed = layOutAndRepair(s);
+  const placed = layOutAndRepair(s, fast);
   if ('reason' in placed) return refused(s, placed);
   const problem = internalCheck(s, placed);
   if (problem) return refused(s, problem);

@@ -1,8 +1,10 @@
 import { requiredGroupOf } from './gates.js';
+import { Heap } from './heap.js';
 import { orderByRole, renderedCost } from './render.js';
 import { REPAIR_DROP_LAST_DISCRETIONARY } from './schemas.js';
 import type { Refusal } from './stages.js';
 import type { CompileState } from './state.js';
+import { headerCost, itemRenderCost, SEPARATOR_COST } from './tokens.js';
 import type { ContextCandidate } from './types.js';
 
 /** Live ids that some other live candidate depends on (directly, hence transitively too). */
@@ -48,46 +50,99 @@ export type Placed = { readonly live: readonly ContextCandidate[]; readonly cost
  * overruns drop the last droppable DISCRETIONARY item. Nothing else is ever dropped: mandatory,
  * required and depended-upon content stays, or the compile refuses.
  */
-export function layOutAndRepair(s: CompileState): Placed | Refusal {
+export function layOutAndRepair(s: CompileState, fast = false): Placed | Refusal {
   const { request, policy } = s.pool;
   const budget = request.usable_token_budget;
-  let live = orderByRole(
+  const live = orderByRole(
     [...s.admitted].map((id) => s.pool.get(id)),
     policy.order_roles,
   );
-  let cost = renderedCost(live, request, policy);
+  const cost = renderedCost(live, request, policy);
   if (cost <= budget) return { live, cost };
-  const before = live.map((c) => c.candidate_id);
-  const costBefore = cost;
   const noRepair: Refusal = {
     reason: 'INSUFFICIENT_BUDGET',
-    blocking: before,
-    diagnostic: `rendered ${costBefore} exceeds budget ${budget} with no legal repair`,
+    blocking: live.map((c) => c.candidate_id),
+    diagnostic: `rendered ${cost} exceeds budget ${budget} with no legal repair`,
   };
   if (policy.repair !== REPAIR_DROP_LAST_DISCRETIONARY) return noRepair;
-  while (cost > budget) {
+  const repaired = fast && !s.pool.strict ? repairFast(s, live) : repairLiteral(s, live);
+  if (repaired === null) return noRepair;
+  s.admittedIdentities.clear();
+  for (const c of repaired) s.admittedIdentities.add(c.content_identity);
+  const after = renderedCost(repaired, request, policy);
+  s.remaining = budget - after;
+  return { live: repaired, cost: after };
+}
+
+/** Un-admit repair victims and rewrite their entries (sorted, as the reference does). */
+function drop(s: CompileState, victims: readonly ContextCandidate[]): void {
+  for (const v of victims) s.admitted.delete(v.candidate_id);
+  for (const id of victims.map((v) => v.candidate_id).sort()) {
+    const entry = s.entries.get(id);
+    if (entry === undefined) continue;
+    entry.decision = 'REJECTED_BUDGET';
+    entry.reason_code = 'repair-drop';
+    entry.reason_detail = 'removed by render-overrun repair';
+    entry.position = null;
+    // Open in the reference (spec section 20): we clear it, because a candidate that is no
+    // longer admitted was not pulled in by anything, and the v2 validator says so.
+    entry.pulled_in_by = [];
+  }
+}
+
+/** Section 9.2 to the letter: rescan the live list after every drop (the reference). */
+function repairLiteral(s: CompileState, start: readonly ContextCandidate[]): ContextCandidate[] | null {
+  const { request, policy } = s.pool;
+  let live = [...start];
+  while (renderedCost(live, request, policy) > request.usable_token_budget) {
     const victims = nextVictims(s, live);
-    if (victims === null) return noRepair;
+    if (victims === null) return null;
     const gone = new Set(victims.map((v) => v.candidate_id));
     live = live.filter((c) => !gone.has(c.candidate_id));
-    for (const id of gone) s.admitted.delete(id);
-    s.admittedIdentities.clear();
-    for (const c of live) s.admittedIdentities.add(c.content_identity);
-    for (const id of [...gone].sort()) {
-      const entry = s.entries.get(id);
-      if (entry === undefined) continue;
-      entry.decision = 'REJECTED_BUDGET';
-      entry.reason_code = 'repair-drop';
-      entry.reason_detail = 'removed by render-overrun repair';
-      entry.position = null;
-      // Open in the reference (spec section 20): we clear it, because a candidate that is no
-      // longer admitted was not pulled in by anything, and the v2 validator says so.
-      entry.pulled_in_by = [];
-    }
-    cost = renderedCost(live, request, policy);
+    drop(s, victims);
   }
-  s.remaining = budget - cost;
-  return { live, cost };
+  return live;
+}
+
+/**
+ * The same drops without rescans: candidates that nothing live depends on wait in a heap by
+ * render position, and a drop releases the dependencies it held. Reference policy only.
+ */
+function repairFast(s: CompileState, start: readonly ContextCandidate[]): ContextCandidate[] | null {
+  const { pool } = s;
+  const { request, policy } = pool;
+  const position = new Map(start.map((c, k) => [c.candidate_id, k]));
+  const alive = new Set(position.keys());
+  const holders = new Map<string, number>();
+  const depsOf = (c: ContextCandidate) =>
+    [...new Set(c.depends_on)].filter((d) => d !== c.candidate_id && alive.has(d));
+  for (const c of start) for (const d of depsOf(c)) holders.set(d, (holders.get(d) ?? 0) + 1);
+  const droppable = (id: string) =>
+    alive.has(id) && pool.band(id) === 'DISCRETIONARY' && (holders.get(id) ?? 0) === 0;
+  const heap = new Heap<string>((a, b) => (position.get(a) as number) > (position.get(b) as number));
+  for (const c of start) if (droppable(c.candidate_id)) heap.push(c.candidate_id);
+  let items = start.reduce((sum, c) => sum + itemRenderCost(c), 0);
+  const cost = () => headerCost(request, policy) + items + Math.max(0, alive.size - 1) * SEPARATOR_COST;
+  while (cost() > request.usable_token_budget) {
+    let id = heap.pop();
+    while (id !== undefined && !droppable(id)) id = heap.pop();
+    if (id === undefined) return null;
+    const victim = pool.get(id);
+    const g = requiredGroupOf(victim);
+    const victims =
+      g === null ? [victim] : start.filter((m) => alive.has(m.candidate_id) && m.group_id === g);
+    for (const v of victims) {
+      const released = depsOf(v);
+      alive.delete(v.candidate_id);
+      items -= itemRenderCost(v);
+      for (const d of released) {
+        holders.set(d, (holders.get(d) ?? 0) - 1);
+        if (droppable(d)) heap.push(d);
+      }
+    }
+    drop(s, victims);
+  }
+  return start.filter((c) => alive.has(c.candidate_id));
 }
 
 /**

@@ -4,7 +4,7 @@
  * Zero runtime dependencies beyond Node's built-in modules.
  */
 export { dependencyClosure, walkClosure } from './closure.js';
-export { checkCompilerInputs, compileContext, validateInputs } from './engine.js';
+export { type CompileOptions, checkCompilerInputs, compileContext, validateInputs } from './engine.js';
 export type { GateVerdict } from './gates.js';
 export { gate, requiredGroupOf } from './gates.js';
 export { bundleHash } from './hash.js';

@@ -2,26 +2,46 @@ import { walkClosure } from './closure.js';
 import { type GateVerdict, gate, requiredGroupOf } from './gates.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest, RequirementClass } from './types.js';
 
+const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+};
+
 const byId = (a: ContextCandidate, b: ContextCandidate): number =>
   a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
 
+/** What the pool knows of one candidate; closures are filled in when first asked for. */
+export interface Fact {
+  readonly c: ContextCandidate;
+  band: RequirementClass;
+  readonly verdict: GateVerdict;
+  readonly eligible: boolean;
+  closure?: readonly string[];
+  unitClosure?: readonly string[];
+  dependencies?: readonly string[];
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
 /**
  * The static facts of one compilation's candidate pool, computed once: lookups, gate verdicts,
- * effective bands, groups and dependency closures. Nothing here changes while admitting.
+ * effective bands, groups and dependency closures. Nothing here changes while admitting. One
+ * record per candidate, so a lookup by id finds all of it at once.
  */
 export class Pool {
-  readonly byId = new Map<string, ContextCandidate>();
+  private readonly byId = new Map<string, Fact>();
   /** Candidates in ascending id order: the order every scan of the reference uses. */
   readonly sorted: readonly ContextCandidate[];
-  readonly gates = new Map<string, GateVerdict>();
-  readonly bands = new Map<string, RequirementClass>();
+  /** Their facts in the same order, so a scan needs no lookups. */
+  readonly facts: readonly Fact[];
   /** Required group id -> its members, sorted by id, whatever their band or eligibility. */
-  readonly groups = new Map<string, readonly ContextCandidate[]>();
+  readonly groups = new Map<string, ContextCandidate[]>();
   /** Content identity -> the ids named by `required_ids` (refuse mode pins those forms). */
   readonly namedByIdentity = new Map<string, string[]>();
+  /** Content identity -> its forms, sorted by id. */
+  readonly byIdentity = new Map<string, ContextCandidate[]>();
   readonly strict: boolean;
-  private readonly closures = new Map<string, readonly string[]>();
-
   readonly candidates: readonly ContextCandidate[];
   readonly request: ContextRequest;
   readonly policy: CompilerPolicy;
@@ -31,21 +51,21 @@ export class Pool {
     this.request = request;
     this.policy = policy;
     this.strict = policy.required_missing === 'refuse';
-    for (const c of candidates) this.byId.set(c.candidate_id, c);
     this.sorted = [...candidates].sort(byId);
     const named = new Set(request.required_ids);
+    const facts: Fact[] = [];
     for (const c of this.sorted) {
-      this.gates.set(c.candidate_id, gate(c));
+      const verdict = gate(c);
+      const f: Fact = { c, band: c.requirement, verdict, eligible: verdict.code === 'eligible' };
+      facts.push(f);
+      this.byId.set(c.candidate_id, f);
       const g = requiredGroupOf(c);
-      if (g !== null) this.groups.set(g, [...(this.groups.get(g) ?? []), c]);
-      if (named.has(c.candidate_id)) {
-        this.namedByIdentity.set(c.content_identity, [
-          ...(this.namedByIdentity.get(c.content_identity) ?? []),
-          c.candidate_id,
-        ]);
-      }
+      if (g !== null) push(this.groups, g, c);
+      push(this.byIdentity, c.content_identity, c);
+      if (named.has(c.candidate_id)) push(this.namedByIdentity, c.content_identity, c.candidate_id);
     }
-    for (const c of this.sorted) this.bands.set(c.candidate_id, this.effectiveBand(c, named));
+    this.facts = facts;
+    if (named.size > 0 || this.strict) for (const f of facts) f.band = this.effectiveBand(f.c, named);
   }
 
   /**
@@ -63,22 +83,30 @@ export class Pool {
     return (this.groups.get(g) ?? []).map(promoted).reduce((a, b) => (rank(b) < rank(a) ? b : a), own);
   }
 
+  fact(id: string): Fact {
+    const f = this.byId.get(id);
+    if (f === undefined) throw new Error(`unknown candidate ${id}`);
+    return f;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
   get(id: string): ContextCandidate {
-    const c = this.byId.get(id);
-    if (c === undefined) throw new Error(`unknown candidate ${id}`);
-    return c;
+    return this.fact(id).c;
   }
 
   band(id: string): RequirementClass {
-    return this.bands.get(id) as RequirementClass;
+    return this.fact(id).band;
   }
 
   verdict(id: string): GateVerdict {
-    return this.gates.get(id) as GateVerdict;
+    return this.fact(id).verdict;
   }
 
   eligible(id: string): boolean {
-    return this.verdict(id).code === 'eligible';
+    return this.fact(id).eligible;
   }
 
   groupMembers(c: ContextCandidate): readonly ContextCandidate[] | null {
@@ -91,7 +119,17 @@ export class Pool {
    * terminate); starts with `id` itself. This is what the trace reports as dependencies.
    */
   closure(id: string): readonly string[] {
-    return this.walk(id, this.closures, (c) => c.depends_on);
+    const f = this.fact(id);
+    f.closure ??= walkClosure(id, (x) => this.get(x).depends_on);
+    return f.closure;
+  }
+
+  /** The closure without the candidate itself: what a trace entry lists as its dependencies. */
+  dependencies(id: string): readonly string[] {
+    const f = this.fact(id);
+    if (f.c.depends_on.length === 0) return NONE;
+    f.dependencies ??= this.closure(id).slice(1);
+    return f.dependencies;
   }
 
   /**
@@ -101,24 +139,12 @@ export class Pool {
    */
   unitClosure(id: string): readonly string[] {
     if (!this.strict) return this.closure(id);
-    return this.walk(id, this.groupClosures, (c) => {
+    const f = this.fact(id);
+    f.unitClosure ??= walkClosure(id, (x) => {
+      const c = this.get(x);
       const mates = this.groupMembers(c);
       return mates === null ? c.depends_on : [...c.depends_on, ...mates.map((m) => m.candidate_id)];
     });
-  }
-
-  private readonly groupClosures = new Map<string, readonly string[]>();
-
-  private walk(
-    id: string,
-    cache: Map<string, readonly string[]>,
-    edgesOf: (c: ContextCandidate) => readonly string[],
-  ): readonly string[] {
-    let known = cache.get(id);
-    if (known === undefined) {
-      known = walkClosure(id, (x) => edgesOf(this.get(x)));
-      cache.set(id, known);
-    }
-    return known;
+    return f.unitClosure;
   }
 }

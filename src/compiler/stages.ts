@@ -35,7 +35,7 @@ function cheapestFirst(s: CompileState, forms: readonly ContextCandidate[]): Con
 
 /** Section 7.1: a named id that is not a candidate at all. Runs before anything is traced. */
 export function checkRequiredSources(s: CompileState): Refusal | null {
-  const missing = [...new Set(s.pool.request.required_ids.filter((id) => !s.pool.byId.has(id)))].sort();
+  const missing = [...new Set(s.pool.request.required_ids.filter((id) => !s.pool.has(id)))].sort();
   if (missing.length === 0) return null;
   return refuse(
     'REQUIRED_SOURCE_UNAVAILABLE',
@@ -84,9 +84,7 @@ export function checkNamedCandidates(s: CompileState): Refusal | null {
 export function mandatoryStage(s: CompileState): Refusal | null {
   const { pool } = s;
   const identities = [
-    ...new Set(
-      pool.sorted.filter((c) => pool.band(c.candidate_id) === 'MANDATORY').map((c) => c.content_identity),
-    ),
+    ...new Set(pool.facts.filter((f) => f.band === 'MANDATORY').map((f) => f.c.content_identity)),
   ].sort();
   for (const identity of identities) {
     if (s.admittedIdentities.has(identity)) continue;
@@ -94,9 +92,7 @@ export function mandatoryStage(s: CompileState): Refusal | null {
     const forms =
       named !== undefined
         ? named.map((id) => pool.get(id))
-        : pool.sorted.filter(
-            (c) => c.content_identity === identity && pool.band(c.candidate_id) === 'MANDATORY',
-          );
+        : (pool.byIdentity.get(identity) ?? []).filter((c) => pool.band(c.candidate_id) === 'MANDATORY');
     const eligible = forms.filter((f) => pool.eligible(f.candidate_id));
     if (eligible.length === 0) {
       const reason = noEligibleForm(s, forms);
@@ -205,8 +201,8 @@ export function requiredStage(s: CompileState): Refusal | null {
 
 /** Section 7.5: the unchosen MANDATORY forms of admitted contents. */
 export function mandatoryCloseOut(s: CompileState): void {
-  for (const c of s.pool.sorted) {
-    if (s.entries.has(c.candidate_id) || s.pool.band(c.candidate_id) !== 'MANDATORY') continue;
+  for (const { c, band } of s.pool.facts) {
+    if (band !== 'MANDATORY' || s.entries.has(c.candidate_id)) continue;
     if (s.admittedIdentities.has(c.content_identity)) {
       s.reject(c, 'REJECTED_ALTERNATIVE', 'alternative_selected', 'another form of this content admitted', 0);
     }
@@ -223,11 +219,15 @@ const rankBefore = (a: RankKey, b: RankKey): boolean => {
 };
 
 /**
- * Section 7.6: rounds of ranking every open unit of the band; the best is committed and the
- * round starts again. Rejections are terminal: the budget only shrinks and coverage only grows.
+ * Section 7.6, spec-literal (the reference the fast stage in greedy.ts is tested against):
+ * rounds of ranking every open unit of the band; the best is committed and the round starts
+ * again. Rejections are terminal: the budget only shrinks and coverage only grows.
  * Relevance dominates coverage, which dominates cost.
  */
-export function greedyStage(s: CompileState, band: RequirementClass & ('PREFERRED' | 'DISCRETIONARY')): void {
+export function greedyStageReference(
+  s: CompileState,
+  band: RequirementClass & ('PREFERRED' | 'DISCRETIONARY'),
+): void {
   const tag = band === 'PREFERRED' ? 'preferred-greedy' : 'discretionary-greedy';
   const threshold = s.pool.policy.min_discretionary_relevance;
   for (;;) {

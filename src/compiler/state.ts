@@ -1,4 +1,4 @@
-import type { Pool } from './pool.js';
+import type { Fact, Pool } from './pool.js';
 import type { ContextCandidate, RequirementClass, TraceDecision, TraceEntry } from './types.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -79,30 +79,23 @@ export class CompileState {
     return named === undefined || named.includes(c.candidate_id);
   }
 
-  private entryBase(c: ContextCandidate): Omit<WorkingEntry, 'decision' | 'reason_code' | 'reason_detail'> {
-    return {
+  /** Any decision but an admission: recorded at the budget of the moment, which it leaves alone. */
+  reject(c: ContextCandidate, decision: TraceDecision, code: string, detail: string, marginal: number): void {
+    this.entries.set(c.candidate_id, {
       candidate_id: c.candidate_id,
       content_identity: c.content_identity,
       representation_id: c.representation_id,
+      decision,
+      reason_code: code,
+      reason_detail: detail,
       priority_band: this.pool.band(c.candidate_id),
       relevance: c.relevance,
-      marginal_cost: 0,
-      dependency_closure: this.pool.closure(c.candidate_id).slice(1),
+      marginal_cost: marginal,
+      dependency_closure: this.pool.dependencies(c.candidate_id),
       pulled_in_by: [],
       budget_before: this.remaining,
       budget_after: this.remaining,
       position: null,
-    };
-  }
-
-  /** Any decision but an admission: recorded at the budget of the moment, which it leaves alone. */
-  reject(c: ContextCandidate, decision: TraceDecision, code: string, detail: string, marginal: number): void {
-    this.entries.set(c.candidate_id, {
-      ...this.entryBase(c),
-      decision,
-      reason_code: code,
-      reason_detail: detail,
-      marginal_cost: marginal,
     });
   }
 
@@ -123,24 +116,32 @@ export class CompileState {
         ? []
         : [...rootSet].filter((r) => this.pool.unitClosure(r).includes(id)).sort();
       this.entries.set(id, {
-        ...this.entryBase(c),
+        candidate_id: id,
+        content_identity: c.content_identity,
+        representation_id: c.representation_id,
         decision: 'ADMITTED',
         reason_code: 'admitted',
         reason_detail: detail,
+        priority_band: this.pool.band(id),
+        relevance: c.relevance,
         marginal_cost: c.token_count,
+        dependency_closure: this.pool.dependencies(id),
         pulled_in_by: pulledInBy,
         budget_before: before,
         budget_after: this.remaining,
+        position: null,
       });
     }
   }
 
   /** Still open for admission: no entry yet, hard-eligible, and its content not yet admitted. */
   open(c: ContextCandidate): boolean {
+    return this.openFact(this.pool.fact(c.candidate_id));
+  }
+
+  openFact(f: Fact): boolean {
     return (
-      !this.entries.has(c.candidate_id) &&
-      this.pool.eligible(c.candidate_id) &&
-      !this.admittedIdentities.has(c.content_identity)
+      f.eligible && !this.entries.has(f.c.candidate_id) && !this.admittedIdentities.has(f.c.content_identity)
     );
   }
 
@@ -152,8 +153,9 @@ export class CompileState {
   bandUnits(band: RequirementClass): ContextCandidate[][] {
     const units: ContextCandidate[][] = [];
     const seenGroups = new Set<string>();
-    for (const c of this.pool.sorted) {
-      if (this.pool.band(c.candidate_id) !== band || !this.open(c) || !this.selectable(c)) continue;
+    for (const f of this.pool.facts) {
+      const c = f.c;
+      if (f.band !== band || !this.openFact(f) || !this.selectable(c)) continue;
       const members = this.pool.groupMembers(c);
       if (members === null) {
         units.push([c]);

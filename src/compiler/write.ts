@@ -14,7 +14,8 @@ import type {
 /*
  * Writers return plain objects whose key order is the record's write order (spec/compiler.md
  * section 2), so JSON.stringify of them is the record's canonical JSON. Every field is written;
- * absent optional values are null, never omitted.
+ * absent optional values are null, never omitted. Lists are shared with the record, not copied:
+ * records are read-only, and a trace can hold a hundred thousand entries.
  */
 
 export const candidateToJSON = (c: ContextCandidate) => ({
@@ -38,10 +39,10 @@ export const candidateToJSON = (c: ContextCandidate) => ({
   freshness_reason: c.freshness_reason,
   authority_eligible: c.authority_eligible,
   authority_reason: c.authority_reason,
-  depends_on: [...c.depends_on],
+  depends_on: c.depends_on,
   group_id: c.group_id,
   group_required: c.group_required,
-  coverage_keys: [...c.coverage_keys],
+  coverage_keys: c.coverage_keys,
   relevance: c.relevance,
   is_default_form: c.is_default_form,
 });
@@ -53,7 +54,7 @@ export const requestToJSON = (r: ContextRequest) => ({
   usable_token_budget: r.usable_token_budget,
   created_at: r.created_at,
   active_scope: r.active_scope,
-  required_ids: [...r.required_ids],
+  required_ids: r.required_ids,
   policy_version: r.policy_version,
 });
 
@@ -62,7 +63,7 @@ export const policyToJSON = (p: CompilerPolicy) => ({
   policy_version: p.policy_version,
   min_discretionary_relevance: p.min_discretionary_relevance,
   mandatory_form: p.mandatory_form,
-  order_roles: [...p.order_roles],
+  order_roles: p.order_roles,
   repair: p.repair,
   required_missing: p.required_missing,
 });
@@ -88,7 +89,7 @@ export const bundleToJSON = (b: ContextBundle) => ({
   id: b.id,
   items: b.items.map(itemToJSON),
   created_at: b.created_at,
-  layout_trace: [...b.layout_trace],
+  layout_trace: b.layout_trace,
   evidence_class: b.evidence_class,
   provenance: b.provenance,
 });
@@ -105,8 +106,8 @@ const entryV2 = (e: TraceEntry) => ({
   priority_band: e.priority_band,
   relevance: e.relevance,
   marginal_cost: e.marginal_cost,
-  dependency_closure: [...e.dependency_closure],
-  pulled_in_by: [...e.pulled_in_by],
+  dependency_closure: e.dependency_closure,
+  pulled_in_by: e.pulled_in_by,
   budget_before: e.budget_before,
   budget_after: e.budget_after,
   position: e.position,
@@ -142,7 +143,7 @@ export const failureToJSON = (f: CompileFailure) => ({
   request_id: f.request_id,
   policy_version: f.policy_version,
   reason: f.reason,
-  blocking_ids: [...f.blocking_ids],
+  blocking_ids: f.blocking_ids,
   budget_used: f.budget_used,
   budget_total: f.budget_total,
   diagnostic: f.diagnostic,

@@ -2,10 +2,14 @@ import {
   bundleToJSON,
   type CompilationResult,
   type CompilerPolicy,
+  type ContextBundle,
   type ContextCandidate,
   type ContextRequest,
   checkCompilerInputs,
+  compileContext,
   RecordError,
+  renderBundleText,
+  resultToJSON,
   validateBundle,
   validateResult,
 } from '../compiler/index.js';
@@ -63,19 +67,43 @@ export function strategyInput(strategy: Strategy, inputs: Inputs): StrategyInput
 }
 
 /** The `compile` command's output object: bundle, v2 result, rendered text and validation. */
-export function compilationJSON(compiled: Compiled, inputs: Inputs) {
+export function compilationJSON(
+  bundle: ContextBundle | null,
+  result: CompilationResult,
+  inputs: Inputs,
+): {
+  bundle: unknown;
+  result: unknown;
+  rendered_text: string | null;
+  validation: { valid: boolean; problems: string[] };
+} {
   const { request, candidates, policy } = inputs;
-  const result = compiled.record as CompilationResult;
   const problems = [
     ...validateResult(result, request, candidates),
-    ...(compiled.bundle ? validateBundle(compiled.bundle, request, candidates, policy) : []),
+    ...(bundle ? validateBundle(bundle, request, candidates, policy) : []),
   ];
   return {
-    bundle: compiled.bundle ? bundleToJSON(compiled.bundle) : null,
-    result: compiled.result,
-    rendered_text: compiled.renderedText,
+    bundle: bundle ? bundleToJSON(bundle) : null,
+    result: resultToJSON(result),
+    rendered_text: bundle ? renderBundleText(bundle) : null,
     validation: { valid: problems.length === 0, problems },
   };
 }
 
+/**
+ * One compilation by a strategy, as the `compile` command prints it. The compiler's own result
+ * is taken as the engine wrote it; any other strategy's selection goes through the harness,
+ * which builds the result (an error row becomes `{error}`).
+ */
+export function compileOne(strategy: Strategy, inputs: Inputs) {
+  if (strategy.name === 'compiler') {
+    const out = compileContext(inputs.request, inputs.candidates, inputs.policy);
+    return compilationJSON(out.bundle, out.result, inputs);
+  }
+  const compiled = compileWith(strategy, strategyInput(strategy, inputs));
+  if (compiled.record === null) return { error: String(compiled.extras.error) };
+  return compilationJSON(compiled.bundle, compiled.record, inputs);
+}
+
+export type { Compiled };
 export { compileWith };

@@ -58,7 +58,7 @@ interface Plan {
 }
 
 /** What kind of content comes next, and how the ledger will judge it. */
-function plan(rng: Rng, k: number, groupBand: RequirementClass | null): Plan {
+function plan(rng: Rng, k: number, groupBand: RequirementClass | null, mustShare: number): Plan {
   const identity = `ct-${String(k).padStart(5, '0')}`;
   if (k < 2) {
     return {
@@ -71,20 +71,21 @@ function plan(rng: Rng, k: number, groupBand: RequirementClass | null): Plan {
       relevance: 1,
     };
   }
+  const m = mustShare;
   const r =
     groupBand === 'REQUIRED'
-      ? 0.05
+      ? m * 0.9
       : groupBand === 'PREFERRED'
-        ? 0.2
+        ? m + 0.1
         : groupBand === 'DISCRETIONARY'
           ? 0.5
           : rng();
   const [band, truth]: [RequirementClass, EvalClass] =
-    r < 0.02
+    r < m / 3
       ? ['MANDATORY', 'must']
-      : r < 0.06
+      : r < m
         ? ['REQUIRED', 'must']
-        : r < 0.3
+        : r < m + 0.24
           ? ['PREFERRED', rng() < 0.8 ? 'should' : 'distractor']
           : [
               'DISCRETIONARY',
@@ -160,10 +161,12 @@ export function generateCase(seed: string, size: number, name = 'generated'): Ge
     );
     truth[id] = { eval_class: 'optional', min_representation: 'full' };
   }
+  // Must content does not grow with the pool: a few dozen items at most, whatever its size.
+  const mustShare = Math.min(0.06, 40 / size);
   let groupNo = 0;
   let pendingGroup: { id: string; band: RequirementClass; left: number } | null = null;
   for (let k = 0; candidates.length < size; k++) {
-    const p = plan(rng, k, pendingGroup?.band ?? null);
+    const p = plan(rng, k, pendingGroup?.band ?? null, mustShare);
     const full = between(rng, 120, 900);
     const forms = FORMS.slice(4 - p.forms);
     const defaultRank = forms.length > 1 && rng() < 0.6 ? forms[forms.length - 2]?.form_rank : 3;

@@ -73,6 +73,9 @@ export interface LoadedCandidates {
   readonly annotations: Annotations;
 }
 
+const sameKeys = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((k, i) => k === b[i]);
+
 /** Candidates as `{"candidates": [...]}` or a bare list; each record read leniently. */
 export function toCandidates(file: string, raw: unknown, rules: CandidateRules = {}): LoadedCandidates {
   const list = Array.isArray(raw)
@@ -82,6 +85,7 @@ export function toCandidates(file: string, raw: unknown, rules: CandidateRules =
       : null;
   if (!Array.isArray(list)) throw new InputError(file, 'need {"candidates": [...]} or a list of candidates');
   const annotations = new Map<string, Record<string, unknown>>();
+  let plainKeys: readonly string[] = [];
   const candidates = list.map((entry, k) => {
     const where = recordName('candidates', k, entry);
     const c = locate(file, where, () => readCandidate(entry));
@@ -94,8 +98,17 @@ export function toCandidates(file: string, raw: unknown, rules: CandidateRules =
       if (!(c.relevance >= 0 && c.relevance <= 1))
         throw new InputError(file, 'relevance out of range [0, 1]', where);
     }
-    const extra = Object.entries(entry as object).filter(([key]) => !CANDIDATE_KEYS.has(key));
-    if (extra.length > 0) annotations.set(c.candidate_id, Object.fromEntries(extra));
+    const keys = Object.keys(entry as object);
+    // Records of one file nearly always share their keys: check a new key list only once.
+    if (!sameKeys(keys, plainKeys)) {
+      const extra = keys.filter((key) => !CANDIDATE_KEYS.has(key));
+      if (extra.length === 0) plainKeys = keys;
+      else
+        annotations.set(
+          c.candidate_id,
+          Object.fromEntries(extra.map((k) => [k, (entry as Record<string, unknown>)[k]])),
+        );
+    }
     return c;
   });
   return { candidates, annotations };
