@@ -28,6 +28,10 @@ export interface CompileArgs {
 const identitiesOf = (inputs: Pick<Inputs, 'candidates'>) =>
   new Set(inputs.candidates.map((c) => c.content_identity));
 
+/** Indented for people; past a thousand candidates, compact (pipe through `jq` to read it). */
+export const outputJSON = (x: unknown, candidates: number): string =>
+  candidates > 1000 ? JSON.stringify(x) : JSON.stringify(x, null, 2);
+
 /**
  * One compilation by any registered strategy (the compiler by default); exit 0 whether it built a
  * bundle, refused, or built one the validators reject.
@@ -44,18 +48,19 @@ export async function compileCommand(a: CompileArgs, io: Io): Promise<ExitCode> 
     ...loadCandidates(files.candidates),
     policy: loadPolicy(files.policy),
   };
-  checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
+  // The compiler checks its own inputs; located here only when another strategy will run.
+  if (strategy.name !== 'compiler') checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
   if (strategy.readsLedger === true && a.ledger === undefined) {
     throw new UsageError(`${strategy.name} reads the ledger: give --ledger F (a truth file)`);
   }
   const ledger =
     strategy.readsLedger === true && a.ledger ? readTruth(a.ledger, identitiesOf(inputs)) : undefined;
-  const out = compileOne(strategy, { ...inputs, ledger });
+  const out = compileOne(strategy, { ...inputs, ledger }, files);
   if ('error' in out) {
     io.err(`ctxbench: ${out.error}\n`);
     return EXIT.checkFailed;
   }
-  const text = `${JSON.stringify(out, null, 2)}\n`;
+  const text = `${outputJSON(out, inputs.candidates.length)}\n`;
   if (a.output === undefined) io.out(text);
   else writeFileAtomic(a.output, text);
   return EXIT.ok;
@@ -97,7 +102,7 @@ function compileBatch(file: string, strategy: Strategy, io: Io): ExitCode {
           : undefined;
       if (strategy.readsLedger === true && ledger === undefined)
         throw new InputError(where, `${strategy.name} needs a "ledger"`);
-      out = compileOne(strategy, { ...inputs, ledger });
+      out = compileOne(strategy, { ...inputs, ledger }, { request: where, candidates: where, policy: where });
     } catch (e) {
       if (e instanceof InputError) out = { error: e.line };
       else if (e instanceof SyntaxError) out = { error: `${where}: not valid JSON (${e.message})` };

@@ -86,7 +86,8 @@ export function validateBundle(
 }
 
 /** Transitive dependencies, pre-order, listed order, discovery order, without the start. */
-function dependenciesOf(start: string, known: ReadonlyMap<string, ContextCandidate>): string[] {
+function dependenciesOf(start: string, known: ReadonlyMap<string, ContextCandidate>): readonly string[] {
+  if ((known.get(start)?.depends_on.length ?? 0) === 0) return [];
   const order: string[] = [];
   const visited = new Set<string>([start]);
   // Marking on pop with children pushed in reverse gives recursive pre-order, without recursion.

@@ -37,8 +37,12 @@ export function checkInputs(
   policy: CompilerPolicy,
   files: InputFiles,
 ): void {
+  located(files, () => checkCompilerInputs(request, candidates, policy));
+}
+
+function located<T>(files: InputFiles, run: () => T): T {
   try {
-    checkCompilerInputs(request, candidates, policy);
+    return run();
   } catch (e) {
     if (!(e instanceof RecordError)) throw e;
     if (e.field === 'policy_version') throw new InputError(files.request, e.message, 'request');
@@ -95,9 +99,9 @@ export function compilationJSON(
  * is taken as the engine wrote it; any other strategy's selection goes through the harness,
  * which builds the result (an error row becomes `{error}`).
  */
-export function compileOne(strategy: Strategy, inputs: Inputs) {
+export function compileOne(strategy: Strategy, inputs: Inputs, files: InputFiles) {
   if (strategy.name === 'compiler') {
-    const out = compileContext(inputs.request, inputs.candidates, inputs.policy);
+    const out = located(files, () => compileContext(inputs.request, inputs.candidates, inputs.policy));
     return compilationJSON(out.bundle, out.result, inputs);
   }
   const compiled = compileWith(strategy, strategyInput(strategy, inputs));
