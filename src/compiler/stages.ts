@@ -94,11 +94,7 @@ export function mandatoryStage(s: CompileState): Refusal | null {
         ? named.map((id) => pool.get(id))
         : (pool.byIdentity.get(identity) ?? []).filter((c) => pool.band(c.candidate_id) === 'MANDATORY');
     const eligible = forms.filter((f) => pool.eligible(f.candidate_id));
-    if (eligible.length === 0) {
-      const reason = noEligibleForm(s, forms);
-      const why = reason === 'NO_LEGAL_REPRESENTATION' ? 'all forms violate floor' : 'no hard-eligible form';
-      return refuse(reason, [identity], `mandatory ${identity}: ${why}`);
-    }
+    if (eligible.length === 0) return noLegalForm(s, 'mandatory', identity, forms);
     let placed = false;
     for (const form of cheapestFirst(s, eligible)) {
       const unit = ids(pool.groupMembers(form) ?? [form]);
@@ -122,22 +118,41 @@ export function mandatoryStage(s: CompileState): Refusal | null {
   return null;
 }
 
-/** Refuse mode only: REQUIRED content with no eligible REQUIRED form refuses like MANDATORY does. */
-function requiredContentWithoutLegalForm(s: CompileState): Refusal | null {
+/** No eligible form: the refusal, named like the mandatory stage's. */
+function noLegalForm(
+  s: CompileState,
+  stage: 'mandatory' | 'required',
+  identity: string,
+  forms: readonly ContextCandidate[],
+): Refusal {
+  const reason = noEligibleForm(s, forms);
+  const why = reason === 'NO_LEGAL_REPRESENTATION' ? 'all forms violate floor' : 'no hard-eligible form';
+  return refuse(reason, [identity], `${stage} ${identity}: ${why}`);
+}
+
+/**
+ * Refuse mode only: REQUIRED content whose REQUIRED forms all fail a gate is placed in another
+ * legal form of the same content when it has one (any class, outside required groups), and
+ * refuses like MANDATORY content when it has none. The reference silently leaves it out.
+ */
+function requiredFallbacks(s: CompileState): Refusal | Map<string, ContextCandidate[]> {
   const { pool } = s;
   const byIdentity = new Map<string, ContextCandidate[]>();
-  for (const c of pool.sorted) {
-    if (pool.band(c.candidate_id) !== 'REQUIRED' || !s.selectable(c)) continue;
+  for (const { c, band } of pool.facts) {
+    if (band !== 'REQUIRED' || !s.selectable(c)) continue;
     byIdentity.set(c.content_identity, [...(byIdentity.get(c.content_identity) ?? []), c]);
   }
+  const fallbacks = new Map<string, ContextCandidate[]>();
   for (const identity of [...byIdentity.keys()].sort()) {
     const forms = byIdentity.get(identity) as ContextCandidate[];
     if (s.admittedIdentities.has(identity) || forms.some((f) => pool.eligible(f.candidate_id))) continue;
-    const reason = noEligibleForm(s, forms);
-    const why = reason === 'NO_LEGAL_REPRESENTATION' ? 'all forms violate floor' : 'no hard-eligible form';
-    return refuse(reason, [identity], `required ${identity}: ${why}`);
+    const others = (pool.byIdentity.get(identity) ?? []).filter(
+      (c) => s.open(c) && s.selectable(c) && pool.groupMembers(c) === null,
+    );
+    if (others.length === 0) return noLegalForm(s, 'required', identity, forms);
+    fallbacks.set(identity, others);
   }
-  return null;
+  return fallbacks;
 }
 
 /**
@@ -145,12 +160,10 @@ function requiredContentWithoutLegalForm(s: CompileState): Refusal | null {
  * cheapest fitting form; its other forms are closed out as alternatives.
  */
 export function requiredStage(s: CompileState): Refusal | null {
-  if (s.pool.strict) {
-    const missing = requiredContentWithoutLegalForm(s);
-    if (missing) return missing;
-  }
+  const fallbacks = s.pool.strict ? requiredFallbacks(s) : new Map<string, ContextCandidate[]>();
+  if (!(fallbacks instanceof Map)) return fallbacks;
   const units = s.bandUnits('REQUIRED');
-  const singles = new Map<string, ContextCandidate[]>();
+  const singles = new Map<string, ContextCandidate[]>(fallbacks);
   const groups: ContextCandidate[][] = [];
   for (const unit of units) {
     const first = unit[0] as ContextCandidate;

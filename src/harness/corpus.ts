@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CompilerPolicy, ContextCandidate, ContextRequest, FailureReason } from '../compiler/index.js';
+import { checkInputs } from './compile.js';
 import { InputError } from './errors.js';
 import { readJsonFile } from './files.js';
 import { type Annotations, loadCandidates, loadPolicy, loadRequest } from './inputs.js';
@@ -50,15 +51,24 @@ function policyFileOf(dir: string): string {
   return path.join(dir, found[0] as string);
 }
 
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+
 function readManifest(file: string, cases: readonly string[]) {
-  const raw = readJsonFile(file) as { budgets?: unknown; expected?: unknown };
-  const budgets = (raw.budgets ?? {}) as Record<string, Record<string, unknown>>;
+  if (!fs.existsSync(file)) throw new InputError(file, 'no budget manifest');
+  const raw = readJsonFile(file);
+  if (!isObject(raw) || !isObject(raw.budgets)) throw new InputError(file, 'need an object with "budgets"');
+  if (raw.expected !== undefined && !isObject(raw.expected)) throw new InputError(file, 'invalid expected');
+  const budgets = raw.budgets as Record<string, Record<string, unknown> | undefined>;
   const expected = (raw.expected ?? {}) as Record<
     string,
     Record<string, { success?: unknown; reason?: unknown }>
   >;
   for (const name of Object.keys(budgets)) {
     if (!cases.includes(name)) throw new InputError(file, `budgets name an unknown case`, name);
+  }
+  for (const name of cases) {
+    if (!isObject(budgets[name])) throw new InputError(file, 'no budgets for this case', name);
   }
   const out = new Map<string, Pick<CorpusCase, 'budgets' | 'expected'>>();
   for (const name of cases) {
@@ -85,6 +95,19 @@ function readManifest(file: string, cases: readonly string[]) {
 }
 
 /**
+ * Every strategy gets the same candidate objects: frozen, so a plug-in that writes to its input
+ * throws (and becomes an error row) instead of changing what the strategies after it see.
+ */
+function deepFreeze(candidates: ContextCandidate[]): readonly ContextCandidate[] {
+  for (const c of candidates) {
+    Object.freeze(c.depends_on);
+    Object.freeze(c.coverage_keys);
+    Object.freeze(c);
+  }
+  return Object.freeze(candidates);
+}
+
+/**
  * A corpus folder: `<case>.candidates.json` with `<case>.request.json` for every case, a budget
  * manifest `manifest.json` (three budgets and the expected outcome per case) and one policy.
  * Truth files are never listed here: the ledger is loaded only by the scorer and the oracle.
@@ -100,15 +123,27 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined): Co
   if (names.length === 0) throw new InputError(dir, `no *${CANDIDATES_SUFFIX} files`);
   const manifest = readManifest(path.join(dir, 'manifest.json'), names);
   const policyFile = policyOverride ?? policyFileOf(dir);
+  const policy = loadPolicy(policyFile);
   const cases = names.map((name): CorpusCase => {
     const requestFile = path.join(dir, `${name}.request.json`);
+    const candidatesFile = path.join(dir, `${name}${CANDIDATES_SUFFIX}`);
     if (!fs.existsSync(requestFile)) throw new InputError(requestFile, `case ${name} has no request file`);
+    const base = loadRequest(requestFile);
+    // A replacement policy is a policy comparison: the requests follow its version.
+    const request = policyOverride ? { ...base, policy_version: policy.policy_version } : base;
+    const loaded = loadCandidates(candidatesFile, { corpus: true });
+    checkInputs(request, loaded.candidates, policy, {
+      request: requestFile,
+      candidates: candidatesFile,
+      policy: policyFile,
+    });
     return {
       name,
-      request: loadRequest(requestFile),
-      ...loadCandidates(path.join(dir, `${name}${CANDIDATES_SUFFIX}`), { corpus: true }),
+      request,
+      candidates: deepFreeze(loaded.candidates),
+      annotations: loaded.annotations,
       ...(manifest.get(name) as Pick<CorpusCase, 'budgets' | 'expected'>),
     };
   });
-  return { dir, name: path.basename(path.resolve(dir)), policy: loadPolicy(policyFile), policyFile, cases };
+  return { dir, name: path.basename(path.resolve(dir)), policy, policyFile, cases };
 }

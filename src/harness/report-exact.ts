@@ -7,9 +7,6 @@ import { signed } from './format.js';
 import { markdownTable } from './table.js';
 import { type Row, STRATEGY_ERROR } from './types.js';
 
-/** Per-refusal lines beyond this many are counted, not listed (rows.jsonl has them all). */
-const LISTED = 100;
-
 const cellKey = (r: Row) => `${r.case}/${r.budget}`;
 
 function verdict(exact: Row | undefined): string {
@@ -23,12 +20,17 @@ const mean = (xs: readonly number[]) => (xs.length === 0 ? null : xs.reduce((s, 
 
 export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
   const exactAt = new Map(rows.filter((r) => r.strategy === 'exact').map((r) => [cellKey(r), r]));
-  const refusals = rows.filter((r) => !r.success && r.reason !== STRATEGY_ERROR);
-  const listed = refusals
-    .slice(0, LISTED)
-    .map((r) => [r.strategy, r.case, r.budget, r.reason ?? '', verdict(exactAt.get(cellKey(r)))]);
-  const more =
-    refusals.length > LISTED ? `\n\n${refusals.length - LISTED} more refusals are in rows.jsonl.` : '';
+  // One line per case and budget where anything refused, naming every strategy that did.
+  const refused = new Map<string, Row[]>();
+  for (const r of rows) {
+    if (r.success || r.reason === STRATEGY_ERROR) continue;
+    refused.set(cellKey(r), [...(refused.get(cellKey(r)) ?? []), r]);
+  }
+  const listed = [...refused.values()].map((rs) => {
+    const first = rs[0] as Row;
+    const who = rs.map((r) => `${r.strategy} (${r.reason})`).join(', ');
+    return [first.case, first.budget, who, verdict(exactAt.get(cellKey(first)))];
+  });
   const against = names
     .filter((n) => n !== 'exact')
     .map((n) => {
@@ -65,9 +67,9 @@ export function exactSection(rows: readonly Row[], names: readonly string[]): st
   const unproven = provenRows.filter((r) => r.extras.proven_optimal === false).length;
   return [
     '## Refusals: did a legal bundle exist?\n\n' +
-      'For every refusal, what `exact` found for the same case and budget: a legal bundle (so the refusal was false), ' +
-      'or a certificate that none exists.',
-    `${markdownTable(['strategy', 'case', 'budget', 'reason', 'legal bundle existed'], listed)}${more}`,
+      'For every case and budget where a strategy refused, what `exact` found there: a legal bundle (so the refusal was ' +
+      'false), or a certificate that none exists.',
+    markdownTable(['case', 'budget', 'refused by', 'legal bundle existed'], listed),
     '## Against the optimum (`exact`)\n\n' +
       'False refusals: refused where exact found a legal bundle. Silent omissions: bundles lacking MANDATORY or REQUIRED ' +
       'content or a named id. Illegal: bundles breaking any legality rule. Gaps, where both returned a bundle: exact minus the ' +

@@ -140,6 +140,17 @@ describe('REQUIRED content with no legal form (the reference omits it, refuse mo
     });
   });
 
+  it('in refuse mode, content whose REQUIRED form fails a gate takes another legal form instead', () => {
+    const pool = [
+      cand('x-req', { ...R, content_identity: 'X', authority_eligible: false }),
+      cand('x-alt', { content_identity: 'X', token_count: 30 }),
+      cand('d1'),
+    ];
+    const strict = compileContext(req(1000), pool, strictPolicy());
+    expect(admittedIds(strict)).toEqual(['d1', 'x-alt']);
+    expect(entry(strict, 'x-alt')).toMatchObject({ decision: 'ADMITTED', reason_detail: 'required' });
+  });
+
   it('a named candidate that fails a gate: success the validator rejects, or a refusal', () => {
     const pool = [cand('n1', { requirement: 'PREFERRED', scope_eligible: false }), cand('d1')];
     const request = req(1000, { required_ids: ['n1'] });
