@@ -1,9 +1,9 @@
 import { defaultPolicy } from '../compiler/index.js';
 import { UsageError } from '../harness/errors.js';
+import { checkOut } from '../harness/folder.js';
 import { generateCase } from '../harness/generate.js';
-import { writeCase, writeCorpus } from '../harness/generate-write.js';
+import { GENERATED_MARKS, writeCase, writeCorpus } from '../harness/generate-write.js';
 import { loadPolicy } from '../harness/inputs.js';
-import { checkOut } from '../harness/runfolder.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
 
 export interface GenerateArgs {
@@ -21,7 +21,7 @@ export function generateCommand(a: GenerateArgs, io: Io): ExitCode {
     throw new UsageError('--candidates must be a whole number >= 1');
   if (a.cases !== undefined && (!Number.isInteger(a.cases) || a.cases < 1))
     throw new UsageError('--cases must be >= 1');
-  checkOut(a.out, a.force);
+  checkOut(a.out, a.force, GENERATED_MARKS);
   const policy = a.policy ? loadPolicy(a.policy) : defaultPolicy();
   if (a.cases === undefined) {
     const g = generateCase(a.seed, a.candidates);

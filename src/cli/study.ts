@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { loadCorpus } from '../harness/corpus.js';
 import { fromRoot } from '../harness/files.js';
+import { checkOut } from '../harness/folder.js';
 import { ledgerDirFor, loadLedger } from '../harness/ledger.js';
 import { pickStrategies } from '../harness/registry.js';
 import { reportMarkdown } from '../harness/report.js';
-import { checkOut, reportTitle, runFiles, writeFolder } from '../harness/runfolder.js';
+import { RUN_MARKS, RunWriter, reportTitle } from '../harness/runfolder.js';
 import { runStudy } from '../harness/runner.js';
-import { STRATEGY_ERROR } from '../harness/types.js';
+import { type Row, STRATEGY_ERROR } from '../harness/types.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
 
 export interface StudyArgs {
@@ -43,10 +44,17 @@ export async function studyCommand(a: StudyArgs, io: Io): Promise<ExitCode> {
   const ledger = loadLedger(ledgerDirFor(corpus), corpus);
   const strategies = await pickStrategies(splitList(a.strategies));
   const out = a.out ?? path.join('runs', corpus.name);
-  checkOut(out, a.force);
-  const { rows, compilations } = runStudy(corpus, ledger, strategies);
+  checkOut(out, a.force, RUN_MARKS);
   const facts = { version: a.version, command: a.argv, corpus, policy: corpus.policy, strategies };
-  writeFolder(out, runFiles(rows, compilations, facts));
+  const writer = new RunWriter(out);
+  let rows: Row[];
+  try {
+    rows = runStudy(corpus, ledger, strategies, (line) => writer.compilation(line));
+    writer.finish(rows, facts);
+  } catch (e) {
+    writer.abort();
+    throw e;
+  }
   io.out(`${rows.length} compilations written to ${out}\n\n`);
   io.out(`${headline(reportMarkdown(rows, reportTitle(corpus.name)))}\n`);
   const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);

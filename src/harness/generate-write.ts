@@ -3,7 +3,6 @@
  * corpus folder that `ctxbench study --corpus` runs like the reference one, with its ledger under
  * `ledger/` and each budget's expected outcome certified by `exact`. Written whole or not at all.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import {
   type CompilerPolicy,
@@ -14,50 +13,29 @@ import {
 } from '../compiler/index.js';
 import { BUDGETS } from './corpus.js';
 import { solveExact } from './exact.js';
+import { type LineFile, writeWhole } from './folder.js';
 import { type GeneratedCase, generateCase } from './generate.js';
 
 const json = (x: unknown) => `${JSON.stringify(x, null, 2)}\n`;
 
 /** `{"candidates": [...]}` one record a line, streamed: a pool can outgrow any single string. */
-function writeCandidates(file: string, candidates: readonly ContextCandidate[]): void {
-  const fd = fs.openSync(file, 'w');
-  try {
-    fs.writeSync(fd, '{"candidates": [\n');
-    let chunk = '';
-    candidates.forEach((c, k) => {
-      chunk += `${JSON.stringify(candidateToJSON(c))}${k < candidates.length - 1 ? ',' : ''}\n`;
-      if (chunk.length > 1 << 20) {
-        fs.writeSync(fd, chunk);
-        chunk = '';
-      }
-    });
-    fs.writeSync(fd, `${chunk}]}\n`);
-  } finally {
-    fs.closeSync(fd);
+function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[]): void {
+  out.add('{"candidates": [');
+  for (const [k, c] of candidates.entries()) {
+    out.add(`${JSON.stringify(candidateToJSON(c))}${k < candidates.length - 1 ? ',' : ''}`);
   }
+  out.add(']}');
+  out.close();
 }
 
-/** Build a folder beside `out`, then move it into place in one rename. */
-function whole(out: string, build: (dir: string) => void): void {
-  const target = path.resolve(out);
-  const partial = `${target}.partial-${process.pid}`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  fs.mkdirSync(partial, { recursive: true });
-  try {
-    build(partial);
-    fs.rmSync(target, { recursive: true, force: true });
-    fs.renameSync(partial, target);
-  } catch (e) {
-    fs.rmSync(partial, { recursive: true, force: true });
-    throw e;
-  }
-}
+/** What marks a folder as generated output, for `--force`. */
+export const GENERATED_MARKS = ['request.json', 'manifest.json'] as const;
 
 export function writeCase(out: string, generated: GeneratedCase, policy: CompilerPolicy): void {
-  whole(out, (dir) => {
-    fs.writeFileSync(path.join(dir, 'request.json'), json(requestToJSON(generated.request)));
-    writeCandidates(path.join(dir, 'candidates.json'), generated.candidates);
-    fs.writeFileSync(path.join(dir, 'policy.json'), json(policyToJSON(policy)));
+  writeWhole(out, (w) => {
+    w.write('request.json', json(requestToJSON(generated.request)));
+    writeCandidates(w.lines('candidates.json'), generated.candidates);
+    w.write('policy.json', json(policyToJSON(policy)));
   });
 }
 
@@ -75,8 +53,7 @@ export const caseName = (seed: string, k: number, cases: number) =>
 export function writeCorpus(out: string, spec: CorpusSpec): { refusals: number; unproven: number } {
   let refusals = 0;
   let unproven = 0;
-  whole(out, (dir) => {
-    fs.mkdirSync(path.join(dir, 'ledger'));
+  writeWhole(out, (w) => {
     const budgets: Record<string, Record<string, number>> = {};
     const expected: Record<string, Record<string, { success: boolean; reason: string | null }>> = {};
     const names: string[] = [];
@@ -84,9 +61,9 @@ export function writeCorpus(out: string, spec: CorpusSpec): { refusals: number; 
       const name = caseName(spec.seed, k, spec.cases);
       names.push(name);
       const g = generateCase(`${spec.seed}/${k}`, spec.candidates, name);
-      fs.writeFileSync(path.join(dir, `${name}.request.json`), json(requestToJSON(g.request)));
-      writeCandidates(path.join(dir, `${name}.candidates.json`), g.candidates);
-      fs.writeFileSync(path.join(dir, 'ledger', `${name}.truth.json`), json(g.ledger));
+      w.write(`${name}.request.json`, json(requestToJSON(g.request)));
+      writeCandidates(w.lines(`${name}.candidates.json`), g.candidates);
+      w.write(`ledger/${name}.truth.json`, json(g.ledger));
       budgets[name] = { ...g.budgets };
       expected[name] = {};
       for (const level of BUDGETS) {
@@ -106,8 +83,8 @@ export function writeCorpus(out: string, spec: CorpusSpec): { refusals: number; 
       budgets,
       expected,
     };
-    fs.writeFileSync(path.join(dir, 'manifest.json'), json(manifest));
-    fs.writeFileSync(path.join(dir, 'policy.json'), json(policyToJSON(spec.policy)));
+    w.write('manifest.json', json(manifest));
+    w.write('policy.json', json(policyToJSON(spec.policy)));
   });
   return { refusals, unproven };
 }

@@ -9,14 +9,14 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { type CompilerPolicy, policyToJSON } from '../compiler/index.js';
 import type { Corpus } from './corpus.js';
-import { InputError, UsageError } from './errors.js';
+import { InputError } from './errors.js';
 import { readJsonFile } from './files.js';
+import { FolderWriter, type LineFile } from './folder.js';
 import { reportMarkdown } from './report.js';
 import type { CompilationLine } from './runner.js';
 import { summary } from './stats.js';
 import type { Row, Strategy } from './types.js';
 
-const jsonl = (items: readonly unknown[]): string => items.map((x) => `${JSON.stringify(x)}\n`).join('');
 const json = (x: unknown): string => `${JSON.stringify(x, null, 2)}\n`;
 
 /** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
@@ -89,40 +89,41 @@ export const manifestOf = (m: ManifestFacts, rows: number) => ({
   rows,
 });
 
-/** Refuse to overwrite a non-empty folder unless forced; checked before any work starts. */
-export function checkOut(out: string, force: boolean): void {
-  if (!force && fs.existsSync(out) && fs.readdirSync(out).length > 0) {
-    throw new UsageError(`${out} is not empty (use --force to replace it)`);
-  }
-}
+/** The files that mark a folder as a run folder, for `--force`. */
+export const RUN_MARKS = ['rows.jsonl', 'manifest.json'] as const;
 
-/** Write every file into a sibling folder, then move it into place in one rename. */
-export function writeFolder(out: string, files: Readonly<Record<string, string>>): void {
-  const target = path.resolve(out);
-  const partial = `${target}.partial-${process.pid}`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  fs.mkdirSync(partial, { recursive: true });
-  try {
-    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(partial, name), text);
-    fs.rmSync(target, { recursive: true, force: true });
-    fs.renameSync(partial, target);
-  } catch (e) {
-    fs.rmSync(partial, { recursive: true, force: true });
-    throw e;
-  }
-}
+/**
+ * Writes a run folder as the run goes: compilations stream to disk as they are made (they can
+ * outgrow memory and any single string); the rows and everything derived from them follow.
+ */
+export class RunWriter {
+  private readonly folder: FolderWriter;
+  private readonly compilations: LineFile;
 
-export function runFiles(
-  rows: readonly Row[],
-  compilations: readonly CompilationLine[],
-  facts: ManifestFacts,
-): Record<string, string> {
-  return {
-    'rows.jsonl': jsonl(rows),
-    'compilations.jsonl': jsonl(compilations),
-    ...derivedFiles(rows, facts.corpus.name),
-    'manifest.json': json(manifestOf(facts, rows.length)),
-  };
+  constructor(out: string) {
+    this.folder = new FolderWriter(out);
+    this.compilations = this.folder.lines('compilations.jsonl');
+  }
+
+  compilation(line: CompilationLine): void {
+    this.compilations.add(JSON.stringify(line));
+  }
+
+  /** Writes the rows, the derived files and the manifest, then moves the folder into place. */
+  finish(rows: readonly Row[], facts: ManifestFacts): void {
+    this.compilations.close();
+    const out = this.folder.lines('rows.jsonl');
+    for (const r of rows) out.add(JSON.stringify(r));
+    out.close();
+    for (const [name, text] of Object.entries(derivedFiles(rows, facts.corpus.name)))
+      this.folder.write(name, text);
+    this.folder.write('manifest.json', json(manifestOf(facts, rows.length)));
+    this.folder.commit();
+  }
+
+  abort(): void {
+    this.folder.abort();
+  }
 }
 
 /** Rows back from a run folder. */

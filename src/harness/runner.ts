@@ -18,11 +18,6 @@ export interface CompilationLine {
   readonly rendered_text: string | null;
 }
 
-export interface StudyOutput {
-  readonly rows: readonly Row[];
-  readonly compilations: readonly CompilationLine[];
-}
-
 export interface Cell {
   readonly kase: CorpusCase;
   readonly budget: BudgetName;
@@ -93,20 +88,27 @@ export function compilationOf(cell: Cell, out: Compiled): CompilationLine {
   };
 }
 
-/** Run every cell in loop order. Deterministic: the same corpus gives the same rows. */
+/** Run one cell: the strategy's compilation, its row, its line of compilations.jsonl. */
+export function runCell(cell: Cell, corpus: Corpus, ledger: ReadonlyMap<string, CaseLedger>) {
+  const truth = ledger.get(cell.kase.name) as CaseLedger;
+  const input = inputFor(cell, corpus, truth);
+  const out = compileWith(cell.strategy, input);
+  return { row: rowOf(cell, out, truth, input), compilation: compilationOf(cell, out) };
+}
+
+/**
+ * Run every cell in loop order, handing each compilation to `sink` as it is made; returns the
+ * rows. Deterministic: the same corpus gives the same rows.
+ */
 export function runStudy(
   corpus: Corpus,
   ledger: ReadonlyMap<string, CaseLedger>,
   strategies: readonly Strategy[],
-): StudyOutput {
-  const rows: Row[] = [];
-  const compilations: CompilationLine[] = [];
-  for (const cell of cells(corpus, strategies)) {
-    const truth = ledger.get(cell.kase.name) as CaseLedger;
-    const input = inputFor(cell, corpus, truth);
-    const out = compileWith(cell.strategy, input);
-    rows.push(rowOf(cell, out, truth, input));
-    compilations.push(compilationOf(cell, out));
-  }
-  return { rows, compilations };
+  sink: (line: CompilationLine) => void = () => {},
+): Row[] {
+  return cells(corpus, strategies).map((cell) => {
+    const { row, compilation } = runCell(cell, corpus, ledger);
+    sink(compilation);
+    return row;
+  });
 }

@@ -88,8 +88,8 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
       },
     };
     const [compiler] = await pickStrategies(['compiler']);
-    const { rows } = runStudy(corpus(), referenceLedger(), [compiler!, boom]);
-    const alone = runStudy(corpus(), referenceLedger(), [compiler!]).rows;
+    const rows = runStudy(corpus(), referenceLedger(), [compiler!, boom]);
+    const alone = runStudy(corpus(), referenceLedger(), [compiler!]);
     expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(alone);
     const failed = rows.filter((r) => r.strategy === 'boom');
     expect(failed).toHaveLength(42);

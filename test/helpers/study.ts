@@ -1,13 +1,16 @@
 import { ledgerDirFor, loadLedger } from '../../src/harness/ledger.js';
 import { loadStrategies } from '../../src/harness/registry.js';
-import { runStudy, type StudyOutput } from '../../src/harness/runner.js';
+import { runStudy } from '../../src/harness/runner.js';
+import type { Row } from '../../src/harness/types.js';
 import { corpus } from './corpus.js';
 
-let cached: Promise<StudyOutput> | undefined;
+let cached: Promise<{ rows: Row[] }> | undefined;
 
 /** The reference study, run once per test file. */
-export const referenceStudy = (): Promise<StudyOutput> => {
-  cached ??= loadStrategies().then((strategies) => runStudy(corpus(), referenceLedger(), strategies));
+export const referenceStudy = (): Promise<{ rows: Row[] }> => {
+  cached ??= loadStrategies().then((strategies) => ({
+    rows: runStudy(corpus(), referenceLedger(), strategies),
+  }));
   return cached;
 };
 
