@@ -21,7 +21,7 @@ export function conformanceCommand(a: ConformanceArgs, io: Io): ExitCode {
       `matching: ${report.cases - report.mismatches}`,
       `mismatches: ${report.mismatches}`,
       '',
-      report.mismatches === 0 ? 'PASS' : 'FAIL',
+      report.cases === 0 ? 'FAIL (no golden cases found)' : report.mismatches === 0 ? 'PASS' : 'FAIL',
       ...report.details.flatMap((d) => d.differences.map((x) => `${d.case}: ${x}`)),
     ];
     io.out(`${lines.join('\n')}\n`);

@@ -28,9 +28,9 @@ export function validateCommand(a: ValidateArgs, io: Io): ExitCode {
   const request = loadRequest(a.request);
   const { candidates } = loadCandidates(a.candidates);
   const policy = loadPolicy(a.policy);
-  const doc = readJsonFile(a.compilation) as Record<string, unknown>;
+  const doc = readJsonFile(a.compilation) as Record<string, unknown> | null;
   const file = a.compilation;
-  const result = locate(file, 'result', () => readResult(doc?.result));
+  const result = locate(file, 'result', () => readResult(doc?.result, { anyReason: true }));
   const bundle: ContextBundle | null =
     doc?.bundle === undefined || doc.bundle === null
       ? null

@@ -12,6 +12,7 @@ export { defaultPolicy } from './policy.js';
 export {
   makeBundle,
   pyTruthy,
+  type ReadOptions,
   RecordError,
   readBundle,
   readCandidate,

@@ -332,12 +332,21 @@ export function readTrace(raw: unknown): DecisionTrace {
   };
 }
 
-export function readFailure(raw: unknown): CompileFailure {
+/** Reading options. `anyReason`: accept a refusal reason outside the compiler's six. */
+export interface ReadOptions {
+  readonly anyReason?: boolean | undefined;
+}
+
+export function readFailure(raw: unknown, options: ReadOptions = {}): CompileFailure {
   const o = asObject(raw, 'failure');
   const schema_version = checkSchema(o, 'CompileFailure', [SCHEMA.failure]);
   const request_id = str(o, 'request_id');
   const policy_version = str(o, 'policy_version');
-  const reason = oneOf<FailureReason>(o.reason, FAILURE_REASONS, 'FailureReason', 'reason');
+  // Other strategies may name their own refusals; the validators never read the reason.
+  const reason =
+    options.anyReason && typeof o.reason === 'string' && o.reason !== ''
+      ? (o.reason as FailureReason)
+      : oneOf<FailureReason>(o.reason, FAILURE_REASONS, 'FailureReason', 'reason');
   return {
     schema_version,
     request_id,
@@ -354,7 +363,7 @@ export function sortedUnique(ids: readonly string[]): string[] {
   return [...new Set(ids)].sort();
 }
 
-export function readResult(raw: unknown): CompilationResult {
+export function readResult(raw: unknown, options: ReadOptions = {}): CompilationResult {
   const o = asObject(raw, 'result');
   const schema_version = checkSchema(o, 'CompilationResult', [SCHEMA.resultV2, SCHEMA.resultV1]);
   const request_id = str(o, 'request_id');
@@ -372,7 +381,7 @@ export function readResult(raw: unknown): CompilationResult {
     throw new RecordError('invalid bundle_hash', 'bundle_hash');
   }
   const trace = readTrace(o.trace);
-  const failure = o.failure === undefined || o.failure === null ? null : readFailure(o.failure);
+  const failure = o.failure === undefined || o.failure === null ? null : readFailure(o.failure, options);
   return {
     schema_version,
     request_id,

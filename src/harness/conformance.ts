@@ -11,6 +11,7 @@ import {
 } from '../compiler/index.js';
 import { BUDGETS, type BudgetName, type Corpus, requestAt } from './corpus.js';
 import { firstDifference } from './diff.js';
+import { InputError } from './errors.js';
 import { readJsonFile } from './files.js';
 
 export interface ConformanceDetail {
@@ -34,11 +35,29 @@ type Golden = Record<string, unknown> & { fixture: string; budget: BudgetName };
  * projected to v1 first. The validators and the budget are checked on the way.
  */
 export function runConformance(corpus: Corpus, goldenDir: string): ConformanceReport {
+  if (!fs.existsSync(goldenDir) || !fs.statSync(goldenDir).isDirectory()) {
+    throw new InputError(goldenDir, 'golden folder not found');
+  }
   const files = fs
     .readdirSync(goldenDir)
     .filter((f) => f.endsWith('.json') && f !== 'manifest.json')
     .sort();
-  const details = files.map((file) => checkCase(corpus, readJsonFile(path.join(goldenDir, file)) as Golden));
+  const details = files.map((file) => {
+    const golden = readJsonFile(path.join(goldenDir, file));
+    const g = golden as Partial<Golden> | null;
+    if (
+      typeof g !== 'object' ||
+      g === null ||
+      typeof g.fixture !== 'string' ||
+      typeof g.budget !== 'string'
+    ) {
+      throw new InputError(
+        path.join(goldenDir, file),
+        'not a golden compilation (need "fixture" and "budget")',
+      );
+    }
+    return checkCase(corpus, golden as Golden);
+  });
   return { cases: details.length, mismatches: details.filter((d) => !d.match).length, details };
 }
 

@@ -66,6 +66,8 @@ export function loadStrategies(dir = STRATEGIES_DIR): Promise<readonly Strategy[
 export async function pickStrategies(names: readonly string[] | undefined): Promise<readonly Strategy[]> {
   const all = await loadStrategies();
   if (names === undefined) return all;
+  if (names.length === 0)
+    throw new UsageError(`name at least one strategy (known: ${all.map((s) => s.name).join(', ')})`);
   const known = all.map((s) => s.name);
   const unknown = names.filter((n) => !known.includes(n));
   if (unknown.length > 0) {

@@ -135,18 +135,38 @@ export function readRows(dir: string): Row[] {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l, k) => {
+      let row: unknown;
       try {
-        return JSON.parse(l) as Row;
+        row = JSON.parse(l);
       } catch (e) {
         throw new InputError(file, `not valid JSON (${(e as Error).message})`, `line ${k + 1}`);
       }
+      const bad = rowProblem(row);
+      if (bad !== null) throw new InputError(file, `invalid ${bad}`, `line ${k + 1}`);
+      return row as Row;
     });
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The first field of a row that is not what a run folder writes, or null. */
+function rowProblem(row: unknown): string | null {
+  if (!isRecord(row)) return 'row (not an object)';
+  for (const key of ['case', 'budget', 'strategy'] as const) if (typeof row[key] !== 'string') return key;
+  if (typeof row.success !== 'boolean') return 'success';
+  if (typeof row.rendered_tokens !== 'number') return 'rendered_tokens';
+  if (!Array.isArray(row.admitted) || !row.admitted.every((x) => typeof x === 'string')) return 'admitted';
+  if (!isRecord(row.expected) || typeof row.expected.success !== 'boolean') return 'expected';
+  if (!isRecord(row.extras)) return 'extras';
+  if (row.audit !== null && !isRecord(row.audit)) return 'audit';
+  return null;
 }
 
 /** The corpus a run folder was made from, as its manifest says (or the folder's own name). */
 export function corpusNameOf(dir: string): string {
   const file = path.join(dir, 'manifest.json');
   if (!fs.existsSync(file)) return path.basename(path.resolve(dir));
-  const m = readJsonFile(file) as { corpus?: { name?: unknown } };
-  return typeof m.corpus?.name === 'string' ? m.corpus.name : path.basename(path.resolve(dir));
+  const m = readJsonFile(file) as { corpus?: { name?: unknown } } | null;
+  return typeof m?.corpus?.name === 'string' ? m.corpus.name : path.basename(path.resolve(dir));
 }

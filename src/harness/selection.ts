@@ -111,6 +111,11 @@ function fromSelection(tag: string, input: StrategyInput, selection: unknown): C
   if (!isPlainObject(selection)) throw new Malformed('not an object');
   const extras = selection.extras ?? {};
   if (!isPlainObject(extras)) throw new Malformed('extras is not an object');
+  try {
+    JSON.stringify(extras);
+  } catch (e) {
+    throw new Malformed(`extras cannot be written as JSON (${(e as Error).message})`);
+  }
   const trace = traceOf(selection.trace);
   const { request, policy } = input;
   const base = {

@@ -79,6 +79,34 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
     expect([out.success, out.bundle, out.result, out.renderedTokens]).toEqual([false, null, null, 0]);
   });
 
+  it('cyclic extras are an error row, not a lost run', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const out = compileWith(
+      make(() => ({ admitted: [], extras: cyclic })),
+      input,
+    );
+    expect(out.reason).toBe(STRATEGY_ERROR);
+    expect(String(out.extras.error)).toMatch(/extras cannot be written as JSON/);
+  });
+
+  it('a strategy that writes to its input fails alone: corpus candidates are frozen', async () => {
+    const vandal: Strategy = {
+      name: 'vandal',
+      description: 'writes to its input',
+      assemble: (i) => {
+        (i.candidates as unknown as unknown[]).reverse();
+        return { admitted: [] };
+      },
+    };
+    const [compiler] = await pickStrategies(['compiler']);
+    const rows = runStudy(corpus(), referenceLedger(), [vandal, compiler!]);
+    expect(rows.filter((r) => r.strategy === 'vandal').every((r) => r.reason === STRATEGY_ERROR)).toBe(true);
+    expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(
+      runStudy(corpus(), referenceLedger(), [compiler!]),
+    );
+  });
+
   it('in a study, the failing strategy’s rows carry null metrics and the others are unaffected', async () => {
     const boom: Strategy = {
       name: 'boom',

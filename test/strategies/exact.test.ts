@@ -222,10 +222,19 @@ describe('the search is bounded by nodes, never by a clock', () => {
       }),
     );
     const input = inputOf(req(400), pool);
-    const capped = solveExact(input, 50);
-    expect(capped.extras?.proven_optimal).toBe(false);
     const full = solveExact(input);
     expect(full.extras?.proven_optimal).toBe(true);
-    expect(ids(solveExact(input))).toEqual(ids(full));
+    for (const limit of [1, 10, 50]) {
+      const capped = compileWith(
+        { name: 'capped', description: '', assemble: (i) => solveExact(i, limit) },
+        input,
+      );
+      expect(capped.extras.proven_optimal).toBe(false);
+      expect(capped.success).toBe(true);
+      expect(validateBundle(capped.bundle!, input.request, pool)).toEqual([]);
+      expect(capped.renderedTokens).toBeLessThanOrEqual(400);
+    }
+    // The same call twice gives the same answer: nothing but the node count bounds the search.
+    expect(ids(solveExact(input, 50))).toEqual(ids(solveExact(input, 50)));
   });
 });

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bufferIo } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-bad-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function cli(...args: string[]) {
+  const io = bufferIo();
+  const code = await run(args, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+/** A copy of the reference corpus with its ledger inside, to break on purpose. */
+function corpusCopy(name: string, edit: (dir: string) => void): string {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(path.join(dir, 'ledger'), { recursive: true });
+  for (const f of fs.readdirSync(CORPUS_DIR))
+    if (f.endsWith('.json')) fs.copyFileSync(path.join(CORPUS_DIR, f), path.join(dir, f));
+  const ledger = path.join(ROOT, 'ledger/compiler-v1');
+  for (const f of fs.readdirSync(ledger)) fs.copyFileSync(path.join(ledger, f), path.join(dir, 'ledger', f));
+  edit(dir);
+  return dir;
+}
+const editJson = (file: string, change: (x: any) => unknown) =>
+  fs.writeFileSync(file, JSON.stringify(change(JSON.parse(fs.readFileSync(file, 'utf8')))));
+
+/** Exit 2, one line on stderr naming `names`, nothing at `out`. */
+async function stops(args: string[], out: string, ...names: string[]) {
+  const r = await cli(...args);
+  expect(r.code, r.stderr).toBe(2);
+  const lines = r.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  for (const n of names) expect(lines[0]).toContain(n);
+  expect(fs.existsSync(out)).toBe(false);
+}
+
+describe('study stops before writing when the corpus is malformed', () => {
+  it('a duplicate candidate id (the compiler’s own input check, for every strategy)', async () => {
+    const dir = corpusCopy('dup', (d) =>
+      editJson(path.join(d, 'wrong-scope.candidates.json'), (x) => ({
+        candidates: [...x.candidates, x.candidates[0]],
+      })),
+    );
+    const out = path.join(tmp, 'out-dup');
+    await stops(
+      ['study', '--corpus', dir, '--strategies', 'dump', '--out', out],
+      out,
+      'wrong-scope.candidates.json',
+      'duplicate candidate_id: instr-1',
+    );
+  });
+
+  it('a manifest that is not an object', async () => {
+    const dir = corpusCopy('null-manifest', (d) => fs.writeFileSync(path.join(d, 'manifest.json'), 'null'));
+    const out = path.join(tmp, 'out-null');
+    await stops(['study', '--corpus', dir, '--out', out], out, 'manifest.json');
+  });
+
+  it('an empty strategy list', async () => {
+    const out = path.join(tmp, 'out-empty');
+    await stops(['study', '--strategies', '', '--out', out], out, 'name at least one strategy');
+  });
+});
+
+describe('--force replaces only ctxbench output', () => {
+  it('refuses to empty a folder that is not a run folder', async () => {
+    const mine = path.join(tmp, 'precious');
+    fs.mkdirSync(mine);
+    fs.writeFileSync(path.join(mine, 'keep.txt'), 'mine');
+    const r = await cli('study', '--strategies', 'dump', '--out', mine, '--force');
+    expect(r.code).toBe(2);
+    expect(fs.readFileSync(path.join(mine, 'keep.txt'), 'utf8')).toBe('mine');
+  });
+});
+
+describe('a policy comparison across policy versions', () => {
+  it('runs the corpus under another policy, the requests following its version', async () => {
+    const p = path.join(tmp, 'v2.json');
+    const policy = JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'compiler-policy-v1.json'), 'utf8'));
+    fs.writeFileSync(
+      p,
+      JSON.stringify({ ...policy, policy_version: 'compiler-policy-v2', min_discretionary_relevance: 0.1 }),
+    );
+    const out = path.join(tmp, 'v2-run');
+    expect((await cli('study', '--strategies', 'compiler', '--policy', p, '--out', out)).code).toBe(0);
+    const rows = fs
+      .readFileSync(path.join(out, 'rows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.filter((r) => r.reason === 'STRATEGY_ERROR')).toEqual([]);
+    // At 0.1 the distractors of budget-slack earn their place: a different outcome, not an error.
+    expect(rows.find((r) => r.case === 'budget-slack' && r.budget === 'roomy').admitted).toContain(
+      'distract-d2',
+    );
+  });
+});
+
+describe('reading back: report, verify, conformance, validate', () => {
+  it('report and verify reject rows that are not rows, naming file, line and field', async () => {
+    const dir = path.join(tmp, 'fake-run');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'rows.jsonl'), '{}\n');
+    for (const cmd of ['report', 'verify']) {
+      const r = await cli(cmd, dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/rows\.jsonl: line 1: invalid case/);
+    }
+  });
+
+  it('conformance without a golden folder stops with exit 2', async () => {
+    const r = await cli('conformance', '--golden', path.join(tmp, 'nowhere'));
+    expect([r.code, r.stderr.trim().split('\n').length]).toEqual([2, 1]);
+  });
+
+  it('validate accepts a refusal reason outside the compiler’s six', async () => {
+    const request = path.join(CORPUS_DIR, 'wrong-scope.request.json');
+    const candidates = path.join(CORPUS_DIR, 'wrong-scope.candidates.json');
+    const policy = path.join(CORPUS_DIR, 'compiler-policy-v1.json');
+    const compiled = JSON.parse(
+      (await cli('compile', '--request', request, '--candidates', candidates, '--policy', policy)).stdout,
+    );
+    const refusal = {
+      bundle: null,
+      result: {
+        ...compiled.result,
+        success: false,
+        bundle_id: null,
+        bundle_tokens: null,
+        bundle_hash: null,
+        failure: {
+          request_id: compiled.result.request_id,
+          policy_version: 'compiler-policy-v1',
+          reason: 'SEARCH_LIMIT',
+          blocking_ids: [],
+          budget_used: 0,
+          budget_total: 900,
+          diagnostic: '',
+        },
+      },
+    };
+    const file = path.join(tmp, 'search-limit.json');
+    fs.writeFileSync(file, JSON.stringify(refusal));
+    const r = await cli(
+      'validate',
+      '--compilation',
+      file,
+      '--request',
+      request,
+      '--candidates',
+      candidates,
+      '--policy',
+      policy,
+    );
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
