@@ -26,7 +26,7 @@ function corpusCopy(name: string, edit: (dir: string) => void): string {
   edit(dir);
   return dir;
 }
-const editJson = (file: string, change: (x: any) => unknown) =>
+const editJson = (file: string, change: (x: { candidates: unknown[] }) => unknown) =>
   fs.writeFileSync(file, JSON.stringify(change(JSON.parse(fs.readFileSync(file, 'utf8')))));
 
 /** Exit 2, one line on stderr naming `names`, nothing at `out`. */
