@@ -1,10 +1,14 @@
-import { type ContextCandidate, dependencyClosure, requiredGroupOf } from '../src/compiler/index.js';
+import {
+  byCandidateId,
+  type ContextCandidate,
+  dependencyClosure,
+  requiredGroupOf,
+  requiredGroups,
+} from '../src/compiler/index.js';
 import { costOf, eligible, type Strategy } from '../src/harness/kit.js';
 
-const byId = (a: ContextCandidate, b: ContextCandidate) =>
-  a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
 const byTokensThenId = (a: ContextCandidate, b: ContextCandidate) =>
-  a.token_count - b.token_count || byId(a, b);
+  a.token_count - b.token_count || byCandidateId(a, b);
 
 /**
  * The perfect-knowledge ceiling: it reads the hidden ledger and takes exactly the must content,
@@ -39,11 +43,7 @@ const oracle: Strategy = {
     const selected: ContextCandidate[] = [];
     const has = (id: string) => selected.some((c) => c.candidate_id === id);
     const covered = (identity: string) => selected.some((c) => c.content_identity === identity);
-    const groups = new Map<string, ContextCandidate[]>();
-    for (const c of candidates) {
-      const g = requiredGroupOf(c);
-      if (g !== null) groups.set(g, [...(groups.get(g) ?? []), c]);
-    }
+    const groups = requiredGroups(candidates);
 
     /** The cheapest legal form, in the minimum form when one is legal, with group and closure. */
     const take = (identity: string): 'taken' | 'no legal form' | 'does not fit' => {
@@ -53,7 +53,7 @@ const oracle: Strategy = {
       const minimal = forms.filter((f) => f.representation_id === wanted);
       const pick = [...(minimal.length > 0 ? minimal : forms)].sort(byTokensThenId)[0] as ContextCandidate;
       const g = requiredGroupOf(pick);
-      const starts = g === null ? [pick] : [...(groups.get(g) ?? [])].sort(byId);
+      const starts = g === null ? [pick] : [...(groups.get(g) ?? [])].sort(byCandidateId);
       const addition: ContextCandidate[] = [];
       for (const s of starts) {
         for (const id of dependencyClosure(s.candidate_id, lookup)) {

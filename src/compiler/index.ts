@@ -6,10 +6,11 @@
 export { dependencyClosure, walkClosure } from './closure.js';
 export { type CompileOptions, checkCompilerInputs, compileContext, validateInputs } from './engine.js';
 export type { GateVerdict } from './gates.js';
-export { gate, requiredGroupOf } from './gates.js';
+export { gate, requiredGroupOf, requiredGroups } from './gates.js';
 export { bundleHash } from './hash.js';
 export { defaultPolicy } from './policy.js';
 export {
+  byCandidateId,
   makeBundle,
   pyTruthy,
   type ReadOptions,

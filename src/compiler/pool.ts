@@ -1,5 +1,6 @@
 import { walkClosure } from './closure.js';
 import { type GateVerdict, gate, requiredGroupOf } from './gates.js';
+import { byCandidateId } from './read.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest, RequirementClass } from './types.js';
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
@@ -7,9 +8,6 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
   if (list === undefined) map.set(key, [value]);
   else list.push(value);
 };
-
-const byId = (a: ContextCandidate, b: ContextCandidate): number =>
-  a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
 
 /** What the pool knows of one candidate; closures are filled in when first asked for. */
 export interface Fact {
@@ -51,7 +49,7 @@ export class Pool {
     this.request = request;
     this.policy = policy;
     this.strict = policy.required_missing === 'refuse';
-    this.sorted = [...candidates].sort(byId);
+    this.sorted = [...candidates].sort(byCandidateId);
     const named = new Set(request.required_ids);
     const facts: Fact[] = [];
     for (const c of this.sorted) {

@@ -317,8 +317,11 @@ export function readTraceEntry(raw: unknown): TraceEntry {
   };
 }
 
-export const byCandidateId = (a: TraceEntry, b: TraceEntry): number =>
-  a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
+/** Ascending candidate id by UTF-16 code units, never locale-aware: every sort of the spec. */
+export const byCandidateId = (
+  a: { readonly candidate_id: string },
+  b: { readonly candidate_id: string },
+): number => (a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0);
 
 export function readTrace(raw: unknown): DecisionTrace {
   const o = asObject(raw, 'trace');

@@ -1,5 +1,5 @@
 import { bundleHash } from './hash.js';
-import { makeBundle } from './read.js';
+import { byCandidateId, makeBundle } from './read.js';
 import { SCHEMA } from './schemas.js';
 import { headerCost, itemRenderCost, SEPARATOR, SEPARATOR_COST, TOKEN_PROVENANCE } from './tokens.js';
 import type { CompilerPolicy, ContextBundle, ContextCandidate, ContextRequest } from './types.js';
@@ -15,8 +15,7 @@ export function orderByRole(
   };
   return [...candidates].sort((a, b) => {
     const d = rank(a) - rank(b);
-    if (d !== 0) return d;
-    return a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
+    return d !== 0 ? d : byCandidateId(a, b);
   });
 }
 

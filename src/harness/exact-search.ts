@@ -5,10 +5,13 @@
  * count, never by a clock, so the answer does not depend on the machine.
  */
 import {
+  byCandidateId,
   type ContextCandidate,
+  gate,
   headerCost,
   itemRenderCost,
   requiredGroupOf,
+  requiredGroups,
   SEPARATOR_COST,
   walkClosure,
 } from '../compiler/index.js';
@@ -45,7 +48,7 @@ export class Problem {
     this.input = input;
     this.lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
     this.header = headerCost(input.request, input.policy);
-    const sorted = [...input.candidates].sort((a, b) => (a.candidate_id < b.candidate_id ? -1 : 1));
+    const sorted = [...input.candidates].sort(byCandidateId);
     for (const c of sorted) {
       this.byIdentity.set(c.content_identity, [...(this.byIdentity.get(c.content_identity) ?? []), c]);
     }
@@ -54,11 +57,7 @@ export class Problem {
       // Two named forms of one content can never both be members: no form is left to choose.
       if (c) this.named.set(c.content_identity, this.named.has(c.content_identity) ? '' : id);
     }
-    const groups = new Map<string, string[]>();
-    for (const c of sorted) {
-      const g = requiredGroupOf(c);
-      if (g !== null) groups.set(g, [...(groups.get(g) ?? []), c.candidate_id]);
-    }
+    const groups = new Map([...requiredGroups(sorted)].map(([g, m]) => [g, m.map((c) => c.candidate_id)]));
     const edges = (id: string) => {
       const c = this.lookup.get(id) as ContextCandidate;
       const g = requiredGroupOf(c);
@@ -130,16 +129,7 @@ export class Problem {
   }
 }
 
-const gateCode = (c: ContextCandidate) =>
-  !c.scope_eligible
-    ? 'scope_ineligible'
-    : !c.freshness_eligible
-      ? 'freshness_ineligible'
-      : !c.authority_eligible
-        ? 'authority_ineligible'
-        : c.form_rank < c.min_rank
-          ? 'illegal_representation'
-          : 'eligible';
+const gateCode = (c: ContextCandidate) => gate(c).code;
 
 /** Is `target` reached from `start` by dependencies alone (no group edges)? */
 function dependsOnly(lookup: ReadonlyMap<string, ContextCandidate>, start: string, target: string): boolean {

@@ -4,6 +4,7 @@
  * the ledger: strategies import this module, never `ledger.ts`.
  */
 import {
+  byCandidateId,
   type CompileOutput,
   type ContextCandidate,
   dependencyClosure,
@@ -15,9 +16,6 @@ import {
 import type { Selection, StrategyInput } from './types.js';
 
 export type { Admission, Refusal, Selection, Strategy, StrategyInput } from './types.js';
-
-const byId = (a: ContextCandidate, b: ContextCandidate): number =>
-  a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
 
 /**
  * A compilation as a selection: the bundle's ids, or the refusal with its blocking ids, its
@@ -54,12 +52,12 @@ export const costOf = (selected: readonly ContextCandidate[], input: StrategyInp
 export function defaultFormPool(candidates: readonly ContextCandidate[]): ContextCandidate[] {
   const withDefault = new Set(candidates.filter((c) => c.is_default_form).map((c) => c.content_identity));
   const cheapest = new Map<string, ContextCandidate>();
-  for (const c of [...candidates].sort(byId)) {
+  for (const c of [...candidates].sort(byCandidateId)) {
     if (withDefault.has(c.content_identity)) continue;
     const best = cheapest.get(c.content_identity);
     if (best === undefined || c.token_count < best.token_count) cheapest.set(c.content_identity, c);
   }
-  return [...candidates.filter((c) => c.is_default_form), ...cheapest.values()].sort(byId);
+  return [...candidates.filter((c) => c.is_default_form), ...cheapest.values()].sort(byCandidateId);
 }
 
 /**
@@ -97,7 +95,7 @@ export function baselineAnswer(
 
 /** Sort by descending key, ties by id. */
 export function rankBy(candidates: readonly ContextCandidate[], key: (c: ContextCandidate) => number) {
-  return [...candidates].sort((a, b) => key(b) - key(a) || byId(a, b));
+  return [...candidates].sort((a, b) => key(b) - key(a) || byCandidateId(a, b));
 }
 
 export interface Why {
@@ -128,7 +126,7 @@ export function selectionTrace(
     spent.set(c.candidate_id, [before, input.budget - costOf(live.slice(0, position + 1), input), position]);
   });
   const rest = admitted.length > 0 ? input.budget - costOf(live, input) : input.budget;
-  return [...input.candidates].sort(byId).map((c) => {
+  return [...input.candidates].sort(byCandidateId).map((c) => {
     const s = spent.get(c.candidate_id);
     const reason = why.get(c.candidate_id) ?? { code: 'not-selected', detail: tag };
     return {

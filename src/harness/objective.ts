@@ -2,7 +2,7 @@
  * Legality and the ledger-free objective, as `exact` defines them (issue 4). Both are facts about
  * a bundle and its inputs alone, so any strategy, the scorer and the reports can use them.
  */
-import { type ContextCandidate, gate, renderedCost } from '../compiler/index.js';
+import { type ContextCandidate, gate, renderedCost, requiredGroups } from '../compiler/index.js';
 import type { Audit, StrategyInput } from './types.js';
 
 /** Classes after promotion: a named candidate is REQUIRED unless it is MANDATORY. */
@@ -39,13 +39,9 @@ export function legalityProblems(input: StrategyInput, ids: readonly string[]): 
     if (identities.has(c.content_identity)) problems.push(`two forms of ${c.content_identity}`);
     identities.add(c.content_identity);
   }
-  const groups = new Map<string, string[]>();
-  for (const c of input.candidates) {
-    if (c.group_id && c.group_required)
-      groups.set(c.group_id, [...(groups.get(c.group_id) ?? []), c.candidate_id]);
-  }
+  const groups = requiredGroups(input.candidates);
   for (const [g, m] of groups) {
-    const n = m.filter((id) => inside.has(id)).length;
+    const n = m.filter((c) => inside.has(c.candidate_id)).length;
     if (n > 0 && n < m.length) problems.push(`group ${g} split`);
   }
   for (const identity of requiredContents(input)) {

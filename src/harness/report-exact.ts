@@ -4,6 +4,7 @@
  * MANDATORY or REQUIRED content, and its objective gap to the optimum. From rows alone.
  */
 import { signed } from './format.js';
+import { mean } from './stats.js';
 import { markdownTable } from './table.js';
 import { type Row, STRATEGY_ERROR } from './types.js';
 
@@ -15,8 +16,6 @@ function verdict(exact: Row | undefined): string {
   if (exact.reason === 'SEARCH_LIMIT') return 'unknown (search limit)';
   return `no: certified ${exact.reason}`;
 }
-
-const mean = (xs: readonly number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
 
 export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
   const exactAt = new Map(rows.filter((r) => r.strategy === 'exact').map((r) => [cellKey(r), r]));

@@ -3,7 +3,7 @@
  * public hard gate and the hidden ledger. Recall is per content identity: any admitted form of a
  * must identity counts, legal or not, sufficient or not.
  */
-import { type ContextCandidate, gate } from '../compiler/index.js';
+import { type ContextCandidate, gate, requiredGroups } from '../compiler/index.js';
 import type { Expectation } from './corpus.js';
 import { classOf, identitiesOfClass } from './ledger.js';
 import type { CaseLedger, Metrics } from './types.js';
@@ -55,13 +55,9 @@ export function score(
   let dependency = 0;
   for (const id of ids)
     for (const dep of lookup.get(id)?.depends_on ?? []) if (!inside.has(dep)) dependency++;
-  const groups = new Map<string, string[]>();
-  for (const c of candidates) {
-    if (c.group_id && c.group_required)
-      groups.set(c.group_id, [...(groups.get(c.group_id) ?? []), c.candidate_id]);
-  }
+  const groups = requiredGroups(candidates);
   const group = [...groups.values()].filter((m) => {
-    const n = m.filter((id) => inside.has(id)).length;
+    const n = m.filter((c) => inside.has(c.candidate_id)).length;
     return n > 0 && n < m.length;
   }).length;
   const classes = identities.map((i) => classOf(ledger, i));

@@ -5,6 +5,7 @@
  */
 import {
   buildBundle,
+  byCandidateId,
   type CompilationResult,
   type ContextBundle,
   type ContextCandidate,
@@ -69,9 +70,7 @@ function traceRecord(input: StrategyInput, entries: readonly TraceEntry[]): Deci
     schema_version: SCHEMA.traceV2,
     request_id: input.request.request_id,
     policy_version: input.policy.policy_version,
-    entries: [...entries].sort((a, b) =>
-      a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0,
-    ),
+    entries: [...entries].sort(byCandidateId),
   };
 }
 

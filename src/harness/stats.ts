@@ -6,7 +6,7 @@ import { BUDGETS, type BudgetName } from './corpus.js';
 import { type Row, STRATEGY_ERROR } from './types.js';
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
-const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : sum(xs) / xs.length);
+export const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : sum(xs) / xs.length);
 const numbers = (rows: readonly Row[], pick: (r: Row) => number | null): number[] =>
   rows.map(pick).filter((x): x is number => x !== null);
 const count = (rows: readonly Row[], pick: (r: Row) => boolean | null): number => rows.filter(pick).length;

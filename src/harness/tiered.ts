@@ -7,7 +7,7 @@
  * refuses. Like that system it applies no eligibility gates and knows no dependencies or groups:
  * it is measured as it is.
  */
-import type { ContextCandidate } from '../compiler/index.js';
+import { byCandidateId, type ContextCandidate } from '../compiler/index.js';
 import { costOf } from './kit.js';
 import type { Selection, StrategyInput } from './types.js';
 
@@ -51,8 +51,7 @@ export function tierOf(c: ContextCandidate, annotations: StrategyInput['annotati
 }
 
 const byRelevance = (a: ContextCandidate, b: ContextCandidate) =>
-  b.relevance - a.relevance ||
-  (a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0);
+  b.relevance - a.relevance || byCandidateId(a, b);
 
 /** Compile like the tiered system in one of its three modes. */
 export function compileTiered(input: StrategyInput, mode: Mode): Selection {
