@@ -7,25 +7,51 @@ import { ROOT } from '../helpers/corpus.js';
 
 /*
  * A new file in strategies/ must join every command with no other file edited. This copies the
- * built package aside (npm test builds first), drops the minimal plug-in of spec/harness.md in
- * beside the others, and drives the real bin.
+ * project aside, drops the minimal plug-in of spec/harness.md into strategies/ as TypeScript,
+ * builds as `npm run build` does, and drives the real bin.
  */
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-plugin-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const pkg = path.join(tmp, 'pkg');
-for (const part of ['package.json', 'bin', 'dist', 'corpus', 'ledger']) {
+for (const part of [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'bin',
+  'src',
+  'strategies',
+  'corpus',
+  'ledger',
+]) {
   fs.cpSync(path.join(ROOT, part), path.join(pkg, part), { recursive: true });
 }
 fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
 fs.writeFileSync(
-  path.join(pkg, 'dist/strategies/zz-probe.js'),
-  "export default { name: 'zz-probe', description: 'admits nothing', assemble(_input) { return { admitted: [] }; } };\n",
+  path.join(pkg, 'strategies/zz-probe.ts'),
+  `export default {
+  name: 'zz-probe',
+  description: 'admits nothing',
+  assemble(_input: any) { return { admitted: [] as string[] }; },
+};
+`,
+);
+const build = spawnSync(
+  process.execPath,
+  [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  {
+    cwd: pkg,
+    encoding: 'utf8',
+  },
 );
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [path.join(pkg, 'bin/ctxbench.js'), ...args], { cwd: tmp, encoding: 'utf8' });
 
 describe('a plug-in file joins every command', () => {
+  it('builds with the project, no other file edited', () => {
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+  });
+
   it('strategies --json lists it after the published six', () => {
     const names = JSON.parse(cli('strategies', '--json').stdout).map((s: { name: string }) => s.name);
     expect(names.slice(0, 6)).toEqual(['dump', 'topk', 'weighted', 'gated', 'compiler', 'oracle']);
