@@ -1,3 +1,4 @@
+import { renderedIncrement } from '../src/compiler/index.js';
 import { baselineAnswer, costOf, defaultFormPool, type Strategy } from '../src/harness/kit.js';
 
 /**
@@ -10,7 +11,9 @@ const dump: Strategy = {
   assemble(input) {
     const pool = defaultFormPool(input.candidates);
     const kept = [...pool];
-    while (kept.length > 0 && costOf(kept, input) > input.budget) kept.pop();
+    let cost = costOf(kept, input);
+    while (kept.length > 0 && cost > input.budget)
+      cost -= renderedIncrement(kept.pop() as (typeof kept)[number], kept.length);
     return baselineAnswer(input, pool, kept, 'dump-truncate');
   },
 };

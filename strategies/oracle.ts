@@ -2,6 +2,7 @@ import {
   byCandidateId,
   type ContextCandidate,
   dependencyClosure,
+  renderedIncrement,
   requiredGroupOf,
   requiredGroups,
 } from '../src/compiler/index.js';
@@ -30,7 +31,10 @@ const oracle: Strategy = {
     }
     const legalForms = new Map<string, ContextCandidate[]>();
     for (const c of candidates) {
-      if (eligible(c)) legalForms.set(c.content_identity, [...(legalForms.get(c.content_identity) ?? []), c]);
+      if (!eligible(c)) continue;
+      const forms = legalForms.get(c.content_identity);
+      if (forms === undefined) legalForms.set(c.content_identity, [c]);
+      else forms.push(c);
     }
     const mandatory = [
       ...new Set(candidates.filter((c) => c.requirement === 'MANDATORY').map((c) => c.content_identity)),
@@ -41,8 +45,9 @@ const oracle: Strategy = {
       return { refusal: { reason: 'NO_LEGAL_REPRESENTATION', blocking_ids: [unplaceable], diagnostic } };
     }
     const selected: ContextCandidate[] = [];
-    const has = (id: string) => selected.some((c) => c.candidate_id === id);
-    const covered = (identity: string) => selected.some((c) => c.content_identity === identity);
+    const chosen = new Set<string>();
+    const contents = new Set<string>();
+    let cost = costOf([], input);
     const groups = requiredGroups(candidates);
 
     /** The cheapest legal form, in the minimum form when one is legal, with group and closure. */
@@ -54,15 +59,22 @@ const oracle: Strategy = {
       const pick = [...(minimal.length > 0 ? minimal : forms)].sort(byTokensThenId)[0] as ContextCandidate;
       const g = requiredGroupOf(pick);
       const starts = g === null ? [pick] : [...(groups.get(g) ?? [])].sort(byCandidateId);
-      const addition: ContextCandidate[] = [];
+      const addition = new Map<string, ContextCandidate>();
       for (const s of starts) {
         for (const id of dependencyClosure(s.candidate_id, lookup)) {
-          if (!has(id) && !addition.some((c) => c.candidate_id === id))
-            addition.push(lookup.get(id) as ContextCandidate);
+          if (!chosen.has(id) && !addition.has(id)) addition.set(id, lookup.get(id) as ContextCandidate);
         }
       }
-      if (costOf([...selected, ...addition], input) > input.budget) return 'does not fit';
-      selected.push(...addition);
+      let after = cost;
+      for (const [k, c] of [...addition.values()].entries())
+        after += renderedIncrement(c, selected.length + k);
+      if (after > input.budget) return 'does not fit';
+      for (const c of addition.values()) {
+        selected.push(c);
+        chosen.add(c.candidate_id);
+        contents.add(c.content_identity);
+      }
+      cost = after;
       return 'taken';
     };
 
@@ -72,14 +84,14 @@ const oracle: Strategy = {
         .map(([identity]) => identity)
         .sort();
     for (const identity of classed('must')) {
-      if (covered(identity)) continue;
+      if (contents.has(identity)) continue;
       const outcome = take(identity);
       if (outcome === 'taken') continue;
       // The spec names only the misfit; a must content with no legal form at all is ours to name.
       const reason = outcome === 'no legal form' ? 'REQUIRED_INELIGIBLE' : 'INSUFFICIENT_BUDGET';
       return { refusal: { reason, blocking_ids: [identity], diagnostic: `must ${identity}: ${outcome}` } };
     }
-    for (const identity of classed('should')) if (!covered(identity)) take(identity);
+    for (const identity of classed('should')) if (!contents.has(identity)) take(identity);
     return { admitted: selected.map((c) => c.candidate_id) };
   },
 };

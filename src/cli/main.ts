@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import yargs from 'yargs';
 import { InputError, UsageError } from '../harness/errors.js';
 import { fromRoot } from '../harness/files.js';
+import { benchCommand } from './bench.js';
 import { compileCommand } from './compile.js';
 import { conformanceCommand } from './conformance.js';
 import { GENERATE_SHAPE, generateCommand } from './generate.js';
@@ -163,6 +164,22 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
           .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
           .epilogue(GENERATE_SHAPE),
       (a) => done(generateCommand(a, io)),
+    )
+    .command(
+      'bench',
+      'time every strategy on every case, the whole study and generated pools (tinybench)',
+      (y) =>
+        y
+          .option('corpus', { type: 'string', default: fromRoot(DEFAULT_CORPUS) })
+          .option('strategies', { type: 'string', describe: 'comma-separated subset (default: all)' })
+          .option('sizes', { type: 'string', default: '100,1000,10000', describe: 'generated pool sizes' })
+          .option('time', { type: 'number', default: 200, describe: 'milliseconds of samples per task' })
+          .option('save', { type: 'string', describe: 'write the results as JSON' })
+          .option('baseline', {
+            type: 'string',
+            describe: 'compare with a saved run; exit 1 on a regression',
+          }),
+      (a) => done(benchCommand({ ...a, version: version() }, io)),
     )
     .command(
       'strategies',

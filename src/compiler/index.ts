@@ -26,7 +26,14 @@ export {
   readTraceEntry,
   sortedUnique,
 } from './read.js';
-export { buildBundle, hashBundle, orderByRole, renderBundleText, renderedCost } from './render.js';
+export {
+  buildBundle,
+  hashBundle,
+  orderByRole,
+  renderBundleText,
+  renderedCost,
+  renderedIncrement,
+} from './render.js';
 export { FAILURE_REASONS, REQUIREMENT_CLASSES, SCHEMA, TRACE_DECISIONS } from './schemas.js';
 export {
   decorationCost,

@@ -30,9 +30,13 @@ export function renderedCost(
   policy: CompilerPolicy,
 ): number {
   let total = headerCost(request, policy);
-  for (const c of live) total += itemRenderCost(c);
-  return total + Math.max(0, live.length - 1) * SEPARATOR_COST;
+  for (const [k, c] of live.entries()) total += renderedIncrement(c, k);
+  return total;
 }
+
+/** What one more item adds to a rendered bundle that already holds `count` items. */
+export const renderedIncrement = (c: ContextCandidate, count: number): number =>
+  itemRenderCost(c) + (count > 0 ? SEPARATOR_COST : 0);
 
 /** The bundle record for candidates already in layout order. */
 export function buildBundle(ordered: readonly ContextCandidate[], request: ContextRequest): ContextBundle {

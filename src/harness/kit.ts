@@ -11,6 +11,7 @@ import {
   gate,
   orderByRole,
   renderedCost,
+  renderedIncrement,
   type TraceEntry,
 } from '../compiler/index.js';
 import type { Selection, StrategyInput } from './types.js';
@@ -66,8 +67,12 @@ export function defaultFormPool(candidates: readonly ContextCandidate[]): Contex
  */
 export function greedyFill(ordered: readonly ContextCandidate[], input: StrategyInput): ContextCandidate[] {
   const selected: ContextCandidate[] = [];
+  let cost = costOf([], input);
   for (const c of ordered) {
-    if (costOf([...selected, c], input) <= input.budget) selected.push(c);
+    const next = cost + renderedIncrement(c, selected.length);
+    if (next > input.budget) continue;
+    selected.push(c);
+    cost = next;
   }
   return selected;
 }
@@ -121,11 +126,13 @@ export function selectionTrace(
     input.policy.order_roles,
   );
   const spent = new Map<string, readonly [number, number, number]>();
+  let cost = costOf([], input);
   live.forEach((c, position) => {
-    const before = input.budget - costOf(live.slice(0, position), input);
-    spent.set(c.candidate_id, [before, input.budget - costOf(live.slice(0, position + 1), input), position]);
+    const before = input.budget - cost;
+    cost += renderedIncrement(c, position);
+    spent.set(c.candidate_id, [before, input.budget - cost, position]);
   });
-  const rest = admitted.length > 0 ? input.budget - costOf(live, input) : input.budget;
+  const rest = admitted.length > 0 ? input.budget - cost : input.budget;
   return [...input.candidates].sort(byCandidateId).map((c) => {
     const s = spent.get(c.candidate_id);
     const reason = why.get(c.candidate_id) ?? { code: 'not-selected', detail: tag };

@@ -7,7 +7,7 @@
  * refuses. Like that system it applies no eligibility gates and knows no dependencies or groups:
  * it is measured as it is.
  */
-import { byCandidateId, type ContextCandidate } from '../compiler/index.js';
+import { byCandidateId, type ContextCandidate, renderedIncrement } from '../compiler/index.js';
 import { costOf } from './kit.js';
 import type { Selection, StrategyInput } from './types.js';
 
@@ -64,23 +64,30 @@ export function compileTiered(input: StrategyInput, mode: Mode): Selection {
   const head = tiers.get('head') as ContextCandidate[];
   const recent = tiers.get('R') as ContextCandidate[];
   const live = () => TIERS.flatMap((t) => tiers.get(t) as ContextCandidate[]);
+  // The rendered cost is a sum: shedding a tier or trimming a turn subtracts from it.
+  let count = live().length;
+  let cost = costOf(live(), input);
+  const remove = (items: readonly ContextCandidate[]) => {
+    for (const c of items) cost -= renderedIncrement(c, --count);
+  };
   const dropped: string[] = [];
   for (const tier of SHED_ORDER) {
-    if (costOf(live(), input) <= input.budget) break;
-    if ((tiers.get(tier) as ContextCandidate[]).length === 0) continue;
+    if (cost <= input.budget) break;
+    const items = tiers.get(tier) as ContextCandidate[];
+    if (items.length === 0) continue;
+    remove(items);
     tiers.set(tier, []);
     dropped.push(tier);
   }
   let compaction = false;
   // Last resort: trim recent turns from the lowest priority up (the docs' compaction_triggered).
-  while (costOf(live(), input) > input.budget && recent.length > 0) {
-    recent.pop();
+  while (cost > input.budget && recent.length > 0) {
+    remove([recent.pop() as ContextCandidate]);
     compaction = true;
   }
   if (compaction) dropped.push('T1');
   const extras = { mode, dropped_tiers: dropped, compaction_triggered: compaction };
-  const cost = costOf(head, input);
-  if (costOf(live(), input) > input.budget) {
+  if (cost > input.budget) {
     const diagnostic = `the fixed head alone renders ${cost} > budget ${input.budget}`;
     return {
       refusal: { reason: 'INSUFFICIENT_BUDGET', blocking_ids: head.map((c) => c.candidate_id), diagnostic },
