@@ -7,6 +7,7 @@ import { compileCommand } from './compile.js';
 import { conformanceCommand } from './conformance.js';
 import { GENERATE_SHAPE, generateCommand } from './generate.js';
 import { EXIT, type Io, processIo } from './io.js';
+import { mergeCommand } from './merge.js';
 import { reportCommand } from './report.js';
 import { strategiesCommand } from './strategies.js';
 import { DEFAULT_PUBLISHED, studyCommand } from './study.js';
@@ -122,7 +123,14 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
           })
           .option('policy', { type: 'string', describe: "a policy file replacing the corpus's" })
           .option('out', { type: 'string', describe: 'run folder (default runs/<corpus name>)' })
-          .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' }),
+          .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
+          .option('jobs', { type: 'number', default: 1, describe: 'worker threads (same bytes as one job)' })
+          .option('timeout', {
+            type: 'number',
+            default: 120_000,
+            describe: 'with --jobs: ms after which a compilation is stopped and becomes an error row',
+          })
+          .option('shard', { type: 'string', describe: 'i/n: run only the i-th of n slices of the matrix' }),
       (a) => done(studyCommand({ ...a, version: version(), argv: ['ctxbench', ...args] }, io)),
     )
     .command(
@@ -164,6 +172,28 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
           .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
           .epilogue(GENERATE_SHAPE),
       (a) => done(generateCommand(a, io)),
+    )
+    .command(
+      'merge <dirs..>',
+      'join shard run folders into the run folder of the whole matrix',
+      (y) =>
+        y
+          .positional('dirs', { type: 'string', array: true, demandOption: true })
+          .option('out', { type: 'string', demandOption: true, describe: 'the merged run folder' })
+          .option('force', { type: 'boolean', default: false }),
+      (a) =>
+        done(
+          mergeCommand(
+            {
+              dirs: a.dirs as string[],
+              out: a.out,
+              force: a.force,
+              version: version(),
+              argv: ['ctxbench', ...args],
+            },
+            io,
+          ),
+        ),
     )
     .command(
       'bench',

@@ -1,12 +1,15 @@
 import path from 'node:path';
 import { loadCorpus } from '../harness/corpus.js';
+import { UsageError } from '../harness/errors.js';
 import { fromRoot } from '../harness/files.js';
 import { checkOut } from '../harness/folder.js';
 import { ledgerDirFor, loadLedger } from '../harness/ledger.js';
+import { runParallel } from '../harness/parallel.js';
 import { pickStrategies } from '../harness/registry.js';
 import { reportMarkdown } from '../harness/report.js';
 import { RUN_MARKS, RunWriter, reportTitle } from '../harness/runfolder.js';
-import { runStudy } from '../harness/runner.js';
+import { type Cell, type CellResult, cells, failedCell, runCell } from '../harness/runner.js';
+import { parseShard, sliceOf } from '../harness/shard.js';
 import { type Row, STRATEGY_ERROR } from '../harness/types.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
 
@@ -16,6 +19,9 @@ export interface StudyArgs {
   readonly policy?: string | undefined;
   readonly out?: string | undefined;
   readonly force: boolean;
+  readonly jobs: number;
+  readonly timeout: number;
+  readonly shard?: string | undefined;
   readonly version: string;
   readonly argv: readonly string[];
 }
@@ -45,17 +51,50 @@ export async function studyCommand(a: StudyArgs, io: Io): Promise<ExitCode> {
   const strategies = await pickStrategies(splitList(a.strategies));
   const out = a.out ?? path.join('runs', corpus.name);
   checkOut(out, a.force, RUN_MARKS);
-  const facts = { version: a.version, command: a.argv, corpus, policy: corpus.policy, strategies };
+  if (!Number.isInteger(a.jobs) || a.jobs < 1) throw new UsageError('--jobs must be a whole number >= 1');
+  const matrix = cells(corpus, strategies);
+  const shard = a.shard === undefined ? undefined : sliceOf(parseShard(a.shard), matrix.length);
+  const [from, to] = shard ? [shard.from, shard.to] : [0, matrix.length];
+  const facts = { version: a.version, command: a.argv, corpus, policy: corpus.policy, strategies, shard };
   const writer = new RunWriter(out);
-  let rows: Row[];
+  const rows: Row[] = [];
+  const take = ({ row, compilation }: CellResult) => {
+    rows.push(row);
+    writer.compilation(compilation);
+  };
   try {
-    rows = runStudy(corpus, ledger, strategies, (line) => writer.compilation(line));
+    if (a.jobs === 1) {
+      for (let k = from; k < to; k++) take(runCell(matrix[k] as Cell, corpus, ledger));
+    } else {
+      // Workers answer in any order; results are written in loop order as they join up.
+      const waiting = new Map<number, CellResult>();
+      let next = from;
+      const arrive = (index: number, result: CellResult) => {
+        waiting.set(index, result);
+        for (let r = waiting.get(next); r !== undefined; r = waiting.get(next)) {
+          waiting.delete(next++);
+          take(r);
+        }
+      };
+      await runParallel({
+        setup: { corpus: a.corpus, policy: a.policy, strategies: strategies.map((s) => s.name) },
+        jobs: a.jobs,
+        timeout: a.timeout,
+        indices: Array.from({ length: to - from }, (_, k) => from + k),
+        onResult: arrive,
+        onTimeout: (index, message) =>
+          arrive(index, failedCell(matrix[index] as Cell, corpus, ledger, message)),
+      });
+    }
     writer.finish(rows, facts);
   } catch (e) {
     writer.abort();
     throw e;
   }
-  io.out(`${rows.length} compilations written to ${out}\n\n`);
+  const part = shard
+    ? ` (shard ${shard.index}/${shard.count}: cells ${shard.from}..${shard.to - 1} of ${shard.total})`
+    : '';
+  io.out(`${rows.length} compilations written to ${out}${part}\n\n`);
   io.out(`${headline(reportMarkdown(rows, reportTitle(corpus.name)))}\n`);
   const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
   if (failed.length === 0) return EXIT.ok;

@@ -31,6 +31,23 @@ export class LineFile {
   }
 }
 
+/** Each line of a file, read in chunks: the file may be larger than any string. */
+export function forEachLine(file: string, fn: (line: string) => void): void {
+  const fd = fs.openSync(file, 'r');
+  const chunk = Buffer.alloc(1 << 20);
+  let rest = '';
+  try {
+    for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
+      const lines = (rest + chunk.toString('utf8', 0, n)).split('\n');
+      rest = lines.pop() as string;
+      for (const line of lines) fn(line);
+    }
+    if (rest !== '') fn(rest);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export class FolderWriter {
   private readonly target: string;
   readonly partial: string;

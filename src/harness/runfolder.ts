@@ -14,6 +14,7 @@ import { readJsonFile } from './files.js';
 import { FolderWriter, type LineFile } from './folder.js';
 import { reportMarkdown } from './report.js';
 import type { CompilationLine } from './runner.js';
+import type { ShardInfo } from './shard.js';
 import { summary } from './stats.js';
 import type { Row, Strategy } from './types.js';
 
@@ -70,6 +71,7 @@ export interface ManifestFacts {
   readonly corpus: Corpus;
   readonly policy: CompilerPolicy;
   readonly strategies: readonly Strategy[];
+  readonly shard?: ShardInfo | undefined;
 }
 
 /** The one file allowed to differ between reruns: it records when and with what. */
@@ -87,6 +89,7 @@ export const manifestOf = (m: ManifestFacts, rows: number) => ({
   policy: policyToJSON(m.policy),
   strategies: m.strategies.map((s) => ({ name: s.name, readsLedger: s.readsLedger === true })),
   rows,
+  ...(m.shard ? { shard: m.shard } : {}),
 });
 
 /** The files that mark a folder as a run folder, for `--force`. */

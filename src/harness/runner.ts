@@ -6,7 +6,7 @@ import { bundleToJSON } from '../compiler/index.js';
 import { BUDGETS, type BudgetName, type Corpus, type CorpusCase, requestAt } from './corpus.js';
 import { auditOf } from './objective.js';
 import { NO_METRICS, score } from './score.js';
-import { type Compiled, compileWith } from './selection.js';
+import { type Compiled, compileWith, errorRow } from './selection.js';
 import { type CaseLedger, type Row, STRATEGY_ERROR, type Strategy, type StrategyInput } from './types.js';
 
 export interface CompilationLine {
@@ -88,11 +88,35 @@ export function compilationOf(cell: Cell, out: Compiled): CompilationLine {
   };
 }
 
+export interface CellResult {
+  readonly row: Row;
+  readonly compilation: CompilationLine;
+}
+
 /** Run one cell: the strategy's compilation, its row, its line of compilations.jsonl. */
-export function runCell(cell: Cell, corpus: Corpus, ledger: ReadonlyMap<string, CaseLedger>) {
+export function runCell(cell: Cell, corpus: Corpus, ledger: ReadonlyMap<string, CaseLedger>): CellResult {
+  return finishCell(cell, corpus, ledger, (input) => compileWith(cell.strategy, input));
+}
+
+/** A cell whose compilation never came back (a worker stopped by the watchdog): an error row. */
+export function failedCell(
+  cell: Cell,
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  message: string,
+) {
+  return finishCell(cell, corpus, ledger, () => errorRow(message));
+}
+
+function finishCell(
+  cell: Cell,
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  compile: (input: StrategyInput) => Compiled,
+): CellResult {
   const truth = ledger.get(cell.kase.name) as CaseLedger;
   const input = inputFor(cell, corpus, truth);
-  const out = compileWith(cell.strategy, input);
+  const out = compile(input);
   return { row: rowOf(cell, out, truth, input), compilation: compilationOf(cell, out) };
 }
 

@@ -74,7 +74,8 @@ function traceRecord(input: StrategyInput, entries: readonly TraceEntry[]): Deci
   };
 }
 
-function errorRow(message: string): Compiled {
+/** The compilation of a strategy that failed: an error row. */
+export function errorRow(message: string): Compiled {
   return {
     success: false,
     reason: STRATEGY_ERROR,

@@ -36,6 +36,19 @@ fs.writeFileSync(
 };
 `,
 );
+// A strategy that never answers on one case: only the watchdog of --jobs can stop it.
+fs.writeFileSync(
+  path.join(pkg, 'strategies/zz-hang.ts'),
+  `export default {
+  name: 'zz-hang',
+  description: 'hangs on wrong-scope',
+  assemble(input: { request: { request_id: string } }) {
+    while (input.request.request_id.startsWith('wrong-scope')) {}
+    return { admitted: [] as string[] };
+  },
+};
+`,
+);
 const build = spawnSync(
   process.execPath,
   [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
@@ -87,5 +100,37 @@ describe('a plug-in file joins every command', () => {
     );
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).bundle.items).toEqual([]);
+  });
+
+  it('study --jobs stops a strategy that hangs, records the timeout, keeps every other row', () => {
+    const out = path.join(tmp, 'hang');
+    const r = cli(
+      'study',
+      '--strategies',
+      'compiler,zz-hang',
+      '--jobs',
+      '2',
+      '--timeout',
+      '1000',
+      '--out',
+      out,
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/3 error rows/);
+    const rows = fs
+      .readFileSync(path.join(out, 'rows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const failed = rows.filter((x) => x.reason === 'STRATEGY_ERROR');
+    expect(failed.map((x) => `${x.case}/${x.strategy}`)).toEqual([
+      'wrong-scope/zz-hang',
+      'wrong-scope/zz-hang',
+      'wrong-scope/zz-hang',
+    ]);
+    expect(failed[0].extras.error).toMatch(/timed out/);
+    expect(rows.filter((x) => x.strategy === 'compiler').every((x) => x.reason !== 'STRATEGY_ERROR')).toBe(
+      true,
+    );
   });
 });

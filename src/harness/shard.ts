@@ -1,0 +1,109 @@
+/**
+ * Shards: the i-th of n contiguous slices of the loop order, each a run folder of its own, and
+ * the merge that joins them back into the run folder one unsharded run would have written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { InputError, UsageError } from './errors.js';
+import { readJsonFile } from './files.js';
+import { forEachLine, writeWhole } from './folder.js';
+import { derivedFiles, readRows } from './runfolder.js';
+
+export interface Shard {
+  /** 1-based. */
+  readonly index: number;
+  readonly count: number;
+}
+
+export interface ShardInfo extends Shard {
+  /** Cells [from, to) of `total` in loop order. */
+  readonly from: number;
+  readonly to: number;
+  readonly total: number;
+}
+
+export function parseShard(text: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw new UsageError(`--shard must be i/n with 1 <= i <= n, not "${text}"`);
+  return { index, count };
+}
+
+export function sliceOf(shard: Shard, total: number): ShardInfo {
+  const from = Math.floor(((shard.index - 1) * total) / shard.count);
+  const to = Math.floor((shard.index * total) / shard.count);
+  return { ...shard, from, to, total };
+}
+
+interface ShardManifest {
+  readonly corpus?: { readonly name?: string; readonly digest?: string };
+  readonly strategies?: unknown;
+  readonly policy?: unknown;
+  readonly shard?: ShardInfo;
+}
+
+/** Join shard folders (any order) into the run folder of the whole matrix. */
+export function mergeShards(
+  dirs: readonly string[],
+  out: string,
+  command: readonly string[],
+  version: string,
+): number {
+  const shards = dirs.map((dir) => {
+    const file = path.join(dir, 'manifest.json');
+    if (!fs.existsSync(file)) throw new InputError(file, 'no manifest: not a run folder');
+    const m = readJsonFile(file) as ShardManifest | null;
+    if (!m?.shard) throw new InputError(file, 'not a shard (no "shard" in the manifest)');
+    return { dir, file, m, shard: m.shard };
+  });
+  shards.sort((a, b) => a.shard.index - b.shard.index);
+  const first = shards[0];
+  if (first === undefined) throw new UsageError('merge needs shard folders');
+  const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+  for (const [k, s] of shards.entries()) {
+    if (s.shard.count !== shards.length || s.shard.index !== k + 1) {
+      throw new InputError(
+        s.file,
+        `shard ${s.shard.index}/${s.shard.count}: need each of 1..${s.shard.count} once`,
+      );
+    }
+    if (s.shard.from !== (shards[k - 1]?.shard.to ?? 0) || s.shard.total !== first.shard.total) {
+      throw new InputError(s.file, 'shard slices do not join up');
+    }
+    const corpusOf = (m: ShardManifest) => ({ name: m.corpus?.name, digest: m.corpus?.digest });
+    if (!same(corpusOf(s.m), corpusOf(first.m)))
+      throw new InputError(s.file, 'shards disagree on the corpus');
+    for (const key of ['strategies', 'policy'] as const) {
+      if (!same(s.m[key], first.m[key])) throw new InputError(s.file, `shards disagree on ${key}`);
+    }
+  }
+  const rows = shards.flatMap((s) => readRows(s.dir));
+  if (rows.length !== first.shard.total)
+    throw new UsageError(`the shards hold ${rows.length} rows of ${first.shard.total}`);
+  writeWhole(out, (w) => {
+    const lines = w.lines('compilations.jsonl');
+    for (const s of shards) {
+      forEachLine(path.join(s.dir, 'compilations.jsonl'), (line) => {
+        if (line !== '') lines.add(line);
+      });
+    }
+    lines.close();
+    const rowLines = w.lines('rows.jsonl');
+    for (const r of rows) rowLines.add(JSON.stringify(r));
+    rowLines.close();
+    for (const [name, text] of Object.entries(derivedFiles(rows, first.m.corpus?.name ?? 'merged')))
+      w.write(name, text);
+    const { shard: _none, ...rest } = first.m;
+    const manifest = {
+      ...rest,
+      ctxbench: version,
+      command: [...command],
+      merged_from: shards.map((s) => s.dir),
+      rows: rows.length,
+    };
+    w.write('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  });
+  return rows.length;
+}

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bufferIo } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-sweeps-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function cli(...args: string[]) {
+  const io = bufferIo();
+  const code = await run(args, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+const RUN_FILES = ['rows.jsonl', 'compilations.jsonl', 'rows.csv', 'summary.json', 'report.md'];
+const files = (dir: string) =>
+  Object.fromEntries(RUN_FILES.map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+
+/** One job, two jobs, and three shards merged: the same files but the manifest. */
+async function sameEveryWay(name: string, corpus: string[], strategies: string) {
+  const dir = (x: string) => path.join(tmp, `${name}-${x}`);
+  expect((await cli('study', ...corpus, '--strategies', strategies, '--out', dir('one'))).code).toBe(0);
+  const one = files(dir('one'));
+  expect(
+    (await cli('study', ...corpus, '--strategies', strategies, '--jobs', '2', '--out', dir('two'))).code,
+  ).toBe(0);
+  expect(files(dir('two'))).toEqual(one);
+  for (const i of [1, 2, 3]) {
+    const r = await cli(
+      'study',
+      ...corpus,
+      '--strategies',
+      strategies,
+      '--shard',
+      `${i}/3`,
+      '--out',
+      dir(`s${i}`),
+    );
+    expect(r.code).toBe(0);
+  }
+  // Shards may arrive in any order.
+  expect((await cli('merge', dir('s2'), dir('s3'), dir('s1'), '--out', dir('merged'))).code).toBe(0);
+  expect(files(dir('merged'))).toEqual(one);
+  const shardRows = [1, 2, 3].map(
+    (i) =>
+      fs
+        .readFileSync(path.join(dir(`s${i}`), 'rows.jsonl'), 'utf8')
+        .trim()
+        .split('\n').length,
+  );
+  expect(shardRows.reduce((a, b) => a + b, 0)).toBe(one['rows.jsonl']?.trim().split('\n').length);
+  expect(Math.min(...shardRows)).toBeGreaterThan(0);
+}
+
+describe('sweeps beyond one process give the bytes of one', () => {
+  it('on the reference corpus', async () => {
+    await sameEveryWay('reference', [], 'dump,compiler,oracle,exact');
+  });
+
+  it('on a generated corpus', async () => {
+    const corpus = path.join(tmp, 'gen');
+    expect(
+      (await cli('generate', '--seed', 'sweep', '--candidates', '30', '--cases', '3', '--out', corpus)).code,
+    ).toBe(0);
+    await sameEveryWay('generated', ['--corpus', corpus], 'gated,compiler,exact,tiered');
+  });
+
+  it('merge refuses an incomplete or mixed set of shards', async () => {
+    const dir = (x: string) => path.join(tmp, `reference-${x}`);
+    const missing = await cli('merge', dir('s1'), dir('s3'), '--out', path.join(tmp, 'bad-merge'));
+    expect(missing.code).toBe(2);
+    expect(fs.existsSync(path.join(tmp, 'bad-merge'))).toBe(false);
+    const mixed = await cli(
+      'merge',
+      dir('s1'),
+      path.join(tmp, 'generated-s2'),
+      dir('s3'),
+      '--out',
+      path.join(tmp, 'bad-merge'),
+    );
+    expect(mixed.code).toBe(2);
+  });
+
+  it('rejects a malformed shard or job count', async () => {
+    for (const args of [
+      ['--shard', '4/3'],
+      ['--shard', '0/2'],
+      ['--shard', 'x'],
+      ['--jobs', '0'],
+    ]) {
+      expect((await cli('study', ...args, '--out', path.join(tmp, 'never'))).code).toBe(2);
+    }
+  });
+});
