@@ -4,11 +4,11 @@ import { UsageError } from '../harness/errors.js';
 import { fromRoot } from '../harness/files.js';
 import { checkOut } from '../harness/folder.js';
 import { ledgerDirFor, loadLedger } from '../harness/ledger.js';
-import { runParallel } from '../harness/parallel.js';
+import { type CellText, runParallel } from '../harness/parallel.js';
 import { pickStrategies } from '../harness/registry.js';
 import { reportMarkdown } from '../harness/report.js';
 import { RUN_MARKS, RunWriter, reportTitle } from '../harness/runfolder.js';
-import { type Cell, type CellResult, cells, failedCell, runCell } from '../harness/runner.js';
+import { type Cell, type CompilationLine, cells, failedCell, runCell } from '../harness/runner.js';
 import { parseShard, sliceOf } from '../harness/shard.js';
 import { type Row, STRATEGY_ERROR } from '../harness/types.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
@@ -58,22 +58,25 @@ export async function studyCommand(a: StudyArgs, io: Io): Promise<ExitCode> {
   const facts = { version: a.version, command: a.argv, corpus, policy: corpus.policy, strategies, shard };
   const writer = new RunWriter(out);
   const rows: Row[] = [];
-  const take = ({ row, compilation }: CellResult) => {
+  const take = (row: Row, compilation: CompilationLine | string) => {
     rows.push(row);
     writer.compilation(compilation);
   };
   try {
     if (a.jobs === 1) {
-      for (let k = from; k < to; k++) take(runCell(matrix[k] as Cell, corpus, ledger));
+      for (let k = from; k < to; k++) {
+        const { row, compilation } = runCell(matrix[k] as Cell, corpus, ledger);
+        take(row, compilation);
+      }
     } else {
       // Workers answer in any order; results are written in loop order as they join up.
-      const waiting = new Map<number, CellResult>();
+      const waiting = new Map<number, CellText>();
       let next = from;
-      const arrive = (index: number, result: CellResult) => {
+      const arrive = (index: number, result: CellText) => {
         waiting.set(index, result);
         for (let r = waiting.get(next); r !== undefined; r = waiting.get(next)) {
           waiting.delete(next++);
-          take(r);
+          take(r.row, r.line);
         }
       };
       await runParallel({
@@ -82,8 +85,10 @@ export async function studyCommand(a: StudyArgs, io: Io): Promise<ExitCode> {
         timeout: a.timeout,
         indices: Array.from({ length: to - from }, (_, k) => from + k),
         onResult: arrive,
-        onTimeout: (index, message) =>
-          arrive(index, failedCell(matrix[index] as Cell, corpus, ledger, message)),
+        onTimeout: (index, message) => {
+          const { row, compilation } = failedCell(matrix[index] as Cell, corpus, ledger, message);
+          arrive(index, { row, line: JSON.stringify(compilation) });
+        },
       });
     }
     writer.finish(rows, facts);

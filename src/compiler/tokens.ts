@@ -15,10 +15,17 @@ export function roundHalfEven(x: number): number {
  * for the header, decorations and separators; declared token counts are never re-estimated.
  */
 export function estimateTokens_APPROX(text: string): number {
+  const known = estimates.get(text);
+  if (known !== undefined) return known;
   const words = text.split(/\s+/).filter((w) => w.length > 0).length;
-  if (words === 0) return 0;
-  return Math.max(1, roundHalfEven(words * 1.3));
+  const tokens = words === 0 ? 0 : Math.max(1, roundHalfEven(words * 1.3));
+  // Decorations and headers repeat endlessly; a pure function may remember (within bounds).
+  if (estimates.size >= 4096) estimates.clear();
+  estimates.set(text, tokens);
+  return tokens;
 }
+
+const estimates = new Map<string, number>();
 
 export const TOKEN_PROVENANCE = 'approximation';
 export const SEPARATOR = '\n---\n';

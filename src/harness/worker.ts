@@ -20,10 +20,16 @@ if (port !== null) {
   const corpus = loadCorpus(setup.corpus, setup.policy);
   const ledger = loadLedger(ledgerDirFor(corpus), corpus);
   const matrix = cells(corpus, await pickStrategies(setup.strategies));
-  port.on('message', (index: number) => {
-    const cell = matrix[index];
-    if (cell === undefined) throw new Error(`no cell ${index}`);
-    port.postMessage({ index, ...runCell(cell, corpus, ledger) });
+  // A batch of cells at a time; each result goes back as soon as it is made, so the watchdog
+  // can tell which compilation is running.
+  port.on('message', (indices: readonly number[]) => {
+    for (const index of indices) {
+      const cell = matrix[index];
+      if (cell === undefined) throw new Error(`no cell ${index}`);
+      // The compilation line travels as its JSON text: cheaper to pass than to clone.
+      const { row, compilation } = runCell(cell, corpus, ledger);
+      port.postMessage({ index, row, line: JSON.stringify(compilation) });
+    }
   });
   port.postMessage({ ready: true });
 }
