@@ -77,7 +77,7 @@ export function greedyStageFast(
   const costs = new Heap<Entry>((a, b) => a.cost > b.cost);
   const due = new Set<Unit>();
 
-  const evaluate = (u: Unit): void => {
+  const evaluate = (u: Unit, queue = true): void => {
     u.version++;
     due.delete(u);
     const single = u.potential.length === 1 && pool.groupMembers(u.potential[0] as ContextCandidate) === null;
@@ -111,6 +111,10 @@ export function greedyStageFast(
       u.newCoverage = uncovered(members.flatMap((m) => m.coverage_keys));
       u.bestRelevance = Math.max(...members.map((m) => m.relevance));
     }
+    if (u.block !== '' || (u.bestRelevance < threshold && u.newCoverage === 0)) due.add(u);
+    if (queue) enqueue(u);
+  };
+  const enqueue = (u: Unit): void => {
     const entry = {
       unit: u,
       version: u.version,
@@ -119,7 +123,6 @@ export function greedyStageFast(
       coverage: u.newCoverage,
       first: u.members[0] as string,
     };
-    if (u.block !== '' || (u.bestRelevance < threshold && u.newCoverage === 0)) due.add(u);
     ranks.push(entry);
     costs.push(entry);
   };
@@ -133,7 +136,13 @@ export function greedyStageFast(
     return n;
   };
 
-  for (const u of units) evaluate(u);
+  // The first round needs no heaps: with the budget fixed, whatever is too dear fails now, and
+  // when the pass starts with little budget left that is most of it.
+  for (const u of units) {
+    evaluate(u, false);
+    if (u.present && !due.has(u) && u.cost > s.remaining) due.add(u);
+  }
+  for (const u of units) if (u.present && !due.has(u)) enqueue(u);
   let index: Index | null = null;
   for (;;) {
     // Everything that fails this round: blocked or adding nothing since its last change, or

@@ -8,6 +8,7 @@
  */
 import seedrandom from 'seedrandom';
 import {
+  byCandidateId,
   type ContextCandidate,
   type ContextRequest,
   defaultPolicy,
@@ -220,6 +221,8 @@ export function generateCase(seed: string, size: number, name = 'generated'): Ge
     truth[p.identity] = { eval_class: p.truth, min_representation: legalMin?.representation_id ?? 'full' };
   }
   addCycle(candidates, rng);
+  // Written in id order, as a store that keys candidates by id would hand them over.
+  candidates.sort(byCandidateId);
   const present = new Set(candidates.map((c) => c.content_identity));
   for (const identity of Object.keys(truth)) if (!present.has(identity)) delete truth[identity];
   const budgets = budgetsFor(candidates, truth);
