@@ -1,31 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bufferIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
-import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
+import { describe, expect, it } from 'vitest';
+import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
+import { CORPUS_DIR } from '../helpers/corpus.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-bad-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('bad');
 
-async function cli(...args: string[]) {
-  const io = bufferIo();
-  const code = await run(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
-
-/** A copy of the reference corpus with its ledger inside, to break on purpose. */
-function corpusCopy(name: string, edit: (dir: string) => void): string {
-  const dir = path.join(tmp, name);
-  fs.mkdirSync(path.join(dir, 'ledger'), { recursive: true });
-  for (const f of fs.readdirSync(CORPUS_DIR))
-    if (f.endsWith('.json')) fs.copyFileSync(path.join(CORPUS_DIR, f), path.join(dir, f));
-  const ledger = path.join(ROOT, 'ledger/compiler-v1');
-  for (const f of fs.readdirSync(ledger)) fs.copyFileSync(path.join(ledger, f), path.join(dir, 'ledger', f));
-  edit(dir);
-  return dir;
-}
 const editJson = (file: string, change: (x: { candidates: unknown[] }) => unknown) =>
   fs.writeFileSync(file, JSON.stringify(change(JSON.parse(fs.readFileSync(file, 'utf8')))));
 
@@ -41,7 +21,7 @@ async function stops(args: string[], out: string, ...names: string[]) {
 
 describe('study stops before writing when the corpus is malformed', () => {
   it('a duplicate candidate id (the compiler’s own input check, for every strategy)', async () => {
-    const dir = corpusCopy('dup', (d) =>
+    const dir = corpusCopy(tmp, 'dup', (d) =>
       editJson(path.join(d, 'wrong-scope.candidates.json'), (x) => ({
         candidates: [...x.candidates, x.candidates[0]],
       })),
@@ -56,7 +36,9 @@ describe('study stops before writing when the corpus is malformed', () => {
   });
 
   it('a manifest that is not an object', async () => {
-    const dir = corpusCopy('null-manifest', (d) => fs.writeFileSync(path.join(d, 'manifest.json'), 'null'));
+    const dir = corpusCopy(tmp, 'null-manifest', (d) =>
+      fs.writeFileSync(path.join(d, 'manifest.json'), 'null'),
+    );
     const out = path.join(tmp, 'out-null');
     await stops(['study', '--corpus', dir, '--out', out], out, 'manifest.json');
   });

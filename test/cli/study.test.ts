@@ -1,19 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bufferIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
+import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-study-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-async function cli(...args: string[]) {
-  const io = bufferIo();
-  const code = await run(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+const tmp = tempDir('study');
 
 const read = (dir: string) =>
   Object.fromEntries(
@@ -22,18 +13,6 @@ const read = (dir: string) =>
       .sort()
       .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]),
   );
-
-/** A copy of the reference corpus (and its ledger, inside it) to break on purpose. */
-function corpusCopy(name: string): string {
-  const dir = path.join(tmp, name);
-  fs.mkdirSync(path.join(dir, 'ledger'), { recursive: true });
-  for (const f of fs.readdirSync(CORPUS_DIR)) {
-    if (f.endsWith('.json')) fs.copyFileSync(path.join(CORPUS_DIR, f), path.join(dir, f));
-  }
-  const ledger = path.join(ROOT, 'ledger/compiler-v1');
-  for (const f of fs.readdirSync(ledger)) fs.copyFileSync(path.join(ledger, f), path.join(dir, 'ledger', f));
-  return dir;
-}
 
 describe('study writes a run folder that reruns byte for byte', () => {
   const out = path.join(tmp, 'run');
@@ -108,13 +87,13 @@ describe('a run that cannot start writes nothing and exits 2 naming the file', (
   };
 
   it('a case without its request', async () => {
-    const dir = corpusCopy('no-request');
+    const dir = corpusCopy(tmp, 'no-request');
     fs.rmSync(path.join(dir, 'wrong-scope.request.json'));
     expect(await attempt(dir)).toContain('wrong-scope.request.json');
   });
 
   it('a budget manifest naming an unknown case', async () => {
-    const dir = corpusCopy('unknown-case');
+    const dir = corpusCopy(tmp, 'unknown-case');
     const m = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
     m.budgets['no-such-case'] = { tight: 1, medium: 2, roomy: 3 };
     fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(m));
@@ -122,7 +101,7 @@ describe('a run that cannot start writes nothing and exits 2 naming the file', (
   });
 
   it('a ledger for an unknown identity', async () => {
-    const dir = corpusCopy('unknown-identity');
+    const dir = corpusCopy(tmp, 'unknown-identity');
     const file = path.join(dir, 'ledger', 'wrong-scope.truth.json');
     const t = JSON.parse(fs.readFileSync(file, 'utf8'));
     t.identity_truth.phantom = { eval_class: 'must', min_representation: 'full' };

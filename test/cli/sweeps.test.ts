@@ -1,18 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bufferIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../helpers/cli.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-sweeps-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-async function cli(...args: string[]) {
-  const io = bufferIo();
-  const code = await run(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+const tmp = tempDir('sweeps');
 
 const RUN_FILES = ['rows.jsonl', 'compilations.jsonl', 'rows.csv', 'summary.json', 'report.md'];
 const files = (dir: string) =>

@@ -1,23 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bufferIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { checkCompilerInputs, defaultPolicy, gate } from '../../src/compiler/index.js';
 import { loadCorpus, requestAt } from '../../src/harness/corpus.js';
 import { solveExact } from '../../src/harness/exact.js';
 import { generateCase } from '../../src/harness/generate.js';
 import { ledgerDirFor, loadLedger } from '../../src/harness/ledger.js';
+import { cli, tempDir } from '../helpers/cli.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-generate-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('generate');
 
-async function cli(...args: string[]) {
-  const io = bufferIo();
-  const code = await run(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
 const bytes = (dir: string) =>
   Object.fromEntries(
     fs

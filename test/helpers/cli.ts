@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import { bufferIo } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { CORPUS_DIR, ROOT } from './corpus.js';
+
+/** The CLI in-process: exit code and what it printed. */
+export async function cli(...args: string[]) {
+  const io = bufferIo();
+  const code = await run(args, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+/** A temporary folder removed after the test file. */
+export function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ctxbench-${prefix}-`));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A copy of the reference corpus with its ledger inside, to break on purpose. */
+export function corpusCopy(tmp: string, name: string, edit: (dir: string) => void = () => {}): string {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(path.join(dir, 'ledger'), { recursive: true });
+  for (const f of fs.readdirSync(CORPUS_DIR)) {
+    if (f.endsWith('.json')) fs.copyFileSync(path.join(CORPUS_DIR, f), path.join(dir, f));
+  }
+  const ledger = path.join(ROOT, 'ledger/compiler-v1');
+  for (const f of fs.readdirSync(ledger)) fs.copyFileSync(path.join(ledger, f), path.join(dir, 'ledger', f));
+  edit(dir);
+  return dir;
+}
