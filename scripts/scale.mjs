@@ -23,6 +23,19 @@ process.stderr.write('ctxbench-maxrss-kb ' + process.resourceUsage().maxRSS + '\
 `,
 );
 
+// The library on its own: parse, read the records, compile. No validation, no output.
+const libraryOnly = path.join(work, 'library-only.mjs');
+fs.writeFileSync(
+  libraryOnly,
+  `import fs from 'node:fs';
+const { compileContext, readCandidate, readPolicy, readRequest } = await import(${JSON.stringify(path.join(root, 'dist/src/compiler/index.js'))});
+const read = (f) => JSON.parse(fs.readFileSync(process.argv[2] + '/' + f, 'utf8'));
+const out = compileContext(readRequest(read('request.json')), read('candidates.json').candidates.map(readCandidate), readPolicy(read('policy.json')));
+if (out.result.trace.entries.length === 0) process.exit(3);
+process.stderr.write('ctxbench-maxrss-kb ' + process.resourceUsage().maxRSS + '\\n');
+`,
+);
+
 function timed(args) {
   const t = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, {
@@ -48,9 +61,11 @@ for (const n of sizes) {
   if (g.status !== 0) throw new Error(g.stderr);
   const mb = fs.statSync(path.join(dir, 'candidates.json')).size / 1e6;
   const parse = [];
+  const library = [];
   const compile = [];
   for (let k = 0; k < runs; k++) {
     parse.push(timed([parseOnly, dir]));
+    library.push(timed([libraryOnly, dir]));
     compile.push(
       timed([
         bin,
@@ -67,19 +82,28 @@ for (const n of sizes) {
     );
   }
   const p = median(parse.map((x) => x.ms));
+  const l = median(library.map((x) => x.ms));
   const c = median(compile.map((x) => x.ms));
+  const peak = (xs) => Math.round(Math.max(...xs.map((x) => x.rss)) / 1024);
   results.push({
     candidates: n,
     input_mb: +mb.toFixed(1),
     parse_ms: Math.round(p),
+    library_ms: Math.round(l),
+    library_ratio: +(l / p).toFixed(2),
     compile_ms: Math.round(c),
     ratio: +(c / p).toFixed(2),
-    parse_rss_mb: Math.round(Math.max(...parse.map((x) => x.rss)) / 1024),
-    compile_rss_mb: Math.round(Math.max(...compile.map((x) => x.rss)) / 1024),
+    parse_rss_mb: peak(parse),
+    library_rss_mb: peak(library),
+    compile_rss_mb: peak(compile),
   });
   console.log(JSON.stringify(results.at(-1)));
 }
 const [a, b] = [results.find((r) => r.candidates === 10000), results.find((r) => r.candidates === 100000)];
-if (a && b) console.log(`growth 10,000 -> 100,000 candidates: ${(b.compile_ms / a.compile_ms).toFixed(1)}x`);
+if (a && b) {
+  console.log(
+    `growth 10,000 -> 100,000 candidates: CLI ${(b.compile_ms / a.compile_ms).toFixed(1)}x, library ${(b.library_ms / a.library_ms).toFixed(1)}x`,
+  );
+}
 console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model}, node ${process.version}`);
 fs.rmSync(work, { recursive: true, force: true });

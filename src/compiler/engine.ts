@@ -86,7 +86,7 @@ function traceOf(s: CompileState): DecisionTrace {
     request_id: s.pool.request.request_id,
     policy_version: s.pool.policy.policy_version,
     // The pool is sorted by id already: no sort, no copies (the state is not used again).
-    entries: s.pool.sorted.flatMap((c) => s.entries.get(c.candidate_id) ?? []),
+    entries: s.pool.facts.flatMap((f) => f.entry ?? []),
   };
 }
 

@@ -25,6 +25,8 @@ interface Unit {
   bestRelevance: number;
   present: boolean;
   version: number;
+  /** A single's fact, for the quick path. */
+  readonly lone: Fact | undefined;
 }
 
 interface Entry {
@@ -66,10 +68,10 @@ export function greedyStageFast(
     if (!passesFact(f)) continue;
     const c = f.c;
     const group = pool.groupMembers(c);
-    if (group === null) units.push(blank(c.candidate_id, [c]));
+    if (group === null) units.push(blank(c.candidate_id, [c], f));
     else if (!seenGroups.has(c.group_id as string)) {
       seenGroups.add(c.group_id as string);
-      units.push(blank(c.group_id as string, group));
+      units.push(blank(c.group_id as string, group, undefined));
     }
   }
 
@@ -80,6 +82,23 @@ export function greedyStageFast(
   const evaluate = (u: Unit, queue = true): void => {
     u.version++;
     due.delete(u);
+    const lone = u.lone;
+    if (lone !== undefined && lone.c.depends_on.length === 0 && !pool.strict) {
+      // A lone candidate with no dependencies: open means eligible, unadmitted and its content
+      // free, so it costs its own count and nothing can block it.
+      u.present = passesFact(lone);
+      if (!u.present) return;
+      const only = lone.c;
+      if (u.members.length === 0) u.members = [only.candidate_id];
+      u.nodes = u.members;
+      u.cost = only.token_count;
+      u.block = '';
+      u.newCoverage = uncovered(only.coverage_keys);
+      u.bestRelevance = only.relevance;
+      if (u.bestRelevance < threshold && u.newCoverage === 0) due.add(u);
+      if (queue) enqueue(u);
+      return;
+    }
     const single = u.potential.length === 1 && pool.groupMembers(u.potential[0] as ContextCandidate) === null;
     const present = single ? passes(u.potential[0] as ContextCandidate) : u.potential.some(passes);
     const members = single
@@ -227,8 +246,9 @@ function buildIndex(s: CompileState, units: readonly Unit[]): Index {
   return { byNode, byIdentity, byKey };
 }
 
-function blank(name: string, potential: readonly ContextCandidate[]): Unit {
+function blank(name: string, potential: readonly ContextCandidate[], lone: Fact | undefined): Unit {
   return {
+    lone,
     name,
     potential,
     members: [],

@@ -1,6 +1,7 @@
 import { walkClosure } from './closure.js';
 import { type GateVerdict, gate, requiredGroupOf } from './gates.js';
 import { byCandidateId } from './read.js';
+import type { WorkingEntry } from './state.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest, RequirementClass } from './types.js';
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
@@ -9,12 +10,24 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
   else list.push(value);
 };
 
-/** What the pool knows of one candidate; closures are filled in when first asked for. */
+/** One content identity, and whether some form of it is admitted (the compilation's state). */
+export interface Content {
+  readonly name: string;
+  admitted: boolean;
+}
+
+/**
+ * What the pool knows of one candidate; closures are filled in when first asked for. `entry`
+ * is the candidate's trace entry once it has one: the compilation's state, kept here so that a
+ * scan over the pool needs no lookups.
+ */
 export interface Fact {
   readonly c: ContextCandidate;
   band: RequirementClass;
   readonly verdict: GateVerdict;
   readonly eligible: boolean;
+  readonly content: Content;
+  entry?: WorkingEntry | undefined;
   closure?: readonly string[];
   unitClosure?: readonly string[];
   dependencies?: readonly string[];
@@ -39,6 +52,7 @@ export class Pool {
   readonly namedByIdentity = new Map<string, string[]>();
   /** Content identity -> its forms, sorted by id. */
   readonly byIdentity = new Map<string, ContextCandidate[]>();
+  readonly contents = new Map<string, Content>();
   readonly strict: boolean;
   readonly candidates: readonly ContextCandidate[];
   readonly request: ContextRequest;
@@ -54,7 +68,12 @@ export class Pool {
     const facts: Fact[] = [];
     for (const c of this.sorted) {
       const verdict = gate(c);
-      const f: Fact = { c, band: c.requirement, verdict, eligible: verdict.code === 'eligible' };
+      let content = this.contents.get(c.content_identity);
+      if (content === undefined) {
+        content = { name: c.content_identity, admitted: false };
+        this.contents.set(c.content_identity, content);
+      }
+      const f: Fact = { c, band: c.requirement, verdict, eligible: verdict.code === 'eligible', content };
       facts.push(f);
       this.byId.set(c.candidate_id, f);
       const g = requiredGroupOf(c);
@@ -124,9 +143,12 @@ export class Pool {
 
   /** The closure without the candidate itself: what a trace entry lists as its dependencies. */
   dependencies(id: string): readonly string[] {
-    const f = this.fact(id);
+    return this.dependenciesOf(this.fact(id));
+  }
+
+  dependenciesOf(f: Fact): readonly string[] {
     if (f.c.depends_on.length === 0) return NONE;
-    f.dependencies ??= this.closure(id).slice(1);
+    f.dependencies ??= this.closure(f.c.candidate_id).slice(1);
     return f.dependencies;
   }
 

@@ -47,8 +47,8 @@ export function checkRequiredSources(s: CompileState): Refusal | null {
 /** Section 7.2: every candidate failing a gate is rejected, in input order, at the full budget. */
 export function hardGatePass(s: CompileState): void {
   for (const c of s.pool.candidates) {
-    const v = s.pool.verdict(c.candidate_id);
-    if (v.code !== 'eligible') s.reject(c, 'REJECTED_HARD', v.code, v.detail, 0);
+    const f = s.pool.fact(c.candidate_id);
+    if (!f.eligible) s.rejectFact(f, 'REJECTED_HARD', f.verdict.code, f.verdict.detail, 0);
   }
 }
 
@@ -214,10 +214,16 @@ export function requiredStage(s: CompileState): Refusal | null {
 
 /** Section 7.5: the unchosen MANDATORY forms of admitted contents. */
 export function mandatoryCloseOut(s: CompileState): void {
-  for (const { c, band } of s.pool.facts) {
-    if (band !== 'MANDATORY' || s.entries.has(c.candidate_id)) continue;
-    if (s.admittedIdentities.has(c.content_identity)) {
-      s.reject(c, 'REJECTED_ALTERNATIVE', 'alternative_selected', 'another form of this content admitted', 0);
+  for (const f of s.pool.facts) {
+    if (f.band !== 'MANDATORY' || f.entry !== undefined) continue;
+    if (f.content.admitted) {
+      s.rejectFact(
+        f,
+        'REJECTED_ALTERNATIVE',
+        'alternative_selected',
+        'another form of this content admitted',
+        0,
+      );
     }
   }
 }
@@ -280,13 +286,19 @@ export function greedyStageReference(
 
 /** Section 7.7: every candidate still without an entry is an alternative or did not fit. */
 export function finalCloseOut(s: CompileState): void {
-  for (const c of s.pool.sorted) {
-    if (s.entries.has(c.candidate_id)) continue;
-    if (s.admittedIdentities.has(c.content_identity)) {
-      s.reject(c, 'REJECTED_ALTERNATIVE', 'alternative_selected', 'another form of this content admitted', 0);
+  for (const f of s.pool.facts) {
+    if (f.entry !== undefined) continue;
+    if (f.content.admitted) {
+      s.rejectFact(
+        f,
+        'REJECTED_ALTERNATIVE',
+        'alternative_selected',
+        'another form of this content admitted',
+        0,
+      );
     } else {
-      const { cost } = s.price([c.candidate_id]);
-      s.reject(c, 'REJECTED_BUDGET', 'budget', 'no remaining budget path admits this record', cost);
+      const { cost } = s.price([f.c.candidate_id]);
+      s.rejectFact(f, 'REJECTED_BUDGET', 'budget', 'no remaining budget path admits this record', cost);
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { Fact, Pool } from './pool.js';
+import type { Content, Fact, Pool } from './pool.js';
 import type { ContextCandidate, RequirementClass, TraceDecision, TraceEntry } from './types.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -10,6 +10,45 @@ export interface Priced {
   readonly nodes: readonly string[];
 }
 
+/** The trace entries, kept on the pool's facts (one per candidate, a later write replacing). */
+class EntryTable {
+  private readonly pool: Pool;
+  constructor(pool: Pool) {
+    this.pool = pool;
+  }
+  has(id: string): boolean {
+    return this.pool.fact(id).entry !== undefined;
+  }
+  get(id: string): WorkingEntry | undefined {
+    return this.pool.fact(id).entry;
+  }
+  set(id: string, entry: WorkingEntry): void {
+    this.pool.fact(id).entry = entry;
+  }
+}
+
+/** Which contents have an admitted form, kept on the pool's content records. */
+class IdentityTable {
+  private readonly pool: Pool;
+  private readonly marked: Content[] = [];
+  constructor(pool: Pool) {
+    this.pool = pool;
+  }
+  has(name: string): boolean {
+    return this.pool.contents.get(name)?.admitted ?? false;
+  }
+  add(name: string): void {
+    const content = this.pool.contents.get(name);
+    if (content === undefined || content.admitted) return;
+    content.admitted = true;
+    this.marked.push(content);
+  }
+  clear(): void {
+    for (const content of this.marked) content.admitted = false;
+    this.marked.length = 0;
+  }
+}
+
 /**
  * The working state of one compilation: remaining budget, what is admitted, which contents and
  * coverage keys that covers, and one trace entry per candidate (a later write replaces an
@@ -18,14 +57,16 @@ export interface Priced {
 export class CompileState {
   remaining: number;
   readonly admitted = new Set<string>();
-  readonly admittedIdentities = new Set<string>();
+  readonly admittedIdentities: IdentityTable;
   readonly covered = new Set<string>();
-  readonly entries = new Map<string, WorkingEntry>();
+  readonly entries: EntryTable;
 
   readonly pool: Pool;
 
   constructor(pool: Pool) {
     this.pool = pool;
+    this.entries = new EntryTable(pool);
+    this.admittedIdentities = new IdentityTable(pool);
     this.remaining = pool.request.usable_token_budget;
   }
 
@@ -81,22 +122,27 @@ export class CompileState {
 
   /** Any decision but an admission: recorded at the budget of the moment, which it leaves alone. */
   reject(c: ContextCandidate, decision: TraceDecision, code: string, detail: string, marginal: number): void {
-    this.entries.set(c.candidate_id, {
+    this.rejectFact(this.pool.fact(c.candidate_id), decision, code, detail, marginal);
+  }
+
+  rejectFact(f: Fact, decision: TraceDecision, code: string, detail: string, marginal: number): void {
+    const { c } = f;
+    f.entry = {
       candidate_id: c.candidate_id,
       content_identity: c.content_identity,
       representation_id: c.representation_id,
       decision,
       reason_code: code,
       reason_detail: detail,
-      priority_band: this.pool.band(c.candidate_id),
+      priority_band: f.band,
       relevance: c.relevance,
       marginal_cost: marginal,
-      dependency_closure: this.pool.dependencies(c.candidate_id),
+      dependency_closure: this.pool.dependenciesOf(f),
       pulled_in_by: [],
       budget_before: this.remaining,
       budget_after: this.remaining,
       position: null,
-    });
+    };
   }
 
   /**
