@@ -79,22 +79,24 @@ export function greedyStageFast(
   const costs = new Heap<Entry>((a, b) => a.cost > b.cost);
   const due = new Set<Unit>();
 
+  // A unit of one candidate with nothing in its closure: open means eligible, unadmitted and its
+  // content free, so it costs its own count and nothing can block it.
+  const alone = (u: Unit, only: ContextCandidate): void => {
+    if (u.members.length !== 1 || u.members[0] !== only.candidate_id) u.members = [only.candidate_id];
+    u.nodes = u.members;
+    u.cost = only.token_count;
+    u.block = '';
+    u.newCoverage = uncovered(only.coverage_keys);
+    u.bestRelevance = only.relevance;
+  };
   const evaluate = (u: Unit, queue = true): void => {
     u.version++;
     due.delete(u);
     const lone = u.lone;
     if (lone !== undefined && lone.c.depends_on.length === 0 && !pool.strict) {
-      // A lone candidate with no dependencies: open means eligible, unadmitted and its content
-      // free, so it costs its own count and nothing can block it.
       u.present = passesFact(lone);
       if (!u.present) return;
-      const only = lone.c;
-      if (u.members.length === 0) u.members = [only.candidate_id];
-      u.nodes = u.members;
-      u.cost = only.token_count;
-      u.block = '';
-      u.newCoverage = uncovered(only.coverage_keys);
-      u.bestRelevance = only.relevance;
+      alone(u, lone.c);
       if (u.bestRelevance < threshold && u.newCoverage === 0) due.add(u);
       if (queue) enqueue(u);
       return;
@@ -113,14 +115,7 @@ export function greedyStageFast(
     u.present = true;
     const only = members.length === 1 ? (members[0] as ContextCandidate) : null;
     if (only !== null && pool.unitClosure(only.candidate_id).length === 1) {
-      // A lone candidate with no dependencies: open means eligible, unadmitted and its content
-      // free, so it costs its own count and nothing can block it.
-      u.members = [only.candidate_id];
-      u.nodes = u.members;
-      u.cost = only.token_count;
-      u.block = '';
-      u.newCoverage = uncovered(only.coverage_keys);
-      u.bestRelevance = only.relevance;
+      alone(u, only);
     } else {
       u.members = members.map((m) => m.candidate_id);
       const priced = s.price(u.members);
