@@ -51,6 +51,7 @@ function timed(args) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const results = [];
+process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }));
 for (const n of sizes) {
   const dir = path.join(work, `pool-${n}`);
   const g = spawnSync(
@@ -106,4 +107,3 @@ if (a && b) {
   );
 }
 console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model}, node ${process.version}`);
-fs.rmSync(work, { recursive: true, force: true });

@@ -21,6 +21,10 @@ export function generateCommand(a: GenerateArgs, io: Io): ExitCode {
     throw new UsageError('--candidates must be a whole number >= 1');
   if (a.cases !== undefined && (!Number.isInteger(a.cases) || a.cases < 1))
     throw new UsageError('--cases must be >= 1');
+  // The seed names the cases' files: it must not reach outside the output folder.
+  if (!/^[A-Za-z0-9._-]+$/.test(a.seed) || a.seed.startsWith('.')) {
+    throw new UsageError('--seed may hold letters, digits, ".", "_" and "-" (not first ".")');
+  }
   checkOut(a.out, a.force, GENERATED_MARKS);
   const policy = a.policy ? loadPolicy(a.policy) : defaultPolicy();
   if (a.cases === undefined) {
@@ -30,6 +34,10 @@ export function generateCommand(a: GenerateArgs, io: Io): ExitCode {
       `seed ${a.seed}: ${g.candidates.length} candidates written to ${a.out} (budget ${g.request.usable_token_budget}; tight ${g.budgets.tight}, roomy ${g.budgets.roomy})\n`,
     );
     return EXIT.ok;
+  }
+  // The seed names the cases' files: it must not reach outside the output folder.
+  if (!/^[A-Za-z0-9._-]+$/.test(a.seed) || a.seed.startsWith('.')) {
+    throw new UsageError('--seed may hold letters, digits, ".", "_" and "-" (not first ".")');
   }
   const { refusals, unproven } = writeCorpus(a.out, {
     seed: a.seed,

@@ -52,6 +52,8 @@ export async function studyCommand(a: StudyArgs, io: Io): Promise<ExitCode> {
   const out = a.out ?? path.join('runs', corpus.name);
   checkOut(out, a.force, RUN_MARKS);
   if (!Number.isInteger(a.jobs) || a.jobs < 1) throw new UsageError('--jobs must be a whole number >= 1');
+  if (!Number.isFinite(a.timeout) || a.timeout < 1)
+    throw new UsageError('--timeout must be a number of milliseconds >= 1');
   const matrix = cells(corpus, strategies);
   const shard = a.shard === undefined ? undefined : sliceOf(parseShard(a.shard), matrix.length);
   const [from, to] = shard ? [shard.from, shard.to] : [0, matrix.length];
@@ -76,7 +78,7 @@ export async function studyCommand(a: StudyArgs, io: Io): Promise<ExitCode> {
         waiting.set(index, result);
         for (let r = waiting.get(next); r !== undefined; r = waiting.get(next)) {
           waiting.delete(next++);
-          take(r.row, r.line);
+          take(JSON.parse(r.row) as Row, r.line);
         }
       };
       await runParallel({
@@ -85,11 +87,13 @@ export async function studyCommand(a: StudyArgs, io: Io): Promise<ExitCode> {
         timeout: a.timeout,
         indices: Array.from({ length: to - from }, (_, k) => from + k),
         onResult: arrive,
-        onTimeout: (index, message) => {
+        onLost: (index, message) => {
           const { row, compilation } = failedCell(matrix[index] as Cell, corpus, ledger, message);
-          arrive(index, { row, line: JSON.stringify(compilation) });
+          arrive(index, { row: JSON.stringify(row), line: JSON.stringify(compilation) });
         },
       });
+      if (next !== to)
+        throw new Error(`only ${next - from} of ${to - from} cells came back from the workers`);
     }
     writer.finish(rows, facts);
   } catch (e) {

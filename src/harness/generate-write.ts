@@ -71,6 +71,8 @@ export function writeCorpus(out: string, spec: CorpusSpec): { refusals: number; 
         const request = { ...g.request, usable_token_budget: budget };
         const sel = solveExact({ request, candidates: g.candidates, policy: spec.policy, budget });
         if ('refusal' in sel) refusals++;
+        // Past its node bound exact proves nothing: a bundle is still a bundle, but a
+        // SEARCH_LIMIT "refusal" is recorded as such and counted as unproven.
         if (sel.extras?.proven_optimal === false) unproven++;
         (expected[name] as Record<string, unknown>)[level] =
           'refusal' in sel ? { success: false, reason: sel.refusal.reason } : { success: true, reason: null };

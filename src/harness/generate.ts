@@ -143,7 +143,8 @@ export function generateCase(seed: string, size: number, name = 'generated'): Ge
   const rng = seedrandom(seed);
   const candidates: ContextCandidate[] = [];
   const truth: Record<string, IdentityTruth> = {};
-  const toolCount = Math.max(2, Math.min(8, Math.round(size / 150)));
+  // A few shared tools, and never more than leave room for the instruction and the task.
+  const toolCount = Math.min(Math.max(0, size - 2), Math.max(2, Math.min(8, Math.round(size / 150))));
   const tools = Array.from({ length: toolCount }, (_, k) => `tool-${k}`);
   for (const [k, id] of tools.entries()) {
     candidates.push(
@@ -189,7 +190,7 @@ export function generateCase(seed: string, size: number, name = 'generated'): Ge
       const failed =
         roll < rate ? 'scope' : roll < 2 * rate ? 'freshness' : roll < 3 * rate ? 'authority' : null;
       const tokens = Math.max(5, Math.round(full * f.share));
-      const needsTool = f.form_rank === 0 || rng() < 0.04;
+      const needsTool = tools.length > 0 && (f.form_rank === 0 || rng() < 0.04);
       candidates.push(
         candidate(id, {
           content_identity: p.identity,

@@ -1,18 +1,18 @@
 /**
- * A study spread over worker threads. Each worker compiles one cell at a time; results come
- * back in any order and the caller puts them back in loop order. A watchdog stops a worker whose
- * compilation runs past a generous limit and turns that cell into an error row: a safety net a
- * correct strategy never meets, so results never depend on machine speed.
+ * A study spread over worker threads. Each worker compiles batches of cells and answers one
+ * cell at a time; results come back in any order and the caller puts them back in loop order. A
+ * watchdog stops a worker whose compilation runs past a generous limit and turns that cell into
+ * an error row: a safety net a correct strategy never meets, so results never depend on machine
+ * speed.
  */
 import { Worker } from 'node:worker_threads';
-import type { Row } from './types.js';
+import type { WorkerSetup } from './worker.js';
 
+/** A cell's row and its compilations.jsonl line, both as JSON text: what one job would write. */
 export interface CellText {
-  readonly row: Row;
+  readonly row: string;
   readonly line: string;
 }
-
-import type { WorkerSetup } from './worker.js';
 
 export interface ParallelOptions {
   readonly setup: WorkerSetup;
@@ -21,10 +21,9 @@ export interface ParallelOptions {
   readonly timeout: number;
   /** Cell indices to compile, in the order to hand them out. */
   readonly indices: readonly number[];
-  /** A cell's row and its compilations.jsonl line, as JSON text. */
   readonly onResult: (index: number, result: CellText) => void;
-  /** The error row of a cell whose worker was stopped. */
-  readonly onTimeout: (index: number, message: string) => void;
+  /** The error row of a cell whose worker was stopped or died. */
+  readonly onLost: (index: number, message: string) => void;
 }
 
 // Workers are compiled JavaScript. Run from the sources (the test runner), this module takes
@@ -33,8 +32,10 @@ const WORKER = import.meta.url.endsWith('.ts')
   ? new URL('../../dist/src/harness/worker.js', import.meta.url)
   : new URL('./worker.js', import.meta.url);
 
-function spawn(setup: WorkerSetup): Worker {
-  return new Worker(WORKER, { workerData: setup });
+interface Job {
+  /** The cells this worker holds; the first is the one running, since `since`. */
+  readonly held: number[];
+  since: number;
 }
 
 export function runParallel(o: ParallelOptions): Promise<void> {
@@ -42,14 +43,21 @@ export function runParallel(o: ParallelOptions): Promise<void> {
   let pending = queue.length;
   return new Promise((resolve, reject) => {
     if (pending === 0) return resolve();
-    // Per worker: the cells it holds, the first one running since `since`.
-    const busy = new Map<Worker, { held: number[]; since: number }>();
-    const workers = new Set<Worker>();
+    const busy = new Map<Worker, Job>();
+    const live = new Set<Worker>();
+    let over = false;
     const finish = (error?: unknown) => {
+      if (over) return;
+      over = true;
       clearInterval(watchdog);
-      for (const w of workers) void w.terminate();
+      // Nothing a worker says from here on counts: stop them all.
+      for (const w of live) void w.terminate();
+      live.clear();
       if (error === undefined) resolve();
       else reject(error);
+    };
+    const settle = () => {
+      if (--pending === 0) finish();
     };
     // Batches keep the messaging cheap; they shrink as the queue drains, to end together.
     const feed = (w: Worker) => {
@@ -59,53 +67,52 @@ export function runParallel(o: ParallelOptions): Promise<void> {
       busy.set(w, { held, since: Date.now() });
       w.postMessage(held);
     };
-    const settle = () => {
-      if (--pending === 0) finish();
+    // A lost worker's running cell becomes an error row; the rest of its batch goes back.
+    const lose = (w: Worker, message: string) => {
+      const job = busy.get(w);
+      busy.delete(w);
+      live.delete(w);
+      void w.terminate();
+      if (over || job === undefined) return;
+      const [running, ...rest] = job.held;
+      queue.unshift(...rest);
+      if (running !== undefined) {
+        o.onLost(running, message);
+        settle();
+      }
+      if (!over && queue.length > 0) start();
     };
     const start = () => {
-      const w = spawn(o.setup);
-      workers.add(w);
+      const w = new Worker(WORKER, { workerData: o.setup });
+      live.add(w);
       w.on('message', (m: { ready?: true; index?: number } & Partial<CellText>) => {
+        // A worker already stopped may still have answers in flight: they no longer count.
+        if (over || !live.has(w)) return;
         if (m.ready) return feed(w);
         const job = busy.get(w);
-        job?.held.shift();
-        if (job) job.since = Date.now();
+        if (job === undefined || job.held[0] !== m.index)
+          return finish(new Error(`worker answered out of turn (${m.index})`));
+        job.held.shift();
+        job.since = Date.now();
         o.onResult(m.index as number, m as CellText);
         settle();
-        if (job && job.held.length === 0) {
+        if (job.held.length === 0) {
           busy.delete(w);
           feed(w);
         }
       });
       w.on('error', (e) => finish(e));
-      // A worker that dies on its own (out of memory, say) loses only the cell it held.
+      // A worker that dies on its own (out of memory, say) loses only the cell it was on.
       w.on('exit', (code) => {
-        const job = busy.get(w);
-        workers.delete(w);
-        if (job === undefined) return;
-        lose(w, job, `worker exited with code ${code} while compiling`);
+        if (live.has(w)) lose(w, `worker exited with code ${code} while compiling`);
       });
-    };
-    // The running cell of a lost worker becomes an error row; the rest of its batch goes back.
-    const lose = (w: Worker, job: { held: number[] }, message: string) => {
-      busy.delete(w);
-      workers.delete(w);
-      void w.terminate();
-      const [running, ...rest] = job.held;
-      queue.unshift(...rest);
-      if (running !== undefined) {
-        o.onTimeout(running, message);
-        settle();
-      }
-      if (pending > 0 && queue.length > 0) start();
     };
     // The clock here only decides when to give up on a stuck worker, never what is compiled.
     const watchdog = setInterval(
       () => {
         for (const [w, job] of busy) {
-          if (Date.now() - job.since > o.timeout) {
-            lose(w, job, `timed out: no answer within ${o.timeout} ms, stopped by the watchdog`);
-          }
+          if (Date.now() - job.since > o.timeout)
+            lose(w, `timed out: no answer within ${o.timeout} ms, stopped by the watchdog`);
         }
       },
       Math.min(1000, Math.max(20, o.timeout / 10)),

@@ -109,10 +109,12 @@ export function compileWith(strategy: Strategy, input: StrategyInput): Compiled 
 
 function fromSelection(tag: string, input: StrategyInput, selection: unknown): Compiled {
   if (!isPlainObject(selection)) throw new Malformed('not an object');
-  const extras = selection.extras ?? {};
-  if (!isPlainObject(extras)) throw new Malformed('extras is not an object');
+  if (!isPlainObject(selection.extras ?? {})) throw new Malformed('extras is not an object');
+  // Extras are kept as the JSON they will be written as: a function, a class with `toJSON` or a
+  // cycle then reads the same in every file and across worker threads, or fails here.
+  let extras: Record<string, unknown>;
   try {
-    JSON.stringify(extras);
+    extras = JSON.parse(JSON.stringify(selection.extras ?? {}));
   } catch (e) {
     throw new Malformed(`extras cannot be written as JSON (${(e as Error).message})`);
   }

@@ -26,9 +26,10 @@ if (port !== null) {
     for (const index of indices) {
       const cell = matrix[index];
       if (cell === undefined) throw new Error(`no cell ${index}`);
-      // The compilation line travels as its JSON text: cheaper to pass than to clone.
+      // Row and line travel as the JSON text one job would write: cheaper to pass than to clone,
+      // and nothing can read differently on the other side.
       const { row, compilation } = runCell(cell, corpus, ledger);
-      port.postMessage({ index, row, line: JSON.stringify(compilation) });
+      port.postMessage({ index, row: JSON.stringify(row), line: JSON.stringify(compilation) });
     }
   });
   port.postMessage({ ready: true });

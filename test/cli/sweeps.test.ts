@@ -59,19 +59,23 @@ describe('sweeps beyond one process give the bytes of one', () => {
   });
 
   it('merge refuses an incomplete or mixed set of shards', async () => {
-    const dir = (x: string) => path.join(tmp, `reference-${x}`);
-    const missing = await cli('merge', dir('s1'), dir('s3'), '--out', path.join(tmp, 'bad-merge'));
+    const shard = async (name: string, spec: string, corpus: string[] = []) => {
+      const out = path.join(tmp, name);
+      expect(
+        (await cli('study', ...corpus, '--strategies', 'dump', '--shard', spec, '--out', out)).code,
+      ).toBe(0);
+      return out;
+    };
+    const [a, c] = [await shard('m-a', '1/3'), await shard('m-c', '3/3')];
+    const missing = await cli('merge', a, c, '--out', path.join(tmp, 'bad-merge'));
     expect(missing.code).toBe(2);
     expect(fs.existsSync(path.join(tmp, 'bad-merge'))).toBe(false);
-    const mixed = await cli(
-      'merge',
-      dir('s1'),
-      path.join(tmp, 'generated-s2'),
-      dir('s3'),
-      '--out',
-      path.join(tmp, 'bad-merge'),
-    );
-    expect(mixed.code).toBe(2);
+    const gen = path.join(tmp, 'm-gen');
+    expect(
+      (await cli('generate', '--seed', 'm', '--candidates', '20', '--cases', '2', '--out', gen)).code,
+    ).toBe(0);
+    const other = await shard('m-other', '2/3', ['--corpus', gen]);
+    expect((await cli('merge', a, other, c, '--out', path.join(tmp, 'bad-merge'))).code).toBe(2);
   });
 
   it('rejects a malformed shard or job count', async () => {

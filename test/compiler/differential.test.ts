@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { bundleToJSON, compileContext, defaultPolicy, resultToJSON } from '../../src/compiler/index.js';
 import { BUDGETS } from '../../src/harness/corpus.js';
 import { generateCase } from '../../src/harness/generate.js';
-import { runs } from '../helpers/arbitrary.js';
+import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
 
 const SEED = 'differential-1';
 
@@ -42,5 +43,22 @@ describe(`fast and reference engines decide alike (seed ${SEED})`, () => {
     // Both outcomes must be exercised, or the comparison proves little.
     expect(bundles).toBeGreaterThan(compared / 5);
     expect(bundles).toBeLessThan(compared * 2 - compared / 5);
+  });
+
+  it('on small random pools with promotions, self-dependencies, groups and ties', () => {
+    // The generated pools never name required ids and rarely tie; these do, often.
+    fc.assert(
+      fc.property(fc.oneof(randomCase(16), tieCase()), ({ request, candidates }) => {
+        for (const mode of ['omit', 'refuse'] as const) {
+          const policy = { ...defaultPolicy(), required_missing: mode };
+          const bytes = (engine: 'fast' | 'reference') => {
+            const out = compileContext(request, candidates, policy, { engine });
+            return JSON.stringify([out.bundle && bundleToJSON(out.bundle), resultToJSON(out.result)]);
+          };
+          expect(bytes('fast')).toBe(bytes('reference'));
+        }
+      }),
+      { seed: 77, numRuns: runs(2000, 40_000) },
+    );
   });
 });

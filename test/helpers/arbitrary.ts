@@ -77,3 +77,59 @@ export const randomCase = (maxCandidates = 12): fc.Arbitrary<RandomCase> =>
       const requiredIds = [...new Set(named.map((n) => ids[n % ids.length] as string))];
       return { request: req(budget, { required_ids: requiredIds }), candidates };
     });
+
+/**
+ * Pools made to tie: relevance and counts from a handful of values, dependencies that may point
+ * at themselves, required groups, named ids, budgets from nothing to enough. Where the fast and
+ * the reference engines could part ways is in how they break ties and in what repair drops.
+ */
+export const tieCase = (): fc.Arbitrary<RandomCase> =>
+  fc
+    .record({
+      n: fc.integer({ min: 2, max: 14 }),
+      seeds: fc.array(
+        fc.record({
+          identity: fc.nat(9),
+          band: fc.nat(BANDS.length - 1),
+          tokens: fc.constantFrom(0, 5, 10, 10, 20),
+          relevance: fc.constantFrom(0, 0.29, 0.3, 0.5, 0.5, 0.9),
+          deps: fc.array(fc.nat(13), { maxLength: 3 }),
+          group: fc.oneof(fc.constant(-1), fc.nat(2)),
+          keys: fc.array(fc.nat(3), { maxLength: 2 }),
+          gate: fc.oneof(fc.constant(-1), fc.constant(-1), fc.constant(-1), fc.nat(3)),
+          role: fc.nat(3),
+        }),
+        { minLength: 14, maxLength: 14 },
+      ),
+      named: fc.array(fc.nat(13), { maxLength: 2 }),
+      budget: fc.nat(400),
+    })
+    .map(({ n, seeds, named, budget }) => {
+      const ids = Array.from({ length: n }, (_, k) => `c${String(k).padStart(2, '0')}`);
+      const groupBand = new Map<number, RequirementClass>();
+      const candidates = seeds.slice(0, n).map((s, k) => {
+        let band = BANDS[s.band] as RequirementClass;
+        if (s.group >= 0) {
+          band = groupBand.get(s.group) ?? band;
+          groupBand.set(s.group, band);
+        }
+        return cand(ids[k] as string, {
+          content_identity: `i${s.identity % (n + 1)}`,
+          requirement: band,
+          token_count: s.tokens,
+          relevance: s.relevance,
+          depends_on: [...new Set(s.deps.map((d) => ids[d % n] as string))],
+          // Group names sort apart from member ids, so a tie broken by the wrong one shows.
+          group_id: s.group >= 0 ? `z${s.group}` : null,
+          group_required: s.group >= 0,
+          coverage_keys: s.keys.map((x) => `k${x}`),
+          scope_eligible: s.gate !== 0,
+          freshness_eligible: s.gate !== 1,
+          authority_eligible: s.gate !== 2,
+          min_rank: s.gate === 3 ? 4 : 0,
+          order_role: ROLES[s.role] as string,
+        });
+      });
+      const requiredIds = [...new Set(named.map((x) => ids[x % n] as string))];
+      return { request: req(budget, { required_ids: requiredIds }), candidates };
+    });
