@@ -8,7 +8,7 @@ import {
 } from '../harness/bench.js';
 import { loadCorpus } from '../harness/corpus.js';
 import { InputError, UsageError } from '../harness/errors.js';
-import { readJsonFile, writeFileAtomic } from '../harness/files.js';
+import { jsonText, readJsonFile, writeFileAtomic } from '../harness/files.js';
 import { ledgerDirFor, loadLedger } from '../harness/ledger.js';
 import { pickStrategies } from '../harness/registry.js';
 import { textTable } from '../harness/table.js';
@@ -45,7 +45,7 @@ export async function benchCommand(a: BenchArgs, io: Io): Promise<ExitCode> {
   io.err(`benchmarking ${tasks.length} tasks (${a.time} ms each, after a warm-up)\n`);
   const records = await runBench(tasks, { time: a.time, warmup: Math.max(10, a.time / 5) });
   const file = benchFile(a.version, records, new Date().toISOString());
-  if (a.save) writeFileAtomic(a.save, `${JSON.stringify(file, null, 2)}\n`);
+  if (a.save) writeFileAtomic(a.save, jsonText(file));
   if (baseline === null) {
     io.out(
       textTable(

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { checkInputs, compileOne, type Inputs } from '../harness/compile.js';
 import { InputError, UsageError } from '../harness/errors.js';
-import { writeFileAtomic } from '../harness/files.js';
+import { jsonText, writeFileAtomic } from '../harness/files.js';
 import {
   loadCandidates,
   loadPolicy,
@@ -29,8 +29,8 @@ const identitiesOf = (inputs: Pick<Inputs, 'candidates'>) =>
   new Set(inputs.candidates.map((c) => c.content_identity));
 
 /** Indented for people; past a thousand candidates, compact (pipe through `jq` to read it). */
-export const outputJSON = (x: unknown, candidates: number): string =>
-  candidates > 1000 ? JSON.stringify(x) : JSON.stringify(x, null, 2);
+const outputJSON = (x: unknown, candidates: number): string =>
+  candidates > 1000 ? `${JSON.stringify(x)}\n` : jsonText(x);
 
 /**
  * One compilation by any registered strategy (the compiler by default); exit 0 whether it built a
@@ -60,7 +60,7 @@ export async function compileCommand(a: CompileArgs, io: Io): Promise<ExitCode> 
     io.err(`ctxbench: ${out.error}\n`);
     return EXIT.checkFailed;
   }
-  const text = `${outputJSON(out, inputs.candidates.length)}\n`;
+  const text = outputJSON(out, inputs.candidates.length);
   if (a.output === undefined) io.out(text);
   else writeFileAtomic(a.output, text);
   return EXIT.ok;

@@ -1,5 +1,6 @@
 import { runConformance } from '../harness/conformance.js';
 import { loadCorpus } from '../harness/corpus.js';
+import { jsonText } from '../harness/files.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
 
 export interface ConformanceArgs {
@@ -12,7 +13,7 @@ export interface ConformanceArgs {
 export function conformanceCommand(a: ConformanceArgs, io: Io): ExitCode {
   const report = runConformance(loadCorpus(a.corpus), a.golden);
   if (a.json) {
-    io.out(`${JSON.stringify(report, null, 2)}\n`);
+    io.out(jsonText(report));
   } else {
     const lines = [
       'Context Compiler conformance (golden parity with the Python reference, v2 traces projected to v1)',

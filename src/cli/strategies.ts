@@ -1,3 +1,4 @@
+import { jsonText } from '../harness/files.js';
 import { loadStrategies } from '../harness/registry.js';
 import { textTable } from '../harness/table.js';
 import { EXIT, type ExitCode, type Io } from './io.js';
@@ -10,7 +11,7 @@ export async function strategiesCommand(a: { readonly json: boolean }, io: Io): 
     description: s.description,
     readsLedger: s.readsLedger === true,
   }));
-  if (a.json) io.out(`${JSON.stringify(listed, null, 2)}\n`);
+  if (a.json) io.out(jsonText(listed));
   else
     io.out(
       textTable(

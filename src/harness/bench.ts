@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { Bench } from 'tinybench';
 import { defaultPolicy } from '../compiler/index.js';
+import { strategyInput } from './compile.js';
 import { type Corpus, requestAt } from './corpus.js';
 import { generateCase } from './generate.js';
 import { runStudy } from './runner.js';
@@ -51,15 +52,13 @@ export function corpusTasks(
   const tasks: BenchTask[] = [];
   for (const s of strategies) {
     for (const kase of corpus.cases) {
-      const request = requestAt(kase, 'medium');
-      const input: StrategyInput = {
-        request,
+      const input = strategyInput(s, {
+        request: requestAt(kase, 'medium'),
         candidates: kase.candidates,
         policy: corpus.policy,
-        budget: request.usable_token_budget,
+        ledger: ledger.get(kase.name),
         annotations: kase.annotations,
-        ...(s.readsLedger === true ? { ledger: ledger.get(kase.name) } : {}),
-      };
+      });
       tasks.push({ name: `${s.name} ${kase.name}`, run: () => outcomeOf(s, input) });
     }
   }
@@ -78,13 +77,12 @@ export function scaleTasks(strategies: readonly Strategy[], sizes: readonly numb
   return sizes.flatMap((size) => {
     const g = generateCase(`bench-${size}`, size, `bench-${size}`);
     return strategies.map((s) => {
-      const input: StrategyInput = {
+      const input = strategyInput(s, {
         request: g.request,
         candidates: g.candidates,
         policy: defaultPolicy(),
-        budget: g.request.usable_token_budget,
-        ...(s.readsLedger === true ? { ledger: g.ledger } : {}),
-      };
+        ledger: g.ledger,
+      });
       return { name: `${s.name} @${size}`, run: () => outcomeOf(s, input) };
     });
   });

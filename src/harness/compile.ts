@@ -59,6 +59,7 @@ export interface Inputs {
   readonly annotations?: Annotations | undefined;
 }
 
+/** The input a strategy sees: the ledger only when it declares that it reads it. */
 export function strategyInput(strategy: Strategy, inputs: Inputs): StrategyInput {
   return {
     request: inputs.request,

@@ -366,25 +366,26 @@ export class Search {
     if (best === null) return false;
     if (this.goal.mode === 'min-cost') return costLB >= best.objective.rendered_cost;
     const room = this.goal.budget - costLB;
-    const upP =
-      this.sumOf(this.problem.valueP) +
-      freeP +
-      this.knapsack(this.ratioP, this.maxP, this.problem.valueP, room);
+    const upP = this.upperBound(this.ratioP, this.maxP, this.problem.valueP, freeP, room);
     if (upP < best.objective.preferred - EPSILON) return true;
     if (upP > best.objective.preferred + EPSILON) return false;
-    const upD =
-      this.sumOf(this.problem.valueD) +
-      freeD +
-      this.knapsack(this.ratioD, this.maxD, this.problem.valueD, room);
+    const upD = this.upperBound(this.ratioD, this.maxD, this.problem.valueD, freeD, room);
     if (upD < best.objective.discretionary - EPSILON) return true;
     if (upD > best.objective.discretionary + EPSILON) return false;
     return costLB > best.objective.rendered_cost;
   }
 
-  private sumOf(values: ReadonlyMap<string, number>): number {
-    let s = 0;
-    for (const id of this.chosen) if (this.canEarn(id)) s += values.get(id) ?? 0;
-    return s;
+  /** What is chosen and still earns, what costs nothing more, and the knapsack over the rest. */
+  private upperBound(
+    byRatio: readonly string[],
+    best: ReadonlyMap<string, number>,
+    values: ReadonlyMap<string, number>,
+    free: number,
+    room: number,
+  ): number {
+    let earned = 0;
+    for (const id of this.chosen) if (this.canEarn(id)) earned += values.get(id) ?? 0;
+    return earned + free + this.knapsack(byRatio, best, values, room);
   }
 
   /**

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
 
+/** JSON as every file and listing of ctxbench writes it: two-space indent, a final newline. */
+export const jsonText = (x: unknown): string => `${JSON.stringify(x, null, 2)}\n`;
+
 /** Parse a JSON file, or stop with one line naming it. */
 export function readJsonFile(file: string): unknown {
   let text: string;

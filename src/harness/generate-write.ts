@@ -13,10 +13,9 @@ import {
 } from '../compiler/index.js';
 import { BUDGETS } from './corpus.js';
 import { solveExact } from './exact.js';
+import { jsonText as json } from './files.js';
 import { type LineFile, writeWhole } from './folder.js';
 import { type GeneratedCase, generateCase } from './generate.js';
-
-const json = (x: unknown) => `${JSON.stringify(x, null, 2)}\n`;
 
 /** `{"candidates": [...]}` one record a line, streamed: a pool can outgrow any single string. */
 function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[]): void {

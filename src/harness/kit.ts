@@ -88,9 +88,10 @@ export function baselineAnswer(
   tag: string,
   why?: ReadonlyMap<string, Why>,
 ): Selection {
-  const trace = baselineTrace(input, pool, kept, tag, why);
   const cost = costOf(kept, input);
-  if (cost <= input.budget) return { admitted: kept.map((c) => c.candidate_id), trace };
+  if (cost <= input.budget) {
+    return { admitted: kept.map((c) => c.candidate_id), trace: baselineTrace(input, pool, kept, tag, why) };
+  }
   const diagnostic = `rendered ${cost} exceeds budget ${input.budget}`;
   return {
     refusal: { reason: 'INSUFFICIENT_BUDGET', diagnostic },

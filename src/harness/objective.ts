@@ -44,13 +44,31 @@ export function legalityProblems(input: StrategyInput, ids: readonly string[]): 
     const n = m.filter((c) => inside.has(c.candidate_id)).length;
     if (n > 0 && n < m.length) problems.push(`group ${g} split`);
   }
-  for (const identity of requiredContents(input)) {
-    if (!identities.has(identity)) problems.push(`required content ${identity} absent`);
-  }
-  for (const id of input.request.required_ids) if (!inside.has(id)) problems.push(`named ${id} absent`);
+  for (const r of missingRequired(input, ids)) problems.push(`${r.kind} ${r.id} absent`);
   const cost = renderedCost(members, input.request, input.policy);
   if (cost > input.budget) problems.push(`rendered ${cost} over budget ${input.budget}`);
   return problems;
+}
+
+/** Something that must be in a bundle: a content with a MANDATORY or REQUIRED form, or a named id. */
+export interface Needed {
+  readonly kind: 'required content' | 'named';
+  readonly id: string;
+}
+
+/** What a bundle lacks of what must be there. */
+export function missingRequired(input: StrategyInput, ids: readonly string[]): Needed[] {
+  const inside = new Set(ids);
+  const lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
+  const held = new Set(ids.map((id) => lookup.get(id)?.content_identity));
+  return [
+    ...requiredContents(input)
+      .filter((identity) => !held.has(identity))
+      .map((id): Needed => ({ kind: 'required content', id })),
+    ...input.request.required_ids
+      .filter((id) => !inside.has(id))
+      .map((id): Needed => ({ kind: 'named', id })),
+  ];
 }
 
 export interface Objective {
@@ -110,9 +128,10 @@ export function compareIdLists(a: readonly string[], b: readonly string[]): numb
 
 /** The audit of a returned bundle: is it legal, what required content does it lack, its score. */
 export function auditOf(input: StrategyInput, ids: readonly string[]): Audit {
-  const problems = legalityProblems(input, ids);
-  const missing = problems
-    .map((p) => /^(?:required content|named) (\S+) absent$/.exec(p)?.[1])
-    .filter((x): x is string => x !== undefined);
-  return { legal: problems.length === 0, missing_required: missing, objective: objectiveOf(input, ids) };
+  const missing = missingRequired(input, ids).map((r) => r.id);
+  return {
+    legal: legalityProblems(input, ids).length === 0,
+    missing_required: missing,
+    objective: objectiveOf(input, ids),
+  };
 }

@@ -10,15 +10,13 @@ import { stringify } from 'csv-stringify/sync';
 import { type CompilerPolicy, policyToJSON } from '../compiler/index.js';
 import type { Corpus } from './corpus.js';
 import { InputError } from './errors.js';
-import { readJsonFile } from './files.js';
+import { jsonText as json, readJsonFile } from './files.js';
 import { FolderWriter, type LineFile } from './folder.js';
 import { reportMarkdown } from './report.js';
 import type { CompilationLine } from './runner.js';
 import type { ShardInfo } from './shard.js';
 import { summary } from './stats.js';
 import type { Row, Strategy } from './types.js';
-
-const json = (x: unknown): string => `${JSON.stringify(x, null, 2)}\n`;
 
 /** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
 export function rowsCsv(rows: readonly Row[]): string {

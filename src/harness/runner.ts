@@ -3,6 +3,7 @@
  * order. Each compilation is run through the one selection path and scored against the ledger.
  */
 import { bundleToJSON } from '../compiler/index.js';
+import { strategyInput } from './compile.js';
 import { BUDGETS, type BudgetName, type Corpus, type CorpusCase, requestAt } from './corpus.js';
 import { auditOf } from './objective.js';
 import { NO_METRICS, score } from './score.js';
@@ -30,17 +31,17 @@ export const cells = (corpus: Corpus, strategies: readonly Strategy[]): Cell[] =
     BUDGETS.flatMap((budget) => strategies.map((strategy) => ({ kase, budget, strategy }))),
   );
 
-/** The input a strategy sees: the ledger only when it declares that it reads it. */
+/** The input of a cell's strategy (the ledger only if it reads it, see `strategyInput`). */
 export function inputFor(cell: Cell, corpus: Corpus, ledger: CaseLedger | undefined): StrategyInput {
-  const request = requestAt(cell.kase, cell.budget);
-  return {
+  const { kase } = cell;
+  const request = requestAt(kase, cell.budget);
+  return strategyInput(cell.strategy, {
     request,
-    candidates: cell.kase.candidates,
+    candidates: kase.candidates,
     policy: corpus.policy,
-    budget: request.usable_token_budget,
-    annotations: cell.kase.annotations,
-    ...(cell.strategy.readsLedger === true ? { ledger } : {}),
-  };
+    ledger,
+    annotations: kase.annotations,
+  });
 }
 
 export function rowOf(cell: Cell, out: Compiled, ledger: CaseLedger, input: StrategyInput): Row {

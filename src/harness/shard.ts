@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, UsageError } from './errors.js';
-import { readJsonFile } from './files.js';
+import { jsonText, readJsonFile } from './files.js';
 import { forEachLine, writeWhole } from './folder.js';
 import { derivedFiles, readRows } from './runfolder.js';
 
@@ -103,7 +103,7 @@ export function mergeShards(
       merged_from: shards.map((s) => s.dir),
       rows: rows.length,
     };
-    w.write('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+    w.write('manifest.json', jsonText(manifest));
   });
   return rows.length;
 }

@@ -65,8 +65,9 @@ export function compileTiered(input: StrategyInput, mode: Mode): Selection {
   const recent = tiers.get('R') as ContextCandidate[];
   const live = () => TIERS.flatMap((t) => tiers.get(t) as ContextCandidate[]);
   // The rendered cost is a sum: shedding a tier or trimming a turn subtracts from it.
-  let count = live().length;
-  let cost = costOf(live(), input);
+  const start = live();
+  let count = start.length;
+  let cost = costOf(start, input);
   const remove = (items: readonly ContextCandidate[]) => {
     for (const c of items) cost -= renderedIncrement(c, --count);
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
+import { caseFlags, cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 
 const tmp = tempDir('bad');
@@ -101,12 +101,7 @@ describe('reading back: report, verify, conformance, validate', () => {
   });
 
   it('validate accepts a refusal reason outside the compiler’s six', async () => {
-    const request = path.join(CORPUS_DIR, 'wrong-scope.request.json');
-    const candidates = path.join(CORPUS_DIR, 'wrong-scope.candidates.json');
-    const policy = path.join(CORPUS_DIR, 'compiler-policy-v1.json');
-    const compiled = JSON.parse(
-      (await cli('compile', '--request', request, '--candidates', candidates, '--policy', policy)).stdout,
-    );
+    const compiled = JSON.parse((await cli('compile', ...caseFlags('wrong-scope'))).stdout);
     const refusal = {
       bundle: null,
       result: {
@@ -128,17 +123,7 @@ describe('reading back: report, verify, conformance, validate', () => {
     };
     const file = path.join(tmp, 'search-limit.json');
     fs.writeFileSync(file, JSON.stringify(refusal));
-    const r = await cli(
-      'validate',
-      '--compilation',
-      file,
-      '--request',
-      request,
-      '--candidates',
-      candidates,
-      '--policy',
-      policy,
-    );
+    const r = await cli('validate', '--compilation', file, ...caseFlags('wrong-scope'));
     expect(r.code, r.stderr).toBe(0);
   });
 });

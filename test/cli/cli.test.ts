@@ -1,16 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bufferIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
+import { cli, inputFlags, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-cli-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('cli');
 
-const POLICY = path.join(CORPUS_DIR, 'compiler-policy-v1.json');
 const caseFile = (name: string, kind: 'request' | 'candidates') =>
   path.join(CORPUS_DIR, `${name}.${kind}.json`);
 const write = (name: string, data: unknown) => {
@@ -24,21 +20,7 @@ const requestWith = (name: string, budget: number) =>
     usable_token_budget: budget,
   });
 
-async function cli(...args: string[]) {
-  const io = bufferIo();
-  const code = await run(args, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
-
-const compileArgs = (request: string, candidates: string) => [
-  'compile',
-  '--request',
-  request,
-  '--candidates',
-  candidates,
-  '--policy',
-  POLICY,
-];
+const compileArgs = (request: string, candidates: string) => ['compile', ...inputFlags(request, candidates)];
 
 describe('compile', () => {
   it('prints bundle, v2 result, rendered text and validation', async () => {
@@ -143,7 +125,7 @@ describe('compile --batch', () => {
   it('answers every line in order, bad lines as {"error"}', async () => {
     const request = JSON.parse(fs.readFileSync(requestWith('dependency-trap', 900), 'utf8'));
     const candidates = JSON.parse(fs.readFileSync(caseFile('dependency-trap', 'candidates'), 'utf8'));
-    const policy = JSON.parse(fs.readFileSync(POLICY, 'utf8'));
+    const policy = JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'compiler-policy-v1.json'), 'utf8'));
     const batch = write(
       'batch.jsonl',
       [
@@ -176,17 +158,7 @@ describe('validate', () => {
     const request = requestWith('qualification-trap', 480);
     const candidates = caseFile('qualification-trap', 'candidates');
     const compiled = JSON.parse((await cli(...compileArgs(request, candidates))).stdout);
-    const args = (f: string) => [
-      'validate',
-      '--compilation',
-      f,
-      '--request',
-      request,
-      '--candidates',
-      candidates,
-      '--policy',
-      POLICY,
-    ];
+    const args = (f: string) => ['validate', '--compilation', f, ...inputFlags(request, candidates)];
     const good = await cli(...args(write('good.json', compiled)));
     expect([good.code, good.stdout]).toEqual([0, 'valid\n']);
     // Remove one member of the required group from the bundle.

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { caseFlags, tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 
 /*
@@ -10,8 +10,7 @@ import { ROOT } from '../helpers/corpus.js';
  * project aside, drops the minimal plug-in of spec/harness.md into strategies/ as TypeScript,
  * builds as `npm run build` does, and drives the real bin.
  */
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-plugin-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('plugin');
 
 const pkg = path.join(tmp, 'pkg');
 for (const part of [
@@ -86,17 +85,11 @@ describe('a plug-in file joins every command', () => {
   });
 
   it('compile --strategy runs it', () => {
-    const c = path.join(pkg, 'corpus/compiler-v1');
     const r = cli(
       'compile',
       '--strategy',
       'zz-probe',
-      '--request',
-      path.join(c, 'wrong-scope.request.json'),
-      '--candidates',
-      path.join(c, 'wrong-scope.candidates.json'),
-      '--policy',
-      path.join(c, 'compiler-policy-v1.json'),
+      ...caseFlags('wrong-scope', path.join(pkg, 'corpus/compiler-v1')),
     );
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).bundle.items).toEqual([]);

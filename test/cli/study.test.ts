@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
+import { caseFlags, cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 
 const tmp = tempDir('study');
@@ -125,17 +125,7 @@ describe('trace and compile with any strategy', () => {
   });
 
   it('compile --strategy oracle needs --ledger', async () => {
-    const args = [
-      'compile',
-      '--request',
-      path.join(CORPUS_DIR, 'wrong-scope.request.json'),
-      '--candidates',
-      path.join(CORPUS_DIR, 'wrong-scope.candidates.json'),
-      '--policy',
-      path.join(CORPUS_DIR, 'compiler-policy-v1.json'),
-      '--strategy',
-      'oracle',
-    ];
+    const args = ['compile', ...caseFlags('wrong-scope'), '--strategy', 'oracle'];
     expect((await cli(...args)).code).toBe(2);
     const r = await cli(...args, '--ledger', path.join(ROOT, 'ledger/compiler-v1/wrong-scope.truth.json'));
     expect(r.code).toBe(0);

@@ -1,13 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bufferIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
+import { cli, inputFlags, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-figures-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('figures');
 
 type Entry = { candidate_id: string; decision: string; budget_before: number; budget_after: number };
 
@@ -16,21 +13,12 @@ async function compile(name: string, budget: number) {
   const request = JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, `${name}.request.json`), 'utf8'));
   const file = path.join(tmp, `${name}-${budget}.json`);
   fs.writeFileSync(file, JSON.stringify({ ...request, usable_token_budget: budget }));
-  const io = bufferIo();
-  const code = await run(
-    [
-      'compile',
-      '--request',
-      file,
-      '--candidates',
-      path.join(CORPUS_DIR, `${name}.candidates.json`),
-      '--policy',
-      path.join(CORPUS_DIR, 'compiler-policy-v1.json'),
-    ],
-    io,
+  const { code, stdout } = await cli(
+    'compile',
+    ...inputFlags(file, path.join(CORPUS_DIR, `${name}.candidates.json`)),
   );
   expect(code).toBe(0);
-  const out = JSON.parse(io.stdout);
+  const out = JSON.parse(stdout);
   const entries = out.result.trace.entries as Entry[];
   const spent = (id: string) => {
     const e = entries.find((x) => x.candidate_id === id)!;

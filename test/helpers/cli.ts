@@ -13,6 +13,21 @@ export async function cli(...args: string[]) {
   return { code, stdout: io.stdout, stderr: io.stderr };
 }
 
+/** The input flags of compile and validate; the policy defaults to the reference's. */
+export const inputFlags = (
+  request: string,
+  candidates: string,
+  policy = path.join(CORPUS_DIR, 'compiler-policy-v1.json'),
+): string[] => ['--request', request, '--candidates', candidates, '--policy', policy];
+
+/** The input flags for one case of a corpus folder, its policy beside it. */
+export const caseFlags = (name: string, dir = CORPUS_DIR): string[] =>
+  inputFlags(
+    path.join(dir, `${name}.request.json`),
+    path.join(dir, `${name}.candidates.json`),
+    path.join(dir, 'compiler-policy-v1.json'),
+  );
+
 /** A temporary folder removed after the test file. */
 export function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ctxbench-${prefix}-`));
