@@ -3,15 +3,8 @@ import type { ContextCandidate } from '../../src/compiler/index.js';
 import type { Expectation } from '../../src/harness/corpus.js';
 import { type Scored, score } from '../../src/harness/score.js';
 import { compileWith } from '../../src/harness/selection.js';
-import type { CaseLedger, EvalClass, Strategy } from '../../src/harness/types.js';
-import { cand, policy, rendered, req } from '../helpers/pool.js';
-
-const ledger = (truth: Record<string, EvalClass>): CaseLedger => ({
-  expected: { success: true, reason: null },
-  identity_truth: Object.fromEntries(
-    Object.entries(truth).map(([id, eval_class]) => [id, { eval_class, min_representation: 'full' }]),
-  ),
-});
+import type { Strategy } from '../../src/harness/types.js';
+import { cand, ledger, policy, rendered, req } from '../helpers/pool.js';
 
 /** M = {m1, m2}, S = {s1}; o1 optional, d1 distractor, h1 harmful; anything else is unlisted. */
 const LEDGER = ledger({

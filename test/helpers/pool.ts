@@ -5,6 +5,7 @@ import {
   defaultPolicy,
   SCHEMA,
 } from '../../src/compiler/index.js';
+import type { CaseLedger, EvalClass } from '../../src/harness/types.js';
 
 /** A legal, eligible, full-form candidate of its own content; override what the test is about. */
 export function cand(id: string, over: Partial<ContextCandidate> = {}): ContextCandidate {
@@ -66,3 +67,14 @@ export const strictPolicy = (): CompilerPolicy => policy({ required_missing: 're
  */
 export const rendered = (...counts: number[]): number =>
   counts.reduce((s, n) => s + n + 3, 0) + Math.max(0, counts.length - 1) + 4;
+
+/** A hand-made ledger of a case that should succeed: identity -> class, or [class, minimum form]. */
+export function ledger(truth: Record<string, EvalClass | [EvalClass, string]>): CaseLedger {
+  const identity_truth = Object.fromEntries(
+    Object.entries(truth).map(([id, t]) => {
+      const [eval_class, min_representation] = typeof t === 'string' ? [t, 'full'] : t;
+      return [id, { eval_class, min_representation }];
+    }),
+  );
+  return { expected: { success: true, reason: null }, identity_truth };
+}

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate, ContextRequest } from '../../src/compiler/index.js';
 import { compileWith } from '../../src/harness/selection.js';
-import type { CaseLedger, EvalClass, Selection } from '../../src/harness/types.js';
+import type { CaseLedger, Selection } from '../../src/harness/types.js';
 import oracle from '../../strategies/oracle.js';
-import { cand, policy, req } from '../helpers/pool.js';
-
-/** A hand-made ledger: identity -> class, or [class, minimum representation]. */
-function ledger(truth: Record<string, EvalClass | [EvalClass, string]>): CaseLedger {
-  const identity_truth = Object.fromEntries(
-    Object.entries(truth).map(([id, t]) => {
-      const [eval_class, min_representation] = typeof t === 'string' ? [t, 'full'] : t;
-      return [id, { eval_class, min_representation }];
-    }),
-  );
-  return { expected: { success: true, reason: null }, identity_truth };
-}
+import { cand, ledger, policy, req } from '../helpers/pool.js';
 
 const input = (
   budget: number,
