@@ -1,96 +1,110 @@
-import { internalCheck, layOutAndRepair, type Placed } from './finish.js';
-import { requiredGroupOf } from './gates.js';
-import { greedyStageFast } from './greedy.js';
-import { Pool } from './pool.js';
-import { RecordError, sortedUnique } from './read.js';
-import { buildBundle, hashBundle } from './render.js';
-import { SCHEMA } from './schemas.js';
-import {
-  checkNamedCandidates,
-  checkRequiredSources,
-  finalCloseOut,
-  greedyStageReference,
-  hardGatePass,
-  mandatoryCloseOut,
-  mandatoryStage,
-  type Refusal,
-  requiredStage,
-} from './stages.js';
-import { CompileState } from './state.js';
-import type {
-  CompileOutput,
-  CompilerPolicy,
-  ContextCandidate,
-  ContextRequest,
-  DecisionTrace,
-} from './types.js';
-
 /**
- * Malformed input is thrown before any decision is made (spec/compiler.md section 4); every
- * problem of the first check is collected into one message, in the reference's order.
+ * The Context Compiler's pipeline, stage by stage (docs/compiler.md §1). `compileContext` is a
+ * pure function of request, candidates and policy; a refusal is a result, and only malformed
+ * input throws.
+ *
+ *  1. Input checks (§4): duplicates, negative counts, unknown dependencies, groups spanning
+ *     classes, the policy version and form rule. Throws a RecordError.      inputs.ts
+ *  2. Named sources (§10.1): an id in `required_ids` that is no candidate refuses at once,
+ *     with an empty trace.                                                  stages/sources.ts
+ *  3. Gate pass (§10.2): every candidate failing a hard gate is rejected; in refuse mode a
+ *     named candidate that fails one refuses (§17.3).                       stages/gate-pass.ts
+ *  4. MANDATORY (§10.3): each content in its cheapest fitting form, or refuse.
+ *                                                                           stages/mandatory.ts
+ *  5. REQUIRED (§10.4): required groups whole, then each content's cheapest fitting form, or
+ *     refuse.                                                               stages/required.ts
+ *  6. MANDATORY close-out (§10.5): the unchosen forms of admitted contents.  stages/mandatory.ts
+ *  7. Greedy (§10.6): PREFERRED, then DISCRETIONARY, by relevance, new coverage, cost and id,
+ *     each unit priced with its dependency closure.                         stages/greedy/
+ *  8. Final close-out (§10.7): every candidate still untraced.              stages/close-out.ts
+ *  9. Layout and repair (§11): order by role, price the rendering, drop the last DISCRETIONARY
+ *     item while it overruns, or refuse.                                    stages/repair/
+ * 10. Final check (§11.5): the engine's own look at what it is about to ship.
+ *                                                                           stages/final-check.ts
+ * 11. Bundle, hash, positions, result (§13, §14).                           below
+ *
+ * Stages 7 and 9 have two implementations each, side by side in their folders: the reference's
+ * algorithm as written, and a fast one that makes the same decisions without rescanning
+ * (§18). `IMPLEMENTATIONS` below is the one place that decides which runs.
  */
-export function validateInputs(candidates: readonly ContextCandidate[]): void {
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  for (const c of candidates) {
-    if (seen.has(c.candidate_id)) problems.push(`duplicate candidate_id: ${c.candidate_id}`);
-    seen.add(c.candidate_id);
-    if (c.token_count < 0) problems.push(`negative token_count: ${c.candidate_id}`);
-  }
-  for (const c of candidates) {
-    for (const dep of c.depends_on) {
-      if (!seen.has(dep)) problems.push(`unknown dependency ${JSON.stringify(dep)} from ${c.candidate_id}`);
-    }
-  }
-  const bands = new Map<string, Set<string>>();
-  for (const c of candidates) {
-    const g = requiredGroupOf(c);
-    if (g === null) continue;
-    bands.set(g, (bands.get(g) ?? new Set()).add(c.requirement));
-  }
-  for (const [g, declared] of bands) {
-    if (declared.size > 1)
-      problems.push(`required group ${g} spans bands: ${[...declared].sort().join(',')}`);
-  }
-  if (problems.length > 0) throw new RecordError(`invalid compiler inputs: ${problems.join('; ')}`);
+import { checkCompilerInputs } from './inputs.js';
+import { sortedUnique } from './order.js';
+import { Pool } from './pool.js';
+import { buildBundle, hashBundle } from './render.js';
+import { finalCloseOut } from './stages/close-out.js';
+import { internalCheck } from './stages/final-check.js';
+import { checkNamedCandidates, hardGatePass } from './stages/gate-pass.js';
+import { greedyFast } from './stages/greedy/fast.js';
+import { greedyReference } from './stages/greedy/reference.js';
+import { mandatoryCloseOut, mandatoryStage } from './stages/mandatory.js';
+import type { StageRefusal } from './stages/refusal.js';
+import { repairFast } from './stages/repair/fast.js';
+import { layOutAndRepair, type Placed } from './stages/repair/layout.js';
+import { repairReference } from './stages/repair/reference.js';
+import type { Repair } from './stages/repair/victims.js';
+import { requiredStage } from './stages/required.js';
+import { checkRequiredSources } from './stages/sources.js';
+import { CompileState } from './state.js';
+import { makeTrace } from './trace.js';
+import type { CompileOutput, CompilerPolicy, ContextCandidate, ContextRequest, Engine } from './types.js';
+import { SCHEMA } from './vocabulary.js';
+
+type GreedyStage = (s: CompileState, band: 'PREFERRED' | 'DISCRETIONARY') => void;
+
+/** Which implementation of the greedy stage and the repair each engine runs. */
+const IMPLEMENTATIONS: Readonly<Record<Engine, { readonly greedy: GreedyStage; readonly repair: Repair }>> = {
+  fast: { greedy: greedyFast, repair: repairFast },
+  reference: { greedy: greedyReference, repair: repairReference },
+};
+
+export interface CompileOptions {
+  /**
+   * `fast` (the default) or `reference`: the reference's algorithm as written, which rescans
+   * every unit each round (quadratic), kept as the oracle the fast one is tested against. Same
+   * bytes out (docs/compiler.md §18).
+   */
+  readonly engine?: Engine | undefined;
 }
 
-/** Every check that throws, in the order `compileContext` runs them, without compiling. */
-export function checkCompilerInputs(
+/**
+ * The Context Compiler: a pure function of its three arguments (no clock, randomness, I/O or
+ * environment). Returns a bundle with its trace, or a named refusal with the trace as it stood.
+ * Throws a {@link RecordError} only for malformed input.
+ */
+export function compileContext(
   request: ContextRequest,
   candidates: readonly ContextCandidate[],
   policy: CompilerPolicy,
-): void {
-  validateInputs(candidates);
-  checkPolicy(request, policy);
+  options: CompileOptions = {},
+): CompileOutput {
+  checkCompilerInputs(request, candidates, policy);
+  const run = IMPLEMENTATIONS[options.engine ?? 'fast'];
+  const s = new CompileState(new Pool(candidates, request, policy));
+  const early = checkRequiredSources(s);
+  if (early) return refused(s, early);
+  hardGatePass(s);
+  const refusal = (s.pool.strict ? checkNamedCandidates(s) : null) ?? mandatoryStage(s) ?? requiredStage(s);
+  if (refusal) return refused(s, refusal);
+  mandatoryCloseOut(s);
+  run.greedy(s, 'PREFERRED');
+  run.greedy(s, 'DISCRETIONARY');
+  finalCloseOut(s);
+  const placed = layOutAndRepair(s, run.repair);
+  if ('reason' in placed) return refused(s, placed);
+  const problem = internalCheck(s, placed);
+  if (problem) return refused(s, problem);
+  return succeeded(s, placed);
 }
 
-function checkPolicy(request: ContextRequest, policy: CompilerPolicy): void {
-  if (request.policy_version !== policy.policy_version) {
-    throw new RecordError(
-      `request policy ${JSON.stringify(request.policy_version)} != compiler policy ${JSON.stringify(policy.policy_version)}`,
-      'policy_version',
-    );
-  }
-  if (policy.mandatory_form !== 'cheapest') {
-    throw new RecordError(
-      `unsupported mandatory_form: ${JSON.stringify(policy.mandatory_form)}`,
-      'mandatory_form',
-    );
-  }
-}
+/** The pool is sorted by id already: the entries need no sort (the state is not used again). */
+const traceOf = (s: CompileState) =>
+  makeTrace(
+    s.pool.request,
+    s.pool.policy,
+    s.pool.facts.flatMap((f) => f.entry ?? []),
+  );
 
-function traceOf(s: CompileState): DecisionTrace {
-  return {
-    schema_version: SCHEMA.traceV2,
-    request_id: s.pool.request.request_id,
-    policy_version: s.pool.policy.policy_version,
-    // The pool is sorted by id already: no sort, no copies (the state is not used again).
-    entries: s.pool.facts.flatMap((f) => f.entry ?? []),
-  };
-}
-
-function refused(s: CompileState, r: Refusal): CompileOutput {
+function refused(s: CompileState, r: StageRefusal): CompileOutput {
   const { request, policy } = s.pool;
   return {
     bundle: null,
@@ -138,43 +152,4 @@ function succeeded(s: CompileState, placed: Placed): CompileOutput {
       failure: null,
     },
   };
-}
-
-export interface CompileOptions {
-  /**
-   * `fast` (the default) or `reference`: the spec-literal engine that rescans every unit each
-   * round (quadratic), kept as the oracle the fast one is tested against. Same bytes out.
-   */
-  readonly engine?: 'fast' | 'reference' | undefined;
-}
-
-/**
- * The Context Compiler: a pure function of its three arguments (no clock, randomness, I/O or
- * environment). Returns a bundle with its trace, or a named refusal with the trace as it stood.
- * Throws a {@link RecordError} only for malformed input.
- */
-export function compileContext(
-  request: ContextRequest,
-  candidates: readonly ContextCandidate[],
-  policy: CompilerPolicy,
-  options: CompileOptions = {},
-): CompileOutput {
-  checkCompilerInputs(request, candidates, policy);
-  const s = new CompileState(new Pool(candidates, request, policy));
-  const early = checkRequiredSources(s);
-  if (early) return refused(s, early);
-  hardGatePass(s);
-  const refusal = (s.pool.strict ? checkNamedCandidates(s) : null) ?? mandatoryStage(s) ?? requiredStage(s);
-  if (refusal) return refused(s, refusal);
-  mandatoryCloseOut(s);
-  const fast = options.engine !== 'reference';
-  const greedy = fast ? greedyStageFast : greedyStageReference;
-  greedy(s, 'PREFERRED');
-  greedy(s, 'DISCRETIONARY');
-  finalCloseOut(s);
-  const placed = layOutAndRepair(s, fast);
-  if ('reason' in placed) return refused(s, placed);
-  const problem = internalCheck(s, placed);
-  if (problem) return refused(s, problem);
-  return succeeded(s, placed);
 }

@@ -8,8 +8,9 @@ export interface GateVerdict {
 const ELIGIBLE: GateVerdict = { code: 'eligible', detail: 'passed scope/freshness/authority/floor gates' };
 
 /**
- * The four hard gates in order; the first failure wins. Eligibility is an input: the engine
- * never judges scope, time or authority itself, it only enforces the caller's verdicts.
+ * The four hard gates in order; the first failure wins (docs/compiler.md §5). Eligibility is an
+ * input: the engine never judges scope, time or authority itself, it only enforces the caller's
+ * verdicts.
  */
 export function gate(c: ContextCandidate): GateVerdict {
   if (!c.scope_eligible) return { code: 'scope_ineligible', detail: c.scope_reason };
@@ -19,21 +20,4 @@ export function gate(c: ContextCandidate): GateVerdict {
     return { code: 'illegal_representation', detail: `form_rank ${c.form_rank} below floor ${c.min_rank}` };
   }
   return ELIGIBLE;
-}
-
-/** A required (all-or-none) group: a non-empty `group_id` with `group_required`. */
-export const requiredGroupOf = (c: ContextCandidate): string | null =>
-  c.group_id && c.group_required ? c.group_id : null;
-
-/** Every required group's members, in the order given. */
-export function requiredGroups<C extends ContextCandidate>(candidates: readonly C[]): Map<string, C[]> {
-  const groups = new Map<string, C[]>();
-  for (const c of candidates) {
-    const g = requiredGroupOf(c);
-    if (g === null) continue;
-    const list = groups.get(g);
-    if (list === undefined) groups.set(g, [c]);
-    else list.push(c);
-  }
-  return groups;
 }

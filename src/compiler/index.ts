@@ -1,20 +1,22 @@
 /**
  * The Context Compiler: a deterministic assembler of context bundles with hard gates,
- * requirement classes, priced dependency closure, all-or-none groups and named refusals.
- * Zero runtime dependencies beyond Node's built-in modules.
+ * requirement classes, priced dependency closure, all-or-none groups and named refusals
+ * (docs/compiler.md). Zero runtime dependencies beyond Node's built-in modules. Every public
+ * name is listed here; nothing else is part of the API.
  */
+export { promotedClass, strongerClass } from './classes.js';
 export { dependencyClosure, walkClosure } from './closure.js';
-export { type CompileOptions, checkCompilerInputs, compileContext, validateInputs } from './engine.js';
-export type { GateVerdict } from './gates.js';
-export { gate, requiredGroupOf, requiredGroups } from './gates.js';
+export { type CompileOptions, compileContext } from './engine.js';
+export { type GateVerdict, gate } from './gates.js';
+export { requiredGroupOf, requiredGroups } from './groups.js';
 export { bundleHash } from './hash.js';
+export { checkCompilerInputs, validateInputs } from './inputs.js';
+export { isPlainObject, pyTruthy, RecordError } from './json.js';
+export { byCandidateId, orderByRole, sortedUnique } from './order.js';
 export { defaultPolicy } from './policy.js';
 export {
-  byCandidateId,
   makeBundle,
-  pyTruthy,
   type ReadOptions,
-  RecordError,
   readBundle,
   readCandidate,
   readFailure,
@@ -24,17 +26,10 @@ export {
   readResult,
   readTrace,
   readTraceEntry,
-  sortedUnique,
 } from './read.js';
-export {
-  buildBundle,
-  hashBundle,
-  orderByRole,
-  renderBundleText,
-  renderedCost,
-  renderedIncrement,
-} from './render.js';
-export { FAILURE_REASONS, REQUIREMENT_CLASSES, SCHEMA, TRACE_DECISIONS } from './schemas.js';
+export { buildBundle, hashBundle, renderBundleText, renderedCost, renderedIncrement } from './render.js';
+export type { StageRefusal } from './stages/refusal.js';
+export { missingSources } from './stages/sources.js';
 export {
   decorationCost,
   estimateTokens_APPROX,
@@ -43,6 +38,7 @@ export {
   roundHalfEven,
   SEPARATOR_COST,
 } from './tokens.js';
+export { type Decision, makeTrace, traceEntry } from './trace.js';
 export type {
   CompilationResult,
   CompileFailure,
@@ -53,6 +49,7 @@ export type {
   ContextItem,
   ContextRequest,
   DecisionTrace,
+  Engine,
   FailureReason,
   GateCode,
   RequiredMissing,
@@ -61,6 +58,15 @@ export type {
   TraceEntry,
 } from './types.js';
 export { validateBundle, validateResult } from './validate.js';
+export {
+  ENGINES,
+  FAILURE_REASONS,
+  GATE_CODES,
+  REQUIRED_MISSING_MODES,
+  REQUIREMENT_CLASSES,
+  SCHEMA,
+  TRACE_DECISIONS,
+} from './vocabulary.js';
 export {
   bundleToJSON,
   candidateToJSON,

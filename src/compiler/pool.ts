@@ -1,7 +1,13 @@
+/**
+ * The static facts of one compilation's candidate pool (docs/compiler.md §5 to §9), computed
+ * once: lookups, gate verdicts, effective classes, groups and dependency closures.
+ */
+import { promotedClass, strongerClass } from './classes.js';
 import { walkClosure } from './closure.js';
-import { type GateVerdict, gate, requiredGroupOf } from './gates.js';
-import { byCandidateId } from './read.js';
-import type { WorkingEntry } from './state.js';
+import { type GateVerdict, gate } from './gates.js';
+import { requiredGroupOf } from './groups.js';
+import { byCandidateId } from './order.js';
+import type { WorkingEntry } from './trace.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest, RequirementClass } from './types.js';
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
@@ -86,18 +92,14 @@ export class Pool {
   }
 
   /**
-   * Named candidates are promoted to REQUIRED (MANDATORY stays MANDATORY); only the named form,
-   * not its siblings. In refuse mode a required group takes the strongest class of any member,
-   * so promotion can never split it across two stages.
+   * Named candidates are promoted (docs/compiler.md §6). In refuse mode a required group takes
+   * the strongest class of any member, so promotion can never split it across two stages (§17.3).
    */
   private effectiveBand(c: ContextCandidate, named: ReadonlySet<string>): RequirementClass {
-    const promoted = (x: ContextCandidate): RequirementClass =>
-      named.has(x.candidate_id) && x.requirement !== 'MANDATORY' ? 'REQUIRED' : x.requirement;
-    const own = promoted(c);
+    const own = promotedClass(c, named);
     const g = requiredGroupOf(c);
     if (!this.strict || g === null) return own;
-    const rank = (b: RequirementClass) => ['MANDATORY', 'REQUIRED', 'PREFERRED', 'DISCRETIONARY'].indexOf(b);
-    return (this.groups.get(g) ?? []).map(promoted).reduce((a, b) => (rank(b) < rank(a) ? b : a), own);
+    return (this.groups.get(g) ?? []).map((m) => promotedClass(m, named)).reduce(strongerClass, own);
   }
 
   fact(id: string): Fact {

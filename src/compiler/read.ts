@@ -1,12 +1,24 @@
+/**
+ * The record readers (docs/compiler.md §2): lenient about unknown keys and absent optional ones,
+ * strict about types, with the reference's error texts. Each throws a {@link RecordError}.
+ */
 import {
-  DEFAULT_ORDER_ROLES,
-  DEFAULT_POLICY_VERSION,
-  FAILURE_REASONS,
-  REPAIR_DROP_LAST_DISCRETIONARY,
-  REQUIREMENT_CLASSES,
-  SCHEMA,
-  TRACE_DECISIONS,
-} from './schemas.js';
+  asObject,
+  bool,
+  checkSchema,
+  coerceNumber,
+  isPlainObject,
+  num,
+  oneOf,
+  optStr,
+  pyTruthy,
+  RecordError,
+  str,
+  strList,
+  strOrNull,
+  traceInt,
+} from './json.js';
+import { byCandidateId, sortedUnique } from './order.js';
 import type {
   CompilationResult,
   CompileFailure,
@@ -22,114 +34,16 @@ import type {
   TraceDecision,
   TraceEntry,
 } from './types.js';
-
-/**
- * Malformed input. The message is the reference's text (spec/compiler.md section 2 and 4);
- * `field` names the JSON key at fault when there is one, so a caller can point at it.
- */
-export class RecordError extends Error {
-  override readonly name = 'RecordError';
-  readonly field: string | undefined;
-  constructor(message: string, field?: string | undefined) {
-    super(message);
-    this.field = field;
-  }
-}
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function asObject(v: unknown, thing: string): Json {
-  if (!isObject(v)) throw new RecordError(`${thing} is not an object`);
-  return v;
-}
-
-/** Absent is fine (the current version is assumed); present must be one of `accepted`. */
-function checkSchema(o: Json, recordName: string, accepted: readonly string[]): string {
-  if (!('schema_version' in o) || o.schema_version === undefined) return accepted[0] as string;
-  const v = o.schema_version;
-  if (typeof v !== 'string' || !accepted.includes(v)) {
-    throw new RecordError(`unsupported ${recordName} schema: ${JSON.stringify(v)}`, 'schema_version');
-  }
-  return v;
-}
-
-function str(o: Json, key: string): string {
-  const v = o[key];
-  if (typeof v !== 'string') throw new RecordError(`invalid ${key}`, key);
-  return v;
-}
-
-function optStr(o: Json, key: string, fallback: string): string {
-  const v = o[key];
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'string') throw new RecordError(`invalid ${key}`, key);
-  return v;
-}
-
-function strOrNull(o: Json, key: string): string | null {
-  const v = o[key];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw new RecordError(`invalid ${key}`, key);
-  return v;
-}
-
-function num(o: Json, key: string): number {
-  const v = o[key];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RecordError(`invalid ${key}`, key);
-  return v;
-}
-
-function bool(o: Json, key: string): boolean {
-  const v = o[key];
-  if (typeof v !== 'boolean') throw new RecordError(`invalid ${key}`, key);
-  return v;
-}
-
-function strList(o: Json, key: string): string[] {
-  const v = o[key];
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
-    throw new RecordError(`invalid ${key}`, key);
-  return [...v];
-}
-
-const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
-
-/** Python's `float(x)`: numbers, booleans and numeric strings; anything else is invalid. */
-function coerceNumber(o: Json, key: string, fallback: number): number {
-  const v = o[key];
-  if (v === undefined || v === null) return fallback;
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && DECIMAL.test(v)) return Number(v);
-  throw new RecordError(`invalid ${key}`, key);
-}
-
-/** Python's truthiness, which the reference applies to `group_required` and `is_default_form`. */
-export function pyTruthy(v: unknown): boolean {
-  if (v === undefined || v === null || v === false) return false;
-  if (typeof v === 'number') return v !== 0;
-  if (typeof v === 'string') return v.length > 0;
-  if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === 'object') return Object.keys(v).length > 0;
-  return Boolean(v);
-}
-
-/** Trace integers: non-integers go through base-10 integer parsing, as the reference does. */
-function traceInt(o: Json, key: string): number {
-  const v = o[key];
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
-  if (v === undefined || v === null) return 0;
-  const parsed = Number.parseInt(String(v), 10);
-  return Number.isNaN(parsed) ? 0 : parsed;
-}
-
-function oneOf<T extends string>(v: unknown, allowed: readonly T[], what: string, field: string): T {
-  if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
-  throw new RecordError(`unsupported ${what}: ${JSON.stringify(v ?? null)}`, field);
-}
+import {
+  DEFAULT_ORDER_ROLES,
+  DEFAULT_POLICY_VERSION,
+  FAILURE_REASONS,
+  REPAIR_DROP_LAST_DISCRETIONARY,
+  REQUIRED_MISSING_MODES,
+  REQUIREMENT_CLASSES,
+  SCHEMA,
+  TRACE_DECISIONS,
+} from './vocabulary.js';
 
 export function readCandidate(raw: unknown): ContextCandidate {
   const o = asObject(raw, 'candidate');
@@ -211,7 +125,7 @@ export function readPolicy(raw: unknown): CompilerPolicy {
       ? 'omit'
       : oneOf<RequiredMissing>(
           o.required_missing,
-          ['omit', 'refuse'],
+          REQUIRED_MISSING_MODES,
           'required_missing',
           'required_missing',
         );
@@ -267,7 +181,7 @@ export function readBundle(raw: unknown): ContextBundle {
     throw new RecordError('invalid layout_trace', 'layout_trace');
   }
   const provenance = o.provenance ?? null;
-  if (provenance !== null && !isObject(provenance))
+  if (provenance !== null && !isPlainObject(provenance))
     throw new RecordError('invalid bundle provenance', 'provenance');
   return makeBundle({
     schema_version,
@@ -317,12 +231,6 @@ export function readTraceEntry(raw: unknown): TraceEntry {
   };
 }
 
-/** Ascending candidate id by UTF-16 code units, never locale-aware: every sort of the spec. */
-export const byCandidateId = (
-  a: { readonly candidate_id: string },
-  b: { readonly candidate_id: string },
-): number => (a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0);
-
 export function readTrace(raw: unknown): DecisionTrace {
   const o = asObject(raw, 'trace');
   const schema_version = checkSchema(o, 'DecisionTrace', [SCHEMA.traceV2, SCHEMA.traceV1]);
@@ -360,10 +268,6 @@ export function readFailure(raw: unknown, options: ReadOptions = {}): CompileFai
     budget_total: traceInt(o, 'budget_total'),
     diagnostic: optStr(o, 'diagnostic', ''),
   };
-}
-
-export function sortedUnique(ids: readonly string[]): string[] {
-  return [...new Set(ids)].sort();
 }
 
 export function readResult(raw: unknown, options: ReadOptions = {}): CompilationResult {

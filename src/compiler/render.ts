@@ -1,28 +1,17 @@
+/**
+ * From the live list to what leaves the compiler: the rendered cost that the budget is checked
+ * against (docs/compiler.md §11.2), the bundle record (§13) and the text renderer (§13).
+ */
 import { bundleHash } from './hash.js';
-import { byCandidateId, makeBundle } from './read.js';
-import { SCHEMA } from './schemas.js';
+import { makeBundle } from './read.js';
 import { headerCost, itemRenderCost, SEPARATOR, SEPARATOR_COST, TOKEN_PROVENANCE } from './tokens.js';
 import type { CompilerPolicy, ContextBundle, ContextCandidate, ContextRequest } from './types.js';
-
-/** Bundle layout: by the role's index in the policy (unknown roles after all known), then id. */
-export function orderByRole(
-  candidates: readonly ContextCandidate[],
-  orderRoles: readonly string[],
-): ContextCandidate[] {
-  const rank = (c: ContextCandidate): number => {
-    const k = orderRoles.indexOf(c.order_role);
-    return k < 0 ? orderRoles.length : k;
-  };
-  return [...candidates].sort((a, b) => {
-    const d = rank(a) - rank(b);
-    return d !== 0 ? d : byCandidateId(a, b);
-  });
-}
+import { SCHEMA } from './vocabulary.js';
 
 /**
  * The exact cost of a rendered bundle: every item with its decoration, a separator between
  * neighbours and the header. Admission prices only declared counts, so a set that fits at
- * admission can still overflow here.
+ * admission can still overflow here (docs/compiler.md §11.2).
  */
 export function renderedCost(
   live: readonly ContextCandidate[],

@@ -1,8 +1,10 @@
+/**
+ * The working state of one compilation (docs/compiler.md §8): remaining budget, what is
+ * admitted, the contents and coverage keys that covers, and the trace entries.
+ */
 import type { Content, Fact, Pool } from './pool.js';
-import type { ContextCandidate, RequirementClass, TraceDecision, TraceEntry } from './types.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-export type WorkingEntry = Mutable<TraceEntry>;
+import { traceEntry, type WorkingEntry } from './trace.js';
+import type { ContextCandidate, RequirementClass, TraceDecision } from './types.js';
 
 export interface Priced {
   readonly cost: number;
@@ -75,8 +77,9 @@ export class CompileState {
   }
 
   /**
-   * Marginal cost of admitting `roots`: the declared counts of every closure node not yet
-   * admitted, each once. A dependency already admitted is free, so shared ones are paid once.
+   * Marginal cost of admitting `roots` (docs/compiler.md §8.2): the declared counts of every
+   * closure node not yet admitted, each once. A dependency already admitted is free, so shared
+   * ones are paid once.
    */
   price(roots: readonly string[]): Priced {
     const nodes: string[] = [];
@@ -93,7 +96,7 @@ export class CompileState {
     return { cost, nodes };
   }
 
-  /** Why a unit cannot be admitted whatever the budget, or '' when it can. */
+  /** Why a unit cannot be admitted whatever the budget, or '' when it can (docs/compiler.md §8.3). */
   blockText(members: readonly string[], nodes: readonly string[]): string {
     const isMember = new Set(members);
     const strict = this.pool.strict;
@@ -126,23 +129,18 @@ export class CompileState {
   }
 
   rejectFact(f: Fact, decision: TraceDecision, code: string, detail: string, marginal: number): void {
-    const { c } = f;
-    f.entry = {
-      candidate_id: c.candidate_id,
-      content_identity: c.content_identity,
-      representation_id: c.representation_id,
+    f.entry = traceEntry(f.c, {
       decision,
       reason_code: code,
       reason_detail: detail,
       priority_band: f.band,
-      relevance: c.relevance,
       marginal_cost: marginal,
       dependency_closure: this.pool.dependenciesOf(f),
       pulled_in_by: [],
       budget_before: this.remaining,
       budget_after: this.remaining,
       position: null,
-    };
+    });
   }
 
   /**
@@ -161,22 +159,21 @@ export class CompileState {
       const pulledInBy = rootSet.has(id)
         ? []
         : [...rootSet].filter((r) => this.pool.unitClosure(r).includes(id)).sort();
-      this.entries.set(id, {
-        candidate_id: id,
-        content_identity: c.content_identity,
-        representation_id: c.representation_id,
-        decision: 'ADMITTED',
-        reason_code: 'admitted',
-        reason_detail: detail,
-        priority_band: this.pool.band(id),
-        relevance: c.relevance,
-        marginal_cost: c.token_count,
-        dependency_closure: this.pool.dependencies(id),
-        pulled_in_by: pulledInBy,
-        budget_before: before,
-        budget_after: this.remaining,
-        position: null,
-      });
+      this.entries.set(
+        id,
+        traceEntry(c, {
+          decision: 'ADMITTED',
+          reason_code: 'admitted',
+          reason_detail: detail,
+          priority_band: this.pool.band(id),
+          marginal_cost: c.token_count,
+          dependency_closure: this.pool.dependencies(id),
+          pulled_in_by: pulledInBy,
+          budget_before: before,
+          budget_after: this.remaining,
+          position: null,
+        }),
+      );
     }
   }
 

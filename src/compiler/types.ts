@@ -1,36 +1,29 @@
 /**
  * Every public type of the Context Compiler. Field names are the snake_case JSON keys of the
- * records (spec/compiler.md section 2), so a record and its JSON never need a mapping table.
+ * records (docs/compiler.md §2), so a record and its JSON never need a mapping table. The word
+ * lists come from `vocabulary.ts`; the unions here are derived from them.
  */
 
+import type {
+  ENGINES,
+  FAILURE_REASONS,
+  GATE_CODES,
+  REQUIRED_MISSING_MODES,
+  REQUIREMENT_CLASSES,
+  TRACE_DECISIONS,
+} from './vocabulary.js';
+
 /** Requirement classes ("bands"), strongest first. */
-export type RequirementClass = 'MANDATORY' | 'REQUIRED' | 'PREFERRED' | 'DISCRETIONARY';
+export type RequirementClass = (typeof REQUIREMENT_CLASSES)[number];
 
 /** What the trace says happened to one candidate. */
-export type TraceDecision =
-  | 'ADMITTED'
-  | 'REJECTED_HARD' // failed a hard gate; terminal
-  | 'REJECTED_BUDGET' // did not fit, or dropped by render repair
-  | 'REJECTED_REDUNDANT' // below the relevance threshold and adds no coverage
-  | 'REJECTED_ALTERNATIVE' // another form of the same content was admitted
-  | 'REJECTED_DEPENDENCY'; // a dependency is ineligible or collides with admitted content
+export type TraceDecision = (typeof TRACE_DECISIONS)[number];
 
 /** The six named refusals. A refusal is a result, never an exception. */
-export type FailureReason =
-  | 'INSUFFICIENT_BUDGET'
-  | 'UNSATISFIED_DEPENDENCY'
-  | 'NO_LEGAL_REPRESENTATION'
-  | 'UNRESOLVED_REQUIRED_GROUP'
-  | 'REQUIRED_SOURCE_UNAVAILABLE'
-  | 'REQUIRED_INELIGIBLE';
+export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** Result of the four hard gates; the first failing gate names the code. */
-export type GateCode =
-  | 'scope_ineligible'
-  | 'freshness_ineligible'
-  | 'authority_ineligible'
-  | 'illegal_representation'
-  | 'eligible';
+export type GateCode = (typeof GATE_CODES)[number];
 
 /**
  * What the compiler does with REQUIRED content it cannot legally place.
@@ -39,7 +32,10 @@ export type GateCode =
  * - `refuse`: such content refuses (`REQUIRED_INELIGIBLE` / `NO_LEGAL_REPRESENTATION`), and a
  *   required group is admitted as one unit in the strongest class of any of its members.
  */
-export type RequiredMissing = 'omit' | 'refuse';
+export type RequiredMissing = (typeof REQUIRED_MISSING_MODES)[number];
+
+/** Which implementation of the greedy and repair stages runs (docs/compiler.md §18). */
+export type Engine = (typeof ENGINES)[number];
 
 /** One representation ("form") of one piece of content. */
 export interface ContextCandidate {

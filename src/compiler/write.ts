@@ -1,4 +1,3 @@
-import { SCHEMA } from './schemas.js';
 import type {
   CompilationResult,
   CompileFailure,
@@ -10,10 +9,11 @@ import type {
   DecisionTrace,
   TraceEntry,
 } from './types.js';
+import { SCHEMA } from './vocabulary.js';
 
 /*
- * Writers return plain objects whose key order is the record's write order (spec/compiler.md
- * section 2), so JSON.stringify of them is the record's canonical JSON. Every field is written;
+ * Writers return plain objects whose key order is the record's write order (docs/compiler.md
+ * §2.7), so JSON.stringify of them is the record's canonical JSON. Every field is written;
  * absent optional values are null, never omitted. Lists are shared with the record, not copied:
  * records are read-only, and a trace can hold a hundred thousand entries.
  */
@@ -128,7 +128,7 @@ export const traceToJSON = (t: DecisionTrace) => ({
 });
 
 /**
- * The v1 projection the Python goldens hold: no `pulled_in_by`, an empty `dependency_closure`
+ * The v1 projection the Python goldens hold (docs/compiler.md §15): no `pulled_in_by`, an empty `dependency_closure`
  * and `budget_after` equal to `budget_before` (the two known v1 trace defects).
  */
 export const traceToV1JSON = (t: DecisionTrace) => ({

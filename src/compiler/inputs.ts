@@ -1,0 +1,58 @@
+import { requiredGroupOf } from './groups.js';
+import { RecordError } from './json.js';
+import type { CompilerPolicy, ContextCandidate, ContextRequest } from './types.js';
+
+/**
+ * Malformed input is thrown before any decision is made (docs/compiler.md §4); every
+ * problem of the first check is collected into one message, in the reference's order.
+ */
+export function validateInputs(candidates: readonly ContextCandidate[]): void {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    if (seen.has(c.candidate_id)) problems.push(`duplicate candidate_id: ${c.candidate_id}`);
+    seen.add(c.candidate_id);
+    if (c.token_count < 0) problems.push(`negative token_count: ${c.candidate_id}`);
+  }
+  for (const c of candidates) {
+    for (const dep of c.depends_on) {
+      if (!seen.has(dep)) problems.push(`unknown dependency ${JSON.stringify(dep)} from ${c.candidate_id}`);
+    }
+  }
+  const bands = new Map<string, Set<string>>();
+  for (const c of candidates) {
+    const g = requiredGroupOf(c);
+    if (g === null) continue;
+    bands.set(g, (bands.get(g) ?? new Set()).add(c.requirement));
+  }
+  for (const [g, declared] of bands) {
+    if (declared.size > 1)
+      problems.push(`required group ${g} spans bands: ${[...declared].sort().join(',')}`);
+  }
+  if (problems.length > 0) throw new RecordError(`invalid compiler inputs: ${problems.join('; ')}`);
+}
+
+/** Every check that throws, in the order `compileContext` runs them, without compiling. */
+export function checkCompilerInputs(
+  request: ContextRequest,
+  candidates: readonly ContextCandidate[],
+  policy: CompilerPolicy,
+): void {
+  validateInputs(candidates);
+  checkPolicy(request, policy);
+}
+
+function checkPolicy(request: ContextRequest, policy: CompilerPolicy): void {
+  if (request.policy_version !== policy.policy_version) {
+    throw new RecordError(
+      `request policy ${JSON.stringify(request.policy_version)} != compiler policy ${JSON.stringify(policy.policy_version)}`,
+      'policy_version',
+    );
+  }
+  if (policy.mandatory_form !== 'cheapest') {
+    throw new RecordError(
+      `unsupported mandatory_form: ${JSON.stringify(policy.mandatory_form)}`,
+      'mandatory_form',
+    );
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Every ordering the compiler uses. Strings compare by UTF-16 code units, never by locale, so the
+ * same inputs sort the same everywhere (docs/compiler.md §1).
+ */
+import type { ContextCandidate } from './types.js';
+
+/** Ascending candidate id: the order of every scan, every trace and every tie-break. */
+export const byCandidateId = (
+  a: { readonly candidate_id: string },
+  b: { readonly candidate_id: string },
+): number => (a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0);
+
+/** Distinct, ascending: how blocking ids are written. */
+export function sortedUnique(ids: readonly string[]): string[] {
+  return [...new Set(ids)].sort();
+}
+
+/**
+ * The bundle layout (docs/compiler.md §11.1): by the role's index in the policy, a role the
+ * policy does not list after every listed one, then by id.
+ */
+export function orderByRole(
+  candidates: readonly ContextCandidate[],
+  orderRoles: readonly string[],
+): ContextCandidate[] {
+  const rank = (c: ContextCandidate): number => {
+    const k = orderRoles.indexOf(c.order_role);
+    return k < 0 ? orderRoles.length : k;
+  };
+  return [...candidates].sort((a, b) => {
+    const d = rank(a) - rank(b);
+    return d !== 0 ? d : byCandidateId(a, b);
+  });
+}
