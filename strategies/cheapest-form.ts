@@ -1,5 +1,10 @@
-import type { ContextCandidate } from '../src/compiler/index.js';
-import { eligible, greedyFill, rankBy, type Strategy } from '../src/harness/kit.js';
+import {
+  type ContextCandidate,
+  eligible,
+  greedyFill,
+  rankBy,
+  type Strategy,
+} from '../src/harness/kit/index.js';
 
 /**
  * The worked example of docs/adding-a-strategy.md: the gated greedy, but it considers every

@@ -1,5 +1,4 @@
-import { compileContext } from '../src/compiler/index.js';
-import { type Strategy, selectionOf } from '../src/harness/kit.js';
+import { compileContext, type Strategy, selectionOf } from '../src/harness/kit/index.js';
 
 /**
  * The compiler with `required_missing: "refuse"`: REQUIRED content without a legal form refuses

@@ -1,5 +1,4 @@
-import { compileContext } from '../src/compiler/index.js';
-import { type Strategy, selectionOf } from '../src/harness/kit.js';
+import { compileContext, type Strategy, selectionOf } from '../src/harness/kit/index.js';
 
 /**
  * The Context Compiler (the study's `staged`), through the same interface as every strategy.

@@ -1,5 +1,10 @@
-import { renderedIncrement } from '../src/compiler/index.js';
-import { baselineAnswer, costOf, defaultFormPool, type Strategy } from '../src/harness/kit.js';
+import {
+  baselineAnswer,
+  costOf,
+  defaultFormPool,
+  renderedIncrement,
+  type Strategy,
+} from '../src/harness/kit/index.js';
 
 /**
  * Everything, cut to fit: the whole default-form pool in id order, dropping the last item while

@@ -1,5 +1,5 @@
-import { solveExact } from '../src/harness/exact.js';
-import type { Strategy } from '../src/harness/kit.js';
+import { solveExact } from '../src/harness/engines/index.js';
+import type { Strategy } from '../src/harness/kit/index.js';
 
 /**
  * The optimal legal bundle for a documented, ledger-free objective, found by branch and bound; a

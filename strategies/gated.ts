@@ -1,12 +1,12 @@
-import { gate } from '../src/compiler/index.js';
 import {
   baselineAnswer,
   defaultFormPool,
+  gate,
   greedyFill,
   rankBy,
   type Strategy,
   type Why,
-} from '../src/harness/kit.js';
+} from '../src/harness/kit/index.js';
 
 /**
  * Relevance ranking behind the four hard gates. It never admits an ineligible form, but it sees

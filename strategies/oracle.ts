@@ -1,12 +1,15 @@
 import {
   byCandidateId,
   type ContextCandidate,
+  costOf,
   dependencyClosure,
+  eligible,
+  missingSources,
   renderedIncrement,
   requiredGroupOf,
   requiredGroups,
-} from '../src/compiler/index.js';
-import { costOf, eligible, type Strategy } from '../src/harness/kit.js';
+  type Strategy,
+} from '../src/harness/kit/index.js';
 
 const byTokensThenId = (a: ContextCandidate, b: ContextCandidate) =>
   a.token_count - b.token_count || byCandidateId(a, b);
@@ -24,10 +27,10 @@ const oracle: Strategy = {
     const { ledger, candidates, request } = input;
     if (ledger === undefined) throw new Error('the oracle needs the ledger');
     const lookup = new Map(candidates.map((c) => [c.candidate_id, c]));
-    const missing = [...new Set(request.required_ids.filter((id) => !lookup.has(id)))].sort();
-    if (missing.length > 0) {
-      const diagnostic = `explicitly required candidates absent: ${missing.join(', ')}`;
-      return { refusal: { reason: 'REQUIRED_SOURCE_UNAVAILABLE', blocking_ids: missing, diagnostic } };
+    const missing = missingSources(request.required_ids, (id) => lookup.has(id));
+    if (missing !== null) {
+      const { reason, blocking, diagnostic } = missing;
+      return { refusal: { reason, blocking_ids: blocking, diagnostic } };
     }
     const legalForms = new Map<string, ContextCandidate[]>();
     for (const c of candidates) {

@@ -1,4 +1,10 @@
-import { baselineAnswer, defaultFormPool, greedyFill, rankBy, type Strategy } from '../src/harness/kit.js';
+import {
+  baselineAnswer,
+  defaultFormPool,
+  greedyFill,
+  rankBy,
+  type Strategy,
+} from '../src/harness/kit/index.js';
 
 /** Relevance ranking, the common default: most relevant first, every item that still fits. */
 const topk: Strategy = {

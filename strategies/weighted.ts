@@ -1,5 +1,11 @@
-import type { RequirementClass } from '../src/compiler/index.js';
-import { baselineAnswer, defaultFormPool, greedyFill, rankBy, type Strategy } from '../src/harness/kit.js';
+import {
+  baselineAnswer,
+  defaultFormPool,
+  greedyFill,
+  type RequirementClass,
+  rankBy,
+  type Strategy,
+} from '../src/harness/kit/index.js';
 import weights from './weighted.weights.json' with { type: 'json' };
 
 /** The priority term of the declared class; `required_ids` promotion is not applied. */

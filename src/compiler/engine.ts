@@ -46,10 +46,17 @@ import { requiredStage } from './stages/required.js';
 import { checkRequiredSources } from './stages/sources.js';
 import { CompileState } from './state.js';
 import { makeTrace } from './trace.js';
-import type { CompileOutput, CompilerPolicy, ContextCandidate, ContextRequest, Engine } from './types.js';
-import { SCHEMA } from './vocabulary.js';
+import type {
+  CompileOutput,
+  CompilerPolicy,
+  ContextCandidate,
+  ContextRequest,
+  Engine,
+  GreedyClass,
+} from './types.js';
+import { GREEDY_CLASSES, SCHEMA } from './vocabulary.js';
 
-type GreedyStage = (s: CompileState, band: 'PREFERRED' | 'DISCRETIONARY') => void;
+type GreedyStage = (s: CompileState, band: GreedyClass) => void;
 
 /** Which implementation of the greedy stage and the repair each engine runs. */
 const IMPLEMENTATIONS: Readonly<Record<Engine, { readonly greedy: GreedyStage; readonly repair: Repair }>> = {
@@ -86,8 +93,7 @@ export function compileContext(
   const refusal = (s.pool.strict ? checkNamedCandidates(s) : null) ?? mandatoryStage(s) ?? requiredStage(s);
   if (refusal) return refused(s, refusal);
   mandatoryCloseOut(s);
-  run.greedy(s, 'PREFERRED');
-  run.greedy(s, 'DISCRETIONARY');
+  for (const band of GREEDY_CLASSES) run.greedy(s, band);
   finalCloseOut(s);
   const placed = layOutAndRepair(s, run.repair);
   if ('reason' in placed) return refused(s, placed);

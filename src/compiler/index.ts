@@ -14,19 +14,17 @@ export { checkCompilerInputs, validateInputs } from './inputs.js';
 export { isPlainObject, pyTruthy, RecordError } from './json.js';
 export { byCandidateId, orderByRole, sortedUnique } from './order.js';
 export { defaultPolicy } from './policy.js';
+export { readCandidate, readPolicy, readRequest } from './read.js';
 export {
   makeBundle,
   type ReadOptions,
   readBundle,
-  readCandidate,
   readFailure,
   readItem,
-  readPolicy,
-  readRequest,
   readResult,
   readTrace,
   readTraceEntry,
-} from './read.js';
+} from './read-results.js';
 export { buildBundle, hashBundle, renderBundleText, renderedCost, renderedIncrement } from './render.js';
 export type { StageRefusal } from './stages/refusal.js';
 export { missingSources } from './stages/sources.js';
@@ -52,6 +50,7 @@ export type {
   Engine,
   FailureReason,
   GateCode,
+  GreedyClass,
   RequiredMissing,
   RequirementClass,
   TraceDecision,
@@ -62,6 +61,7 @@ export {
   ENGINES,
   FAILURE_REASONS,
   GATE_CODES,
+  GREEDY_CLASSES,
   REQUIRED_MISSING_MODES,
   REQUIREMENT_CLASSES,
   SCHEMA,

@@ -3,7 +3,7 @@
  * against (docs/compiler.md §11.2), the bundle record (§13) and the text renderer (§13).
  */
 import { bundleHash } from './hash.js';
-import { makeBundle } from './read.js';
+import { makeBundle } from './read-results.js';
 import { headerCost, itemRenderCost, SEPARATOR, SEPARATOR_COST, TOKEN_PROVENANCE } from './tokens.js';
 import type { CompilerPolicy, ContextBundle, ContextCandidate, ContextRequest } from './types.js';
 import { SCHEMA } from './vocabulary.js';

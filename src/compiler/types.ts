@@ -8,6 +8,7 @@ import type {
   ENGINES,
   FAILURE_REASONS,
   GATE_CODES,
+  GREEDY_CLASSES,
   REQUIRED_MISSING_MODES,
   REQUIREMENT_CLASSES,
   TRACE_DECISIONS,
@@ -15,6 +16,9 @@ import type {
 
 /** Requirement classes ("bands"), strongest first. */
 export type RequirementClass = (typeof REQUIREMENT_CLASSES)[number];
+
+/** The classes admitted greedily, by relevance, after the required ones. */
+export type GreedyClass = (typeof GREEDY_CLASSES)[number];
 
 /** What the trace says happened to one candidate. */
 export type TraceDecision = (typeof TRACE_DECISIONS)[number];

@@ -21,6 +21,9 @@ export const SCHEMA = {
 /** Requirement classes ("bands"), strongest first: the index is the strength (docs/compiler.md §6). */
 export const REQUIREMENT_CLASSES = ['MANDATORY', 'REQUIRED', 'PREFERRED', 'DISCRETIONARY'] as const;
 
+/** The classes the greedy stage admits, in the order it admits them (docs/compiler.md §10.6). */
+export const GREEDY_CLASSES = ['PREFERRED', 'DISCRETIONARY'] as const;
+
 /** What a trace entry says happened to a candidate (docs/compiler.md §8.4, §8.5). */
 export const TRACE_DECISIONS = [
   'ADMITTED',

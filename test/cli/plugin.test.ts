@@ -7,7 +7,7 @@ import { ROOT } from '../helpers/corpus.js';
 
 /*
  * A new file in strategies/ must join every command with no other file edited. This copies the
- * project aside, drops the minimal plug-in of spec/harness.md into strategies/ as TypeScript,
+ * project aside, drops the minimal plug-in of docs/adding-a-strategy.md into strategies/ as TypeScript,
  * builds as `npm run build` does, and drives the real bin.
  */
 const tmp = tempDir('plugin');

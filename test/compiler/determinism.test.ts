@@ -1,7 +1,8 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { bundleToJSON, compileContext, resultToJSON } from '../../src/compiler/index.js';
-import { BUDGETS, requestAt } from '../../src/harness/corpus.js';
+import { requestAt } from '../../src/harness/input/corpus.js';
+import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { corpus } from '../helpers/corpus.js';
 
 const SEED = 'ctxbench-determinism-1';

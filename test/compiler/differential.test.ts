@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { bundleToJSON, compileContext, defaultPolicy, resultToJSON } from '../../src/compiler/index.js';
-import { BUDGETS } from '../../src/harness/corpus.js';
-import { generateCase } from '../../src/harness/generate.js';
+import { generateCase } from '../../src/harness/generate/case.js';
+import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
 
 const SEED = 'differential-1';

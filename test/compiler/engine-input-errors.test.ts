@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ContextCandidate, compileContext } from '../../src/compiler/index.js';
 import { cand, policy, req } from '../helpers/pool.js';
 
-// Expected texts are spec/compiler.md section 4, typed out here.
+// Expected texts are docs/compiler.md §4, typed out here.
 
 const thrownBy = (candidates: ContextCandidate[], request = req(1000), p = policy()): string => {
   try {

@@ -88,7 +88,7 @@ function legalityHoles(request: ContextRequest, pool: readonly ContextCandidate[
       // REQUIRED stage (its entry overwritten, the candidate still in the bundle).
       const hidden = (x: ContextCandidate) => trace.get(x.candidate_id)?.decision !== 'ADMITTED';
       // Or a required group, admitted whole, brings a member whose content is already in
-      // (the block check skips members: spec section 20).
+      // (the block check skips members: docs/compiler.md §17.4).
       const grouped = (x: ContextCandidate) => Boolean(x.group_id && x.group_required);
       labels.push(
         twins.some((x) => pulled(x) || hidden(x))

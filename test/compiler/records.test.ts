@@ -29,7 +29,7 @@ import { cand, policy, req } from '../helpers/pool.js';
 
 type Json = Record<string, unknown>;
 
-// Typed out from spec/compiler.md section 2, not from the code.
+// Typed out from docs/compiler.md §2, not from the code.
 const S = {
   candidate: 'project_context.context_candidate.v1',
   request: 'project_context.context_request.v1',
@@ -99,7 +99,7 @@ const okBundle = ok.bundle ?? lost('bundle');
 const firstItem = okBundle.items[0] ?? lost('item');
 const failure = refused.result.failure ?? lost('failure');
 const root = pool[0] ?? lost('candidate');
-// The keys section 2.1 marks required; everything else must default.
+// The keys §2.1 marks required; everything else must default.
 const minimalCandidate = pick(
   json(cand('c1')),
   words(`candidate_id content_identity representation_id form_rank min_rank source_kind source_ref kind content
@@ -311,7 +311,7 @@ describe('writers: every field, in the spec order, null for absent values', () =
   });
 });
 
-describe('v1 projection (section 11)', () => {
+describe('v1 projection (§15)', () => {
   const v1 = json(traceToV1JSON(ok.result.trace));
   const byId = (doc: Json, id: string) => (doc.entries as Json[]).find((e) => e.candidate_id === id) ?? {};
   it('is the v2 trace less pulled_in_by, with no closure and budget_after = budget_before', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileContext } from '../../src/compiler/index.js';
-import { BUDGETS, requestAt } from '../../src/harness/corpus.js';
+import { requestAt } from '../../src/harness/input/corpus.js';
+import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { at, corpus } from '../helpers/corpus.js';
 import { entry } from '../helpers/trace.js';
 
@@ -9,7 +10,7 @@ const compiled = (name: string, budget: 'tight' | 'medium' | 'roomy') => {
   return compileContext(request, candidates, policy);
 };
 
-describe('trace v2 examples of the spec (section 17)', () => {
+describe('trace v2 examples (docs/compiler.md §15)', () => {
   it('dependency-trap, medium: the unit of 20 + 650 shares one before/after', () => {
     const out = compiled('dependency-trap', 'medium');
     for (const id of ['ref-cheap', 'resolver-tool']) {

@@ -14,7 +14,7 @@ import {
 import { at, GOLDEN_DIR } from '../helpers/corpus.js';
 import { cand, policy, rendered, req } from '../helpers/pool.js';
 
-// Every expected problem string is spec/compiler.md section 13, typed out here.
+// Every expected problem string is docs/compiler.md §16, typed out here.
 
 const grp = { group_id: 'grp', group_required: true, requirement: 'REQUIRED' } as const;
 const POOL = [

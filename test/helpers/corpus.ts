@@ -1,11 +1,6 @@
 import path from 'node:path';
-import {
-  type BudgetName,
-  type Corpus,
-  type CorpusCase,
-  loadCorpus,
-  requestAt,
-} from '../../src/harness/corpus.js';
+import { loadCorpus, requestAt } from '../../src/harness/input/corpus.js';
+import type { BudgetName, Corpus, CorpusCase } from '../../src/harness/types.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CORPUS_DIR = path.join(ROOT, 'corpus/compiler-v1');

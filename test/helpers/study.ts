@@ -1,6 +1,6 @@
-import { ledgerDirFor, loadLedger } from '../../src/harness/ledger.js';
-import { loadStrategies } from '../../src/harness/registry.js';
-import { runStudy } from '../../src/harness/runner.js';
+import { ledgerDirFor, loadLedger } from '../../src/harness/input/ledger.js';
+import { loadStrategies } from '../../src/harness/run/registry.js';
+import { runStudy } from '../../src/harness/run/runner.js';
 import type { Row } from '../../src/harness/types.js';
 import { corpus } from './corpus.js';
 

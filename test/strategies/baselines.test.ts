@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate, ContextRequest } from '../../src/compiler/index.js';
-import { defaultFormPool } from '../../src/harness/kit.js';
-import { compileWith } from '../../src/harness/selection.js';
+import { defaultFormPool } from '../../src/harness/kit/index.js';
+import { compileWith } from '../../src/harness/run/measure.js';
 import type { Strategy, StrategyInput } from '../../src/harness/types.js';
 import dump from '../../strategies/dump.js';
 import gated from '../../strategies/gated.js';
 import topk from '../../strategies/topk.js';
 import weighted from '../../strategies/weighted.js';
+import { asBundle, asRefusal, recordOf } from '../helpers/compiled.js';
 import { cand, policy, rendered, req } from '../helpers/pool.js';
 
 const input = (budget: number, candidates: ContextCandidate[], over: Partial<ContextRequest> = {}) => ({
@@ -25,7 +26,7 @@ function admitted(s: Strategy, i: StrategyInput): string[] {
 
 /** reason_code per candidate in the trace the harness records. */
 function reasons(s: Strategy, i: StrategyInput): Record<string, string> {
-  const entries = compileWith(s, i).record!.trace.entries;
+  const entries = recordOf(compileWith(s, i)).trace.entries;
   return Object.fromEntries(entries.map((e) => [e.candidate_id, e.reason_code]));
 }
 
@@ -82,7 +83,8 @@ describe('dump: the default-form pool in id order, cut from the end', () => {
   it('ends with an empty bundle of 4 tokens when no item fits', () => {
     // one item renders 10 + 3 + 4 = 17 > 16; the empty bundle is the header alone
     const out = compileWith(dump, input(16, [cand('a'), cand('b')]));
-    expect([out.success, out.admitted, out.renderedTokens]).toEqual([true, [], 4]);
+    const bundle = asBundle(out);
+    expect([bundle.admitted, bundle.renderedTokens]).toEqual([[], 4]);
   });
 
   it('never sees a non-default form, even a cheaper one that would fit', () => {
@@ -266,8 +268,8 @@ describe.each([dump, topk, weighted, gated])(
 
     it('at budget 3, below the 4-token frame, it fails: even the empty bundle overruns', () => {
       const out = compileWith(s, input(3, pool));
-      expect([out.success, out.reason]).toEqual([false, 'INSUFFICIENT_BUDGET']);
-      expect(out.record!.trace.entries.map((e) => e.candidate_id)).toEqual(ids);
+      expect(asRefusal(out).reason).toBe('INSUFFICIENT_BUDGET');
+      expect(recordOf(out).trace.entries.map((e) => e.candidate_id)).toEqual(ids);
     });
 
     it.each([4, 30, rendered(40), 10_000])('at budget %i', (budget) => {
@@ -276,8 +278,7 @@ describe.each([dump, topk, weighted, gated])(
       expect('refusal' in sel).toBe(false);
       expect(Array.isArray((sel as { admitted: unknown }).admitted)).toBe(true);
       const out = compileWith(s, i);
-      expect([out.success, out.reason]).toEqual([true, null]);
-      expect(out.record!.trace.entries.map((e) => e.candidate_id)).toEqual(ids);
+      expect(asBundle(out).record.trace.entries.map((e) => e.candidate_id)).toEqual(ids);
     });
   },
 );

@@ -9,11 +9,13 @@ import {
   validateBundle,
   validateResult,
 } from '../../src/compiler/index.js';
-import { type Certificate, solveExact } from '../../src/harness/exact.js';
-import { compileWith } from '../../src/harness/selection.js';
+import type { Certificate } from '../../src/harness/engines/exact/certificate.js';
+import { solveExact } from '../../src/harness/engines/exact/solve.js';
+import { compileWith } from '../../src/harness/run/measure.js';
 import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import exact from '../../strategies/exact.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
+import { asBundle } from '../helpers/compiled.js';
 import { cand, policy, req } from '../helpers/pool.js';
 
 const SEED = 4242;
@@ -104,10 +106,10 @@ describe('exact finds the bundle the compiler falsely refuses', () => {
     expect(compileContext(input.request, pool, input.policy).result.failure?.reason).toBe(
       'UNSATISFIED_DEPENDENCY',
     );
-    const out = compileWith(exact, input);
+    const out = asBundle(compileWith(exact, input));
     expect(out.admitted).toEqual(['x-full']);
     expect(out.extras.proven_optimal).toBe(true);
-    expect(validateBundle(out.bundle!, input.request, pool)).toEqual([]);
+    expect(validateBundle(out.bundle, input.request, pool)).toEqual([]);
   });
 
   it('pays 400 for a full form where the compiler pays 670 for a reference and its resolver', () => {
@@ -122,7 +124,7 @@ describe('exact finds the bundle the compiler falsely refuses', () => {
       cand('full', { content_identity: 'incident', requirement: 'REQUIRED', token_count: 400 }),
     ];
     const input = inputOf(req(1000), pool);
-    expect(compileWith(exact, input).admitted).toEqual(['full']);
+    expect(asBundle(compileWith(exact, input)).admitted).toEqual(['full']);
   });
 });
 
@@ -138,14 +140,14 @@ describe(`exact agrees with brute force on random pools (seed ${SEED})`, () => {
         expect(out.extras.proven_optimal ?? true).toBe(true);
         if (brute === null) {
           infeasible++;
-          expect(out.success).toBe(false);
+          expect(out.outcome).toBe('refusal');
           return;
         }
         feasible++;
-        expect(out.success).toBe(true);
-        expect([...out.admitted].sort()).toEqual(brute.ids);
-        expect(validateBundle(out.bundle!, request, candidates)).toEqual([]);
-        expect(validateResult(out.record!, request, candidates)).toEqual([]);
+        const bundle = asBundle(out);
+        expect([...bundle.admitted].sort()).toEqual(brute.ids);
+        expect(validateBundle(bundle.bundle, request, candidates)).toEqual([]);
+        expect(validateResult(bundle.record, request, candidates)).toEqual([]);
       }),
       { seed: SEED, numRuns: runs(300, 3000) },
     );
@@ -225,13 +227,11 @@ describe('the search is bounded by nodes, never by a clock', () => {
     const full = solveExact(input);
     expect(full.extras?.proven_optimal).toBe(true);
     for (const limit of [1, 10, 50]) {
-      const capped = compileWith(
-        { name: 'capped', description: '', assemble: (i) => solveExact(i, limit) },
-        input,
+      const capped = asBundle(
+        compileWith({ name: 'capped', description: '', assemble: (i) => solveExact(i, limit) }, input),
       );
       expect(capped.extras.proven_optimal).toBe(false);
-      expect(capped.success).toBe(true);
-      expect(validateBundle(capped.bundle!, input.request, pool)).toEqual([]);
+      expect(validateBundle(capped.bundle, input.request, pool)).toEqual([]);
       expect(capped.renderedTokens).toBeLessThanOrEqual(400);
     }
     // The same call twice gives the same answer: nothing but the node count bounds the search.

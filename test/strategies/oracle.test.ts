@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate, ContextRequest } from '../../src/compiler/index.js';
-import { compileWith } from '../../src/harness/selection.js';
+import { compileWith } from '../../src/harness/run/measure.js';
 import type { CaseLedger, Selection } from '../../src/harness/types.js';
 import oracle from '../../strategies/oracle.js';
+import { asError } from '../helpers/compiled.js';
 import { cand, ledger, policy, req } from '../helpers/pool.js';
 
 const input = (
@@ -191,6 +192,6 @@ describe('oracle: named refusals', () => {
     const bare = { request: req(100), candidates: [cand('m')], policy: policy(), budget: 100 };
     expect(oracle.readsLedger).toBe(true);
     expect(() => oracle.assemble(bare)).toThrow(/ledger/);
-    expect(compileWith(oracle, bare).reason).toBe('STRATEGY_ERROR');
+    expect(asError(compileWith(oracle, bare)).message).toMatch(/oracle threw: .*ledger/);
   });
 });

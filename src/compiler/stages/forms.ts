@@ -1,6 +1,6 @@
 /** What the MANDATORY and REQUIRED stages share: the `cheapest` rule and "no legal form". */
 import type { CompileState } from '../state.js';
-import type { ContextCandidate, FailureReason } from '../types.js';
+import type { ContextCandidate, FailureReason, RequirementClass } from '../types.js';
 import { refuse, type StageRefusal } from './refusal.js';
 
 /** Forms ordered by what each costs alone, then id: the `cheapest` rule (docs/compiler.md §7). */
@@ -23,11 +23,11 @@ function noEligibleForm(s: CompileState, forms: readonly ContextCandidate[]): Fa
 /** Content that must be present has no eligible form: the refusal, worded by stage. */
 export function noLegalForm(
   s: CompileState,
-  stage: 'mandatory' | 'required',
+  stage: RequirementClass,
   identity: string,
   forms: readonly ContextCandidate[],
 ): StageRefusal {
   const reason = noEligibleForm(s, forms);
   const why = reason === 'NO_LEGAL_REPRESENTATION' ? 'all forms violate floor' : 'no hard-eligible form';
-  return refuse(reason, [identity], `${stage} ${identity}: ${why}`);
+  return refuse(reason, [identity], `${stage.toLowerCase()} ${identity}: ${why}`);
 }

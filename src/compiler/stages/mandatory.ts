@@ -22,7 +22,7 @@ export function mandatoryStage(s: CompileState): StageRefusal | null {
         ? named.map((id) => pool.get(id))
         : (pool.byIdentity.get(identity) ?? []).filter((c) => pool.band(c.candidate_id) === 'MANDATORY');
     const eligible = forms.filter((f) => pool.eligible(f.candidate_id));
-    if (eligible.length === 0) return noLegalForm(s, 'mandatory', identity, forms);
+    if (eligible.length === 0) return noLegalForm(s, 'MANDATORY', identity, forms);
     let placed = false;
     for (const form of cheapestFirst(s, eligible)) {
       const unit = ids(pool.groupMembers(form) ?? [form]);

@@ -24,7 +24,7 @@ function requiredFallbacks(s: CompileState): StageRefusal | Map<string, ContextC
     const others = (pool.byIdentity.get(identity) ?? []).filter(
       (c) => s.open(c) && s.selectable(c) && pool.groupMembers(c) === null,
     );
-    if (others.length === 0) return noLegalForm(s, 'required', identity, forms);
+    if (others.length === 0) return noLegalForm(s, 'REQUIRED', identity, forms);
     fallbacks.set(identity, others);
   }
   return fallbacks;

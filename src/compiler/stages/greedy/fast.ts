@@ -9,7 +9,7 @@
 import { Heap } from '../../heap.js';
 import type { Fact } from '../../pool.js';
 import type { CompileState } from '../../state.js';
-import type { ContextCandidate, RequirementClass } from '../../types.js';
+import type { ContextCandidate, GreedyClass, RequirementClass } from '../../types.js';
 
 interface Unit {
   /** Candidate id of a single, or the group id. */
@@ -51,7 +51,7 @@ const add = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
   else if (list[list.length - 1] !== value) list.push(value);
 };
 
-export function greedyFast(s: CompileState, band: RequirementClass & ('PREFERRED' | 'DISCRETIONARY')): void {
+export function greedyFast(s: CompileState, band: GreedyClass): void {
   new FastPass(s, band).run();
 }
 
@@ -68,7 +68,7 @@ class FastPass {
   private readonly due = new Set<Unit>();
   private index: Index | null = null;
 
-  constructor(s: CompileState, band: 'PREFERRED' | 'DISCRETIONARY') {
+  constructor(s: CompileState, band: GreedyClass) {
     this.s = s;
     this.band = band;
     this.tag = band === 'PREFERRED' ? 'preferred-greedy' : 'discretionary-greedy';

@@ -1,5 +1,5 @@
 import type { CompileState } from '../../state.js';
-import type { RequirementClass } from '../../types.js';
+import type { GreedyClass, TraceDecision } from '../../types.js';
 
 type RankKey = readonly [number, number, number, string];
 
@@ -16,10 +16,7 @@ const rankBefore = (a: RankKey, b: RankKey): boolean => {
  * starts again. Rejections are terminal: the budget only shrinks and coverage only grows.
  * Relevance dominates coverage, which dominates cost.
  */
-export function greedyReference(
-  s: CompileState,
-  band: RequirementClass & ('PREFERRED' | 'DISCRETIONARY'),
-): void {
+export function greedyReference(s: CompileState, band: GreedyClass): void {
   const tag = band === 'PREFERRED' ? 'preferred-greedy' : 'discretionary-greedy';
   const threshold = s.pool.policy.min_discretionary_relevance;
   for (;;) {
@@ -28,11 +25,7 @@ export function greedyReference(
       const unitIds = unit.map((m) => m.candidate_id);
       const { cost, nodes } = s.price(unitIds);
       const untraced = unit.filter((m) => !s.entries.has(m.candidate_id));
-      const rejectAll = (
-        decision: 'REJECTED_DEPENDENCY' | 'REJECTED_BUDGET' | 'REJECTED_REDUNDANT',
-        code: string,
-        detail: string,
-      ) => {
+      const rejectAll = (decision: TraceDecision, code: string, detail: string) => {
         for (const m of untraced) s.reject(m, decision, code, detail, cost);
       };
       if (s.blockText(unitIds, nodes)) {

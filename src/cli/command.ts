@@ -1,0 +1,61 @@
+/**
+ * What every command module is made of: its name and options, declared next to its handler.
+ * `main.ts` only lists the commands; no command imports another.
+ */
+import fs from 'node:fs';
+import type { ArgumentsCamelCase, Argv } from 'yargs';
+import { fromRoot } from '../harness/input/files.js';
+import type { ExitCode, Io } from './io.js';
+
+/** What a handler gets besides its options. */
+export interface Context {
+  readonly io: Io;
+  /** The command line as typed, for manifests. */
+  readonly argv: readonly string[];
+  /** The package version. */
+  readonly version: () => string;
+}
+
+/** A command, its generics erased so that `main.ts` can hold a list of them. */
+export interface Command {
+  readonly register: (parser: Argv, ctx: Context, done: (code: ExitCode | Promise<ExitCode>) => void) => Argv;
+}
+
+export interface CommandSpec<A> {
+  /** As yargs takes it: the name, then positionals (`trace <case>`). */
+  readonly name: string;
+  readonly describe: string;
+  readonly options: (y: Argv) => Argv<A>;
+  readonly run: (args: ArgumentsCamelCase<A>, ctx: Context) => ExitCode | Promise<ExitCode>;
+}
+
+export function defineCommand<A>(spec: CommandSpec<A>): Command {
+  return {
+    register: (parser, ctx, done) =>
+      parser.command(spec.name, spec.describe, spec.options, (a) => done(spec.run(a, ctx))),
+  };
+}
+
+let version: string | undefined;
+
+/** The package's version, read once. */
+export const packageVersion = (): string => {
+  version ??= JSON.parse(fs.readFileSync(fromRoot('package.json'), 'utf8')).version as string;
+  return version;
+};
+
+/** `a,b , c` as a list; undefined stays undefined (the default applies). */
+export const splitList = (list: string | undefined): string[] | undefined =>
+  list === undefined
+    ? undefined
+    : list
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+
+/** Defaults of the package's own data, resolved against the package root. */
+export const DEFAULTS = {
+  corpus: () => fromRoot('corpus/compiler-v1'),
+  golden: () => fromRoot('test/fixtures/golden/python-v0.1.0'),
+  published: () => fromRoot('corpus/compiler-v1/published'),
+};

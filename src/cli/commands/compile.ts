@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import { checkInputs, type InputFiles } from '../../harness/input/checks.js';
+import { InputError, UsageError } from '../../harness/input/errors.js';
+import { readTruth, truthFrom } from '../../harness/input/ledger.js';
+import {
+  loadCandidates,
+  loadPolicy,
+  loadRequest,
+  toCandidates,
+  toPolicy,
+  toRequest,
+} from '../../harness/input/records.js';
+import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
+import type { Inputs } from '../../harness/run/input.js';
+import { compileOne } from '../../harness/run/one.js';
+import { pickStrategies } from '../../harness/run/registry.js';
+import type { Strategy } from '../../harness/types.js';
+import { defineCommand } from '../command.js';
+import { EXIT, type ExitCode, type Io } from '../io.js';
+
+const identitiesOf = (inputs: Pick<Inputs, 'candidates'>) =>
+  new Set(inputs.candidates.map((c) => c.content_identity));
+
+/** Indented for people; past a thousand candidates, compact (pipe through `jq` to read it). */
+const outputJSON = (x: unknown, candidates: number): string =>
+  candidates > 1000 ? `${JSON.stringify(x)}\n` : jsonText(x);
+
+/**
+ * One compilation by any registered strategy (the compiler by default); exit 0 whether it built a
+ * bundle, refused, or built one the validators reject.
+ */
+export const compile = defineCommand({
+  name: 'compile',
+  describe: 'one compilation: {bundle, result, rendered_text, validation} as JSON',
+  options: (y) =>
+    y
+      .option('request', { type: 'string', describe: 'request JSON file' })
+      .option('candidates', {
+        type: 'string',
+        describe: 'candidates JSON file ({"candidates": [...]} or a list)',
+      })
+      .option('policy', { type: 'string', describe: 'policy JSON file' })
+      .option('output', { type: 'string', describe: 'write the JSON here instead of stdout' })
+      .option('batch', {
+        type: 'string',
+        describe: 'JSONL file of {"request", "candidates", "policy"} lines',
+      })
+      .option('strategy', {
+        type: 'string',
+        default: 'compiler',
+        describe: 'the strategy that assembles',
+      })
+      .option('ledger', {
+        type: 'string',
+        describe: 'a truth file, for a strategy that reads the ledger',
+      }),
+  run: async (a, { io }) => {
+    const [strategy] = (await pickStrategies([a.strategy])) as [Strategy];
+    if (a.batch !== undefined) return compileBatch(a.batch, strategy, io);
+    if (a.request === undefined || a.candidates === undefined || a.policy === undefined) {
+      throw new UsageError('compile needs --request, --candidates and --policy (or --batch F.jsonl)');
+    }
+    const files = { request: a.request, candidates: a.candidates, policy: a.policy };
+    const inputs: Inputs = {
+      request: loadRequest(files.request),
+      ...loadCandidates(files.candidates),
+      policy: loadPolicy(files.policy),
+    };
+    // The compiler checks its own inputs; located here only when another strategy will run.
+    if (strategy.name !== 'compiler') checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
+    if (strategy.readsLedger === true && a.ledger === undefined) {
+      throw new UsageError(`${strategy.name} reads the ledger: give --ledger F (a truth file)`);
+    }
+    const ledger =
+      strategy.readsLedger === true && a.ledger ? readTruth(a.ledger, identitiesOf(inputs)) : undefined;
+    const out = compileOne(strategy, { ...inputs, ledger }, files);
+    if ('error' in out) {
+      io.err(`ctxbench: ${out.error}\n`);
+      return EXIT.checkFailed;
+    }
+    const text = outputJSON(out, inputs.candidates.length);
+    if (a.output === undefined) io.out(text);
+    else writeFileAtomic(a.output, text);
+    return EXIT.ok;
+  },
+});
+
+/** One line of a batch: its inputs read and checked, or an InputError naming the line. */
+function batchLine(where: string, line: string, strategy: Strategy): unknown {
+  const o = JSON.parse(line) as Record<string, unknown>;
+  if (typeof o !== 'object' || o === null || Array.isArray(o))
+    throw new InputError(where, 'not a JSON object');
+  const inputs = {
+    request: toRequest(where, o.request),
+    ...toCandidates(where, o.candidates),
+    policy: toPolicy(where, o.policy),
+  };
+  const files: InputFiles = { request: where, candidates: where, policy: where };
+  checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
+  const ledger =
+    strategy.readsLedger === true && o.ledger !== undefined
+      ? truthFrom(where, o.ledger, identitiesOf(inputs))
+      : undefined;
+  if (strategy.readsLedger === true && ledger === undefined)
+    throw new InputError(where, `${strategy.name} needs a "ledger"`);
+  return compileOne(strategy, { ...inputs, ledger }, files);
+}
+
+/**
+ * One output line per input line, in order. A bad line becomes `{"error": ...}` and the rest go
+ * on; only an unreadable file stops the command.
+ */
+function compileBatch(file: string, strategy: Strategy, io: Io): ExitCode {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputError(file, `cannot read file (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (const [k, line] of lines.entries()) {
+    const where = `${file}:${k + 1}`;
+    let out: unknown;
+    try {
+      out = batchLine(where, line, strategy);
+    } catch (e) {
+      if (e instanceof InputError) out = { error: e.line };
+      else if (e instanceof SyntaxError) out = { error: `${where}: not valid JSON (${e.message})` };
+      else throw e;
+    }
+    io.out(`${JSON.stringify(out)}\n`);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,69 @@
+import { defaultPolicy } from '../../compiler/index.js';
+import { generateCase } from '../../harness/generate/case.js';
+import { GENERATED_MARKS, writeCase, writeCorpus } from '../../harness/generate/write.js';
+import { UsageError } from '../../harness/input/errors.js';
+import { loadPolicy } from '../../harness/input/records.js';
+import { checkOut } from '../../harness/output/folder.js';
+import { defineCommand } from '../command.js';
+import { EXIT } from '../io.js';
+
+const SHAPE = `Shape of a generated pool: the instruction and the task (MANDATORY, always eligible); a few
+further MANDATORY and REQUIRED contents (6% of contents in small pools, about 40 contents in large
+ones: must content does not grow with the pool), 24% PREFERRED and the rest DISCRETIONARY; each
+content in one to four forms (reference, anchor, compact, full) with a floor on 15% of them;
+about 10% of optional candidates (3% of must content) failing each of the scope, freshness and
+authority gates; references (and 4% of other forms) needing one of a few shared expensive tools,
+two of which need each other; one dependency cycle; required groups of two or three; coverage
+keys from a 24-key vocabulary; relevance spread over [0, 1]. Ledger: MANDATORY and REQUIRED
+contents are must; PREFERRED ones should (or distractor); DISCRETIONARY ones should, optional,
+distractor or harmful. Budgets: tight below the must content, medium and roomy above it.`;
+
+/** One synthetic case, or with --cases a whole corpus with its ledger; the seed is printed. */
+export const generate = defineCommand({
+  name: 'generate',
+  describe: 'write a synthetic case (or with --cases a corpus with its ledger) from a seed',
+  options: (y) =>
+    y
+      .option('seed', {
+        type: 'string',
+        demandOption: true,
+        describe: 'any string; same seed, same bytes',
+      })
+      .option('candidates', { type: 'number', demandOption: true, describe: 'candidates per case' })
+      .option('out', { type: 'string', demandOption: true, describe: 'folder to write' })
+      .option('cases', { type: 'number', describe: 'write a corpus of this many cases' })
+      .option('policy', { type: 'string', describe: 'policy file (default compiler-policy-v1)' })
+      .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
+      .epilogue(SHAPE),
+  run: (a, { io }) => {
+    if (!Number.isInteger(a.candidates) || a.candidates < 1)
+      throw new UsageError('--candidates must be a whole number >= 1');
+    if (a.cases !== undefined && (!Number.isInteger(a.cases) || a.cases < 1))
+      throw new UsageError('--cases must be >= 1');
+    // The seed names the cases' files: it must not reach outside the output folder.
+    if (!/^[A-Za-z0-9._-]+$/.test(a.seed) || a.seed.startsWith('.')) {
+      throw new UsageError('--seed may hold letters, digits, ".", "_" and "-" (not first ".")');
+    }
+    checkOut(a.out, a.force, GENERATED_MARKS);
+    const policy = a.policy ? loadPolicy(a.policy) : defaultPolicy();
+    if (a.cases === undefined) {
+      const g = generateCase(a.seed, a.candidates);
+      writeCase(a.out, g, policy);
+      io.out(
+        `seed ${a.seed}: ${g.candidates.length} candidates written to ${a.out} (budget ${g.request.usable_token_budget}; tight ${g.budgets.tight}, roomy ${g.budgets.roomy})\n`,
+      );
+      return EXIT.ok;
+    }
+    const { refusals, unproven } = writeCorpus(a.out, {
+      seed: a.seed,
+      cases: a.cases,
+      candidates: a.candidates,
+      policy,
+    });
+    io.out(
+      `seed ${a.seed}: ${a.cases} cases of ${a.candidates} candidates written to ${a.out}; ` +
+        `exact expects ${refusals} refusals of ${a.cases * 3}${unproven ? ` (${unproven} optima not proven)` : ''}\n`,
+    );
+    return EXIT.ok;
+  },
+});

@@ -1,0 +1,23 @@
+import { checkOut } from '../../harness/output/folder.js';
+import { mergeShards } from '../../harness/output/merge.js';
+import { RUN_MARKS } from '../../harness/output/run-folder.js';
+import { defineCommand } from '../command.js';
+import { EXIT } from '../io.js';
+
+/** Shard folders in, one run folder out: the same files an unsharded run writes. */
+export const merge = defineCommand({
+  name: 'merge <dirs..>',
+  describe: 'join shard run folders into the run folder of the whole matrix',
+  options: (y) =>
+    y
+      .positional('dirs', { type: 'string', array: true, demandOption: true })
+      .option('out', { type: 'string', demandOption: true, describe: 'the merged run folder' })
+      .option('force', { type: 'boolean', default: false }),
+  run: (a, ctx) => {
+    const dirs = a.dirs as string[];
+    checkOut(a.out, a.force, RUN_MARKS);
+    const rows = mergeShards(dirs, a.out, ['ctxbench', ...ctx.argv], ctx.version());
+    ctx.io.out(`${dirs.length} shards, ${rows} compilations merged into ${a.out}\n`);
+    return EXIT.ok;
+  },
+});

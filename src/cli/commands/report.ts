@@ -1,0 +1,23 @@
+import path from 'node:path';
+import { writeFileAtomic } from '../../harness/output/files.js';
+import { corpusNameOf, derivedFiles, readRows } from '../../harness/output/run-folder.js';
+import { defineCommand } from '../command.js';
+import { EXIT } from '../io.js';
+
+/** Regenerate report.md, summary.json and rows.csv from a run folder's rows, without compiling. */
+export const report = defineCommand({
+  name: 'report <run>',
+  describe: "regenerate report.md, summary.json and rows.csv from a run folder's rows",
+  options: (y) =>
+    y
+      .positional('run', { type: 'string', demandOption: true })
+      .option('out', { type: 'string', describe: 'write the reports here instead of the run folder' }),
+  run: (a, { io }) => {
+    const run = a.run as string;
+    const files = derivedFiles(readRows(run), corpusNameOf(run));
+    const out = a.out ?? run;
+    for (const [name, text] of Object.entries(files)) writeFileAtomic(path.join(out, name), text);
+    io.out(`${Object.keys(files).join(', ')} written to ${out}\n`);
+    return EXIT.ok;
+  },
+});

@@ -1,0 +1,184 @@
+/**
+ * Regression benchmarks: every strategy on every case, the whole study, and every strategy on
+ * generated pools of growing size, timed with tinybench (warm-up, repeated samples, median and
+ * median absolute deviation). A saved run is a baseline: a later run flags slow-downs beyond what
+ * the two runs' own spread explains, and, as a regression of another kind, any changed outcome.
+ */
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import { Bench } from 'tinybench';
+import { defaultPolicy } from '../../compiler/index.js';
+import { generateCase } from '../generate/case.js';
+import { InputError } from '../input/errors.js';
+import { readJsonFile } from '../input/files.js';
+import { caseInputs, strategyInput } from '../run/input.js';
+import { compileWith } from '../run/measure.js';
+import { runStudy } from '../run/runner.js';
+import type { CaseLedger, Corpus, Strategy, StrategyInput } from '../types.js';
+import { STRATEGY_ERROR } from '../vocabulary.js';
+
+export interface BenchTask {
+  readonly name: string;
+  /** What the task produced: a bundle hash, a refusal, or a digest of a study's rows. */
+  readonly run: () => string;
+}
+
+export interface BenchRecord {
+  readonly name: string;
+  readonly median_ms: number;
+  readonly mad_ms: number;
+  readonly p75_ms: number;
+  readonly samples: number;
+  readonly outcome: string;
+}
+
+export interface BenchFile {
+  readonly ctxbench: string;
+  readonly node: string;
+  readonly machine: { readonly cpus: number; readonly model: string; readonly platform: string };
+  readonly created_at: string;
+  readonly tasks: readonly BenchRecord[];
+}
+
+/** What a task produced, for telling a changed outcome from a slow-down. */
+const outcomeOf = (strategy: Strategy, input: StrategyInput): string => {
+  const out = compileWith(strategy, input);
+  if (out.outcome === 'bundle') return `bundle ${out.record.bundle_hash}`;
+  return `refusal ${out.outcome === 'refusal' ? out.reason : STRATEGY_ERROR}`;
+};
+
+/** One task per strategy and case (at the case's medium budget), and one for the whole study. */
+export function corpusTasks(
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  strategies: readonly Strategy[],
+): BenchTask[] {
+  const tasks: BenchTask[] = [];
+  for (const s of strategies) {
+    for (const kase of corpus.cases) {
+      const input = strategyInput(s, caseInputs(kase, 'medium', corpus.policy, ledger.get(kase.name)));
+      tasks.push({ name: `${s.name} ${kase.name}`, run: () => outcomeOf(s, input) });
+    }
+  }
+  tasks.push({
+    name: `study ${corpus.name}`,
+    run: () => {
+      const rows = runStudy(corpus, ledger, strategies);
+      return `rows ${createHash('sha256').update(JSON.stringify(rows)).digest('hex')}`;
+    },
+  });
+  return tasks;
+}
+
+/** Every strategy on a generated pool of each size (seeded, at its medium budget). */
+export function scaleTasks(strategies: readonly Strategy[], sizes: readonly number[]): BenchTask[] {
+  return sizes.flatMap((size) => {
+    const g = generateCase(`bench-${size}`, size, `bench-${size}`);
+    return strategies.map((s) => {
+      const input = strategyInput(s, {
+        request: g.request,
+        candidates: g.candidates,
+        policy: defaultPolicy(),
+        ledger: g.ledger,
+      });
+      return { name: `${s.name} @${size}`, run: () => outcomeOf(s, input) };
+    });
+  });
+}
+
+/** Time the tasks one after another; each task's outcome is taken from a run outside the timing. */
+export async function runBench(
+  tasks: readonly BenchTask[],
+  options: { readonly time: number; readonly warmup: number; readonly progress?: (name: string) => void },
+): Promise<BenchRecord[]> {
+  const records: BenchRecord[] = [];
+  for (const task of tasks) {
+    options.progress?.(task.name);
+    const started = performance.now();
+    const outcome = task.run();
+    // A task that takes seconds (exact on a large pool) gets two timed runs, not a time window.
+    const slow = performance.now() - started > 1000;
+    const bench = slow
+      ? new Bench({ time: 0, warmupTime: 0, warmup: false, iterations: 2 })
+      : new Bench({ time: options.time, warmupTime: options.warmup, iterations: 5 });
+    bench.add(task.name, () => {
+      task.run();
+    });
+    await bench.run();
+    const result = bench.tasks[0]?.result;
+    if (result === undefined || !('latency' in result))
+      throw new Error(`benchmark ${task.name} did not complete`);
+    const l = result.latency;
+    records.push({
+      name: task.name,
+      median_ms: l.p50,
+      mad_ms: l.mad,
+      p75_ms: l.p75,
+      samples: l.samplesCount,
+      outcome,
+    });
+  }
+  return records;
+}
+
+export function benchFile(version: string, tasks: readonly BenchRecord[], createdAt: string): BenchFile {
+  const cpus = os.cpus();
+  return {
+    ctxbench: version,
+    node: process.version,
+    machine: {
+      cpus: cpus.length,
+      model: cpus[0]?.model ?? 'unknown',
+      platform: `${os.platform()} ${os.arch()}`,
+    },
+    created_at: createdAt,
+    tasks,
+  };
+}
+
+export interface Comparison {
+  readonly name: string;
+  readonly ratio: number | null;
+  /** The ratio beyond which this task counts as slower: it widens with both runs' spread. */
+  readonly threshold: number | null;
+  readonly slower: boolean;
+  readonly changed: boolean;
+  readonly detail: string;
+}
+
+/** Slow-downs under 10% are never flagged; noisier tasks need a larger one. */
+export const MIN_SLOWDOWN = 0.1;
+const SPREAD_FACTOR = 3;
+
+export function compareBench(
+  current: readonly BenchRecord[],
+  baseline: readonly BenchRecord[],
+): Comparison[] {
+  const before = new Map(baseline.map((r) => [r.name, r]));
+  return current.map((r) => {
+    const b = before.get(r.name);
+    if (b === undefined)
+      return {
+        name: r.name,
+        ratio: null,
+        threshold: null,
+        slower: false,
+        changed: false,
+        detail: 'new task',
+      };
+    const ratio = r.median_ms / b.median_ms;
+    const spread = r.mad_ms / r.median_ms + b.mad_ms / b.median_ms;
+    const threshold = 1 + Math.max(MIN_SLOWDOWN, SPREAD_FACTOR * spread);
+    const changed = r.outcome !== b.outcome;
+    const slower = ratio > threshold;
+    const detail = changed ? `outcome changed: ${b.outcome} -> ${r.outcome}` : slower ? 'slower' : '';
+    return { name: r.name, ratio, threshold, slower, changed, detail };
+  });
+}
+
+/** A file `bench --save` wrote, to compare a later run with. */
+export function readBaseline(file: string): BenchFile {
+  const b = readJsonFile(file) as BenchFile | null;
+  if (!b || !Array.isArray(b.tasks)) throw new InputError(file, 'not a ctxbench bench file (no "tasks")');
+  return b;
+}

@@ -1,0 +1,4 @@
+/** Checks against published data: golden conformance, verify against the published run, structural diffs. */
+export { type ConformanceDetail, type ConformanceReport, runConformance } from './conformance.js';
+export { firstDifference } from './diff.js';
+export { verifyRows } from './verify.js';

@@ -1,0 +1,3 @@
+/** Generate: synthetic cases and corpora (with ledgers and exact-certified outcomes) from a seed. */
+export { type GeneratedCase, generateCase } from './case.js';
+export { type CorpusSpec, caseName, GENERATED_MARKS, writeCase, writeCorpus } from './write.js';

@@ -1,0 +1,131 @@
+/**
+ * A corpus folder: cases, their budget manifest and one policy, every input checked before
+ * anything runs. Truth files are never read here: the ledger is loaded only by the scorer and
+ * the oracle (`ledger.ts`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  type ContextCandidate,
+  type ContextRequest,
+  type FailureReason,
+  isPlainObject,
+} from '../../compiler/index.js';
+import type { BudgetName, Corpus, CorpusCase, Expectation } from '../types.js';
+import { BUDGETS } from '../vocabulary.js';
+import { checkInputs } from './checks.js';
+import { InputError } from './errors.js';
+import { readJsonFile } from './files.js';
+import { loadCandidates, loadPolicy, loadRequest } from './records.js';
+
+const CANDIDATES_SUFFIX = '.candidates.json';
+
+/** The request a case runs with at one budget: the id suffixed, the budget replaced. */
+export function requestAt(c: CorpusCase, budget: BudgetName | number): ContextRequest {
+  const tokens = typeof budget === 'number' ? budget : c.budgets[budget];
+  return { ...c.request, request_id: `${c.request.request_id}-${budget}`, usable_token_budget: tokens };
+}
+
+function policyFileOf(dir: string): string {
+  const found = fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f.includes('policy'));
+  if (found.length !== 1) {
+    throw new InputError(dir, `need exactly one policy file (*policy*.json), found ${found.length}`);
+  }
+  return path.join(dir, found[0] as string);
+}
+
+function readManifest(file: string, cases: readonly string[]) {
+  if (!fs.existsSync(file)) throw new InputError(file, 'no budget manifest');
+  const raw = readJsonFile(file);
+  if (!isPlainObject(raw) || !isPlainObject(raw.budgets))
+    throw new InputError(file, 'need an object with "budgets"');
+  if (raw.expected !== undefined && !isPlainObject(raw.expected))
+    throw new InputError(file, 'invalid expected');
+  const budgets = raw.budgets as Record<string, Record<string, unknown> | undefined>;
+  const expected = (raw.expected ?? {}) as Record<
+    string,
+    Record<string, { success?: unknown; reason?: unknown }>
+  >;
+  for (const name of Object.keys(budgets)) {
+    if (!cases.includes(name)) throw new InputError(file, `budgets name an unknown case`, name);
+  }
+  for (const name of cases) {
+    if (!isPlainObject(budgets[name])) throw new InputError(file, 'no budgets for this case', name);
+  }
+  const out = new Map<string, Pick<CorpusCase, 'budgets' | 'expected'>>();
+  for (const name of cases) {
+    const b: Partial<Record<BudgetName, number>> = {};
+    const e: Partial<Record<BudgetName, Expectation>> = {};
+    for (const level of BUDGETS) {
+      const n = budgets[name]?.[level];
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+        throw new InputError(file, `invalid budgets.${level}`, name);
+      }
+      b[level] = n;
+      const x = expected[name]?.[level];
+      e[level] = {
+        success: x?.success === undefined ? true : Boolean(x.success),
+        reason: typeof x?.reason === 'string' ? (x.reason as FailureReason) : null,
+      };
+    }
+    out.set(name, {
+      budgets: b as Record<BudgetName, number>,
+      expected: e as Record<BudgetName, Expectation>,
+    });
+  }
+  return out;
+}
+
+/**
+ * Every strategy gets the same candidate objects: frozen, so a plug-in that writes to its input
+ * throws (and becomes an error row) instead of changing what the strategies after it see.
+ */
+function deepFreeze(candidates: ContextCandidate[]): readonly ContextCandidate[] {
+  for (const c of candidates) {
+    Object.freeze(c.depends_on);
+    Object.freeze(c.coverage_keys);
+    Object.freeze(c);
+  }
+  return Object.freeze(candidates);
+}
+
+/**
+ * A corpus folder: `<case>.candidates.json` with `<case>.request.json` for every case, a budget
+ * manifest `manifest.json` (three budgets and the expected outcome per case) and one policy.
+ * Truth files are never listed here: the ledger is loaded only by the scorer and the oracle.
+ */
+export function loadCorpus(dir: string, policyOverride?: string | undefined): Corpus {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+    throw new InputError(dir, 'corpus folder not found');
+  const names = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(CANDIDATES_SUFFIX))
+    .map((f) => f.slice(0, -CANDIDATES_SUFFIX.length))
+    .sort();
+  if (names.length === 0) throw new InputError(dir, `no *${CANDIDATES_SUFFIX} files`);
+  const manifest = readManifest(path.join(dir, 'manifest.json'), names);
+  const policyFile = policyOverride ?? policyFileOf(dir);
+  const policy = loadPolicy(policyFile);
+  const cases = names.map((name): CorpusCase => {
+    const requestFile = path.join(dir, `${name}.request.json`);
+    const candidatesFile = path.join(dir, `${name}${CANDIDATES_SUFFIX}`);
+    if (!fs.existsSync(requestFile)) throw new InputError(requestFile, `case ${name} has no request file`);
+    const base = loadRequest(requestFile);
+    // A replacement policy is a policy comparison: the requests follow its version.
+    const request = policyOverride ? { ...base, policy_version: policy.policy_version } : base;
+    const loaded = loadCandidates(candidatesFile, { corpus: true });
+    checkInputs(request, loaded.candidates, policy, {
+      request: requestFile,
+      candidates: candidatesFile,
+      policy: policyFile,
+    });
+    return {
+      name,
+      request,
+      candidates: deepFreeze(loaded.candidates),
+      annotations: loaded.annotations,
+      ...(manifest.get(name) as Pick<CorpusCase, 'budgets' | 'expected'>),
+    };
+  });
+  return { dir, name: path.basename(path.resolve(dir)), policy, policyFile, cases };
+}

@@ -1,0 +1,77 @@
+/**
+ * The hidden ledger: per case, the class of every content identity (must, should, optional,
+ * distractor, harmful) and its minimum sufficient form. Only the scorer and ledger-reading
+ * strategies (the oracle) ever see it; no strategy module imports this file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CaseLedger, Corpus, EvalClass, IdentityTruth } from '../types.js';
+import { EVAL_CLASSES } from '../vocabulary.js';
+import { InputError } from './errors.js';
+import { fromRoot, readJsonFile } from './files.js';
+
+const SUFFIX = '.truth.json';
+
+/** `DIR/ledger/` when the corpus carries one, else `ledger/<corpus name>/` of this package. */
+export function ledgerDirFor(corpus: Corpus): string {
+  const inside = path.join(corpus.dir, 'ledger');
+  return fs.existsSync(inside) ? inside : fromRoot('ledger', corpus.name);
+}
+
+export function readTruth(file: string, identities: ReadonlySet<string>): CaseLedger {
+  return truthFrom(file, readJsonFile(file), identities);
+}
+
+/** A truth document already parsed (a batch line's `ledger`, say); `where` names it in errors. */
+export function truthFrom(file: string, doc: unknown, identities: ReadonlySet<string>): CaseLedger {
+  const raw = doc as { expected?: unknown; identity_truth?: unknown };
+  const table = raw?.identity_truth;
+  if (typeof table !== 'object' || table === null) throw new InputError(file, 'invalid identity_truth');
+  const truth: Record<string, IdentityTruth> = {};
+  for (const [identity, t] of Object.entries(table as Record<string, Record<string, unknown>>)) {
+    if (!identities.has(identity))
+      throw new InputError(file, 'no candidate has this content identity', identity);
+    if (!(EVAL_CLASSES as readonly unknown[]).includes(t?.eval_class))
+      throw new InputError(file, 'invalid eval_class', identity);
+    if (typeof t?.min_representation !== 'string')
+      throw new InputError(file, 'invalid min_representation', identity);
+    truth[identity] = { eval_class: t.eval_class as EvalClass, min_representation: t.min_representation };
+  }
+  const e = (raw.expected ?? {}) as { success?: unknown; reason?: unknown };
+  return {
+    expected: {
+      success: e.success !== false,
+      reason: typeof e.reason === 'string' ? (e.reason as never) : null,
+    },
+    identity_truth: truth,
+  };
+}
+
+/** Every case's truth file; one for an unknown case, or an unknown identity, stops the run. */
+export function loadLedger(dir: string, corpus: Corpus): ReadonlyMap<string, CaseLedger> {
+  if (!fs.existsSync(dir)) throw new InputError(dir, 'ledger folder not found');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(SUFFIX));
+  const cases = new Map(corpus.cases.map((c) => [c.name, c]));
+  for (const f of files) {
+    const name = f.slice(0, -SUFFIX.length);
+    if (!cases.has(name))
+      throw new InputError(path.join(dir, f), 'truth file for a case the corpus does not have');
+  }
+  const out = new Map<string, CaseLedger>();
+  for (const c of corpus.cases) {
+    const file = path.join(dir, `${c.name}${SUFFIX}`);
+    if (!fs.existsSync(file)) throw new InputError(file, `case ${c.name} has no truth file`);
+    out.set(c.name, readTruth(file, new Set(c.candidates.map((x) => x.content_identity))));
+  }
+  return out;
+}
+
+/** The class of an identity; an identity the ledger does not list counts as optional. */
+export const classOf = (ledger: CaseLedger, identity: string): EvalClass =>
+  ledger.identity_truth[identity]?.eval_class ?? 'optional';
+
+export const identitiesOfClass = (ledger: CaseLedger, wanted: EvalClass): string[] =>
+  Object.entries(ledger.identity_truth)
+    .filter(([, t]) => t.eval_class === wanted)
+    .map(([identity]) => identity)
+    .sort();

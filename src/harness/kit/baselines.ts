@@ -1,0 +1,64 @@
+/** The baselines' shared moves: the default-form pool, greedy fill, ranking, and their answer. */
+import { byCandidateId, type ContextCandidate, renderedIncrement } from '../../compiler/index.js';
+import type { Selection, StrategyInput } from '../types.js';
+import { costOf } from './ruler.js';
+import { baselineTrace, type Why } from './trace.js';
+
+/**
+ * The baselines' pool: each content's default form ("the natural rendering"), sorted by id. A
+ * content that declares no default form contributes its cheapest form (token count, then id);
+ * the reference corpus never needs that fallback.
+ */
+export function defaultFormPool(candidates: readonly ContextCandidate[]): ContextCandidate[] {
+  const withDefault = new Set(candidates.filter((c) => c.is_default_form).map((c) => c.content_identity));
+  const cheapest = new Map<string, ContextCandidate>();
+  for (const c of [...candidates].sort(byCandidateId)) {
+    if (withDefault.has(c.content_identity)) continue;
+    const best = cheapest.get(c.content_identity);
+    if (best === undefined || c.token_count < best.token_count) cheapest.set(c.content_identity, c);
+  }
+  return [...candidates.filter((c) => c.is_default_form), ...cheapest.values()].sort(byCandidateId);
+}
+
+/**
+ * Walk the list and keep each item whose addition still renders within the budget; skip the
+ * rest and go on (no early stop), so "top-k" has no fixed k.
+ */
+export function greedyFill(ordered: readonly ContextCandidate[], input: StrategyInput): ContextCandidate[] {
+  const selected: ContextCandidate[] = [];
+  let cost = costOf([], input);
+  for (const c of ordered) {
+    const next = cost + renderedIncrement(c, selected.length);
+    if (next > input.budget) continue;
+    selected.push(c);
+    cost = next;
+  }
+  return selected;
+}
+
+/**
+ * A baseline's answer: its selection, or, when even that overruns the budget (only an empty
+ * bundle under a budget smaller than the bundle frame can), the failure the study specifies.
+ */
+export function baselineAnswer(
+  input: StrategyInput,
+  pool: readonly ContextCandidate[],
+  kept: readonly ContextCandidate[],
+  tag: string,
+  why?: ReadonlyMap<string, Why>,
+): Selection {
+  const cost = costOf(kept, input);
+  if (cost <= input.budget) {
+    return { admitted: kept.map((c) => c.candidate_id), trace: baselineTrace(input, pool, kept, tag, why) };
+  }
+  const diagnostic = `rendered ${cost} exceeds budget ${input.budget}`;
+  return {
+    refusal: { reason: 'INSUFFICIENT_BUDGET', diagnostic },
+    trace: baselineTrace(input, pool, [], tag, why),
+  };
+}
+
+/** Sort by descending key, ties by id. */
+export function rankBy(candidates: readonly ContextCandidate[], key: (c: ContextCandidate) => number) {
+  return [...candidates].sort((a, b) => key(b) - key(a) || byCandidateId(a, b));
+}

@@ -1,0 +1,83 @@
+/**
+ * The merge of shard run folders (the i-th of n slices of the loop order, each a run folder of
+ * its own) into the run folder one unsharded run would have written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { InputError, UsageError } from '../input/errors.js';
+import { readJsonFile } from '../input/files.js';
+import type { ShardInfo } from '../types.js';
+import { jsonText } from './files.js';
+import { forEachLine, writeWhole } from './folder.js';
+import { derivedFiles, readRows } from './run-folder.js';
+
+interface ShardManifest {
+  readonly corpus?: { readonly name?: string; readonly digest?: string };
+  readonly strategies?: unknown;
+  readonly policy?: unknown;
+  readonly shard?: ShardInfo;
+}
+
+/** Join shard folders (any order) into the run folder of the whole matrix. */
+export function mergeShards(
+  dirs: readonly string[],
+  out: string,
+  command: readonly string[],
+  version: string,
+): number {
+  const shards = dirs.map((dir) => {
+    const file = path.join(dir, 'manifest.json');
+    if (!fs.existsSync(file)) throw new InputError(file, 'no manifest: not a run folder');
+    const m = readJsonFile(file) as ShardManifest | null;
+    if (!m?.shard) throw new InputError(file, 'not a shard (no "shard" in the manifest)');
+    return { dir, file, m, shard: m.shard };
+  });
+  shards.sort((a, b) => a.shard.index - b.shard.index);
+  const first = shards[0];
+  if (first === undefined) throw new UsageError('merge needs shard folders');
+  const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+  for (const [k, s] of shards.entries()) {
+    if (s.shard.count !== shards.length || s.shard.index !== k + 1) {
+      throw new InputError(
+        s.file,
+        `shard ${s.shard.index}/${s.shard.count}: need each of 1..${s.shard.count} once`,
+      );
+    }
+    if (s.shard.from !== (shards[k - 1]?.shard.to ?? 0) || s.shard.total !== first.shard.total) {
+      throw new InputError(s.file, 'shard slices do not join up');
+    }
+    const corpusOf = (m: ShardManifest) => ({ name: m.corpus?.name, digest: m.corpus?.digest });
+    if (!same(corpusOf(s.m), corpusOf(first.m)))
+      throw new InputError(s.file, 'shards disagree on the corpus');
+    for (const key of ['strategies', 'policy'] as const) {
+      if (!same(s.m[key], first.m[key])) throw new InputError(s.file, `shards disagree on ${key}`);
+    }
+  }
+  const rows = shards.flatMap((s) => readRows(s.dir));
+  if (rows.length !== first.shard.total)
+    throw new UsageError(`the shards hold ${rows.length} rows of ${first.shard.total}`);
+  writeWhole(out, (w) => {
+    const lines = w.lines('compilations.jsonl');
+    for (const s of shards) {
+      forEachLine(path.join(s.dir, 'compilations.jsonl'), (line) => {
+        if (line !== '') lines.add(line);
+      });
+    }
+    lines.close();
+    const rowLines = w.lines('rows.jsonl');
+    for (const r of rows) rowLines.add(JSON.stringify(r));
+    rowLines.close();
+    for (const [name, text] of Object.entries(derivedFiles(rows, first.m.corpus?.name ?? 'merged')))
+      w.write(name, text);
+    const { shard: _none, ...rest } = first.m;
+    const manifest = {
+      ...rest,
+      ctxbench: version,
+      command: [...command],
+      merged_from: shards.map((s) => s.dir),
+      rows: rows.length,
+    };
+    w.write('manifest.json', jsonText(manifest));
+  });
+  return rows.length;
+}

@@ -1,0 +1,168 @@
+/**
+ * The run folder (README, "Run folders"): rows.jsonl, compilations.jsonl, rows.csv,
+ * summary.json, report.md and manifest.json. Every file but the manifest is a pure function of
+ * the rows, so reruns are byte-identical. A folder is written whole or not at all.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler/index.js';
+import { InputError } from '../input/errors.js';
+import { readJsonFile } from '../input/files.js';
+import { reportMarkdown } from '../report/markdown.js';
+import { summary } from '../score/stats.js';
+import type { CompilationLine, Corpus, Row, ShardInfo, Strategy } from '../types.js';
+import { jsonText as json } from './files.js';
+import { FolderWriter, type LineFile } from './folder.js';
+
+/** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
+export function rowsCsv(rows: readonly Row[]): string {
+  const flat = rows.map((r) => {
+    const { expected, audit, ...rest } = r;
+    return {
+      ...rest,
+      admitted: r.admitted.join(' '),
+      extras: JSON.stringify(r.extras),
+      expected_success: expected.success,
+      expected_reason: expected.reason,
+      legal: audit?.legal ?? null,
+      missing_required: audit?.missing_required.join(' ') ?? null,
+      objective_preferred: audit?.objective.preferred ?? null,
+      objective_discretionary: audit?.objective.discretionary ?? null,
+    };
+  });
+  return stringify(flat, { header: true, cast: { boolean: (b) => String(b) } });
+}
+
+export const reportTitle = (corpusName: string): string => `Study report: ${corpusName}`;
+
+/** The derived files: what `ctxbench report` can regenerate from rows alone. */
+export function derivedFiles(rows: readonly Row[], corpusName: string): Record<string, string> {
+  return {
+    'rows.csv': rowsCsv(rows),
+    'summary.json': json(summary(rows)),
+    'report.md': reportMarkdown(rows, reportTitle(corpusName)),
+  };
+}
+
+/** SHA-256 over `<file> <sha256>\n` for the corpus folder's files, sorted by name. */
+export function corpusDigest(dir: string): string {
+  const lines = fs
+    .readdirSync(dir)
+    .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+    .sort()
+    .map(
+      (f) =>
+        `${f} ${createHash('sha256')
+          .update(fs.readFileSync(path.join(dir, f)))
+          .digest('hex')}\n`,
+    );
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
+export interface ManifestFacts {
+  readonly version: string;
+  readonly command: readonly string[];
+  readonly corpus: Corpus;
+  readonly policy: CompilerPolicy;
+  readonly strategies: readonly Strategy[];
+  readonly shard?: ShardInfo | undefined;
+}
+
+/** The one file allowed to differ between reruns: it records when and with what. */
+export const manifestOf = (m: ManifestFacts, rows: number) => ({
+  ctxbench: m.version,
+  node: process.version,
+  created_at: new Date().toISOString(),
+  command: [...m.command],
+  corpus: {
+    name: m.corpus.name,
+    dir: m.corpus.dir,
+    digest: corpusDigest(m.corpus.dir),
+    cases: m.corpus.cases.length,
+  },
+  policy: policyToJSON(m.policy),
+  strategies: m.strategies.map((s) => ({ name: s.name, readsLedger: s.readsLedger === true })),
+  rows,
+  ...(m.shard ? { shard: m.shard } : {}),
+});
+
+/** The files that mark a folder as a run folder, for `--force`. */
+export const RUN_MARKS = ['rows.jsonl', 'manifest.json'] as const;
+
+/**
+ * Writes a run folder as the run goes: compilations stream to disk as they are made (they can
+ * outgrow memory and any single string); the rows and everything derived from them follow.
+ */
+export class RunWriter {
+  private readonly folder: FolderWriter;
+  private readonly compilations: LineFile;
+
+  constructor(out: string) {
+    this.folder = new FolderWriter(out);
+    this.compilations = this.folder.lines('compilations.jsonl');
+  }
+
+  compilation(line: CompilationLine | string): void {
+    this.compilations.add(typeof line === 'string' ? line : JSON.stringify(line));
+  }
+
+  /** Writes the rows, the derived files and the manifest, then moves the folder into place. */
+  finish(rows: readonly Row[], facts: ManifestFacts): void {
+    this.compilations.close();
+    const out = this.folder.lines('rows.jsonl');
+    for (const r of rows) out.add(JSON.stringify(r));
+    out.close();
+    for (const [name, text] of Object.entries(derivedFiles(rows, facts.corpus.name)))
+      this.folder.write(name, text);
+    this.folder.write('manifest.json', json(manifestOf(facts, rows.length)));
+    this.folder.commit();
+  }
+
+  abort(): void {
+    this.folder.abort();
+  }
+}
+
+/** Rows back from a run folder. */
+export function readRows(dir: string): Row[] {
+  const file = path.join(dir, 'rows.jsonl');
+  if (!fs.existsSync(file)) throw new InputError(file, 'no rows.jsonl: not a run folder');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l, k) => {
+      let row: unknown;
+      try {
+        row = JSON.parse(l);
+      } catch (e) {
+        throw new InputError(file, `not valid JSON (${(e as Error).message})`, `line ${k + 1}`);
+      }
+      const bad = rowProblem(row);
+      if (bad !== null) throw new InputError(file, `invalid ${bad}`, `line ${k + 1}`);
+      return row as Row;
+    });
+}
+
+/** The first field of a row that is not what a run folder writes, or null. */
+function rowProblem(row: unknown): string | null {
+  if (!isPlainObject(row)) return 'row (not an object)';
+  for (const key of ['case', 'budget', 'strategy'] as const) if (typeof row[key] !== 'string') return key;
+  if (typeof row.success !== 'boolean') return 'success';
+  if (typeof row.rendered_tokens !== 'number') return 'rendered_tokens';
+  if (!Array.isArray(row.admitted) || !row.admitted.every((x) => typeof x === 'string')) return 'admitted';
+  if (!isPlainObject(row.expected) || typeof row.expected.success !== 'boolean') return 'expected';
+  if (!isPlainObject(row.extras)) return 'extras';
+  if (row.audit !== null && !isPlainObject(row.audit)) return 'audit';
+  return null;
+}
+
+/** The corpus a run folder was made from, as its manifest says (or the folder's own name). */
+export function corpusNameOf(dir: string): string {
+  const file = path.join(dir, 'manifest.json');
+  if (!fs.existsSync(file)) return path.basename(path.resolve(dir));
+  const m = readJsonFile(file) as { corpus?: { name?: unknown } } | null;
+  return typeof m?.corpus?.name === 'string' ? m.corpus.name : path.basename(path.resolve(dir));
+}

@@ -1,0 +1,94 @@
+/**
+ * The report's account against `exact`: for every refusal, whether a legal bundle existed (as
+ * exact certifies), and per strategy its false refusals, its bundles that silently lack
+ * MANDATORY or REQUIRED content, and its objective gap to the optimum. From rows alone.
+ */
+import { mean } from '../score/stats.js';
+import type { Row } from '../types.js';
+import { STRATEGY_ERROR } from '../vocabulary.js';
+import { signed } from './format.js';
+import { markdownTable } from './table.js';
+
+const cellKey = (r: Row) => `${r.case}/${r.budget}`;
+
+function verdict(exact: Row | undefined): string {
+  if (exact === undefined || exact.reason === STRATEGY_ERROR) return 'unknown (no exact row)';
+  if (exact.success) return `yes: exact found ${exact.rendered_tokens} tokens`;
+  if (exact.reason === 'SEARCH_LIMIT') return 'unknown (search limit)';
+  return `no: certified ${exact.reason}`;
+}
+
+export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
+  const exactAt = new Map(rows.filter((r) => r.strategy === 'exact').map((r) => [cellKey(r), r]));
+  // One line per case and budget where anything refused, naming every strategy that did.
+  const refused = new Map<string, Row[]>();
+  for (const r of rows) {
+    if (r.success || r.reason === STRATEGY_ERROR) continue;
+    refused.set(cellKey(r), [...(refused.get(cellKey(r)) ?? []), r]);
+  }
+  const listed = [...refused.values()].map((rs) => {
+    const first = rs[0] as Row;
+    const who = rs.map((r) => `${r.strategy} (${r.reason})`).join(', ');
+    return [first.case, first.budget, who, verdict(exactAt.get(cellKey(first)))];
+  });
+  const against = names
+    .filter((n) => n !== 'exact')
+    .map((n) => {
+      const own = rows.filter((r) => r.strategy === n && r.reason !== STRATEGY_ERROR);
+      let falseRefusals = 0;
+      const gapP: number[] = [];
+      const gapD: number[] = [];
+      const gapCost: number[] = [];
+      for (const r of own) {
+        const e = exactAt.get(cellKey(r));
+        if (e === undefined || !e.success || e.audit === null) continue;
+        if (!r.success) falseRefusals++;
+        else if (r.audit !== null) {
+          gapP.push(e.audit.objective.preferred - r.audit.objective.preferred);
+          gapD.push(e.audit.objective.discretionary - r.audit.objective.discretionary);
+          gapCost.push(r.audit.objective.rendered_cost - e.audit.objective.rendered_cost);
+        }
+      }
+      const silent = own.filter((r) => r.success && (r.audit?.missing_required.length ?? 0) > 0).length;
+      const illegal = own.filter((r) => r.success && r.audit?.legal === false).length;
+      return [
+        n,
+        String(own.filter((r) => !r.success).length),
+        String(falseRefusals),
+        String(silent),
+        String(illegal),
+        signed(mean(gapP), 4),
+        signed(mean(gapD), 4),
+        signed(mean(gapCost), 1),
+        String(gapP.length),
+      ];
+    });
+  const provenRows = rows.filter((r) => r.strategy === 'exact' && r.success);
+  const unproven = provenRows.filter((r) => r.extras.proven_optimal === false).length;
+  return [
+    '## Refusals: did a legal bundle exist?\n\n' +
+      'For every case and budget where a strategy refused, what `exact` found there: a legal bundle (so the refusal was ' +
+      'false), or a certificate that none exists.',
+    markdownTable(['case', 'budget', 'refused by', 'legal bundle existed'], listed),
+    '## Against the optimum (`exact`)\n\n' +
+      'False refusals: refused where exact found a legal bundle. Silent omissions: bundles lacking MANDATORY or REQUIRED ' +
+      'content or a named id. Illegal: bundles breaking any legality rule. Gaps, where both returned a bundle: exact minus the ' +
+      `strategy for earned PREFERRED and DISCRETIONARY relevance, the strategy minus exact for rendered tokens. ` +
+      `Exact bundles not proven optimal (node limit): ${unproven} of ${provenRows.length}.`,
+    markdownTable(
+      [
+        'strategy',
+        'refusals',
+        'false refusals',
+        'silent omissions',
+        'illegal bundles',
+        'preferred gap',
+        'discretionary gap',
+        'token gap',
+        'compared',
+      ],
+      against,
+      ['left', ...Array(8).fill('right')],
+    ),
+  ];
+}

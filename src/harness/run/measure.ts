@@ -1,0 +1,189 @@
+/**
+ * Where any strategy's selection is measured: one code path runs a strategy and turns what it
+ * returns into a compilation. The harness, not the strategy, orders the admitted candidates,
+ * renders, prices and hashes them, so every strategy is measured with the same ruler.
+ */
+import {
+  buildBundle,
+  byCandidateId,
+  type CompilationResult,
+  type ContextCandidate,
+  type FailureReason,
+  hashBundle,
+  isPlainObject,
+  makeTrace,
+  orderByRole,
+  readTraceEntry,
+  renderBundleText,
+  renderedCost,
+  resultToJSON,
+  SCHEMA,
+  sortedUnique,
+  type TraceEntry,
+} from '../../compiler/index.js';
+import { selectionTrace } from '../kit/trace.js';
+import type {
+  Compiled,
+  CompiledBundle,
+  CompiledError,
+  CompiledRefusal,
+  Selection,
+  Strategy,
+  StrategyInput,
+} from '../types.js';
+import { STRATEGY_ERROR } from '../vocabulary.js';
+
+/** A selection that is not what the plug-in contract allows. */
+class Malformed extends Error {}
+
+function idList(x: unknown, what: string): string[] {
+  if (!Array.isArray(x) || !x.every((s) => typeof s === 'string'))
+    throw new Malformed(`${what} is not a list of ids`);
+  return x;
+}
+
+function readSelectionTrace(x: unknown): TraceEntry[] | undefined {
+  if (x === undefined) return undefined;
+  if (!Array.isArray(x)) throw new Malformed('trace is not a list of entries');
+  try {
+    return x.map(readTraceEntry);
+  } catch (e) {
+    throw new Malformed(`trace: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Extras are kept as the JSON they will be written as: a function, a class with `toJSON` or a
+ * cycle then reads the same in every file and across worker threads, or fails here.
+ */
+function readExtras(x: unknown): Record<string, unknown> {
+  if (!isPlainObject(x ?? {})) throw new Malformed('extras is not an object');
+  try {
+    return JSON.parse(JSON.stringify(x ?? {}));
+  } catch (e) {
+    throw new Malformed(`extras cannot be written as JSON (${(e as Error).message})`);
+  }
+}
+
+/** The compilation of a strategy that failed: an error row. */
+export const errorCompiled = (message: string): CompiledError => ({
+  outcome: 'error',
+  message,
+  extras: { error: message },
+});
+
+/** Run one strategy on one input. A throw or a malformed selection becomes an error row. */
+export function compileWith(strategy: Strategy, input: StrategyInput): Compiled {
+  let selection: Selection;
+  try {
+    selection = strategy.assemble(input);
+  } catch (e) {
+    return errorCompiled(`${strategy.name} threw: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
+    return fromSelection(strategy.name, input, selection);
+  } catch (e) {
+    if (e instanceof Malformed)
+      return errorCompiled(`${strategy.name} returned a malformed selection: ${e.message}`);
+    throw e;
+  }
+}
+
+function fromSelection(tag: string, input: StrategyInput, selection: unknown): Compiled {
+  if (!isPlainObject(selection)) throw new Malformed('not an object');
+  const extras = readExtras(selection.extras);
+  const trace = readSelectionTrace(selection.trace);
+  if ('refusal' in selection) return refusalOf(tag, input, selection.refusal, trace, extras);
+  return bundleOf(tag, input, idList(selection.admitted, 'admitted'), trace, extras);
+}
+
+/** The v2 trace of a selection: the strategy's own, or one entry per candidate. */
+const traceFor = (input: StrategyInput, entries: readonly TraceEntry[]) =>
+  makeTrace(input.request, input.policy, [...entries].sort(byCandidateId));
+
+function refusalOf(
+  tag: string,
+  input: StrategyInput,
+  r: unknown,
+  trace: readonly TraceEntry[] | undefined,
+  extras: Record<string, unknown>,
+): CompiledRefusal {
+  if (!isPlainObject(r) || typeof r.reason !== 'string' || r.reason === '')
+    throw new Malformed('refusal without a reason');
+  if (r.reason === STRATEGY_ERROR)
+    throw new Malformed(`the refusal reason ${STRATEGY_ERROR} is kept for error rows`);
+  const blocking = r.blocking_ids === undefined ? [] : idList(r.blocking_ids, 'blocking_ids');
+  const { request, policy } = input;
+  const record: CompilationResult = {
+    schema_version: SCHEMA.resultV2,
+    request_id: request.request_id,
+    policy_version: policy.policy_version,
+    success: false,
+    bundle_id: null,
+    bundle_tokens: null,
+    bundle_hash: null,
+    trace: traceFor(input, trace ?? selectionTrace(input, [], tag)),
+    failure: {
+      schema_version: SCHEMA.failure,
+      request_id: request.request_id,
+      policy_version: policy.policy_version,
+      reason: r.reason as FailureReason,
+      blocking_ids: sortedUnique(blocking),
+      budget_used: typeof r.budget_used === 'number' ? r.budget_used : 0,
+      budget_total: input.budget,
+      diagnostic: typeof r.diagnostic === 'string' ? r.diagnostic : '',
+    },
+  };
+  return { outcome: 'refusal', reason: r.reason, record, result: resultToJSON(record), extras };
+}
+
+function bundleOf(
+  tag: string,
+  input: StrategyInput,
+  ids: readonly string[],
+  trace: readonly TraceEntry[] | undefined,
+  extras: Record<string, unknown>,
+): CompiledBundle {
+  const lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
+  const unknown = ids.filter((id) => !lookup.has(id));
+  if (unknown.length > 0) throw new Malformed(`unknown ids ${unknown.join(', ')}`);
+  if (new Set(ids).size !== ids.length) throw new Malformed('duplicate ids');
+  const { request, policy } = input;
+  const live = orderByRole(
+    ids.map((id) => lookup.get(id) as ContextCandidate),
+    policy.order_roles,
+  );
+  const bundle = buildBundle(live, request);
+  const renderedTokens = renderedCost(live, request, policy);
+  const record: CompilationResult = {
+    schema_version: SCHEMA.resultV2,
+    request_id: request.request_id,
+    policy_version: policy.policy_version,
+    success: true,
+    bundle_id: bundle.id,
+    bundle_tokens: renderedTokens,
+    bundle_hash: hashBundle(bundle),
+    trace: traceFor(input, trace ?? selectionTrace(input, ids, tag)),
+    failure: null,
+  };
+  return {
+    outcome: 'bundle',
+    admitted: live.map((c) => c.candidate_id),
+    live,
+    bundle,
+    renderedTokens,
+    record,
+    result: resultToJSON(record),
+    renderedText: renderBundleText(bundle),
+    extras,
+  };
+}
+
+/** What a row records of a compilation's outcome. */
+export const outcomeOf = (out: Compiled) => ({
+  success: out.outcome === 'bundle',
+  reason: out.outcome === 'bundle' ? null : out.outcome === 'refusal' ? out.reason : STRATEGY_ERROR,
+  admitted: out.outcome === 'bundle' ? out.admitted : [],
+  renderedTokens: out.outcome === 'bundle' ? out.renderedTokens : 0,
+  bundleHash: out.outcome === 'bundle' ? out.record.bundle_hash : null,
+});

@@ -1,0 +1,60 @@
+/** One compilation by any strategy, as the `compile` command prints it. */
+import {
+  bundleToJSON,
+  type CompilationResult,
+  type ContextBundle,
+  compileContext,
+  renderBundleText,
+  resultToJSON,
+  validateBundle,
+  validateResult,
+} from '../../compiler/index.js';
+import { type InputFiles, located } from '../input/checks.js';
+import type { Strategy } from '../types.js';
+import { type Inputs, strategyInput } from './input.js';
+import { compileWith } from './measure.js';
+
+/** The `compile` command's output object: bundle, v2 result, rendered text and validation. */
+export interface CompilationJSON {
+  readonly bundle: unknown;
+  readonly result: unknown;
+  readonly rendered_text: string | null;
+  readonly validation: { readonly valid: boolean; readonly problems: readonly string[] };
+}
+
+export function compilationJSON(
+  bundle: ContextBundle | null,
+  result: CompilationResult,
+  inputs: Inputs,
+): CompilationJSON {
+  const { request, candidates, policy } = inputs;
+  const problems = [
+    ...validateResult(result, request, candidates),
+    ...(bundle ? validateBundle(bundle, request, candidates, policy) : []),
+  ];
+  return {
+    bundle: bundle ? bundleToJSON(bundle) : null,
+    result: resultToJSON(result),
+    rendered_text: bundle ? renderBundleText(bundle) : null,
+    validation: { valid: problems.length === 0, problems },
+  };
+}
+
+/**
+ * One compilation by a strategy. The compiler's own result is taken as the engine wrote it; any
+ * other strategy's selection goes through the harness, which builds the result; an error row
+ * becomes `{error}`.
+ */
+export function compileOne(
+  strategy: Strategy,
+  inputs: Inputs,
+  files: InputFiles,
+): CompilationJSON | { readonly error: string } {
+  if (strategy.name === 'compiler') {
+    const out = located(files, () => compileContext(inputs.request, inputs.candidates, inputs.policy));
+    return compilationJSON(out.bundle, out.result, inputs);
+  }
+  const compiled = compileWith(strategy, strategyInput(strategy, inputs));
+  if (compiled.outcome === 'error') return { error: compiled.message };
+  return compilationJSON(compiled.outcome === 'bundle' ? compiled.bundle : null, compiled.record, inputs);
+}

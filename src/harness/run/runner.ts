@@ -1,0 +1,129 @@
+/**
+ * The study matrix: cases in sorted order, budgets tight, medium, roomy, strategies in registry
+ * order. Each compilation is run through the one selection path and scored against the ledger.
+ */
+import { bundleToJSON } from '../../compiler/index.js';
+import { auditOf } from '../score/legality.js';
+import { NO_METRICS, score } from '../score/metrics.js';
+import type {
+  BudgetName,
+  CaseLedger,
+  CompilationLine,
+  Compiled,
+  Corpus,
+  CorpusCase,
+  Row,
+  Strategy,
+  StrategyInput,
+} from '../types.js';
+import { BUDGETS } from '../vocabulary.js';
+import { caseInputs, strategyInput } from './input.js';
+import { compileWith, errorCompiled, outcomeOf } from './measure.js';
+
+export interface Cell {
+  readonly kase: CorpusCase;
+  readonly budget: BudgetName;
+  readonly strategy: Strategy;
+}
+
+/** The matrix in loop order. */
+export const cells = (corpus: Corpus, strategies: readonly Strategy[]): Cell[] =>
+  corpus.cases.flatMap((kase) =>
+    BUDGETS.flatMap((budget) => strategies.map((strategy) => ({ kase, budget, strategy }))),
+  );
+
+/** A cell's row: its outcome, every metric against the ledger, the audit, the extras. */
+export function rowOf(cell: Cell, out: Compiled, ledger: CaseLedger, input: StrategyInput): Row {
+  const budgetTokens = cell.kase.budgets[cell.budget];
+  const expected = cell.kase.expected[cell.budget];
+  const o = outcomeOf(out);
+  const metrics =
+    out.outcome === 'error'
+      ? NO_METRICS
+      : score(
+          {
+            admitted: o.success ? o.admitted : null,
+            reason: o.reason,
+            renderedTokens: o.renderedTokens,
+            budget: budgetTokens,
+          },
+          expected,
+          cell.kase.candidates,
+          ledger,
+        );
+  return {
+    case: cell.kase.name,
+    budget: cell.budget,
+    budget_tokens: budgetTokens,
+    strategy: cell.strategy.name,
+    success: o.success,
+    reason: o.reason,
+    admitted: o.admitted,
+    bundle_hash: o.bundleHash,
+    rendered_tokens: o.renderedTokens,
+    ...metrics,
+    expected: { success: expected.success, reason: expected.reason },
+    audit: out.outcome === 'bundle' ? auditOf(input, out.admitted) : null,
+    extras: out.extras,
+  };
+}
+
+export function compilationOf(cell: Cell, out: Compiled): CompilationLine {
+  return {
+    case: cell.kase.name,
+    budget: cell.budget,
+    strategy: cell.strategy.name,
+    bundle: out.outcome === 'bundle' ? bundleToJSON(out.bundle) : null,
+    result: out.outcome === 'error' ? null : out.result,
+    rendered_text: out.outcome === 'bundle' ? out.renderedText : null,
+  };
+}
+
+export interface CellResult {
+  readonly row: Row;
+  readonly compilation: CompilationLine;
+}
+
+/** Run one cell: the strategy's compilation, its row, its line of compilations.jsonl. */
+export function runCell(cell: Cell, corpus: Corpus, ledger: ReadonlyMap<string, CaseLedger>): CellResult {
+  return finishCell(cell, corpus, ledger, (input) => compileWith(cell.strategy, input));
+}
+
+/** A cell whose compilation never came back (a worker stopped by the watchdog): an error row. */
+export function failedCell(
+  cell: Cell,
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  message: string,
+): CellResult {
+  return finishCell(cell, corpus, ledger, () => errorCompiled(message));
+}
+
+function finishCell(
+  cell: Cell,
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  compile: (input: StrategyInput) => Compiled,
+): CellResult {
+  const truth = ledger.get(cell.kase.name) as CaseLedger;
+  const input = strategyInput(cell.strategy, caseInputs(cell.kase, cell.budget, corpus.policy, truth));
+  const out = compile(input);
+  return { row: rowOf(cell, out, truth, input), compilation: compilationOf(cell, out) };
+}
+
+/**
+ * Run every cell in loop order, handing each compilation to `sink` as it is made; returns the
+ * rows. Deterministic: the same corpus gives the same rows.
+ */
+export function runStudy(
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  strategies: readonly Strategy[],
+  sink: (line: CompilationLine) => void = () => {},
+): Row[] {
+  return cells(corpus, strategies).map((cell) => {
+    const { row, compilation } = runCell(cell, corpus, ledger);
+    sink(compilation);
+    return row;
+  });
+}

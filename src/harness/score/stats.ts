@@ -1,0 +1,116 @@
+/**
+ * Aggregates over rows: the numbers behind summary.json and every report table. Everything is
+ * computed from `rows.jsonl`; nothing is typed in.
+ */
+import type { BudgetName, Row, StrategyStats } from '../types.js';
+import { BUDGETS, STRATEGY_ERROR } from '../vocabulary.js';
+
+const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
+export const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : sum(xs) / xs.length);
+const numbers = (rows: readonly Row[], pick: (r: Row) => number | null): number[] =>
+  rows.map(pick).filter((x): x is number => x !== null);
+const count = (rows: readonly Row[], pick: (r: Row) => boolean | null): number => rows.filter(pick).length;
+
+export function strategyStats(rows: readonly Row[]): StrategyStats {
+  const scored = rows.filter((r) => r.reason !== STRATEGY_ERROR);
+  const feasible = scored.filter((r) => r.expected.success);
+  const total = (pick: (r: Row) => number | null) => sum(numbers(scored, pick));
+  return {
+    rows: rows.length,
+    correct: count(scored, (r) => r.status_correct),
+    wrong: count(scored, (r) => r.status_correct === false),
+    refusals: count(scored, (r) => !r.success),
+    errors: rows.length - scored.length,
+    illegal: total((r) => r.illegal_admission),
+    violations: {
+      scope: total((r) => r.scope_violations),
+      freshness: total((r) => r.freshness_violations),
+      authority: total((r) => r.authority_violations),
+      floor: total((r) => r.floor_violations),
+      dependency: total((r) => r.dependency_violations),
+      group: total((r) => r.group_violations),
+    },
+    distractor: total((r) => r.distractor_admission),
+    harmful: total((r) => r.harmful_admission),
+    must_recall_feasible: mean(numbers(feasible, (r) => r.must_recall)),
+    must_recall_all: mean(numbers(scored, (r) => r.must_recall)),
+    should_recall: mean(numbers(scored, (r) => r.should_recall)),
+    precision: mean(numbers(scored, (r) => r.precision)),
+    over_admission: total((r) => r.over_admission),
+    under_admission: total((r) => r.under_admission),
+    rendered_tokens: total((r) => r.rendered_tokens),
+    budget_slack_feasible: mean(numbers(feasible, (r) => r.budget_slack)),
+  };
+}
+
+/** The strategies present in the rows, in the rows' (registry) order. */
+export const strategiesOf = (rows: readonly Row[]): string[] => [...new Set(rows.map((r) => r.strategy))];
+
+export const rowsOf = (rows: readonly Row[], strategy: string, budget?: BudgetName): Row[] =>
+  rows.filter((r) => r.strategy === strategy && (budget === undefined || r.budget === budget));
+
+export function summary(rows: readonly Row[]) {
+  return {
+    strategies: Object.fromEntries(strategiesOf(rows).map((s) => [s, strategyStats(rowsOf(rows, s))])),
+  };
+}
+
+export interface BudgetStats {
+  readonly correct: number;
+  readonly illegal: number;
+  readonly distractor: number;
+  readonly harmful: number;
+  readonly must_recall: number | null;
+  readonly rendered_tokens: number;
+  readonly structural: number;
+}
+
+export function budgetStats(rows: readonly Row[], strategy: string): Record<BudgetName, BudgetStats> {
+  const out = {} as Record<BudgetName, BudgetStats>;
+  for (const b of BUDGETS) {
+    const s = strategyStats(rowsOf(rows, strategy, b));
+    out[b] = {
+      correct: s.correct,
+      illegal: s.illegal,
+      distractor: s.distractor,
+      harmful: s.harmful,
+      must_recall: s.must_recall_all,
+      rendered_tokens: s.rendered_tokens,
+      structural: s.violations.dependency + s.violations.group,
+    };
+  }
+  return out;
+}
+
+export interface Gap {
+  readonly token_min: number | null;
+  readonly token_max: number | null;
+  readonly token_mean: number | null;
+  readonly must_mean: number | null;
+  readonly should_mean: number | null;
+}
+
+/**
+ * A strategy against the oracle: rendered tokens over the cells where both returned a bundle,
+ * recall gaps (oracle minus strategy) over the cells where both are defined.
+ */
+export function oracleGap(rows: readonly Row[], strategy: string, oracle = 'oracle'): Gap {
+  const at = new Map(rowsOf(rows, oracle).map((r) => [`${r.case}/${r.budget}`, r]));
+  const tokens: number[] = [];
+  const must: number[] = [];
+  const should: number[] = [];
+  for (const r of rowsOf(rows, strategy)) {
+    const o = at.get(`${r.case}/${r.budget}`);
+    if (o === undefined || r.reason === STRATEGY_ERROR || o.reason === STRATEGY_ERROR) continue;
+    if (r.success && o.success) tokens.push(r.rendered_tokens - o.rendered_tokens);
+    if (r.must_recall !== null && o.must_recall !== null) must.push(o.must_recall - r.must_recall);
+    if (r.should_recall !== null && o.should_recall !== null) should.push(o.should_recall - r.should_recall);
+  }
+  return {
+    token_min: tokens.length ? Math.min(...tokens) : null,
+    token_max: tokens.length ? Math.max(...tokens) : null,
+    token_mean: mean(tokens),
+    must_mean: mean(must),
+    should_mean: mean(should),
+  };
+}

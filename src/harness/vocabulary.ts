@@ -1,0 +1,18 @@
+/**
+ * The harness's word lists, each written once; `types.ts` derives its unions from them.
+ */
+
+/** The three budgets of every case, in loop order. */
+export const BUDGETS = ['tight', 'medium', 'roomy'] as const;
+
+/** The ledger's classes of content, as the hidden ledger judges it. */
+export const EVAL_CLASSES = ['must', 'should', 'optional', 'distractor', 'harmful'] as const;
+
+/** The kinds of rule violation the metrics count. */
+export const VIOLATION_KINDS = ['scope', 'freshness', 'authority', 'floor', 'dependency', 'group'] as const;
+
+/** The strategies of the published study, in its order: registry order starts with them. */
+export const PUBLISHED_ORDER = ['dump', 'topk', 'weighted', 'gated', 'compiler', 'oracle'] as const;
+
+/** The reason of an error row: a strategy that threw or returned something malformed. */
+export const STRATEGY_ERROR = 'STRATEGY_ERROR';

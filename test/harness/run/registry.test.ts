@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../../src/harness/input/errors.js';
+import { compileWith, outcomeOf } from '../../../src/harness/run/measure.js';
+import { loadStrategies, pickStrategies } from '../../../src/harness/run/registry.js';
+import { runStudy } from '../../../src/harness/run/runner.js';
+import type { Strategy } from '../../../src/harness/types.js';
+import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
+import { asError } from '../../helpers/compiled.js';
+import { corpus } from '../../helpers/corpus.js';
+import { cand, policy, req } from '../../helpers/pool.js';
+import { referenceLedger } from '../../helpers/study.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-plugins-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function pluginDir(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(tmp, 'strategies-'));
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+const probe = (name: string) =>
+  `export default { name: '${name}', description: 'admits nothing', assemble(_input: any) { return { admitted: [] as string[] }; } };\n`;
+
+describe('discovery', () => {
+  it('finds every plug-in file, the six published first in their order, then the rest by name', async () => {
+    const dir = pluginDir({
+      'zz-probe.ts': probe('zz-probe'),
+      'oracle.ts': probe('oracle'),
+      'aa-first.ts': probe('aa-first'),
+      'dump.ts': probe('dump'),
+      'notes.json': '{}',
+    });
+    expect((await loadStrategies(dir)).map((s) => s.name)).toEqual([
+      'dump',
+      'oracle',
+      'aa-first',
+      'zz-probe',
+    ]);
+  });
+
+  it('stops with the file named when a plug-in is malformed or misnamed', async () => {
+    await expect(
+      loadStrategies(pluginDir({ 'bad.ts': 'export default { name: "bad" };\n' })),
+    ).rejects.toThrow(InputError);
+    await expect(loadStrategies(pluginDir({ 'x.ts': probe('y') }))).rejects.toThrow(/not the file's stem/);
+  });
+
+  it('an unknown name in a subset is a usage error listing the known ones', async () => {
+    await expect(pickStrategies(['compiler', 'nope'])).rejects.toThrow(
+      /unknown strategy "nope" \(known: dump, topk/,
+    );
+    expect((await pickStrategies(['oracle', 'dump'])).map((s) => s.name)).toEqual(['dump', 'oracle']);
+  });
+});
+
+describe('a strategy that fails becomes an error row, and only that row', () => {
+  const input = { request: req(500), candidates: [cand('a'), cand('b')], policy: policy(), budget: 500 };
+  const make = (assemble: Strategy['assemble']): Strategy => ({ name: 'x', description: 'test', assemble });
+
+  it.each([
+    [
+      'throws',
+      () => {
+        throw new Error('boom');
+      },
+      'x threw: boom',
+    ],
+    ['unknown id', () => ({ admitted: ['a', 'ghost'] }), 'unknown ids ghost'],
+    ['duplicate id', () => ({ admitted: ['a', 'a'] }), 'duplicate ids'],
+    ['refusal without reason', () => ({ refusal: { reason: '' } }), 'refusal without a reason'],
+    ['not an object', () => 7 as never, 'not an object'],
+    ['bad extras', () => ({ admitted: [], extras: [] as never }), 'extras is not an object'],
+  ] as const)('%s', (_what, assemble, message) => {
+    const out = compileWith(make(assemble as Strategy['assemble']), input);
+    expect(asError(out).message).toContain(message);
+    expect(String(out.extras.error)).toContain(message);
+    expect(outcomeOf(out)).toEqual({
+      success: false,
+      reason: STRATEGY_ERROR,
+      admitted: [],
+      renderedTokens: 0,
+      bundleHash: null,
+    });
+  });
+
+  it('cyclic extras are an error row, not a lost run', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const out = compileWith(
+      make(() => ({ admitted: [], extras: cyclic })),
+      input,
+    );
+    expect(asError(out).message).toMatch(/extras cannot be written as JSON/);
+  });
+
+  it('a strategy that writes to its input fails alone: corpus candidates are frozen', async () => {
+    const vandal: Strategy = {
+      name: 'vandal',
+      description: 'writes to its input',
+      assemble: (i) => {
+        (i.candidates as unknown as unknown[]).reverse();
+        return { admitted: [] };
+      },
+    };
+    const [compiler] = await pickStrategies(['compiler']);
+    const rows = runStudy(corpus(), referenceLedger(), [vandal, compiler!]);
+    expect(rows.filter((r) => r.strategy === 'vandal').every((r) => r.reason === STRATEGY_ERROR)).toBe(true);
+    expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(
+      runStudy(corpus(), referenceLedger(), [compiler!]),
+    );
+  });
+
+  it('in a study, the failing strategy’s rows carry null metrics and the others are unaffected', async () => {
+    const boom: Strategy = {
+      name: 'boom',
+      description: 'throws',
+      assemble: () => {
+        throw new Error('no');
+      },
+    };
+    const [compiler] = await pickStrategies(['compiler']);
+    const rows = runStudy(corpus(), referenceLedger(), [compiler!, boom]);
+    const alone = runStudy(corpus(), referenceLedger(), [compiler!]);
+    expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(alone);
+    const failed = rows.filter((r) => r.strategy === 'boom');
+    expect(failed).toHaveLength(42);
+    for (const r of failed) {
+      expect(r).toMatchObject({
+        success: false,
+        reason: STRATEGY_ERROR,
+        must_recall: null,
+        status_correct: null,
+      });
+      expect(r.extras.error).toBe('boom threw: no');
+    }
+  });
+});

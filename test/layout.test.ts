@@ -1,0 +1,271 @@
+/**
+ * The layout's promises, checked on the source text: the compiler imports nothing outside
+ * itself, strategies reach only the kit (and an engine), the hidden ledger stays hidden, no
+ * import cycle exists between files (type-only imports included), every harness folder says what
+ * it is for, commands do not import each other, and every section a comment cites exists.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  FAILURE_REASONS,
+  GATE_CODES,
+  GREEDY_CLASSES,
+  REQUIRED_MISSING_MODES,
+  REQUIREMENT_CLASSES,
+  TRACE_DECISIONS,
+} from '../src/compiler/index.js';
+import { BUDGETS, EVAL_CLASSES, PUBLISHED_ORDER, VIOLATION_KINDS } from '../src/harness/vocabulary.js';
+import { ROOT } from './helpers/corpus.js';
+
+const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
+const SRC = path.join(ROOT, 'src');
+const HARNESS = path.join(SRC, 'harness');
+const COMPILER = path.join(SRC, 'compiler');
+
+/** Every .ts file under a folder. */
+const filesUnder = (dir: string): string[] =>
+  fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f))
+    .sort();
+
+/** The project files a module imports directly (`.js` specifiers map to `.ts`; JSON data stays). */
+function importsOf(file: string): string[] {
+  const out: string[] = [];
+  for (const [, spec] of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    if (!spec?.startsWith('.')) continue;
+    const target = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
+    if (fs.existsSync(target)) out.push(target);
+  }
+  return out;
+}
+
+/** Constant data a strategy may ship beside it (the weighted packer's weights). */
+const besideIt = (strategy: string, target: string) =>
+  target.endsWith('.json') && path.dirname(target) === path.dirname(strategy);
+
+/** Every project file a module reaches through relative imports. */
+function reach(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const target of importsOf(file)) reach(target, seen);
+  return seen;
+}
+
+/** Bare (package or node:) imports of a set of files. */
+const externals = (files: Iterable<string>) =>
+  [...files]
+    .flatMap((f) => [...fs.readFileSync(f, 'utf8').matchAll(IMPORT)].map((m) => m[1] as string))
+    .filter((s) => !s.startsWith('.'));
+
+const rel = (f: string) => path.relative(ROOT, f);
+const strategyFiles = filesUnder(path.join(ROOT, 'strategies'));
+const LEDGER = path.join(HARNESS, 'input/ledger.ts');
+
+describe('strategies reach only the plug-in kit', () => {
+  const allowed = [path.join(HARNESS, 'kit'), path.join(HARNESS, 'engines')];
+  it.each(strategyFiles.map((f) => [path.basename(f), f]))(
+    '%s imports the kit or an engine, nothing else',
+    (_n, file) => {
+      for (const target of importsOf(file))
+        expect(
+          besideIt(file, target) || allowed.some((d) => target.startsWith(d + path.sep)),
+          rel(target),
+        ).toBe(true);
+    },
+  );
+
+  it.each(strategyFiles.map((f) => [path.basename(f), f]))(
+    '%s reaches no loader, run, output or ledger code, and no file system',
+    (_n, file) => {
+      const reached = [...reach(file)];
+      for (const forbidden of ['input', 'run', 'output', 'report', 'checks', 'generate', 'bench'])
+        expect(
+          reached.filter((r) => r.startsWith(path.join(HARNESS, forbidden) + path.sep)).map(rel),
+        ).toEqual([]);
+      expect(reached.filter((r) => r.startsWith(path.join(SRC, 'cli')))).toEqual([]);
+      expect(reached).not.toContain(path.join(HARNESS, 'score/metrics.ts'));
+      expect(externals(reached).filter((s) => s !== 'node:crypto')).toEqual([]);
+    },
+  );
+
+  it('the oracle reads the ledger only as its input, like every other strategy', () => {
+    for (const file of strategyFiles) expect([...reach(file)], path.basename(file)).not.toContain(LEDGER);
+  });
+
+  it('the import scan does find the ledger where it is imported', () => {
+    expect([...reach(path.join(HARNESS, 'run/runner.ts'))]).toContain(LEDGER);
+    expect([...reach(path.join(SRC, 'cli/commands/study.ts'))]).toContain(LEDGER);
+  });
+});
+
+describe('the compiler core imports nothing outside itself', () => {
+  const files = filesUnder(COMPILER);
+
+  it('reaches only its own folder and Node built-ins', () => {
+    for (const f of files)
+      for (const r of reach(f)) expect(r.startsWith(COMPILER + path.sep), rel(r)).toBe(true);
+    for (const spec of externals(files)) expect(spec.startsWith('node:'), spec).toBe(true);
+  });
+
+  it('knows no evaluation vocabulary', () => {
+    const text = files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    for (const token of ['eval_class', 'oracle_', 'DISTRACTOR', 'HARMFUL', 'ledger'])
+      expect(text).not.toContain(token);
+  });
+});
+
+describe('one source for each vocabulary', () => {
+  const lists: Record<string, readonly string[]> = {
+    REQUIREMENT_CLASSES,
+    TRACE_DECISIONS,
+    FAILURE_REASONS,
+    GATE_CODES,
+    REQUIRED_MISSING_MODES,
+    GREEDY_CLASSES,
+    BUDGETS,
+    EVAL_CLASSES,
+    VIOLATION_KINDS,
+    PUBLISHED_ORDER,
+  };
+  const sources = [...filesUnder(SRC), ...strategyFiles].filter((f) => !f.endsWith('vocabulary.ts'));
+
+  it.each(Object.entries(lists))('%s is spelt out only in a vocabulary module', (_name, words) => {
+    // Three neighbours of a list (two in a list of two), quoted and joined as a union or an
+    // array would join them. A sampling table that repeats words is data, not a word list.
+    const run = Math.min(3, words.length);
+    const pairs = words.slice(0, words.length - run + 1).map(
+      (_, k) =>
+        new RegExp(
+          words
+            .slice(k, k + run)
+            .map((w) => `'${w}'`)
+            .join('\\s*[|,]\\s*'),
+        ),
+    );
+    for (const f of sources) {
+      const text = fs.readFileSync(f, 'utf8');
+      for (const pair of pairs) expect(text, rel(f)).not.toMatch(pair);
+    }
+  });
+
+  it('the check sees a list spelt out again', () => {
+    expect("type X = 'MANDATORY' | 'REQUIRED';").toMatch(/'MANDATORY'\s*[|,]\s*'REQUIRED'/);
+  });
+});
+
+/** The first cycle found in the import graph of these files, or null. */
+function findCycle(files: readonly string[]): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (f: string): string[] | null => {
+    if (state.get(f) === 'done') return null;
+    if (state.get(f) === 'open') return [...stack.slice(stack.indexOf(f)), f];
+    state.set(f, 'open');
+    stack.push(f);
+    for (const t of importsOf(f)) {
+      const cycle = visit(t);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(f, 'done');
+    return null;
+  };
+  for (const f of files) {
+    const cycle = visit(f);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+describe('no import cycles', () => {
+  it('between any two files of src/ and strategies/, type-only imports included', () => {
+    const cycle = findCycle([...filesUnder(SRC), ...strategyFiles]);
+    expect(cycle?.map(rel) ?? null).toBeNull();
+  });
+
+  it('the cycle finder finds a cycle where there is one', () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.cycle-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
+      fs.writeFileSync(path.join(dir, 'b.ts'), "import type { A } from './a.js';\nexport type B = A;\n");
+      expect(findCycle([path.join(dir, 'a.ts')])?.map((f) => path.basename(f))).toEqual([
+        'a.ts',
+        'b.ts',
+        'a.ts',
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the harness in folders by concern', () => {
+  const folders = fs
+    .readdirSync(HARNESS, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+
+  it('has the folders a newcomer looks for', () => {
+    expect(folders.sort()).toEqual([
+      'bench',
+      'checks',
+      'engines',
+      'generate',
+      'input',
+      'kit',
+      'output',
+      'report',
+      'run',
+      'score',
+    ]);
+  });
+
+  it.each(folders)('%s/index.ts opens with a one-line purpose and names what it exports', (folder) => {
+    const text = fs.readFileSync(path.join(HARNESS, folder, 'index.ts'), 'utf8');
+    expect(text.split('\n')[0]).toMatch(/^\/\*\* [A-Z][^*]+\. \*\/$/);
+    expect(text).not.toMatch(/export \*/);
+  });
+
+  it('only index files and modules of one concern: no module over 300 lines', () => {
+    const long = [...filesUnder(SRC), ...strategyFiles]
+      .map((f) => [rel(f), fs.readFileSync(f, 'utf8').split('\n').length] as const)
+      .filter(([, n]) => n > 300);
+    expect(long).toEqual([]);
+  });
+});
+
+describe('the CLI', () => {
+  const commands = filesUnder(path.join(SRC, 'cli/commands'));
+
+  it('has one module per command, and no command imports another', () => {
+    expect(commands.length).toBeGreaterThanOrEqual(11);
+    for (const file of commands)
+      for (const target of importsOf(file))
+        expect(path.dirname(target), `${rel(file)} imports ${rel(target)}`).not.toBe(path.dirname(file));
+  });
+});
+
+describe('comments cite documents the repository holds', () => {
+  const docs = fs.readFileSync(path.join(ROOT, 'docs/compiler.md'), 'utf8');
+  const sections = new Set([...docs.matchAll(/^#{2,3} §(\d+(?:\.\d+)?) /gm)].map((m) => m[1]));
+  const code = [...filesUnder(SRC), ...strategyFiles, ...filesUnder(path.join(ROOT, 'test'))];
+
+  it('no comment cites the external specification', () => {
+    const citing = code.filter((f) => /spec\/(compiler|study|harness)\.md/.test(fs.readFileSync(f, 'utf8')));
+    expect(citing.map(rel)).toEqual([]);
+  });
+
+  it('every docs/compiler.md section a comment cites exists', () => {
+    expect(sections.size).toBeGreaterThan(15);
+    for (const f of code) {
+      for (const line of fs.readFileSync(f, 'utf8').split('\n')) {
+        if (!line.includes('docs/compiler.md') && !line.includes('§')) continue;
+        for (const [, n] of line.matchAll(/§(\d+(?:\.\d+)?)/g))
+          expect(sections.has(n as string), `${rel(f)}: §${n}`).toBe(true);
+      }
+    }
+  });
+});
