@@ -1,7 +1,10 @@
 import { compileTiered } from '../src/harness/engines/index.js';
 import type { Strategy } from '../src/harness/kit/index.js';
 
-/** The tiered-memory compiler in its conversation mode (see src/harness/engines/tiered.ts for the tier map). */
+/**
+ * The tiered-memory compiler in its conversation mode (see src/harness/engines/tiered.ts for the
+ * tier map).
+ */
 const tiered: Strategy = {
   name: 'tiered',
   description:

@@ -1,6 +1,7 @@
 /**
- * Depth-first pre-order from `start` along the edges in listed order, each node once, so cycles
- * terminate; the list starts with `start`. Iterative, so a long chain cannot overflow the stack.
+ * The dependency walk (docs/compiler.md §8.1): depth-first pre-order from `start` along the edges
+ * in listed order, each node once, so cycles terminate; the list starts with `start`. Iterative, so
+ * a long chain cannot overflow the stack.
  */
 export function walkClosure(start: string, edgesOf: (id: string) => readonly string[]): string[] {
   const first = edgesOf(start);

@@ -6,7 +6,7 @@ import {
   SCHEMA,
 } from './vocabulary.js';
 
-/** The policy record's read defaults, which are exactly `compiler-policy-v1`. */
+/** The policy record's read defaults, which are exactly `compiler-policy-v1` (docs/compiler.md §2.3). */
 export const defaultPolicy = (): CompilerPolicy => ({
   schema_version: SCHEMA.policy,
   policy_version: DEFAULT_POLICY_VERSION,

@@ -1,3 +1,4 @@
+/** Token costs (docs/compiler.md §3): the word-count estimate and the costs derived from it. */
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from './types.js';
 
 /** Python's `round()` to an integer: exact halves go to the even neighbour. */

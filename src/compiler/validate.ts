@@ -7,9 +7,10 @@ import type {
 } from './types.js';
 
 /*
- * The independent validators. They re-derive legality from the inputs with their own code, on
- * purpose not the engine's gate or closure, so that a bug there cannot vouch for itself. They
- * return problem strings (empty = valid) and never throw for an ordinary illegal bundle.
+ * The independent validators (docs/compiler.md §16). They re-derive legality from the inputs with
+ * their own code, on purpose not the engine's gate or closure, so that a bug there cannot vouch
+ * for itself. They return problem strings (empty = valid) and never throw for an ordinary illegal
+ * bundle.
  */
 
 /** Which hard rule a candidate breaks first; each flag must be exactly `true`. */

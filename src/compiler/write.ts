@@ -128,8 +128,9 @@ export const traceToJSON = (t: DecisionTrace) => ({
 });
 
 /**
- * The v1 projection the Python goldens hold (docs/compiler.md §15): no `pulled_in_by`, an empty `dependency_closure`
- * and `budget_after` equal to `budget_before` (the two known v1 trace defects).
+ * The v1 projection the Python goldens hold (docs/compiler.md §15): no `pulled_in_by`, an empty
+ * `dependency_closure` and `budget_after` equal to `budget_before` (the two known v1 trace
+ * defects).
  */
 export const traceToV1JSON = (t: DecisionTrace) => ({
   schema_version: SCHEMA.traceV1,

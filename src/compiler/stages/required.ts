@@ -6,9 +6,10 @@ import { refuse, type StageRefusal } from './refusal.js';
 const ids = (unit: readonly ContextCandidate[]): string[] => unit.map((c) => c.candidate_id);
 
 /**
- * Refuse mode only (docs/compiler.md §17.3): REQUIRED content whose REQUIRED forms all fail a gate is placed in another
- * legal form of the same content when it has one (any class, outside required groups), and
- * refuses like MANDATORY content when it has none. The reference silently leaves it out.
+ * Refuse mode only (docs/compiler.md §17.3): REQUIRED content whose REQUIRED forms all fail a gate
+ * is placed in another legal form of the same content when it has one (any class, outside required
+ * groups), and refuses like MANDATORY content when it has none. The reference silently leaves it
+ * out.
  */
 function requiredFallbacks(s: CompileState): StageRefusal | Map<string, ContextCandidate[]> {
   const { pool } = s;

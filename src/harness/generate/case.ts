@@ -12,25 +12,21 @@ import {
   type ContextCandidate,
   type ContextRequest,
   defaultPolicy,
-  type RequirementClass,
   SCHEMA,
 } from '../../compiler/index.js';
 import type { CaseLedger, EvalClass, IdentityTruth } from '../types.js';
-
-type Rng = () => number;
-
-const FORMS = [
-  { representation_id: 'reference', form_rank: 0, share: 0.03 },
-  { representation_id: 'anchor', form_rank: 1, share: 0.12 },
-  { representation_id: 'compact', form_rank: 2, share: 0.35 },
-  { representation_id: 'full', form_rank: 3, share: 1 },
-] as const;
-const ROLES = ['state', 'evidence', 'evidence', 'evidence', 'support'] as const;
-const WORDS =
-  'migration tenant schema backend index replica rollout incident resolver config lock queue cache shard deploy audit token window budget trace policy claim exception observation revision'.split(
-    ' ',
-  );
-const VOCABULARY = Array.from({ length: 24 }, (_, k) => `key-${String(k).padStart(2, '0')}`);
+import {
+  between,
+  candidate,
+  FORMS,
+  formOf,
+  Groups,
+  pick,
+  planContent,
+  type Rng,
+  round2,
+  sentence,
+} from './content.js';
 
 export interface GeneratedCase {
   readonly request: ContextRequest;
@@ -40,110 +36,13 @@ export interface GeneratedCase {
   readonly budgets: { readonly tight: number; readonly medium: number; readonly roomy: number };
 }
 
-const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)] as T;
-const between = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));
-const round2 = (x: number) => Math.round(x * 100) / 100;
-
-function sentence(rng: Rng, words: number): string {
-  return `${Array.from({ length: words }, () => pick(rng, WORDS)).join(' ')}.`;
-}
-
-interface Plan {
-  readonly identity: string;
-  readonly band: RequirementClass;
-  readonly role: string;
-  readonly truth: EvalClass;
-  readonly forms: number;
-  readonly floor: number;
-  readonly relevance: number;
-}
-
-/** What kind of content comes next, and how the ledger will judge it. */
-function plan(rng: Rng, k: number, groupBand: RequirementClass | null, mustShare: number): Plan {
-  const identity = `ct-${String(k).padStart(5, '0')}`;
-  if (k < 2) {
-    return {
-      identity,
-      band: 'MANDATORY',
-      role: k === 0 ? 'instruction' : 'task',
-      truth: 'must',
-      forms: 1,
-      floor: 0,
-      relevance: 1,
-    };
-  }
-  const m = mustShare;
-  const r =
-    groupBand === 'REQUIRED'
-      ? m * 0.9
-      : groupBand === 'PREFERRED'
-        ? m + 0.1
-        : groupBand === 'DISCRETIONARY'
-          ? 0.5
-          : rng();
-  const [band, truth]: [RequirementClass, EvalClass] =
-    r < m / 3
-      ? ['MANDATORY', 'must']
-      : r < m
-        ? ['REQUIRED', 'must']
-        : r < m + 0.24
-          ? ['PREFERRED', rng() < 0.8 ? 'should' : 'distractor']
-          : [
-              'DISCRETIONARY',
-              pick(rng, ['should', 'optional', 'optional', 'distractor', 'distractor', 'harmful'] as const),
-            ];
-  const relevance = truth === 'distractor' || truth === 'harmful' ? 0.3 + 0.6 * rng() : rng();
-  return {
-    identity,
-    band,
-    role: band === 'MANDATORY' ? 'instruction' : pick(rng, ROLES),
-    truth,
-    forms: between(rng, 1, 4),
-    floor: rng() < 0.15 ? between(rng, 2, 3) : 0,
-    relevance: round2(relevance),
-  };
-}
-
-function candidate(
-  id: string,
-  over: Partial<ContextCandidate> & Pick<ContextCandidate, 'content_identity'>,
-): ContextCandidate {
-  return {
-    schema_version: SCHEMA.candidate,
-    candidate_id: id,
-    representation_id: 'full',
-    form_rank: 3,
-    min_rank: 0,
-    source_kind: 'synthetic-generated',
-    source_ref: 'ctxbench-generate',
-    kind: 'evidence',
-    content: '',
-    token_count: 0,
-    token_source: 'generated',
-    requirement: 'DISCRETIONARY',
-    order_role: 'evidence',
-    scope_eligible: true,
-    scope_reason: 'in scope',
-    freshness_eligible: true,
-    freshness_reason: 'validated current',
-    authority_eligible: true,
-    authority_reason: 'data',
-    depends_on: [],
-    group_id: null,
-    group_required: false,
-    coverage_keys: [],
-    relevance: 0,
-    is_default_form: false,
-    ...over,
-  };
-}
-
-/** One synthetic case of about `size` candidates. */
-export function generateCase(seed: string, size: number, name = 'generated'): GeneratedCase {
-  const rng = seedrandom(seed);
-  const candidates: ContextCandidate[] = [];
-  const truth: Record<string, IdentityTruth> = {};
-  // A few shared tools, and never more than leave room for the instruction and the task.
+/** A few shared tools, never more than leave room for the instruction and the task. */
+function addTools(
+  rng: Rng,
+  size: number,
+  candidates: ContextCandidate[],
+  truth: Record<string, IdentityTruth>,
+) {
   const toolCount = Math.min(Math.max(0, size - 2), Math.max(2, Math.min(8, Math.round(size / 150))));
   const tools = Array.from({ length: toolCount }, (_, k) => `tool-${k}`);
   for (const [k, id] of tools.entries()) {
@@ -163,63 +62,33 @@ export function generateCase(seed: string, size: number, name = 'generated'): Ge
     );
     truth[id] = { eval_class: 'optional', min_representation: 'full' };
   }
+  return tools;
+}
+
+/** One synthetic case of about `size` candidates. */
+export function generateCase(seed: string, size: number, name = 'generated'): GeneratedCase {
+  const rng = seedrandom(seed);
+  const candidates: ContextCandidate[] = [];
+  const truth: Record<string, IdentityTruth> = {};
+  const tools = addTools(rng, size, candidates, truth);
   // Must content does not grow with the pool: a few dozen items at most, whatever its size.
   const mustShare = Math.min(0.06, 40 / size);
-  let groupNo = 0;
-  let pendingGroup: { id: string; band: RequirementClass; left: number } | null = null;
+  const groups = new Groups();
   for (let k = 0; candidates.length < size; k++) {
-    const p = plan(rng, k, pendingGroup?.band ?? null, mustShare);
+    const plan = planContent(rng, k, groups.band, mustShare);
     const full = between(rng, 120, 900);
-    const forms = FORMS.slice(4 - p.forms);
-    const defaultRank = forms.length > 1 && rng() < 0.6 ? forms[forms.length - 2]?.form_rank : 3;
-    let group: string | null = null;
-    if (pendingGroup) {
-      group = pendingGroup.id;
-      if (--pendingGroup.left === 0) pendingGroup = null;
-    } else if (k >= 2 && p.band !== 'MANDATORY' && rng() < 0.04) {
-      group = `grp-${groupNo++}`;
-      pendingGroup = { id: group, band: p.band, left: between(rng, 1, 2) };
-    }
+    const forms = FORMS.slice(4 - plan.forms);
+    const defaultRank = (forms.length > 1 && rng() < 0.6 ? forms[forms.length - 2]?.form_rank : 3) ?? 3;
+    const content = { k, plan, full, defaultRank, group: groups.join(rng, k, plan.band), tools };
     for (const f of forms) {
       if (candidates.length >= size) break;
-      const id = `${p.identity}-${f.representation_id}`;
-      // About one optional candidate in ten fails each gate; must content rarely does, and the
-      // instruction and the task never, so most cases stay feasible and refusals stay meaningful.
-      const rate = k < 2 ? 0 : p.band === 'MANDATORY' || p.band === 'REQUIRED' ? 0.03 : 0.1;
-      const roll = rng();
-      const failed =
-        roll < rate ? 'scope' : roll < 2 * rate ? 'freshness' : roll < 3 * rate ? 'authority' : null;
-      const tokens = Math.max(5, Math.round(full * f.share));
-      const needsTool = tools.length > 0 && (f.form_rank === 0 || rng() < 0.04);
-      candidates.push(
-        candidate(id, {
-          content_identity: p.identity,
-          representation_id: f.representation_id,
-          form_rank: f.form_rank,
-          min_rank: p.floor,
-          content: sentence(rng, Math.min(45, 6 + Math.round(tokens / 15))),
-          token_count: tokens,
-          requirement: p.band,
-          order_role: p.role,
-          scope_eligible: failed !== 'scope',
-          scope_reason: failed === 'scope' ? 'scope: another project' : 'in scope',
-          freshness_eligible: failed !== 'freshness',
-          freshness_reason: failed === 'freshness' ? 'freshness: superseded' : 'validated current',
-          authority_eligible: failed !== 'authority',
-          authority_reason: failed === 'authority' ? 'authority: untrusted source' : 'data',
-          depends_on: needsTool ? [pick(rng, tools)] : [],
-          // Only the form the group names is a member; the group travels as one unit.
-          group_id: group !== null && f.form_rank === (defaultRank ?? 3) ? group : null,
-          group_required: group !== null && f.form_rank === (defaultRank ?? 3),
-          coverage_keys:
-            rng() < 0.3 ? [pick(rng, VOCABULARY), ...(rng() < 0.3 ? [pick(rng, VOCABULARY)] : [])] : [],
-          relevance: round2(Math.min(1, Math.max(0, p.relevance + (f.form_rank - 3) * 0.05))),
-          is_default_form: f.form_rank === (defaultRank ?? 3),
-        }),
-      );
+      candidates.push(formOf(rng, content, f));
     }
-    const legalMin = forms.find((f) => f.form_rank >= Math.max(p.floor, 2)) ?? forms[forms.length - 1];
-    truth[p.identity] = { eval_class: p.truth, min_representation: legalMin?.representation_id ?? 'full' };
+    const legalMin = forms.find((f) => f.form_rank >= Math.max(plan.floor, 2)) ?? forms[forms.length - 1];
+    truth[plan.identity] = {
+      eval_class: plan.truth,
+      min_representation: legalMin?.representation_id ?? 'full',
+    };
   }
   addCycle(candidates, rng);
   // Written in id order, as a store that keys candidates by id would hand them over.
@@ -227,23 +96,24 @@ export function generateCase(seed: string, size: number, name = 'generated'): Ge
   const present = new Set(candidates.map((c) => c.content_identity));
   for (const identity of Object.keys(truth)) if (!present.has(identity)) delete truth[identity];
   const budgets = budgetsFor(candidates, truth);
-  const request: ContextRequest = {
-    schema_version: SCHEMA.request,
-    request_id: `${name}-req`,
-    task_id: `${name}-task`,
-    usable_token_budget: budgets.medium,
-    created_at: '2026-01-01T00:00:00Z',
-    active_scope: 'synthetic-project-a',
-    required_ids: [],
-    policy_version: defaultPolicy().policy_version,
-  };
   return {
-    request,
+    request: requestFor(name, budgets.medium),
     candidates,
     ledger: { expected: { success: true, reason: null }, identity_truth: truth },
     budgets,
   };
 }
+
+const requestFor = (name: string, budget: number): ContextRequest => ({
+  schema_version: SCHEMA.request,
+  request_id: `${name}-req`,
+  task_id: `${name}-task`,
+  usable_token_budget: budget,
+  created_at: '2026-01-01T00:00:00Z',
+  active_scope: 'synthetic-project-a',
+  required_ids: [],
+  policy_version: defaultPolicy().policy_version,
+});
 
 /** Two optional candidates that need each other, when the pool has room for them. */
 function addCycle(candidates: ContextCandidate[], rng: Rng): void {

@@ -13,4 +13,5 @@ export {
   readRows,
   reportTitle,
   rowsCsv,
+  writeRows,
 } from './run-folder.js';

@@ -9,7 +9,7 @@ import { readJsonFile } from '../input/files.js';
 import type { ShardInfo } from '../types.js';
 import { jsonText } from './files.js';
 import { forEachLine, writeWhole } from './folder.js';
-import { derivedFiles, readRows } from './run-folder.js';
+import { readRows, writeRows } from './run-folder.js';
 
 interface ShardManifest {
   readonly corpus?: { readonly name?: string; readonly digest?: string };
@@ -18,13 +18,18 @@ interface ShardManifest {
   readonly shard?: ShardInfo;
 }
 
-/** Join shard folders (any order) into the run folder of the whole matrix. */
-export function mergeShards(
-  dirs: readonly string[],
-  out: string,
-  command: readonly string[],
-  version: string,
-): number {
+interface ShardFolder {
+  readonly dir: string;
+  readonly file: string;
+  readonly m: ShardManifest;
+  readonly shard: ShardInfo;
+}
+
+const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+const corpusOf = (m: ShardManifest) => ({ name: m.corpus?.name, digest: m.corpus?.digest });
+
+/** The shard folders in slice order, once each checked to be slices of one and the same run. */
+function readShards(dirs: readonly string[]): ShardFolder[] {
   const shards = dirs.map((dir) => {
     const file = path.join(dir, 'manifest.json');
     if (!fs.existsSync(file)) throw new InputError(file, 'no manifest: not a run folder');
@@ -35,7 +40,6 @@ export function mergeShards(
   shards.sort((a, b) => a.shard.index - b.shard.index);
   const first = shards[0];
   if (first === undefined) throw new UsageError('merge needs shard folders');
-  const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
   for (const [k, s] of shards.entries()) {
     if (s.shard.count !== shards.length || s.shard.index !== k + 1) {
       throw new InputError(
@@ -46,13 +50,24 @@ export function mergeShards(
     if (s.shard.from !== (shards[k - 1]?.shard.to ?? 0) || s.shard.total !== first.shard.total) {
       throw new InputError(s.file, 'shard slices do not join up');
     }
-    const corpusOf = (m: ShardManifest) => ({ name: m.corpus?.name, digest: m.corpus?.digest });
     if (!same(corpusOf(s.m), corpusOf(first.m)))
       throw new InputError(s.file, 'shards disagree on the corpus');
     for (const key of ['strategies', 'policy'] as const) {
       if (!same(s.m[key], first.m[key])) throw new InputError(s.file, `shards disagree on ${key}`);
     }
   }
+  return shards;
+}
+
+/** Join shard folders (any order) into the run folder of the whole matrix. */
+export function mergeShards(
+  dirs: readonly string[],
+  out: string,
+  command: readonly string[],
+  version: string,
+): number {
+  const shards = readShards(dirs);
+  const first = shards[0] as ShardFolder;
   const rows = shards.flatMap((s) => readRows(s.dir));
   if (rows.length !== first.shard.total)
     throw new UsageError(`the shards hold ${rows.length} rows of ${first.shard.total}`);
@@ -64,11 +79,7 @@ export function mergeShards(
       });
     }
     lines.close();
-    const rowLines = w.lines('rows.jsonl');
-    for (const r of rows) rowLines.add(JSON.stringify(r));
-    rowLines.close();
-    for (const [name, text] of Object.entries(derivedFiles(rows, first.m.corpus?.name ?? 'merged')))
-      w.write(name, text);
+    writeRows(w, rows, first.m.corpus?.name ?? 'merged');
     const { shard: _none, ...rest } = first.m;
     const manifest = {
       ...rest,

@@ -46,6 +46,14 @@ export function derivedFiles(rows: readonly Row[], corpusName: string): Record<s
   };
 }
 
+/** rows.jsonl and every file derived from the rows: what a run folder holds besides compilations. */
+export function writeRows(folder: FolderWriter, rows: readonly Row[], corpusName: string): void {
+  const out = folder.lines('rows.jsonl');
+  for (const r of rows) out.add(JSON.stringify(r));
+  out.close();
+  for (const [name, text] of Object.entries(derivedFiles(rows, corpusName))) folder.write(name, text);
+}
+
 /** SHA-256 over `<file> <sha256>\n` for the corpus folder's files, sorted by name. */
 export function corpusDigest(dir: string): string {
   const lines = fs
@@ -111,11 +119,7 @@ export class RunWriter {
   /** Writes the rows, the derived files and the manifest, then moves the folder into place. */
   finish(rows: readonly Row[], facts: ManifestFacts): void {
     this.compilations.close();
-    const out = this.folder.lines('rows.jsonl');
-    for (const r of rows) out.add(JSON.stringify(r));
-    out.close();
-    for (const [name, text] of Object.entries(derivedFiles(rows, facts.corpus.name)))
-      this.folder.write(name, text);
+    writeRows(this.folder, rows, facts.corpus.name);
     this.folder.write('manifest.json', json(manifestOf(facts, rows.length)));
     this.folder.commit();
   }

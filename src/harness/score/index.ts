@@ -1,4 +1,4 @@
-/** Score: the metrics against the ledger, the ledger-free legality, audit and objective, and statistics over rows. */
+/** Score: metrics against the ledger, ledger-free legality, audit and objective, row statistics. */
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
 export { NO_METRICS, type Scored, score } from './metrics.js';
 export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
