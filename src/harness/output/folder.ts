@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../input/errors.js';
 
 /** Appends lines to a file through a buffer: a run's compilations outgrow any single string. */
@@ -35,13 +36,16 @@ export class LineFile {
 export function forEachLine(file: string, fn: (line: string) => void): void {
   const fd = fs.openSync(file, 'r');
   const chunk = Buffer.alloc(1 << 20);
+  // A character may straddle two chunks: the decoder holds its first bytes back until the rest come.
+  const decoder = new StringDecoder('utf8');
   let rest = '';
   try {
     for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
-      const lines = (rest + chunk.toString('utf8', 0, n)).split('\n');
+      const lines = (rest + decoder.write(chunk.subarray(0, n))).split('\n');
       rest = lines.pop() as string;
       for (const line of lines) fn(line);
     }
+    rest += decoder.end();
     if (rest !== '') fn(rest);
   } finally {
     fs.closeSync(fd);

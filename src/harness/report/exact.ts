@@ -18,77 +18,82 @@ function verdict(exact: Row | undefined): string {
   return `no: certified ${exact.reason}`;
 }
 
-export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
-  const exactAt = new Map(rows.filter((r) => r.strategy === 'exact').map((r) => [cellKey(r), r]));
-  // One line per case and budget where anything refused, naming every strategy that did.
+/** One line per case and budget where anything refused, naming every strategy that did. */
+function refusalLines(rows: readonly Row[], exactAt: ReadonlyMap<string, Row>): string[][] {
   const refused = new Map<string, Row[]>();
   for (const r of rows) {
     if (r.success || r.reason === STRATEGY_ERROR) continue;
     refused.set(cellKey(r), [...(refused.get(cellKey(r)) ?? []), r]);
   }
-  const listed = [...refused.values()].map((rs) => {
+  return [...refused.values()].map((rs) => {
     const first = rs[0] as Row;
     const who = rs.map((r) => `${r.strategy} (${r.reason})`).join(', ');
     return [first.case, first.budget, who, verdict(exactAt.get(cellKey(first)))];
   });
-  const against = names
-    .filter((n) => n !== 'exact')
-    .map((n) => {
-      const own = rows.filter((r) => r.strategy === n && r.reason !== STRATEGY_ERROR);
-      let falseRefusals = 0;
-      const gapP: number[] = [];
-      const gapD: number[] = [];
-      const gapCost: number[] = [];
-      for (const r of own) {
-        const e = exactAt.get(cellKey(r));
-        if (e === undefined || !e.success || e.audit === null) continue;
-        if (!r.success) falseRefusals++;
-        else if (r.audit !== null) {
-          gapP.push(e.audit.objective.preferred - r.audit.objective.preferred);
-          gapD.push(e.audit.objective.discretionary - r.audit.objective.discretionary);
-          gapCost.push(r.audit.objective.rendered_cost - e.audit.objective.rendered_cost);
-        }
-      }
-      const silent = own.filter((r) => r.success && (r.audit?.missing_required.length ?? 0) > 0).length;
-      const illegal = own.filter((r) => r.success && r.audit?.legal === false).length;
-      return [
-        n,
-        String(own.filter((r) => !r.success).length),
-        String(falseRefusals),
-        String(silent),
-        String(illegal),
-        signed(mean(gapP), 4),
-        signed(mean(gapD), 4),
-        signed(mean(gapCost), 1),
-        String(gapP.length),
-      ];
-    });
+}
+
+/** One strategy against the optimum: its refusals, false refusals, holes and objective gaps. */
+function againstLine(rows: readonly Row[], name: string, exactAt: ReadonlyMap<string, Row>): string[] {
+  const own = rows.filter((r) => r.strategy === name && r.reason !== STRATEGY_ERROR);
+  let falseRefusals = 0;
+  const gapP: number[] = [];
+  const gapD: number[] = [];
+  const gapCost: number[] = [];
+  for (const r of own) {
+    const e = exactAt.get(cellKey(r));
+    if (e === undefined || !e.success || e.audit === null) continue;
+    if (!r.success) falseRefusals++;
+    else if (r.audit !== null) {
+      gapP.push(e.audit.objective.preferred - r.audit.objective.preferred);
+      gapD.push(e.audit.objective.discretionary - r.audit.objective.discretionary);
+      gapCost.push(r.audit.objective.rendered_cost - e.audit.objective.rendered_cost);
+    }
+  }
+  const silent = own.filter((r) => r.success && (r.audit?.missing_required.length ?? 0) > 0).length;
+  const illegal = own.filter((r) => r.success && r.audit?.legal === false).length;
+  return [
+    name,
+    String(own.filter((r) => !r.success).length),
+    String(falseRefusals),
+    String(silent),
+    String(illegal),
+    signed(mean(gapP), 4),
+    signed(mean(gapD), 4),
+    signed(mean(gapCost), 1),
+    String(gapP.length),
+  ];
+}
+
+const AGAINST_HEADERS = [
+  'strategy',
+  'refusals',
+  'false refusals',
+  'silent omissions',
+  'illegal bundles',
+  'preferred gap',
+  'discretionary gap',
+  'token gap',
+  'compared',
+];
+
+export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
+  const exactAt = new Map(rows.filter((r) => r.strategy === 'exact').map((r) => [cellKey(r), r]));
+  const against = names.filter((n) => n !== 'exact').map((n) => againstLine(rows, n, exactAt));
   const provenRows = rows.filter((r) => r.strategy === 'exact' && r.success);
   const unproven = provenRows.filter((r) => r.extras.proven_optimal === false).length;
   return [
     '## Refusals: did a legal bundle exist?\n\n' +
       'For every case and budget where a strategy refused, what `exact` found there: a legal bundle (so the refusal was ' +
       'false), or a certificate that none exists.',
-    markdownTable(['case', 'budget', 'refused by', 'legal bundle existed'], listed),
+    markdownTable(['case', 'budget', 'refused by', 'legal bundle existed'], refusalLines(rows, exactAt)),
     '## Against the optimum (`exact`)\n\n' +
       'False refusals: refused where exact found a legal bundle. Silent omissions: bundles lacking MANDATORY or REQUIRED ' +
       'content or a named id. Illegal: bundles breaking any legality rule. Gaps, where both returned a bundle: exact minus the ' +
       `strategy for earned PREFERRED and DISCRETIONARY relevance, the strategy minus exact for rendered tokens. ` +
       `Exact bundles not proven optimal (node limit): ${unproven} of ${provenRows.length}.`,
-    markdownTable(
-      [
-        'strategy',
-        'refusals',
-        'false refusals',
-        'silent omissions',
-        'illegal bundles',
-        'preferred gap',
-        'discretionary gap',
-        'token gap',
-        'compared',
-      ],
-      against,
-      ['left', ...Array(8).fill('right')],
-    ),
+    markdownTable(AGAINST_HEADERS, against, [
+      'left',
+      ...AGAINST_HEADERS.slice(1).map(() => 'right' as const),
+    ]),
   ];
 }

@@ -3,7 +3,12 @@
 /** Integers with thousands separators, as the book prints them. */
 export const int = (n: number): string => n.toLocaleString('en-US');
 
-export const fixed = (n: number | null, digits: number): string => (n === null ? '-' : n.toFixed(digits));
+/** A figure to `digits` places; a value that rounds to zero prints as zero, never `-0.0`. */
+export const fixed = (n: number | null, digits: number): string => {
+  if (n === null) return '-';
+  const text = n.toFixed(digits);
+  return Number(text) === 0 ? (0).toFixed(digits) : text;
+};
 
 /** A signed figure: `+51.24`, `-210`, `0`. */
 export const signed = (n: number | null, digits = 0): string => {

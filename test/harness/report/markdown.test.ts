@@ -1,0 +1,265 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fixed, int, signed } from '../../../src/harness/report/format.js';
+import { reportMarkdown } from '../../../src/harness/report/markdown.js';
+import { markdownTable, textTable } from '../../../src/harness/report/table.js';
+import type { Audit, Row } from '../../../src/harness/types.js';
+import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
+
+/** A scored, correct, feasible bundle with nothing wrong in it; override what the test is about. */
+function row(over: Partial<Row> = {}): Row {
+  return {
+    case: 'c1',
+    budget: 'tight',
+    budget_tokens: 1000,
+    strategy: 'alpha',
+    success: true,
+    reason: null,
+    admitted: [],
+    bundle_hash: null,
+    rendered_tokens: 0,
+    status_correct: true,
+    budget_compliant: true,
+    must_recall: 1,
+    should_recall: 1,
+    must_total: 1,
+    should_total: 1,
+    precision: 1,
+    distractor_admission: 0,
+    harmful_admission: 0,
+    illegal_admission: 0,
+    scope_violations: 0,
+    freshness_violations: 0,
+    authority_violations: 0,
+    floor_violations: 0,
+    dependency_violations: 0,
+    group_violations: 0,
+    under_admission: 0,
+    over_admission: 0,
+    budget_slack: 0,
+    expected: { success: true, reason: null },
+    audit: null,
+    extras: {},
+    ...over,
+  };
+}
+const refusal = (reason: string, over: Partial<Row> = {}) =>
+  row({ success: false, reason, budget_slack: null, must_recall: 0, should_recall: 0, ...over });
+
+/** alpha: a bundle with every violation count distinct, a false refusal, a bundle, an error row. */
+const ALPHA = [
+  row({
+    rendered_tokens: 5_318_000,
+    should_recall: 0.5,
+    budget_slack: 12,
+    ...{ dependency_violations: 1, group_violations: 2, floor_violations: 3, distractor_admission: 4 },
+    ...{ scope_violations: 5, freshness_violations: 6, authority_violations: 7, illegal_admission: 8 },
+    ...{ harmful_admission: 9, over_admission: 2, under_admission: 1 },
+  }),
+  refusal('INSUFFICIENT_BUDGET', { budget: 'medium', status_correct: false, under_admission: 3 }),
+  row({ budget: 'roomy', rendered_tokens: 541, must_recall: 0.5, should_recall: null, precision: 0.5 }),
+  refusal(STRATEGY_ERROR, {
+    case: 'c2',
+    ...{ status_correct: null, must_recall: null, should_recall: null },
+  }),
+];
+const BETA = [row({ strategy: 'beta', rendered_tokens: 120, must_recall: 0.5, should_recall: 0.5 })];
+
+const linesOf = (report: string, name: string) =>
+  report.split('\n').filter((l) => l.startsWith(`| ${name} |`));
+
+describe('reportMarkdown: tables from rows alone', () => {
+  const report = reportMarkdown([...ALPHA, ...BETA], 'Study report: hand-made');
+
+  it('gives every strategy one row in each per-strategy table, starting `| <name> |`', () => {
+    expect(report.startsWith('# Study report: hand-made\n')).toBe(true);
+    expect(report).toContain('5 compilations: 2 cases x 3 budgets x 2 strategies.');
+    // status, violations, headline, per budget; no exact or oracle section
+    expect(linesOf(report, 'alpha')).toHaveLength(4);
+    expect(linesOf(report, 'beta')).toHaveLength(4);
+    expect(report).not.toContain('## Gap to the oracle');
+    expect(report).not.toContain('`exact`');
+  });
+
+  it('counts outcomes: correct of rows, bundles, refusals, errors', () => {
+    expect(linesOf(report, 'alpha')[0]).toBe('| alpha | 2 | 4 | 2 | 1 | 1 |');
+  });
+
+  it("puts each violation under its own header, in the book's order", () => {
+    expect(report).toContain(
+      '| strategy | dependency | group | floor | distractor | scope | freshness | authority | illegal | harmful |',
+    );
+    expect(linesOf(report, 'alpha')[1]).toBe('| alpha | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |');
+  });
+
+  it('formats the headline: four-digit means, thousands separators, one-digit slack', () => {
+    // must (1 + 0 + 0.5) / 3; should (0.5 + 0) / 2 (roomy's null skipped); precision (1 + 1 + 0.5) / 3;
+    // tokens 5,318,000 + 541; slack over the feasible bundles only: (12 + 0) / 2
+    expect(linesOf(report, 'alpha')[2]).toBe(
+      '| alpha | 2 | 1 | 1 | 5 | 6 | 7 | 3 | 1 | 2 | 4 | 9 | 0.5000 | 0.2500 | 0.8333 | 2 | 4 | 5,318,541 | 6.0 |',
+    );
+  });
+
+  it('per budget: correct / illegal / distractor / harmful / must / tokens / dependency + group', () => {
+    expect(linesOf(report, 'alpha')[3]).toBe(
+      '| alpha | 1 / 8 / 4 / 9 / 1.0000 / 5,318,000 / 3 | 0 / 0 / 0 / 0 / 0.0000 / 0 / 0 | 1 / 0 / 0 / 0 / 0.5000 / 541 / 0 |',
+    );
+    // beta has no medium or roomy rows: a mean of nothing prints as '-'
+    expect(linesOf(report, 'beta')[3]).toBe(
+      '| beta | 1 / 0 / 0 / 0 / 0.5000 / 120 / 0 | 0 / 0 / 0 / 0 / - / 0 / 0 | 0 / 0 / 0 / 0 / - / 0 / 0 |',
+    );
+  });
+});
+
+describe('reportMarkdown: determinism', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('is identical for identical rows, whatever the clock says', () => {
+    const rows = [...ALPHA, ...BETA];
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2001-02-03T04:05:06Z'));
+    const first = reportMarkdown(rows, 't');
+    vi.setSystemTime(new Date('2031-12-30T23:59:59Z'));
+    expect(reportMarkdown(structuredClone(rows), 't')).toBe(first);
+    expect(first).not.toMatch(/20(01|31)|\d\d:\d\d/);
+    expect(first.endsWith('|\n')).toBe(true);
+    expect(first).not.toMatch(/\n\n\n/);
+  });
+});
+
+describe('reportMarkdown: the oracle gap section', () => {
+  const oracle = (over: Partial<Row>) => row({ strategy: 'oracle', ...over });
+  const rows = [
+    ...BETA,
+    row({ strategy: 'beta', budget: 'medium', rendered_tokens: 90, must_recall: 1, should_recall: 0 }),
+    oracle({ rendered_tokens: 100, must_recall: 1, should_recall: 1 }),
+    oracle({ budget: 'medium', rendered_tokens: 150, must_recall: 1, should_recall: 1 }),
+  ];
+  const report = reportMarkdown(rows, 't');
+
+  it('appears with an oracle, one signed row per other strategy', () => {
+    expect(report).toContain('## Gap to the oracle');
+    // tokens 120 - 100 = +20 and 90 - 150 = -60; must gaps 0.5, 0; should gaps 0.5, 1
+    expect(linesOf(report, 'beta').at(-1)).toBe('| beta | -60 | +20 | -20.00 | +0.2500 | +0.7500 |');
+    expect(linesOf(report, 'oracle')).toHaveLength(4); // not a row of its own gap table
+  });
+});
+
+describe('reportMarkdown: the section against exact', () => {
+  const exact = (over: Partial<Row>) => row({ strategy: 'exact', ...over });
+  const rows = [
+    refusal('INSUFFICIENT_BUDGET', { strategy: 'beta' }),
+    exact({ rendered_tokens: 321 }),
+    refusal('NO_LEGAL_REPRESENTATION', { strategy: 'beta', budget: 'medium' }),
+    refusal('NO_LEGAL_REPRESENTATION', { strategy: 'exact', budget: 'medium' }),
+    refusal('INSUFFICIENT_BUDGET', { strategy: 'beta', budget: 'roomy' }),
+    refusal('SEARCH_LIMIT', { strategy: 'exact', budget: 'roomy' }),
+  ];
+
+  it('names what exact found in every refused cell', () => {
+    const report = reportMarkdown(rows, 't');
+    expect(report).toContain('## Refusals: did a legal bundle exist?');
+    expect(report).toContain('| c1 | tight | beta (INSUFFICIENT_BUDGET) | yes: exact found 321 tokens |');
+    expect(report).toContain(
+      '| c1 | medium | beta (NO_LEGAL_REPRESENTATION), exact (NO_LEGAL_REPRESENTATION) | no: certified NO_LEGAL_REPRESENTATION |',
+    );
+    expect(report).toContain(
+      '| c1 | roomy | beta (INSUFFICIENT_BUDGET), exact (SEARCH_LIMIT) | unknown (search limit) |',
+    );
+  });
+
+  it('counts false refusals, silent omissions, illegal bundles and objective gaps per strategy', () => {
+    const audit = (preferred: number, discretionary: number, cost: number, over: Partial<Audit> = {}) => ({
+      audit: {
+        legal: true,
+        missing_required: [],
+        objective: { preferred, discretionary, rendered_cost: cost },
+        ...over,
+      },
+    });
+    const beta = (over: Partial<Row>) => row({ strategy: 'beta', ...over });
+    const report = reportMarkdown(
+      [
+        beta(audit(1.5, 0.5, 110, { legal: false, missing_required: ['m1'] })),
+        exact(audit(2, 1, 100)),
+        beta({ case: 'c2', ...audit(1, 0.25, 40) }),
+        exact({ case: 'c2', ...audit(1, 0, 50), extras: { proven_optimal: false } }),
+        refusal('INSUFFICIENT_BUDGET', { strategy: 'beta', budget: 'medium' }), // false: exact found one
+        exact({ budget: 'medium', ...audit(0, 0, 10) }),
+        refusal('INSUFFICIENT_BUDGET', { strategy: 'beta', budget: 'roomy' }), // true: exact refused too
+        refusal('NO_LEGAL_REPRESENTATION', { strategy: 'exact', budget: 'roomy' }),
+        refusal(STRATEGY_ERROR, { strategy: 'beta', case: 'c2', budget: 'medium' }), // not counted
+      ],
+      't',
+    );
+    // refusals 2, false 1, silent 1, illegal 1; preferred gaps (2 - 1.5, 1 - 1) -> +0.25;
+    // discretionary (1 - 0.5, 0 - 0.25) -> +0.125; tokens (110 - 100, 40 - 50) -> 0; compared 2
+    expect(linesOf(report, 'beta').at(-1)).toBe('| beta | 2 | 1 | 1 | 1 | +0.2500 | +0.1250 | 0.0 | 2 |');
+    expect(report).toContain('Exact bundles not proven optimal (node limit): 1 of 3.');
+    expect(linesOf(report, 'exact')).toHaveLength(4); // no row of its own against itself
+  });
+
+  it('is absent without an exact strategy, even where others refused', () => {
+    const report = reportMarkdown(
+      rows.filter((r) => r.strategy !== 'exact'),
+      't',
+    );
+    expect(report).not.toContain('## Refusals');
+    expect(report).not.toContain('## Against the optimum');
+  });
+});
+
+describe('number formats', () => {
+  it('int: thousands separators', () => {
+    expect([int(0), int(999), int(1000), int(5_318_541)]).toEqual(['0', '999', '1,000', '5,318,541']);
+  });
+
+  it('fixed: the digits asked for, "-" for null', () => {
+    expect([fixed(0.75, 4), fixed(2 / 3, 4), fixed(7.5, 1), fixed(3, 0), fixed(null, 4)]).toEqual([
+      '0.7500',
+      '0.6667',
+      '7.5',
+      '3',
+      '-',
+    ]);
+  });
+
+  it('signed: a sign on every non-zero figure, "-" for null, never -0', () => {
+    expect([signed(51.2449, 2), signed(-210), signed(0), signed(null)]).toEqual(['+51.24', '-210', '0', '-']);
+    expect([signed(-0), signed(-0.004, 2), signed(0.004, 2), signed(-0.3)]).toEqual([
+      '0',
+      '0.00',
+      '0.00',
+      '0',
+    ]);
+  });
+
+  // A mean slack that rounds to zero from below (bundles over budget by less than 0.05 tokens on
+  // average) prints as 0.0, as signed() never prints -0.
+  it('fixed: never -0 either', () => {
+    expect(fixed(-0.04, 1)).toBe('0.0');
+  });
+});
+
+describe('tables', () => {
+  it('markdownTable: `| a | b |` lines, a `---:` rule for right-aligned columns', () => {
+    expect(markdownTable(['name', 'n'], [['x', '12']], ['left', 'right'])).toBe(
+      '| name | n |\n| --- | ---: |\n| x | 12 |\n',
+    );
+    expect(markdownTable(['a', 'b'], [])).toBe('| a | b |\n| --- | --- |\n');
+  });
+
+  it('textTable: right-aligned columns padded on the left, left-aligned on the right', () => {
+    expect(
+      textTable(
+        ['name', 'n'],
+        [
+          ['alpha', '5'],
+          ['b', '123'],
+        ],
+        ['left', 'right'],
+      ),
+    ).toBe('name     n\n-----  ---\nalpha    5\nb      123\n');
+    // a left-aligned last column leaves no trailing spaces
+    expect(textTable(['k', 'v'], [['aaa', 'xx']])).toBe('k    v\n---  --\naaa  xx\n');
+  });
+});
