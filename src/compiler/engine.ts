@@ -28,9 +28,9 @@
  * (§18). `IMPLEMENTATIONS` below is the one place that decides which runs.
  */
 import { checkCompilerInputs } from './inputs.js';
-import { sortedUnique } from './order.js';
 import { Pool } from './pool.js';
 import { buildBundle, hashBundle } from './render.js';
+import { bundleResult, refusedResult } from './result.js';
 import { finalCloseOut } from './stages/close-out.js';
 import { internalCheck } from './stages/final-check.js';
 import { checkNamedCandidates, hardGatePass } from './stages/gate-pass.js';
@@ -54,7 +54,7 @@ import type {
   Engine,
   GreedyClass,
 } from './types.js';
-import { GREEDY_CLASSES, SCHEMA } from './vocabulary.js';
+import { GREEDY_CLASSES } from './vocabulary.js';
 
 type GreedyStage = (s: CompileState, band: GreedyClass) => void;
 
@@ -112,29 +112,8 @@ const traceOf = (s: CompileState) =>
 
 function refused(s: CompileState, r: StageRefusal): CompileOutput {
   const { request, policy } = s.pool;
-  return {
-    bundle: null,
-    result: {
-      schema_version: SCHEMA.resultV2,
-      request_id: request.request_id,
-      policy_version: policy.policy_version,
-      success: false,
-      bundle_id: null,
-      bundle_tokens: null,
-      bundle_hash: null,
-      trace: traceOf(s),
-      failure: {
-        schema_version: SCHEMA.failure,
-        request_id: request.request_id,
-        policy_version: policy.policy_version,
-        reason: r.reason,
-        blocking_ids: sortedUnique(r.blocking),
-        budget_used: s.used,
-        budget_total: request.usable_token_budget,
-        diagnostic: r.diagnostic,
-      },
-    },
-  };
+  const facts = { reason: r.reason, blocking: r.blocking, budgetUsed: s.used, diagnostic: r.diagnostic };
+  return { bundle: null, result: refusedResult(request, policy, traceOf(s), facts) };
 }
 
 function succeeded(s: CompileState, placed: Placed): CompileOutput {
@@ -146,16 +125,6 @@ function succeeded(s: CompileState, placed: Placed): CompileOutput {
   });
   return {
     bundle,
-    result: {
-      schema_version: SCHEMA.resultV2,
-      request_id: request.request_id,
-      policy_version: policy.policy_version,
-      success: true,
-      bundle_id: bundle.id,
-      bundle_tokens: placed.cost,
-      bundle_hash: hashBundle(bundle),
-      trace: traceOf(s),
-      failure: null,
-    },
+    result: bundleResult(request, policy, traceOf(s), bundle, placed.cost, hashBundle(bundle)),
   };
 }

@@ -26,6 +26,13 @@ export {
   readTraceEntry,
 } from './read-results.js';
 export { buildBundle, hashBundle, renderBundleText, renderedCost, renderedIncrement } from './render.js';
+export {
+  type BundleResult,
+  bundleResult,
+  type RefusalFacts,
+  type RefusedResult,
+  refusedResult,
+} from './result.js';
 export type { StageRefusal } from './stages/refusal.js';
 export { missingSources } from './stages/sources.js';
 export {

@@ -5,8 +5,8 @@
  */
 import {
   buildBundle,
+  bundleResult,
   byCandidateId,
-  type CompilationResult,
   type ContextCandidate,
   type FailureReason,
   hashBundle,
@@ -14,11 +14,10 @@ import {
   makeTrace,
   orderByRole,
   readTraceEntry,
+  refusedResult,
   renderBundleText,
   renderedCost,
   resultToJSON,
-  SCHEMA,
-  sortedUnique,
   type TraceEntry,
 } from '../../compiler/index.js';
 import { selectionTrace } from '../kit/trace.js';
@@ -113,27 +112,18 @@ function refusalOf(
   if (r.reason === STRATEGY_ERROR)
     throw new Malformed(`the refusal reason ${STRATEGY_ERROR} is kept for error rows`);
   const blocking = r.blocking_ids === undefined ? [] : idList(r.blocking_ids, 'blocking_ids');
-  const { request, policy } = input;
-  const record: CompilationResult = {
-    schema_version: SCHEMA.resultV2,
-    request_id: request.request_id,
-    policy_version: policy.policy_version,
-    success: false,
-    bundle_id: null,
-    bundle_tokens: null,
-    bundle_hash: null,
-    trace: traceFor(input, trace ?? selectionTrace(input, [], tag)),
-    failure: {
-      schema_version: SCHEMA.failure,
-      request_id: request.request_id,
-      policy_version: policy.policy_version,
+  const record = refusedResult(
+    input.request,
+    input.policy,
+    traceFor(input, trace ?? selectionTrace(input, [], tag)),
+    {
+      // A strategy's reason may lie outside the compiler's six; the validators never read it.
       reason: r.reason as FailureReason,
-      blocking_ids: sortedUnique(blocking),
-      budget_used: typeof r.budget_used === 'number' ? r.budget_used : 0,
-      budget_total: input.budget,
+      blocking,
+      budgetUsed: typeof r.budget_used === 'number' ? r.budget_used : 0,
       diagnostic: typeof r.diagnostic === 'string' ? r.diagnostic : '',
     },
-  };
+  );
   return { outcome: 'refusal', reason: r.reason, record, result: resultToJSON(record), extras };
 }
 
@@ -155,17 +145,14 @@ function bundleOf(
   );
   const bundle = buildBundle(live, request);
   const renderedTokens = renderedCost(live, request, policy);
-  const record: CompilationResult = {
-    schema_version: SCHEMA.resultV2,
-    request_id: request.request_id,
-    policy_version: policy.policy_version,
-    success: true,
-    bundle_id: bundle.id,
-    bundle_tokens: renderedTokens,
-    bundle_hash: hashBundle(bundle),
-    trace: traceFor(input, trace ?? selectionTrace(input, ids, tag)),
-    failure: null,
-  };
+  const record = bundleResult(
+    request,
+    policy,
+    traceFor(input, trace ?? selectionTrace(input, ids, tag)),
+    bundle,
+    renderedTokens,
+    hashBundle(bundle),
+  );
   return {
     outcome: 'bundle',
     admitted: live.map((c) => c.candidate_id),

@@ -4,44 +4,10 @@ import { reportMarkdown } from '../../../src/harness/report/markdown.js';
 import { markdownTable, textTable } from '../../../src/harness/report/table.js';
 import type { Audit, Row } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
+import { row as baseRow } from '../../helpers/rows.js';
 
-/** A scored, correct, feasible bundle with nothing wrong in it; override what the test is about. */
-function row(over: Partial<Row> = {}): Row {
-  return {
-    case: 'c1',
-    budget: 'tight',
-    budget_tokens: 1000,
-    strategy: 'alpha',
-    success: true,
-    reason: null,
-    admitted: [],
-    bundle_hash: null,
-    rendered_tokens: 0,
-    status_correct: true,
-    budget_compliant: true,
-    must_recall: 1,
-    should_recall: 1,
-    must_total: 1,
-    should_total: 1,
-    precision: 1,
-    distractor_admission: 0,
-    harmful_admission: 0,
-    illegal_admission: 0,
-    scope_violations: 0,
-    freshness_violations: 0,
-    authority_violations: 0,
-    floor_violations: 0,
-    dependency_violations: 0,
-    group_violations: 0,
-    under_admission: 0,
-    over_admission: 0,
-    budget_slack: 0,
-    expected: { success: true, reason: null },
-    audit: null,
-    extras: {},
-    ...over,
-  };
-}
+/** The shared row factory, under this file's default strategy name. */
+const row = (over: Partial<Row> = {}): Row => baseRow({ strategy: 'alpha', ...over });
 const refusal = (reason: string, over: Partial<Row> = {}) =>
   row({ success: false, reason, budget_slack: null, must_recall: 0, should_recall: 0, ...over });
 
