@@ -1,4 +1,4 @@
-import { solveExact } from '../src/harness/engines/index.js';
+import { solveExact } from '../src/harness/engines/exact/solve.js';
 import type { Strategy } from '../src/harness/kit/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { compileTiered } from '../src/harness/engines/index.js';
+import { compileTiered } from '../src/harness/engines/tiered.js';
 import type { Strategy } from '../src/harness/kit/index.js';
 
 /**

@@ -228,13 +228,22 @@ describe('the search is bounded by nodes, never by a clock', () => {
     expect(full.extras?.proven_optimal).toBe(true);
     for (const limit of [1, 10, 50]) {
       const capped = asBundle(
-        compileWith({ name: 'capped', description: '', assemble: (i) => solveExact(i, limit) }, input),
+        compileWith(
+          {
+            name: 'capped',
+            description: '',
+            assemble: (i) => solveExact(i, { engine: 'search', nodeLimit: limit }),
+          },
+          input,
+        ),
       );
       expect(capped.extras.proven_optimal).toBe(false);
       expect(validateBundle(capped.bundle, input.request, pool)).toEqual([]);
       expect(capped.renderedTokens).toBeLessThanOrEqual(400);
     }
     // The same call twice gives the same answer: nothing but the node count bounds the search.
-    expect(ids(solveExact(input, 50))).toEqual(ids(solveExact(input, 50)));
+    expect(ids(solveExact(input, { engine: 'search', nodeLimit: 50 }))).toEqual(
+      ids(solveExact(input, { engine: 'search', nodeLimit: 50 })),
+    );
   });
 });

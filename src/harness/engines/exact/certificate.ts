@@ -5,8 +5,7 @@
  */
 import { type FailureReason, gate } from '../../kit/index.js';
 import type { StrategyInput } from '../../types.js';
-import type { Problem, SearchGoal } from './problem.js';
-import { Search } from './search.js';
+import type { Problem } from './problem.js';
 
 /** One requirement of a certificate. */
 export interface Requirement {
@@ -27,43 +26,36 @@ export interface Certificate {
   readonly text: string;
 }
 
-type Constraint = Requirement & { readonly kind: Exclude<Requirement['kind'], 'budget'> | 'budget' };
+export type Constraint = Requirement & {
+  readonly kind: Exclude<Requirement['kind'], 'budget'> | 'budget';
+};
 
-class Checker {
-  readonly problem: Problem;
-  readonly nodeLimit: number;
-  complete = true;
-  nodes = 0;
-
-  constructor(problem: Problem, nodeLimit: number) {
-    this.problem = problem;
-    this.nodeLimit = nodeLimit;
-  }
-
-  /** The least rendered cost of a legal bundle meeting these requirements (budget aside). */
-  minCost(constraints: readonly Constraint[]): number {
-    const required = new Set<string>();
-    for (const c of constraints) {
-      if (c.kind === 'mandatory' || c.kind === 'required') required.add(c.id);
-      if (c.kind === 'named') required.add(this.problem.lookup.get(c.id)?.content_identity ?? c.id);
-    }
-    // A named form not among the constraints must not pin its content.
-    const pinned = new Set(constraints.filter((c) => c.kind === 'named').map((c) => c.id));
-    const view = this.problem.withNamed(pinned);
-    const goal: SearchGoal = { required, mode: 'min-cost', budget: Number.POSITIVE_INFINITY };
-    const search = new Search(view, goal, this.nodeLimit);
-    search.run();
-    this.nodes += search.nodes;
-    if (search.aborted) this.complete = false;
-    return search.best?.objective.rendered_cost ?? Number.POSITIVE_INFINITY;
-  }
-
-  holds(constraints: readonly Constraint[]): boolean {
-    const cost = this.minCost(constraints);
-    const budget = constraints.some((c) => c.kind === 'budget');
-    return budget ? cost <= this.problem.input.budget : Number.isFinite(cost);
-  }
+/**
+ * Answers "what is the least rendered cost of a legal bundle meeting these requirements (budget
+ * aside)?", Infinity when none does. `complete` turns false when a limit stopped an answer.
+ */
+export interface CostOracle {
+  minCost(constraints: readonly Constraint[]): number;
+  readonly complete: boolean;
 }
+
+/** What the requirements ask: contents present, named candidates pinned. */
+export function asked(problem: Problem, constraints: readonly Constraint[]) {
+  const contents = new Set<string>();
+  for (const c of constraints) {
+    if (c.kind === 'mandatory' || c.kind === 'required') contents.add(c.id);
+    if (c.kind === 'named') contents.add(problem.lookup.get(c.id)?.content_identity ?? c.id);
+  }
+  // A named form not among the constraints must not pin its content.
+  const named = new Set(constraints.filter((c) => c.kind === 'named').map((c) => c.id));
+  return { contents, named };
+}
+
+const holds = (oracle: CostOracle, problem: Problem, constraints: readonly Constraint[]): boolean => {
+  const cost = oracle.minCost(constraints);
+  const budget = constraints.some((c) => c.kind === 'budget');
+  return budget ? cost <= problem.input.budget : Number.isFinite(cost);
+};
 
 /**
  * The requirements a refusal can rest on: each named id, each content with a declared MANDATORY
@@ -109,16 +101,11 @@ function structuralReason(problem: Problem, c: Constraint): { reason: FailureRea
 }
 
 /** Deletion filter: drop each requirement the infeasibility does not need. */
-export function certify(
-  input: StrategyInput,
-  problem: Problem,
-  nodeLimit: number,
-): Certificate & { nodes: number } {
-  const checker = new Checker(problem, nodeLimit);
+export function certify(input: StrategyInput, problem: Problem, checker: CostOracle): Certificate {
   let kept = constraintsOf(input);
   for (const c of [...kept]) {
     const without = kept.filter((x) => x !== c);
-    if (!checker.holds(without)) kept = without;
+    if (!holds(checker, problem, without)) kept = without;
   }
   const budget = input.budget;
   const hasBudget = kept.some((c) => c.kind === 'budget');
@@ -156,5 +143,5 @@ export function certify(
     requirements = content;
     text = `${content.map((c) => `${c.kind} ${c.id}`).join(' and ')} cannot hold together`;
   }
-  return { reason, budget, requirements, minimal: checker.complete, text, nodes: checker.nodes };
+  return { reason, budget, requirements, minimal: checker.complete, text };
 }

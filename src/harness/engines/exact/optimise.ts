@@ -1,0 +1,168 @@
+/**
+ * The optimum of the integer program (`ilp.ts`) for `exact`'s objective, as a sequence of solves:
+ * the most earned PREFERRED relevance; holding that, the most DISCRETIONARY; holding both, the
+ * least rendered cost; holding all three, the smaller sorted id list. Each level is held at the
+ * value recomputed in plain arithmetic from the solution found, not at the solver's float.
+ */
+import { legalityProblems, requiredContents } from '../../score/legality.js';
+import { compareObjectives, objectiveOf } from '../../score/objective.js';
+import type { Objective, StrategyInput } from '../../types.js';
+import { type LpOutcome, type SolveLimits, solveLp } from './highs.js';
+import { BundleModel, RELEVANCE_SCALE, type Requirements } from './ilp.js';
+
+/**
+ * How far a held level may fall, in the model's scaled units: what `exact` counts as a tie
+ * (1e-9 of relevance), no more.
+ */
+const HOLD = 1e-9 * RELEVANCE_SCALE;
+
+export type IlpAnswer =
+  | { readonly status: 'optimal'; readonly ids: readonly string[]; readonly solves: number }
+  | { readonly status: 'infeasible'; readonly solves: number }
+  /** A limit stopped a solve: the best bundle known, if any, without a proof. */
+  | { readonly status: 'limit'; readonly ids: readonly string[] | null; readonly solves: number };
+
+/** The requirements of a strategy input: its required contents, its named ids, its budget. */
+export const requirementsOf = (input: StrategyInput): Requirements => ({
+  contents: new Set(requiredContents(input)),
+  named: new Set(input.request.required_ids),
+  budget: input.budget,
+});
+
+class Solver {
+  solves = 0;
+  readonly model: BundleModel;
+  private readonly limits: SolveLimits;
+
+  constructor(model: BundleModel, limits: SolveLimits) {
+    this.model = model;
+    this.limits = limits;
+  }
+
+  solve(
+    sense: 'Maximize' | 'Minimize',
+    objective: Parameters<BundleModel['text']>[1],
+    extra: readonly string[],
+  ): LpOutcome {
+    this.solves++;
+    return solveLp(this.model.text(sense, objective, extra), this.limits);
+  }
+}
+
+/** The least rendered cost of a bundle meeting the requirements, or Infinity when none does. */
+export function minimumCost(
+  input: StrategyInput,
+  req: Requirements,
+  limits: SolveLimits,
+): { readonly cost: number; readonly proven: boolean } {
+  const model = new BundleModel(input, req);
+  const out = solveLp(model.text('Minimize', model.costTerms), limits);
+  if (out.status === 'infeasible') return { cost: Number.POSITIVE_INFINITY, proven: true };
+  if (out.values === null) return { cost: Number.POSITIVE_INFINITY, proven: false };
+  const cost = objectiveOf(input, model.chosen(out.values)).rendered_cost;
+  return { cost, proven: out.status === 'optimal' };
+}
+
+/** `exact`'s optimum through the integer program. */
+export function optimise(input: StrategyInput, limits: SolveLimits): IlpAnswer {
+  const solver = new Solver(new BundleModel(input, requirementsOf(input)), limits);
+  const { model } = solver;
+  const held: string[] = [];
+  let ids: readonly string[] | null = null;
+  const levels = [
+    ['Maximize', model.preferredTerms, 'preferred'],
+    ['Maximize', model.discretionaryTerms, 'discretionary'],
+    ['Minimize', model.costTerms, 'cost'],
+  ] as const;
+  for (const [sense, objective, level] of levels) {
+    if (objective.length === 0 && ids !== null) continue;
+    const out = solver.solve(sense, objective, held);
+    if (out.status === 'infeasible') return { status: 'infeasible', solves: solver.solves };
+    if (out.status === 'limit')
+      return { status: 'limit', ids: out.values && model.chosen(out.values), solves: solver.solves };
+    ids = model.chosen(out.values);
+    const value = objectiveOf(input, ids);
+    if (objective.length === 0) continue;
+    if (level === 'preferred')
+      held.push(
+        BundleModel.extraRow('holdP', model.preferredTerms, '>=', value.preferred * RELEVANCE_SCALE - HOLD),
+      );
+    if (level === 'discretionary')
+      held.push(
+        BundleModel.extraRow(
+          'holdD',
+          model.discretionaryTerms,
+          '>=',
+          value.discretionary * RELEVANCE_SCALE - HOLD,
+        ),
+      );
+    if (level === 'cost')
+      held.push(BundleModel.extraRow('holdC', model.costTerms, '<=', value.rendered_cost - model.frame));
+  }
+  const best = objectiveOf(input, ids as readonly string[]);
+  const tied = smallestIdList(solver, ids as readonly string[], best, held);
+  if (tied === null) return { status: 'limit', ids, solves: solver.solves };
+  return { status: 'optimal', ids: tied, solves: solver.solves };
+}
+
+/**
+ * Among the optimal bundles, the one whose sorted id list is smallest (a list that is a prefix of
+ * another is smaller). Usually the optimum is unique and one solve shows it. Otherwise ids are
+ * decided in id order: a prefix that is itself an optimal bundle ends the list; else the next id
+ * is the smallest any optimal bundle with that prefix can take. Null when a limit stops a solve.
+ */
+function smallestIdList(
+  solver: Solver,
+  start: readonly string[],
+  best: Objective,
+  held: readonly string[],
+): string[] | null {
+  const { model } = solver;
+  const input = model.input;
+  const x = (id: string) => model.x(id);
+  const inStart = new Set(start);
+  const others = model.sorted
+    .filter((c) => !inStart.has(c.candidate_id))
+    .map((c): [number, string] => [1, x(c.candidate_id)]);
+  const noGood = BundleModel.extraRow(
+    'other',
+    [...others, ...start.map((id): [number, string] => [-1, x(id)])],
+    '>=',
+    1 - start.length,
+  );
+  const unique = solver.solve('Minimize', [], [...held, noGood]);
+  if (unique.status === 'infeasible') return [...start];
+  if (unique.status === 'limit') return null;
+  const order = model.sorted.map((c) => c.candidate_id);
+  const fixed: string[] = [];
+  const prefix: string[] = [];
+  let current = new Set(start);
+  let next = 0;
+  const optimal = (ids: readonly string[]) =>
+    legalityProblems(input, ids).length === 0 && compareObjectives(objectiveOf(input, ids), best) === 0;
+  for (;;) {
+    if (optimal(prefix)) return prefix;
+    const s = order.findIndex((id, k) => k >= next && current.has(id));
+    if (s < 0) return prefix;
+    const below = order.slice(next, s);
+    if (below.length > 0) {
+      const any = BundleModel.extraRow(
+        'below',
+        below.map((id): [number, string] => [1, x(id)]),
+        '>=',
+        1,
+      );
+      const out = solver.solve('Minimize', [], [...held, ...fixed, any]);
+      if (out.status === 'limit') return null;
+      if (out.status === 'optimal') {
+        current = new Set(model.chosen(out.values));
+        continue;
+      }
+      for (const id of below) fixed.push(BundleModel.extraRow(`no${fixed.length}`, [[1, x(id)]], '=', 0));
+    }
+    const id = order[s] as string;
+    fixed.push(BundleModel.extraRow(`yes${fixed.length}`, [[1, x(id)]], '=', 1));
+    prefix.push(id);
+    next = s + 1;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The integer program against the branch and bound: two formulations written apart, so each
+ * checks the other. They must agree on every pool the branch and bound proves, bundle for
+ * bundle (tie-break included) and certificate for certificate; every bundle the program returns
+ * must cost, by the model's own terms, exactly what the harness's ruler says.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type ContextCandidate,
+  type ContextRequest,
+  defaultPolicy,
+  renderedCost,
+} from '../../src/compiler/index.js';
+import { BundleModel } from '../../src/harness/engines/exact/ilp.js';
+import { optimise, requirementsOf } from '../../src/harness/engines/exact/optimise.js';
+import { solveExact } from '../../src/harness/engines/exact/solve.js';
+import { generateCase } from '../../src/harness/generate/case.js';
+import { legalityProblems } from '../../src/harness/score/legality.js';
+import type { Selection, StrategyInput } from '../../src/harness/types.js';
+import { BUDGETS } from '../../src/harness/vocabulary.js';
+import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
+import { policy } from '../helpers/pool.js';
+
+const SEED = 90210;
+const inputOf = (request: ContextRequest, candidates: readonly ContextCandidate[]): StrategyInput => ({
+  request,
+  candidates,
+  policy: policy(),
+  budget: request.usable_token_budget,
+});
+
+/** A selection without the facts that name the engine and its work. */
+function answer(s: Selection): unknown {
+  const { engine: _e, nodes: _n, solves: _s, ...extras } = (s.extras ?? {}) as Record<string, unknown>;
+  return 'admitted' in s ? { admitted: [...s.admitted].sort(), extras } : { refusal: s.refusal, extras };
+}
+
+describe(`the integer program agrees with the branch and bound (seed ${SEED})`, () => {
+  it('on small random pools and pools built to tie: the same bundle or the same certificate', () => {
+    let compared = 0;
+    let bundles = 0;
+    fc.assert(
+      fc.property(fc.oneof(randomCase(14), tieCase()), ({ request, candidates }) => {
+        const input = inputOf(request, candidates);
+        const search = solveExact(input, { engine: 'search' });
+        if (search.extras?.proven_optimal === false) return;
+        const ilp = solveExact(input, { engine: 'ilp' });
+        expect(ilp.extras?.engine).toBe('ilp');
+        expect(answer(ilp)).toEqual(answer(search));
+        compared++;
+        if ('admitted' in ilp) bundles++;
+      }),
+      { seed: SEED, numRuns: runs(400, 5000) },
+    );
+    // Both outcomes must be exercised, or agreement proves little.
+    expect(bundles).toBeGreaterThan(compared / 10);
+    expect(bundles).toBeLessThan(compared);
+  });
+
+  it('on generated pools of 40 to 120 candidates at three budgets', () => {
+    const pools = runs(6, 60);
+    let compared = 0;
+    for (let k = 0; k < pools; k++) {
+      const g = generateCase(`ilp-agree/${k}`, 40 + ((k * 37) % 81));
+      for (const level of BUDGETS) {
+        const request = { ...g.request, usable_token_budget: g.budgets[level] };
+        const input = {
+          request,
+          candidates: g.candidates,
+          policy: defaultPolicy(),
+          budget: g.budgets[level],
+        };
+        const search = solveExact(input, { engine: 'search' });
+        if (search.extras?.proven_optimal === false) continue;
+        expect(answer(solveExact(input, { engine: 'ilp' })), `pool ${k} ${level}`).toEqual(answer(search));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(pools * 2);
+  });
+});
+
+describe('the integer program prices bundles as the ruler does', () => {
+  it('its cost terms, at the bundle it returns, are the rendered cost less the frame', () => {
+    for (let k = 0; k < runs(4, 20); k++) {
+      const g = generateCase(`ilp-cost/${k}`, 150);
+      const input = {
+        request: g.request,
+        candidates: g.candidates,
+        policy: defaultPolicy(),
+        budget: g.budgets.roomy,
+      };
+      const model = new BundleModel(input, requirementsOf(input));
+      const out = optimise(input, { nodes: 100_000, iterations: 10_000_000 });
+      if (out.status !== 'optimal') continue;
+      const chosen = new Set(out.ids);
+      const value = (column: string) => {
+        if (column === 'y') return chosen.size > 0 ? 1 : 0;
+        const c = model.sorted[Number(column.slice(1))] as ContextCandidate;
+        return chosen.has(c.candidate_id) ? 1 : 0;
+      };
+      const modelled = model.costTerms.reduce((sum, [a, column]) => sum + a * value(column), model.frame);
+      const live = g.candidates.filter((c) => chosen.has(c.candidate_id));
+      expect(modelled).toBe(renderedCost(live, input.request, input.policy));
+      expect(legalityProblems(input, out.ids)).toEqual([]);
+    }
+  });
+});
+
+describe('honest and repeatable', () => {
+  const pools = Array.from({ length: 8 }, (_, k) => {
+    const g = generateCase(`ilp-limits/${k}`, 400);
+    return { request: g.request, candidates: g.candidates, policy: defaultPolicy(), budget: g.budgets.roomy };
+  });
+
+  it('gives the same answer, byte for byte, every time', () => {
+    for (const input of pools.slice(0, 3))
+      expect(JSON.stringify(solveExact(input, { engine: 'ilp' }))).toBe(
+        JSON.stringify(solveExact(input, { engine: 'ilp' })),
+      );
+  });
+
+  it('says proven_optimal: false when a limit stops it; what it returns is legal, and proven answers stand', () => {
+    let stopped = 0;
+    for (const input of pools) {
+      const capped = solveExact(input, { engine: 'ilp', ilpLimits: { nodes: 1, iterations: 50 } });
+      if (capped.extras?.proven_optimal === false) {
+        stopped++;
+        if ('admitted' in capped) expect(legalityProblems(input, capped.admitted)).toEqual([]);
+        else expect(capped.refusal.reason).toBe('SEARCH_LIMIT');
+      } else {
+        expect(answer(capped)).toEqual(answer(solveExact(input, { engine: 'ilp' })));
+      }
+    }
+    expect(stopped).toBeGreaterThan(0);
+  });
+});
