@@ -37,6 +37,7 @@ import { checkNamedCandidates, hardGatePass } from './stages/gate-pass.js';
 import { greedyFast } from './stages/greedy/fast.js';
 import { greedyReference } from './stages/greedy/reference.js';
 import { mandatoryCloseOut, mandatoryStage } from './stages/mandatory.js';
+import { plannedStage } from './stages/planned.js';
 import type { StageRefusal } from './stages/refusal.js';
 import { repairFast } from './stages/repair/fast.js';
 import { layOutAndRepair, type Placed } from './stages/repair/layout.js';
@@ -90,7 +91,10 @@ export function compileContext(
   const early = checkRequiredSources(s);
   if (early) return refused(s, early);
   hardGatePass(s);
-  const refusal = (s.pool.strict ? checkNamedCandidates(s) : null) ?? mandatoryStage(s) ?? requiredStage(s);
+  const planned = policy.mandatory_form === 'planned';
+  const refusal =
+    (s.pool.strict ? checkNamedCandidates(s) : null) ??
+    (planned ? plannedStage(s) : (mandatoryStage(s) ?? requiredStage(s)));
   if (refusal) return refused(s, refusal);
   mandatoryCloseOut(s);
   for (const band of GREEDY_CLASSES) run.greedy(s, band);

@@ -1,6 +1,7 @@
 import { requiredGroupOf } from './groups.js';
 import { RecordError } from './json.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from './types.js';
+import { MANDATORY_FORMS } from './vocabulary.js';
 
 /**
  * Malformed input is thrown before any decision is made (docs/compiler.md §4); every
@@ -49,10 +50,22 @@ function checkPolicy(request: ContextRequest, policy: CompilerPolicy): void {
       'policy_version',
     );
   }
-  if (policy.mandatory_form !== 'cheapest') {
+  if (!(MANDATORY_FORMS as readonly string[]).includes(policy.mandatory_form)) {
     throw new RecordError(
       `unsupported mandatory_form: ${JSON.stringify(policy.mandatory_form)}`,
       'mandatory_form',
     );
   }
+  plannedNeedsRefuse(policy);
+}
+
+/**
+ * A plan meets every demand or refuses (docs/compiler.md §17.5): it has no way to leave REQUIRED
+ * content out, so `planned` forms come with `required_missing: "refuse"`.
+ */
+export function plannedNeedsRefuse(
+  policy: Pick<CompilerPolicy, 'mandatory_form' | 'required_missing'>,
+): void {
+  if (policy.mandatory_form === 'planned' && policy.required_missing !== 'refuse')
+    throw new RecordError('mandatory_form "planned" needs required_missing "refuse"', 'mandatory_form');
 }

@@ -15,4 +15,5 @@ export const defaultPolicy = (): CompilerPolicy => ({
   order_roles: [...DEFAULT_ORDER_ROLES],
   repair: REPAIR_DROP_LAST_DISCRETIONARY,
   required_missing: 'omit',
+  pricing: 'declared',
 });

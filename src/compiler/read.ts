@@ -3,6 +3,8 @@
  * absent optional ones, strict about types, with the reference's error texts. Each throws a
  * RecordError.
  */
+
+import { plannedNeedsRefuse } from './inputs.js';
 import {
   asObject,
   bool,
@@ -21,12 +23,16 @@ import type {
   CompilerPolicy,
   ContextCandidate,
   ContextRequest,
+  MandatoryForm,
+  Pricing,
   RequiredMissing,
   RequirementClass,
 } from './types.js';
 import {
   DEFAULT_ORDER_ROLES,
   DEFAULT_POLICY_VERSION,
+  MANDATORY_FORMS,
+  PRICINGS,
   REPAIR_DROP_LAST_DISCRETIONARY,
   REQUIRED_MISSING_MODES,
   REQUIREMENT_CLASSES,
@@ -98,7 +104,7 @@ export function readPolicy(raw: unknown): CompilerPolicy {
   const o = asObject(raw, 'policy');
   const schema_version = checkSchema(o, 'CompilerPolicy', [SCHEMA.policy]);
   const mandatory_form = typeof o.mandatory_form === 'string' ? o.mandatory_form : 'cheapest';
-  if (mandatory_form !== 'cheapest') {
+  if (!(MANDATORY_FORMS as readonly string[]).includes(mandatory_form)) {
     throw new RecordError(`unsupported mandatory_form: ${JSON.stringify(mandatory_form)}`, 'mandatory_form');
   }
   let order_roles = DEFAULT_ORDER_ROLES;
@@ -117,13 +123,19 @@ export function readPolicy(raw: unknown): CompilerPolicy {
           'required_missing',
           'required_missing',
         );
+  const pricing =
+    o.pricing === undefined || o.pricing === null
+      ? 'declared'
+      : oneOf<Pricing>(o.pricing, PRICINGS, 'pricing', 'pricing');
+  plannedNeedsRefuse({ mandatory_form: mandatory_form as MandatoryForm, required_missing });
   return {
     schema_version,
     policy_version: typeof o.policy_version === 'string' ? o.policy_version : DEFAULT_POLICY_VERSION,
     min_discretionary_relevance: coerceNumber(o, 'min_discretionary_relevance', 0.3),
-    mandatory_form,
+    mandatory_form: mandatory_form as MandatoryForm,
     order_roles,
     repair: typeof o.repair === 'string' ? o.repair : REPAIR_DROP_LAST_DISCRETIONARY,
     required_missing,
+    pricing,
   };
 }

@@ -3,6 +3,7 @@
  * admitted, the contents and coverage keys that covers, and the trace entries.
  */
 import type { Content, Fact, Pool } from './pool.js';
+import { headerCost, itemRenderCost, SEPARATOR_COST } from './tokens.js';
 import { traceEntry, type WorkingEntry } from './trace.js';
 import type { ContextCandidate, RequirementClass, TraceDecision } from './types.js';
 
@@ -65,11 +66,31 @@ export class CompileState {
 
   readonly pool: Pool;
 
+  /** Admission charges rendered increments (docs/compiler.md §17.5), not declared counts. */
+  readonly rendered: boolean;
+
   constructor(pool: Pool) {
     this.pool = pool;
     this.entries = new EntryTable(pool);
     this.admittedIdentities = new IdentityTable(pool);
-    this.remaining = pool.request.usable_token_budget;
+    this.rendered = pool.policy.pricing === 'rendered';
+    // Rendered pricing charges the frame before anything is admitted: what remains is real.
+    this.remaining =
+      pool.request.usable_token_budget - (this.rendered ? headerCost(pool.request, pool.policy) : 0);
+  }
+
+  /**
+   * What one node adds when admitted: its declared count, or, rendered, its item cost and the
+   * separator before it (none before the bundle's first item).
+   */
+  private nodeCost(c: ContextCandidate, first: boolean): number {
+    if (!this.rendered) return c.token_count;
+    return itemRenderCost(c) + (first ? 0 : SEPARATOR_COST);
+  }
+
+  /** What admitting this one candidate alone would charge, nothing else of its closure considered. */
+  singleCost(c: ContextCandidate): number {
+    return this.nodeCost(c, this.admitted.size === 0);
   }
 
   get used(): number {
@@ -77,9 +98,8 @@ export class CompileState {
   }
 
   /**
-   * Marginal cost of admitting `roots` (docs/compiler.md §8.2): the declared counts of every
-   * closure node not yet admitted, each once. A dependency already admitted is free, so shared
-   * ones are paid once.
+   * Marginal cost of admitting `roots` (docs/compiler.md §8.2): what every closure node not yet
+   * admitted adds, each once. A dependency already admitted is free, so shared ones are paid once.
    */
   price(roots: readonly string[]): Priced {
     const nodes: string[] = [];
@@ -89,8 +109,8 @@ export class CompileState {
       for (const id of this.pool.unitClosure(root)) {
         if (this.admitted.has(id) || seen.has(id)) continue;
         seen.add(id);
+        cost += this.nodeCost(this.pool.get(id), this.admitted.size === 0 && nodes.length === 0);
         nodes.push(id);
-        cost += this.pool.get(id).token_count;
       }
     }
     return { cost, nodes };
@@ -153,6 +173,7 @@ export class CompileState {
     const rootSet = new Set(roots);
     for (const id of [...priced.nodes].sort()) {
       const c = this.pool.get(id);
+      const marginal = this.nodeCost(c, this.admitted.size === 0);
       this.admitted.add(id);
       this.admittedIdentities.add(c.content_identity);
       for (const key of c.coverage_keys) this.covered.add(key);
@@ -166,7 +187,7 @@ export class CompileState {
           reason_code: 'admitted',
           reason_detail: detail,
           priority_band: this.pool.band(id),
-          marginal_cost: c.token_count,
+          marginal_cost: marginal,
           dependency_closure: this.pool.dependencies(id),
           pulled_in_by: pulledInBy,
           budget_before: before,

@@ -9,6 +9,8 @@ import type {
   FAILURE_REASONS,
   GATE_CODES,
   GREEDY_CLASSES,
+  MANDATORY_FORMS,
+  PRICINGS,
   REQUIRED_MISSING_MODES,
   REQUIREMENT_CLASSES,
   TRACE_DECISIONS,
@@ -37,6 +39,12 @@ export type GateCode = (typeof GATE_CODES)[number];
  *   required group is admitted as one unit in the strongest class of any of its members.
  */
 export type RequiredMissing = (typeof REQUIRED_MISSING_MODES)[number];
+
+/** How MANDATORY and REQUIRED content takes its forms: see `MANDATORY_FORMS`. */
+export type MandatoryForm = (typeof MANDATORY_FORMS)[number];
+
+/** What admission charges: see `PRICINGS`. */
+export type Pricing = (typeof PRICINGS)[number];
 
 /** Which implementation of the greedy and repair stages runs (docs/compiler.md §18). */
 export type Engine = (typeof ENGINES)[number];
@@ -94,13 +102,15 @@ export interface CompilerPolicy {
   readonly policy_version: string;
   /** Strictly below this, a unit that adds no new coverage is rejected as adding nothing. */
   readonly min_discretionary_relevance: number;
-  /** Only `cheapest` exists; anything else is refused at read and compile time. */
-  readonly mandatory_form: string;
+  /** `cheapest` (the reference) or ctxbench's `planned`; anything else is refused at read and compile time. */
+  readonly mandatory_form: MandatoryForm;
   readonly order_roles: readonly string[];
   /** `drop-last-discretionary`; any other string means no repair. */
   readonly repair: string;
   /** ctxbench's extension (absent from the reference record): see {@link RequiredMissing}. */
   readonly required_missing: RequiredMissing;
+  /** ctxbench's extension (absent from the reference record): see {@link Pricing}. */
+  readonly pricing: Pricing;
 }
 
 export interface ContextItem {

@@ -64,6 +64,20 @@ export const GATE_CODES = [
  */
 export const REQUIRED_MISSING_MODES = ['omit', 'refuse'] as const;
 
+/**
+ * How MANDATORY and REQUIRED content takes its forms (docs/compiler.md §7, §17.5): `cheapest` is
+ * the reference (each content in turn, the form cheapest at that moment, no fallback); `planned`
+ * is ctxbench's (the forms of all of them chosen together, then moved to cheaper forms).
+ */
+export const MANDATORY_FORMS = ['cheapest', 'planned'] as const;
+
+/**
+ * What admission charges (docs/compiler.md §8.2, §17.5): `declared` is the reference (declared
+ * counts only; decorations, separators and the frame appear at render); `rendered` is ctxbench's
+ * (each admission at what it adds to the rendered bundle, so admission never overshoots).
+ */
+export const PRICINGS = ['declared', 'rendered'] as const;
+
 /** The two implementations of the greedy and repair stages (docs/compiler.md §18). */
 export const ENGINES = ['fast', 'reference'] as const;
 

@@ -66,6 +66,7 @@ export const policyToJSON = (p: CompilerPolicy) => ({
   order_roles: p.order_roles,
   repair: p.repair,
   required_missing: p.required_missing,
+  pricing: p.pricing,
 });
 
 export const itemToJSON = (i: ContextItem) => ({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CompilerPolicy } from '../../src/compiler/index.js';
 import { type ContextCandidate, compileContext } from '../../src/compiler/index.js';
 import { cand, policy, req } from '../helpers/pool.js';
 
@@ -137,7 +138,7 @@ describe('policy checks after input validation', () => {
     );
   });
   it('then refuses a mandatory_form other than cheapest at compile time', () => {
-    const x = policy({ mandatory_form: 'x' });
+    const x = { ...policy(), mandatory_form: 'x' } as unknown as CompilerPolicy;
     expect(thrownBy([cand('a')], req(1000), x)).toBe('unsupported mandatory_form: "x"');
     expect(thrownBy([cand('a')], req(1000, { policy_version: 'a' }), { ...x, policy_version: 'b' })).toBe(
       'request policy "a" != compiler policy "b"',

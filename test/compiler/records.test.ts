@@ -50,10 +50,10 @@ const CANDIDATE_KEYS =
   coverage_keys relevance is_default_form`);
 const REQUEST_KEYS = words(`schema_version request_id task_id usable_token_budget created_at active_scope
   required_ids policy_version`);
-// The reference's six keys, then ctxbench's `required_missing` extension.
+// The reference's six keys, then ctxbench's `required_missing` and `pricing` extensions.
 const POLICY_KEYS =
   words(`schema_version policy_version min_discretionary_relevance mandatory_form order_roles
-  repair required_missing`);
+  repair required_missing pricing`);
 const ITEM_KEYS = words(`schema_version id source kind content position token_count token_provenance authority
   scope observed_at semantic_id ref`);
 const BUNDLE_KEYS = words('schema_version id items created_at layout_trace evidence_class provenance');
@@ -157,6 +157,7 @@ describe('request and policy readers', () => {
   const defaults = {
     ...{ schema_version: S.policy, policy_version: 'compiler-policy-v1', min_discretionary_relevance: 0.3 },
     ...{ mandatory_form: 'cheapest', repair: 'drop-last-discretionary', required_missing: 'omit' },
+    pricing: 'declared',
     order_roles: ['instruction', 'task', 'state', 'evidence', 'support', 'tool'],
   };
   it('reads {} as compiler-policy-v1 and replaces non-string strings by their defaults', () => {
@@ -175,6 +176,22 @@ describe('request and policy readers', () => {
   it('reads the ctxbench required_missing extension: omit by default, refuse, nothing else', () => {
     expect(readPolicy({ required_missing: 'refuse' }).required_missing).toBe('refuse');
     for (const bad of ['REFUSE', 'skip', 1]) expect(() => readPolicy({ required_missing: bad })).toThrow();
+  });
+  it('reads the ctxbench pricing extension: declared by default, rendered, nothing else', () => {
+    expect(readPolicy({ pricing: 'rendered' }).pricing).toBe('rendered');
+    expect(readPolicy({ pricing: null }).pricing).toBe('declared');
+    expect(thrown(() => readPolicy({ pricing: 'exact' }))).toBe('unsupported pricing: "exact"');
+  });
+  it('reads the ctxbench mandatory_form "planned", only with refuse mode, and nothing else new', () => {
+    expect(readPolicy({ mandatory_form: 'planned', required_missing: 'refuse' }).mandatory_form).toBe(
+      'planned',
+    );
+    expect(thrown(() => readPolicy({ mandatory_form: 'planned' }))).toBe(
+      'mandatory_form "planned" needs required_missing "refuse"',
+    );
+    expect(thrown(() => readPolicy({ mandatory_form: 'Planned' }))).toBe(
+      'unsupported mandatory_form: "Planned"',
+    );
   });
 });
 

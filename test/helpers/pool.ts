@@ -78,3 +78,7 @@ export function ledger(truth: Record<string, EvalClass | [EvalClass, string]>): 
   );
   return { expected: { success: true, reason: null }, identity_truth };
 }
+
+/** compiler-v2's policy: rendered pricing, planned forms, refuse mode. */
+export const v2Policy = (): CompilerPolicy =>
+  policy({ pricing: 'rendered', mandatory_form: 'planned', required_missing: 'refuse' });

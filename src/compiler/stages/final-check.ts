@@ -16,6 +16,10 @@ export function internalCheck(s: CompileState, placed: Placed): StageRefusal | n
   const general = (text: string) => problems.push({ reason: 'INSUFFICIENT_BUDGET', text });
   if (cost > s.pool.request.usable_token_budget) general('rendered cost exceeds budget');
   for (const id of liveIds) if (!s.admitted.has(id)) general(`bundle item not admitted: ${id}`);
+  // Rendered pricing must have charged exactly what the bundle renders at.
+  const charged = s.pool.request.usable_token_budget - s.remaining;
+  if (s.rendered && live.length > 0 && charged !== cost)
+    general(`admission charged ${charged} but the bundle renders at ${cost}`);
   if (s.pool.strict) strictProblems(s, live, problems);
   const first = problems[0];
   if (first === undefined) return null;

@@ -10,23 +10,8 @@ import { Heap } from '../../heap.js';
 import type { Fact } from '../../pool.js';
 import type { CompileState } from '../../state.js';
 import type { ContextCandidate, GreedyClass, RequirementClass } from '../../types.js';
-
-interface Unit {
-  /** Candidate id of a single, or the group id. */
-  readonly name: string;
-  /** Every candidate that may ever be a member (a group's whole membership). */
-  readonly potential: readonly ContextCandidate[];
-  members: string[];
-  nodes: readonly string[];
-  cost: number;
-  block: string;
-  newCoverage: number;
-  bestRelevance: number;
-  present: boolean;
-  version: number;
-  /** A single's fact, for the quick path. */
-  readonly lone: Fact | undefined;
-}
+import { blank, type Unit } from './unit.js';
+import { buildIndex, type Index } from './watch.js';
 
 /** A unit as it was when queued; stale once the unit's version moves on. */
 interface Entry {
@@ -43,12 +28,6 @@ const rankBefore = (a: Entry, b: Entry): boolean => {
   if (a.coverage !== b.coverage) return a.coverage > b.coverage;
   if (a.cost !== b.cost) return a.cost < b.cost;
   return a.first < b.first;
-};
-
-const add = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else if (list[list.length - 1] !== value) list.push(value);
 };
 
 export function greedyFast(s: CompileState, band: GreedyClass): void {
@@ -149,6 +128,8 @@ class FastPass {
       admitted.map((c) => c.content_identity).filter((i) => !s.admittedIdentities.has(i)),
     );
     const freshKeys = new Set(admitted.flatMap((c) => c.coverage_keys).filter((k) => !s.covered.has(k)));
+    // Rendered pricing charges no separator before the first item: every price rises once.
+    const first = s.rendered && s.admitted.size === 0;
     s.commit(priced, this.tag, winner.members);
     winner.present = false;
     // Built after the first round's rejections, which often remove most units of a pass.
@@ -161,6 +142,7 @@ class FastPass {
     for (const n of priced.nodes) for (const u of byNode.get(n) ?? []) dirty.add(u);
     for (const i of freshIdentities) for (const u of byIdentity.get(i) ?? []) dirty.add(u);
     for (const k of freshKeys) for (const u of byKey.get(k) ?? []) dirty.add(u);
+    if (first) for (const u of this.units) dirty.add(u);
     for (const u of dirty) if (u.present) this.evaluate(u);
   }
 
@@ -171,7 +153,7 @@ class FastPass {
   private alone(u: Unit, only: ContextCandidate): void {
     if (u.members.length !== 1 || u.members[0] !== only.candidate_id) u.members = [only.candidate_id];
     u.nodes = u.members;
-    u.cost = only.token_count;
+    u.cost = this.s.singleCost(only);
     u.block = '';
     u.newCoverage = this.uncovered(only.coverage_keys);
     u.bestRelevance = only.relevance;
@@ -247,52 +229,3 @@ class FastPass {
 }
 
 const valid = (e: Entry) => e.unit.present && e.version === e.unit.version;
-
-interface Index {
-  readonly byNode: ReadonlyMap<string, readonly Unit[]>;
-  readonly byIdentity: ReadonlyMap<string, readonly Unit[]>;
-  readonly byKey: ReadonlyMap<string, readonly Unit[]>;
-}
-
-/**
- * Who must hear of what. A node can be admitted by another unit only if something depends on
- * it (or, in refuse mode, it has group mates); a content can be admitted behind a unit's back
- * only if it has another form. Everything else changes only through the unit's own commit.
- */
-function buildIndex(s: CompileState, units: readonly Unit[]): Index {
-  const { pool } = s;
-  const targets = new Set<string>();
-  for (const c of pool.candidates) for (const d of c.depends_on) targets.add(d);
-  if (pool.strict)
-    for (const members of pool.groups.values()) for (const m of members) targets.add(m.candidate_id);
-  const byNode = new Map<string, Unit[]>();
-  const byIdentity = new Map<string, Unit[]>();
-  const byKey = new Map<string, Unit[]>();
-  for (const u of units) {
-    for (const m of u.potential) {
-      for (const n of pool.unitClosure(m.candidate_id)) {
-        if (targets.has(n)) add(byNode, n, u);
-        const identity = pool.get(n).content_identity;
-        if ((pool.byIdentity.get(identity)?.length ?? 0) > 1) add(byIdentity, identity, u);
-      }
-      for (const k of m.coverage_keys) add(byKey, k, u);
-    }
-  }
-  return { byNode, byIdentity, byKey };
-}
-
-function blank(name: string, potential: readonly ContextCandidate[], lone: Fact | undefined): Unit {
-  return {
-    lone,
-    name,
-    potential,
-    members: [],
-    nodes: [],
-    cost: 0,
-    block: '',
-    newCoverage: 0,
-    bestRelevance: 0,
-    present: true,
-    version: 0,
-  };
-}

@@ -1,0 +1,79 @@
+/**
+ * compiler-v2 against `exact` (docs/compiler.md §17.5): never an illegal or incomplete bundle,
+ * never a bundle where no legal bundle exists, and a refusal where one does exist at most once in
+ * a hundred feasible cells, on random pools and on generated pools of 40 and 200 candidates.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { defaultPolicy, validateBundle, validateResult } from '../../src/compiler/index.js';
+import { solveExact } from '../../src/harness/engines/exact/solve.js';
+import { generateCase } from '../../src/harness/generate/case.js';
+import { compileWith } from '../../src/harness/run/measure.js';
+import { auditOf } from '../../src/harness/score/legality.js';
+import type { StrategyInput } from '../../src/harness/types.js';
+import { BUDGETS } from '../../src/harness/vocabulary.js';
+import v2 from '../../strategies/compiler-v2.js';
+import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
+import { policy } from '../helpers/pool.js';
+
+interface Tally {
+  feasible: number;
+  falseRefusals: number;
+}
+
+/** One cell: every promise checked; the tally counts feasible cells and false refusals. */
+function check(input: StrategyInput, tally: Tally, where: string): void {
+  const feasible = 'admitted' in solveExact(input);
+  if (feasible) tally.feasible++;
+  const out = compileWith(v2, input);
+  expect(out.outcome, where).not.toBe('error');
+  if (out.outcome === 'refusal') {
+    if (feasible) tally.falseRefusals++;
+    expect(out.record.failure?.diagnostic, where).not.toMatch(/^post-compile/);
+    expect(validateResult(out.record, input.request, input.candidates), where).toEqual([]);
+    return;
+  }
+  if (out.outcome !== 'bundle') return;
+  expect(feasible, `${where}: a bundle where exact proves none exists`).toBe(true);
+  const audit = auditOf(input, out.admitted);
+  expect([audit.legal, audit.missing_required], where).toEqual([true, []]);
+  expect(validateBundle(out.bundle, input.request, input.candidates), where).toEqual([]);
+  expect(validateResult(out.record, input.request, input.candidates), where).toEqual([]);
+}
+
+describe('compiler-v2 refuses only when it must', () => {
+  it('on random pools and pools built to tie (seed 515)', () => {
+    const tally = { feasible: 0, falseRefusals: 0 };
+    fc.assert(
+      fc.property(fc.oneof(randomCase(14), tieCase()), ({ request, candidates }) => {
+        check(
+          { request, candidates, policy: policy(), budget: request.usable_token_budget },
+          tally,
+          'random',
+        );
+      }),
+      { seed: 515, numRuns: runs(300, 5000) },
+    );
+    expect(tally.feasible).toBeGreaterThan(20);
+    expect(tally.falseRefusals).toBeLessThanOrEqual(tally.feasible / 100);
+  });
+
+  it.each([40, 200])('on generated pools of %i candidates at three budgets', (size) => {
+    const tally = { feasible: 0, falseRefusals: 0 };
+    for (let k = 0; k < runs(size === 40 ? 10 : 4, size === 40 ? 200 : 60); k++) {
+      const g = generateCase(`v2-check-${size}/${k}`, size);
+      for (const level of BUDGETS) {
+        const request = { ...g.request, usable_token_budget: g.budgets[level] };
+        const input = {
+          request,
+          candidates: g.candidates,
+          policy: defaultPolicy(),
+          budget: g.budgets[level],
+        };
+        check(input, tally, `${size}/${k}/${level}`);
+      }
+    }
+    expect(tally.feasible).toBeGreaterThan(0);
+    expect(tally.falseRefusals).toBeLessThanOrEqual(tally.feasible / 100);
+  });
+});
