@@ -11,12 +11,14 @@ const SHAPE = `Shape of a generated pool: the instruction and the task (MANDATOR
 further MANDATORY and REQUIRED contents (6% of contents in small pools, about 40 contents in large
 ones: must content does not grow with the pool), 24% PREFERRED and the rest DISCRETIONARY; each
 content in one to four forms (reference, anchor, compact, full) with a floor on 15% of them;
-about 10% of optional candidates (3% of must content) failing each of the scope, freshness and
-authority gates; references (and 4% of other forms) needing one of a few shared expensive tools,
-two of which need each other; one dependency cycle; required groups of two or three; coverage
-keys from a 24-key vocabulary; relevance spread over [0, 1]. Ledger: MANDATORY and REQUIRED
-contents are must; PREFERRED ones should (or distractor); DISCRETIONARY ones should, optional,
-distractor or harmful. Budgets: tight below the must content, medium and roomy above it.`;
+about 10% of optional candidates (3% of must content, never its full form) failing each of the
+scope, freshness and authority gates; references (and 4% of other forms) needing one of a few
+shared expensive tools, two of which need each other; one dependency cycle; required groups of two
+or three full forms; coverage keys from a 24-key vocabulary; relevance spread over [0, 1]. Ledger:
+MANDATORY and REQUIRED contents are must; PREFERRED ones should (or distractor); DISCRETIONARY ones
+should, optional, distractor or harmful. Budgets, from the least rendered cost of a legal bundle
+(proved by exact's integer program): tight 90% of it (no legal bundle fits), medium and roomy above
+it (one does), with 40% and 120% of the should content on top.`;
 
 /** One synthetic case, or with --cases a whole corpus with its ledger; the seed is printed. */
 export const generate = defineCommand({

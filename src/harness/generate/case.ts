@@ -14,7 +14,9 @@ import {
   defaultPolicy,
   SCHEMA,
 } from '../../compiler/index.js';
-import type { CaseLedger, EvalClass, IdentityTruth } from '../types.js';
+import { leastLegalCost } from '../engines/exact/optimise.js';
+import { DEFAULT_ILP_LIMITS } from '../engines/exact/solve.js';
+import type { CaseLedger, IdentityTruth } from '../types.js';
 import {
   between,
   candidate,
@@ -95,7 +97,7 @@ export function generateCase(seed: string, size: number, name = 'generated'): Ge
   candidates.sort(byCandidateId);
   const present = new Set(candidates.map((c) => c.content_identity));
   for (const identity of Object.keys(truth)) if (!present.has(identity)) delete truth[identity];
-  const budgets = budgetsFor(candidates, truth);
+  const budgets = budgetsFor(requestFor(name, 0), candidates, truth);
   return {
     request: requestFor(name, budgets.medium),
     candidates,
@@ -132,20 +134,31 @@ function addCycle(candidates: ContextCandidate[], rng: Rng): void {
   candidates[ib] = { ...b, depends_on: [a.candidate_id] };
 }
 
-/** Budgets from the pool's own sizes: the must content plus a share of the should content. */
-function budgetsFor(candidates: readonly ContextCandidate[], truth: Readonly<Record<string, IdentityTruth>>) {
+/**
+ * Budgets from the pool's own sizes. `need` is the least rendered cost of any legal bundle, as
+ * `exact` proves it: tight lies below it (no legal bundle fits), medium and roomy above it (one
+ * does), with room for part or all of the should content on top.
+ */
+function budgetsFor(
+  request: ContextRequest,
+  candidates: readonly ContextCandidate[],
+  truth: Readonly<Record<string, IdentityTruth>>,
+) {
+  const input = { request, candidates, policy: defaultPolicy(), budget: request.usable_token_budget };
+  const { cost: need, proven } = leastLegalCost(input, DEFAULT_ILP_LIMITS);
+  if (!proven || !Number.isFinite(need))
+    throw new Error('a generated pool has no provably least legal bundle');
   const cheapest = new Map<string, number>();
   for (const c of candidates) {
     const known = cheapest.get(c.content_identity);
     if (known === undefined || c.token_count < known) cheapest.set(c.content_identity, c.token_count);
   }
-  const sumOf = (cls: EvalClass) =>
-    [...cheapest].filter(([i]) => truth[i]?.eval_class === cls).reduce((s, [, n]) => s + n + 4, 0);
-  const must = sumOf('must') + 4;
-  const should = sumOf('should');
+  const should = [...cheapest]
+    .filter(([i]) => truth[i]?.eval_class === 'should')
+    .reduce((s, [, n]) => s + n + 4, 0);
   return {
-    tight: Math.round(must * 0.9 + should * 0.1),
-    medium: Math.round(must * 1.1 + should * 0.4),
-    roomy: Math.round(must * 1.3 + should * 1.2),
+    tight: Math.floor(need * 0.9),
+    medium: need + Math.round(need * 0.1 + should * 0.4),
+    roomy: need + Math.round(need * 0.3 + should * 1.2),
   };
 }

@@ -131,7 +131,7 @@ export interface Content {
   readonly plan: Plan;
   /** The full form's size; the others are shares of it. */
   readonly full: number;
-  /** The form that is the default, and the only one a group names. */
+  /** The form that is the default (a group names the full form). */
   readonly defaultRank: number;
   readonly group: string | null;
   readonly tools: readonly string[];
@@ -140,9 +140,11 @@ export interface Content {
 /** One form of a content. The draws from `rng` come in a fixed order: the bytes depend on it. */
 export function formOf(rng: Rng, content: Content, f: (typeof FORMS)[number]): ContextCandidate {
   const { k, plan: p, group, defaultRank, tools } = content;
-  // About one optional candidate in ten fails each gate; must content rarely does, and the
-  // instruction and the task never, so most cases stay feasible and refusals stay meaningful.
-  const rate = k < 2 ? 0 : p.band === 'MANDATORY' || p.band === 'REQUIRED' ? 0.03 : 0.1;
+  // About one optional candidate in ten fails each gate; must content rarely does, and never in
+  // its full form (which no floor rules out), nor the instruction and the task: every pool then
+  // has a legal bundle at some budget, and a refusal means the budget, not the pool.
+  const must = p.band === 'MANDATORY' || p.band === 'REQUIRED';
+  const rate = k < 2 || (must && f.form_rank === 3) ? 0 : must ? 0.03 : 0.1;
   const roll = rng();
   const failed = roll < rate ? 'scope' : roll < 2 * rate ? 'freshness' : roll < 3 * rate ? 'authority' : null;
   const tokens = Math.max(5, Math.round(content.full * f.share));
@@ -164,9 +166,9 @@ export function formOf(rng: Rng, content: Content, f: (typeof FORMS)[number]): C
     authority_eligible: failed !== 'authority',
     authority_reason: failed === 'authority' ? 'authority: untrusted source' : 'data',
     depends_on: needsTool ? [pick(rng, tools)] : [],
-    // Only the form the group names is a member; the group travels as one unit.
-    group_id: group !== null && isDefault ? group : null,
-    group_required: group !== null && isDefault,
+    // Only the full form is a member; the group travels as one unit.
+    group_id: group !== null && f.form_rank === 3 ? group : null,
+    group_required: group !== null && f.form_rank === 3,
     coverage_keys:
       rng() < 0.3 ? [pick(rng, VOCABULARY), ...(rng() < 0.3 ? [pick(rng, VOCABULARY)] : [])] : [],
     relevance: round2(Math.min(1, Math.max(0, p.relevance + (f.form_rank - 3) * 0.05))),

@@ -4,6 +4,7 @@
  * least rendered cost; holding all three, the smaller sorted id list. Each level is held at the
  * value recomputed in plain arithmetic from the solution found, not at the solver's float.
  */
+import { requiredGroupOf, requiredGroups } from '../../kit/index.js';
 import { legalityProblems, requiredContents } from '../../score/legality.js';
 import { compareObjectives, objectiveOf } from '../../score/objective.js';
 import type { Objective, StrategyInput } from '../../types.js';
@@ -61,6 +62,35 @@ export function minimumCost(
   if (out.values === null) return { cost: Number.POSITIVE_INFINITY, proven: false };
   const cost = objectiveOf(input, model.chosen(out.values)).rendered_cost;
   return { cost, proven: out.status === 'optimal' };
+}
+
+/**
+ * The least rendered cost of any legal bundle, whatever the budget (Infinity when none exists).
+ * Only the required contents' forms and what they bring can be in the cheapest bundle, so the
+ * program sees just those: a few dozen columns even in a pool of a hundred thousand.
+ */
+export function leastLegalCost(
+  input: StrategyInput,
+  limits: SolveLimits,
+): { readonly cost: number; readonly proven: boolean } {
+  const req = { ...requirementsOf(input), budget: Number.POSITIVE_INFINITY };
+  const lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
+  const groups = requiredGroups(input.candidates);
+  const keep = new Set<string>();
+  const pending = [
+    ...input.candidates.filter((c) => req.contents.has(c.content_identity)).map((c) => c.candidate_id),
+    ...req.named,
+  ];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    const c = lookup.get(id);
+    if (c === undefined || keep.has(id)) continue;
+    keep.add(id);
+    pending.push(...c.depends_on);
+    const g = requiredGroupOf(c);
+    if (g !== null) pending.push(...(groups.get(g) ?? []).map((m) => m.candidate_id));
+  }
+  const candidates = input.candidates.filter((c) => keep.has(c.candidate_id));
+  return minimumCost({ ...input, candidates }, req, limits);
 }
 
 /** `exact`'s optimum through the integer program. */
