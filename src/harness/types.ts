@@ -12,7 +12,7 @@ import type {
   FailureReason,
   TraceEntry,
 } from '../compiler/index.js';
-import type { BUDGETS, EVAL_CLASSES, VIOLATION_KINDS } from './vocabulary.js';
+import type { BUDGETS, EVAL_CLASSES, PROFILES, VIOLATION_KINDS } from './vocabulary.js';
 
 ////////////////////////////////////////////////////////////////////////////////////////////////
 // Strategies
@@ -92,6 +92,9 @@ export interface CaseLedger {
 // Corpora
 
 export type BudgetName = (typeof BUDGETS)[number];
+
+/** A shape of generated pool. */
+export type Profile = (typeof PROFILES)[number];
 
 /** The outcome a budget manifest expects: a bundle, or a refusal (with its reason, if named). */
 export interface Expectation {

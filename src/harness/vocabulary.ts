@@ -16,3 +16,6 @@ export const PUBLISHED_ORDER = ['dump', 'topk', 'weighted', 'gated', 'compiler',
 
 /** The reason of an error row: a strategy that threw or returned something malformed. */
 export const STRATEGY_ERROR = 'STRATEGY_ERROR';
+
+/** The shapes `generate` writes: the mixed pool of the survey, and a coding agent's context. */
+export const PROFILES = ['mixed', 'agent'] as const;

@@ -4,10 +4,12 @@ import { GENERATED_MARKS, writeCase, writeCorpus } from '../../harness/generate/
 import { UsageError } from '../../harness/input/errors.js';
 import { loadPolicy } from '../../harness/input/records.js';
 import { checkOut } from '../../harness/output/folder.js';
+import type { Profile } from '../../harness/types.js';
+import { PROFILES } from '../../harness/vocabulary.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
-const SHAPE = `Shape of a generated pool: the instruction and the task (MANDATORY, always eligible); a few
+const SHAPE = `Profile mixed (the default): the instruction and the task (MANDATORY, always eligible); a few
 further MANDATORY and REQUIRED contents (6% of contents in small pools, about 40 contents in large
 ones: must content does not grow with the pool), 24% PREFERRED and the rest DISCRETIONARY; each
 content in one to four forms (reference, anchor, compact, full) with a floor on 15% of them;
@@ -18,7 +20,15 @@ or three full forms; coverage keys from a 24-key vocabulary; relevance spread ov
 MANDATORY and REQUIRED contents are must; PREFERRED ones should (or distractor); DISCRETIONARY ones
 should, optional, distractor or harmful. Budgets, from the least rendered cost of a legal bundle
 (proved by exact's integer program): tight 90% of it (no legal bundle fits), medium and roomy above
-it (one does), with 40% and 120% of the should content on top.`;
+it (one does), with 40% and 120% of the should content on top.
+
+Profile agent: a coding agent's context. Two standing instructions and the task (MANDATORY); two
+to six tool definitions; source files (60% of contents) each in full, as a 12% summary and as a
+reference that needs the read-file tool, one to six of them the files the task is about
+(REQUIRED, half with a floor that rules the reference out), 12% with an out-of-date summary;
+memories (a third stale) and web snippets (relevant-looking, half from untrusted pages failing
+authority). Ledger: the task's files must, closely related files should, stale memories
+distractors, untrusted snippets harmful. Budgets as for mixed.`;
 
 /** One synthetic case, or with --cases a whole corpus with its ledger; the seed is printed. */
 export const generate = defineCommand({
@@ -35,6 +45,11 @@ export const generate = defineCommand({
       .option('out', { type: 'string', demandOption: true, describe: 'folder to write' })
       .option('cases', { type: 'number', describe: 'write a corpus of this many cases' })
       .option('policy', { type: 'string', describe: 'policy file (default compiler-policy-v1)' })
+      .option('profile', {
+        choices: PROFILES,
+        default: 'mixed' as Profile,
+        describe: 'the shape of pool (below)',
+      })
       .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
       .epilogue(SHAPE),
   run: (a, { io }) => {
@@ -49,7 +64,7 @@ export const generate = defineCommand({
     checkOut(a.out, a.force, GENERATED_MARKS);
     const policy = a.policy ? loadPolicy(a.policy) : defaultPolicy();
     if (a.cases === undefined) {
-      const g = generateCase(a.seed, a.candidates);
+      const g = generateCase(a.seed, a.candidates, 'generated', a.profile);
       writeCase(a.out, g, policy);
       io.out(
         `seed ${a.seed}: ${g.candidates.length} candidates written to ${a.out} (budget ${g.request.usable_token_budget}; tight ${g.budgets.tight}, roomy ${g.budgets.roomy})\n`,
@@ -61,6 +76,7 @@ export const generate = defineCommand({
       cases: a.cases,
       candidates: a.candidates,
       policy,
+      profile: a.profile,
     });
     io.out(
       `seed ${a.seed}: ${a.cases} cases of ${a.candidates} candidates written to ${a.out}; ` +

@@ -7,16 +7,9 @@
  * Same seed, same bytes.
  */
 import seedrandom from 'seedrandom';
-import {
-  byCandidateId,
-  type ContextCandidate,
-  type ContextRequest,
-  defaultPolicy,
-  SCHEMA,
-} from '../../compiler/index.js';
-import { leastLegalCost } from '../engines/exact/optimise.js';
-import { DEFAULT_ILP_LIMITS } from '../engines/exact/solve.js';
-import type { CaseLedger, IdentityTruth } from '../types.js';
+import type { ContextCandidate } from '../../compiler/index.js';
+import type { IdentityTruth, Profile } from '../types.js';
+import { generateAgentCase } from './agent.js';
 import {
   between,
   candidate,
@@ -29,14 +22,7 @@ import {
   round2,
   sentence,
 } from './content.js';
-
-export interface GeneratedCase {
-  readonly request: ContextRequest;
-  readonly candidates: readonly ContextCandidate[];
-  readonly ledger: CaseLedger;
-  /** Tight, medium and roomy budgets for this pool. */
-  readonly budgets: { readonly tight: number; readonly medium: number; readonly roomy: number };
-}
+import { finishCase, type GeneratedCase } from './finish.js';
 
 /** A few shared tools, never more than leave room for the instruction and the task. */
 function addTools(
@@ -67,8 +53,18 @@ function addTools(
   return tools;
 }
 
-/** One synthetic case of about `size` candidates. */
-export function generateCase(seed: string, size: number, name = 'generated'): GeneratedCase {
+/** One synthetic case of about `size` candidates, of the given shape. */
+export function generateCase(
+  seed: string,
+  size: number,
+  name = 'generated',
+  profile: Profile = 'mixed',
+): GeneratedCase {
+  return profile === 'agent' ? generateAgentCase(seed, size, name) : generateMixedCase(seed, size, name);
+}
+
+/** The mixed shape: see the module comment. */
+function generateMixedCase(seed: string, size: number, name: string): GeneratedCase {
   const rng = seedrandom(seed);
   const candidates: ContextCandidate[] = [];
   const truth: Record<string, IdentityTruth> = {};
@@ -93,29 +89,8 @@ export function generateCase(seed: string, size: number, name = 'generated'): Ge
     };
   }
   addCycle(candidates, rng);
-  // Written in id order, as a store that keys candidates by id would hand them over.
-  candidates.sort(byCandidateId);
-  const present = new Set(candidates.map((c) => c.content_identity));
-  for (const identity of Object.keys(truth)) if (!present.has(identity)) delete truth[identity];
-  const budgets = budgetsFor(requestFor(name, 0), candidates, truth);
-  return {
-    request: requestFor(name, budgets.medium),
-    candidates,
-    ledger: { expected: { success: true, reason: null }, identity_truth: truth },
-    budgets,
-  };
+  return finishCase(name, candidates, truth);
 }
-
-const requestFor = (name: string, budget: number): ContextRequest => ({
-  schema_version: SCHEMA.request,
-  request_id: `${name}-req`,
-  task_id: `${name}-task`,
-  usable_token_budget: budget,
-  created_at: '2026-01-01T00:00:00Z',
-  active_scope: 'synthetic-project-a',
-  required_ids: [],
-  policy_version: defaultPolicy().policy_version,
-});
 
 /** Two optional candidates that need each other, when the pool has room for them. */
 function addCycle(candidates: ContextCandidate[], rng: Rng): void {
@@ -132,33 +107,4 @@ function addCycle(candidates: ContextCandidate[], rng: Rng): void {
   const ib = candidates.indexOf(b);
   candidates[ia] = { ...a, depends_on: [b.candidate_id] };
   candidates[ib] = { ...b, depends_on: [a.candidate_id] };
-}
-
-/**
- * Budgets from the pool's own sizes. `need` is the least rendered cost of any legal bundle, as
- * `exact` proves it: tight lies below it (no legal bundle fits), medium and roomy above it (one
- * does), with room for part or all of the should content on top.
- */
-function budgetsFor(
-  request: ContextRequest,
-  candidates: readonly ContextCandidate[],
-  truth: Readonly<Record<string, IdentityTruth>>,
-) {
-  const input = { request, candidates, policy: defaultPolicy(), budget: request.usable_token_budget };
-  const { cost: need, proven } = leastLegalCost(input, DEFAULT_ILP_LIMITS);
-  if (!proven || !Number.isFinite(need))
-    throw new Error('a generated pool has no provably least legal bundle');
-  const cheapest = new Map<string, number>();
-  for (const c of candidates) {
-    const known = cheapest.get(c.content_identity);
-    if (known === undefined || c.token_count < known) cheapest.set(c.content_identity, c.token_count);
-  }
-  const should = [...cheapest]
-    .filter(([i]) => truth[i]?.eval_class === 'should')
-    .reduce((s, [, n]) => s + n + 4, 0);
-  return {
-    tight: Math.floor(need * 0.9),
-    medium: need + Math.round(need * 0.1 + should * 0.4),
-    roomy: need + Math.round(need * 0.3 + should * 1.2),
-  };
 }

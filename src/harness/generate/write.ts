@@ -15,8 +15,10 @@ import { solveExact } from '../engines/exact/solve.js';
 import { jsonText as json } from '../output/files.js';
 import { type LineFile, writeWhole } from '../output/folder.js';
 import { strategyInput } from '../run/input.js';
+import type { Profile } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { type GeneratedCase, generateCase } from './case.js';
+import { generateCase } from './case.js';
+import type { GeneratedCase } from './finish.js';
 
 /** `{"candidates": [...]}` one record a line, streamed: a pool can outgrow any single string. */
 function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[]): void {
@@ -44,6 +46,7 @@ export interface CorpusSpec {
   readonly cases: number;
   readonly candidates: number;
   readonly policy: CompilerPolicy;
+  readonly profile: Profile;
 }
 
 /** The name of the k-th case of a generated corpus. */
@@ -60,7 +63,7 @@ export function writeCorpus(out: string, spec: CorpusSpec): { refusals: number; 
     for (let k = 0; k < spec.cases; k++) {
       const name = caseName(spec.seed, k, spec.cases);
       names.push(name);
-      const g = generateCase(`${spec.seed}/${k}`, spec.candidates, name);
+      const g = generateCase(`${spec.seed}/${k}`, spec.candidates, name, spec.profile);
       w.write(`${name}.request.json`, json(requestToJSON(g.request)));
       writeCandidates(w.lines(`${name}.candidates.json`), g.candidates);
       w.write(`ledger/${name}.truth.json`, json(g.ledger));
@@ -80,7 +83,13 @@ export function writeCorpus(out: string, spec: CorpusSpec): { refusals: number; 
     }
     const manifest = {
       fixture_set: path.basename(path.resolve(out)),
-      generator: { seed: spec.seed, cases: spec.cases, candidates: spec.candidates, expected_by: 'exact' },
+      generator: {
+        seed: spec.seed,
+        cases: spec.cases,
+        candidates: spec.candidates,
+        profile: spec.profile,
+        expected_by: 'exact',
+      },
       fixtures: names,
       budgets,
       expected,
