@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// The scale goals of issue 5, measured as whole processes side by side on the same generated
-// files: a bare `node` process that only JSON-parses the input files, against `ctxbench compile`
-// on them (parse, read, compile, validate, write the result). Alternating runs, medians, peak
-// memory of each process. Usage: node scripts/scale.mjs [sizes=10000,100000] [runs=3]
+// Scale, measured as whole processes side by side on the same generated files: a bare `node`
+// process that only JSON-parses the input files, against the compiler run on them, the library
+// alone (parse, read, compile) and the whole CLI (`ctxbench compile`: parse, read, check,
+// compile, validate, write). Two strategies, `compiler` (the reference) and `compiler-v2`, at two
+// budgets: medium, where a legal bundle exists, and tight, where none does; every line says
+// whether the compile returned a bundle or refused. Alternating runs, medians, peak memory.
+// Usage: node scripts/scale.mjs [sizes=10000,100000] [runs=3]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,11 +17,14 @@ const bin = path.join(root, 'bin/ctxbench.js');
 const sizes = (process.argv[2] ?? '10000,100000').split(',').map(Number);
 const runs = Number(process.argv[3] ?? 3);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-scale-'));
+const V2 = { pricing: 'rendered', mandatory_form: 'planned', required_missing: 'refuse' };
+
 const parseOnly = path.join(work, 'parse-only.mjs');
 fs.writeFileSync(
   parseOnly,
   `import fs from 'node:fs';
-for (const f of ['request.json', 'candidates.json', 'policy.json']) JSON.parse(fs.readFileSync(process.argv[2] + '/' + f, 'utf8'));
+const [dir, request] = process.argv.slice(2);
+for (const f of [request, 'candidates.json', 'policy.json']) JSON.parse(fs.readFileSync(dir + '/' + f, 'utf8'));
 process.stderr.write('ctxbench-maxrss-kb ' + process.resourceUsage().maxRSS + '\\n');
 `,
 );
@@ -29,9 +35,11 @@ fs.writeFileSync(
   libraryOnly,
   `import fs from 'node:fs';
 const { compileContext, readCandidate, readPolicy, readRequest } = await import(${JSON.stringify(path.join(root, 'dist/src/compiler/index.js'))});
-const read = (f) => JSON.parse(fs.readFileSync(process.argv[2] + '/' + f, 'utf8'));
-const out = compileContext(readRequest(read('request.json')), read('candidates.json').candidates.map(readCandidate), readPolicy(read('policy.json')));
-if (out.result.trace.entries.length === 0) process.exit(3);
+const [dir, request, v2] = process.argv.slice(2);
+const read = (f) => JSON.parse(fs.readFileSync(dir + '/' + f, 'utf8'));
+const policy = { ...readPolicy(read('policy.json')), ...(v2 === 'v2' ? ${JSON.stringify(V2)} : {}) };
+const out = compileContext(readRequest(read(request)), read('candidates.json').candidates.map(readCandidate), policy);
+process.stderr.write('ctxbench-outcome ' + (out.bundle ? 'bundle' : 'refusal ' + out.result.failure.reason) + '\\n');
 process.stderr.write('ctxbench-maxrss-kb ' + process.resourceUsage().maxRSS + '\\n');
 `,
 );
@@ -46,64 +54,78 @@ function timed(args) {
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
   const rss = Number(/ctxbench-maxrss-kb (\d+)/.exec(r.stderr)?.[1] ?? Number.NaN);
-  return { ms, rss };
+  const outcome = /ctxbench-outcome (.*)/.exec(r.stderr)?.[1];
+  return { ms, rss, outcome };
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const peak = (xs) => Math.round(Math.max(...xs.map((x) => x.rss)) / 1024);
 
-const results = [];
 process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }));
 for (const n of sizes) {
   const dir = path.join(work, `pool-${n}`);
   const g = spawnSync(
     process.execPath,
     [bin, 'generate', '--seed', `scale-${n}`, '--candidates', String(n), '--out', dir],
-    { encoding: 'utf8' },
+    {
+      encoding: 'utf8',
+    },
   );
   if (g.status !== 0) throw new Error(g.stderr);
-  const mb = fs.statSync(path.join(dir, 'candidates.json')).size / 1e6;
-  const parse = [];
-  const library = [];
-  const compile = [];
-  for (let k = 0; k < runs; k++) {
-    parse.push(timed([parseOnly, dir]));
-    library.push(timed([libraryOnly, dir]));
-    compile.push(
-      timed([
-        bin,
-        'compile',
-        '--request',
-        `${dir}/request.json`,
-        '--candidates',
-        `${dir}/candidates.json`,
-        '--policy',
-        `${dir}/policy.json`,
-        '--output',
-        path.join(work, 'out.json'),
-      ]),
-    );
-  }
-  const p = median(parse.map((x) => x.ms));
-  const l = median(library.map((x) => x.ms));
-  const c = median(compile.map((x) => x.ms));
-  const peak = (xs) => Math.round(Math.max(...xs.map((x) => x.rss)) / 1024);
-  results.push({
-    candidates: n,
-    input_mb: +mb.toFixed(1),
-    parse_ms: Math.round(p),
-    library_ms: Math.round(l),
-    library_ratio: +(l / p).toFixed(2),
-    compile_ms: Math.round(c),
-    ratio: +(c / p).toFixed(2),
-    parse_rss_mb: peak(parse),
-    library_rss_mb: peak(library),
-    compile_rss_mb: peak(compile),
-  });
-  console.log(JSON.stringify(results.at(-1)));
-}
-const [a, b] = [results.find((r) => r.candidates === 10000), results.find((r) => r.candidates === 100000)];
-if (a && b) {
-  console.log(
-    `growth 10,000 -> 100,000 candidates: CLI ${(b.compile_ms / a.compile_ms).toFixed(1)}x, library ${(b.library_ms / a.library_ms).toFixed(1)}x`,
+  const tight = Number(/tight (\d+)/.exec(g.stdout)?.[1]);
+  const request = JSON.parse(fs.readFileSync(path.join(dir, 'request.json'), 'utf8'));
+  fs.writeFileSync(
+    path.join(dir, 'request-tight.json'),
+    JSON.stringify({ ...request, usable_token_budget: tight }),
   );
+  const mb = fs.statSync(path.join(dir, 'candidates.json')).size / 1e6;
+  for (const [budget, file] of [
+    ['medium', 'request.json'],
+    ['tight', 'request-tight.json'],
+  ]) {
+    for (const strategy of ['compiler', 'compiler-v2']) {
+      const parse = [];
+      const library = [];
+      const cli = [];
+      let outcome;
+      for (let k = 0; k < runs; k++) {
+        parse.push(timed([parseOnly, dir, file]));
+        const lib = timed([libraryOnly, dir, file, strategy === 'compiler-v2' ? 'v2' : 'reference']);
+        outcome = lib.outcome;
+        library.push(lib);
+        const args = [
+          'compile',
+          '--strategy',
+          strategy,
+          '--request',
+          `${dir}/${file}`,
+          '--candidates',
+          `${dir}/candidates.json`,
+        ];
+        cli.push(
+          timed([bin, ...args, '--policy', `${dir}/policy.json`, '--output', path.join(work, 'out.json')]),
+        );
+      }
+      const p = median(parse.map((x) => x.ms));
+      const l = median(library.map((x) => x.ms));
+      const c = median(cli.map((x) => x.ms));
+      console.log(
+        JSON.stringify({
+          candidates: n,
+          input_mb: +mb.toFixed(1),
+          strategy,
+          budget,
+          outcome,
+          parse_ms: Math.round(p),
+          library_ms: Math.round(l),
+          library_ratio: +(l / p).toFixed(2),
+          cli_ms: Math.round(c),
+          cli_ratio: +(c / p).toFixed(2),
+          parse_rss_mb: peak(parse),
+          library_rss_mb: peak(library),
+          cli_rss_mb: peak(cli),
+        }),
+      );
+    }
+  }
 }
 console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model}, node ${process.version}`);

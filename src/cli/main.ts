@@ -14,6 +14,7 @@ import { merge } from './commands/merge.js';
 import { report } from './commands/report.js';
 import { strategies } from './commands/strategies.js';
 import { study } from './commands/study.js';
+import { survey } from './commands/survey.js';
 import { trace } from './commands/trace.js';
 import { validate } from './commands/validate.js';
 import { verify } from './commands/verify.js';
@@ -31,6 +32,7 @@ const COMMANDS: readonly Command[] = [
   generate,
   merge,
   bench,
+  survey,
   strategies,
 ];
 

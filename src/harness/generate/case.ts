@@ -78,9 +78,15 @@ function generateMixedCase(seed: string, size: number, name: string): GeneratedC
     const forms = FORMS.slice(4 - plan.forms);
     const defaultRank = (forms.length > 1 && rng() < 0.6 ? forms[forms.length - 2]?.form_rank : 3) ?? 3;
     const content = { k, plan, full, defaultRank, group: groups.join(rng, k, plan.band), tools };
-    for (const f of forms) {
+    const must = plan.band === 'MANDATORY' || plan.band === 'REQUIRED';
+    for (const [j, f] of forms.entries()) {
       if (candidates.length >= size) break;
-      candidates.push(formOf(rng, content, f));
+      // The pool's last slot, if must content gets it, goes to the full form, which nothing rules
+      // out: a pool cut short must not leave required content without a legal form.
+      const full = forms[forms.length - 1] as typeof f;
+      const form = must && candidates.length === size - 1 && j < forms.length - 1 ? full : f;
+      candidates.push(formOf(rng, content, form));
+      if (form !== f) break;
     }
     const legalMin = forms.find((f) => f.form_rank >= Math.max(plan.floor, 2)) ?? forms[forms.length - 1];
     truth[plan.identity] = {

@@ -170,3 +170,26 @@ export function corpusNameOf(dir: string): string {
   const m = readJsonFile(file) as { corpus?: { name?: unknown } } | null;
   return typeof m?.corpus?.name === 'string' ? m.corpus.name : path.basename(path.resolve(dir));
 }
+
+/**
+ * What a run of a generated corpus was made from, for a survey's headings: `200 candidates`
+ * (with the profile when not the default); otherwise the corpus's name.
+ */
+export function runLabel(dir: string): string {
+  const file = path.join(dir, 'manifest.json');
+  const m = fs.existsSync(file)
+    ? (readJsonFile(file) as { corpus?: { name?: unknown; dir?: unknown } } | null)
+    : null;
+  const corpusDir = typeof m?.corpus?.dir === 'string' ? m.corpus.dir : null;
+  const corpusManifest = corpusDir === null ? null : path.join(corpusDir, 'manifest.json');
+  if (corpusManifest !== null && fs.existsSync(corpusManifest)) {
+    const g = (
+      readJsonFile(corpusManifest) as { generator?: { candidates?: unknown; profile?: unknown } } | null
+    )?.generator;
+    if (typeof g?.candidates === 'number') {
+      const profile = typeof g.profile === 'string' && g.profile !== 'mixed' ? ` (${g.profile})` : '';
+      return `${g.candidates} candidates${profile}`;
+    }
+  }
+  return corpusNameOf(dir);
+}

@@ -114,3 +114,24 @@ export function oracleGap(rows: readonly Row[], strategy: string, oracle = 'orac
     should_mean: mean(should),
   };
 }
+
+/** A proportion and its 95% Wilson score interval; null bounds when there is nothing to count. */
+export interface Rate {
+  readonly count: number;
+  readonly of: number;
+  readonly low: number | null;
+  readonly high: number | null;
+}
+
+/**
+ * The Wilson score interval at 95% (z = 1.96): unlike the normal approximation it stays within
+ * [0, 1] and says something useful at 0 of n, which is the count this project hopes to see.
+ */
+export function wilson(count: number, of: number, z = 1.96): Rate {
+  if (of === 0) return { count, of, low: null, high: null };
+  const p = count / of;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * of)) / (1 + z2 / of);
+  const half = (z * Math.sqrt((p * (1 - p)) / of + z2 / (4 * of * of))) / (1 + z2 / of);
+  return { count, of, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}

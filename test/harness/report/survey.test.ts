@@ -1,0 +1,71 @@
+/**
+ * The survey's figures from hand-made rows: rates and their bases, and the Wilson interval worked
+ * out by hand (0 of 10: 0 to 27.75%; 5 of 10: 23.66% to 76.34%).
+ */
+import { describe, expect, it } from 'vitest';
+import { formatRate, surveyLines, surveyMarkdown } from '../../../src/harness/report/survey.js';
+import { wilson } from '../../../src/harness/score/stats.js';
+import type { Audit, Row } from '../../../src/harness/types.js';
+import { row } from '../../helpers/rows.js';
+
+const audit = (legal: boolean, missing: string[], preferred: number, cost: number): Audit => ({
+  legal,
+  missing_required: missing,
+  objective: { preferred, discretionary: 0, rendered_cost: cost },
+});
+const refusal = (over: Partial<Row>): Row =>
+  row({ success: false, reason: 'INSUFFICIENT_BUDGET', audit: null, ...over });
+
+describe('wilson', () => {
+  it('0 of 10 is 0 to 27.75%; 5 of 10 is 23.66% to 76.34%; nothing to count has no bounds', () => {
+    const zero = wilson(0, 10);
+    expect(zero.low).toBe(0);
+    expect(zero.high).toBeCloseTo(0.27754, 4);
+    const half = wilson(5, 10);
+    expect(half.low).toBeCloseTo(0.23659, 4);
+    expect(half.high).toBeCloseTo(0.76341, 4);
+    expect(wilson(0, 0)).toEqual({ count: 0, of: 0, low: null, high: null });
+  });
+
+  it('formats as count, base, share and interval', () => {
+    expect(formatRate(wilson(5, 10))).toBe('5 / 10 (50.0%, 23.7% to 76.3%)');
+    expect(formatRate(wilson(0, 0))).toBe('-');
+  });
+});
+
+describe('surveyLines', () => {
+  // Four cells. exact finds bundles in c1 and c2 (cost 100, preferred 1), certifies c3 and c4 impossible.
+  const rows = [
+    row({ case: 'c1', strategy: 'exact', audit: audit(true, [], 1, 100) }),
+    row({ case: 'c2', strategy: 'exact', audit: audit(true, [], 1, 100) }),
+    refusal({ case: 'c3', strategy: 'exact' }),
+    refusal({ case: 'c4', strategy: 'exact' }),
+    // s: a bundle in c1 (illegal, lacking content, preferred 0.5, cost 90), a false refusal in c2,
+    // a bundle where none is legal in c3 (legal says the audit: no), a true refusal in c4.
+    row({ case: 'c1', strategy: 's', audit: audit(false, ['m'], 0.5, 90) }),
+    refusal({ case: 'c2', strategy: 's' }),
+    row({ case: 'c3', strategy: 's', audit: audit(false, [], 0, 50) }),
+    refusal({ case: 'c4', strategy: 's' }),
+  ];
+  const s = surveyLines([{ label: 'four', rows }]).find((l) => l.strategy === 's');
+
+  it('counts refusals of all cells, false refusals of the feasible, holes of the bundles', () => {
+    expect([s?.cells, s?.refusals.count, s?.refusals.of]).toEqual([4, 2, 4]);
+    expect([s?.falseRefusals.count, s?.falseRefusals.of]).toEqual([1, 2]);
+    expect([s?.illegal.count, s?.illegal.of]).toEqual([2, 2]);
+    expect([s?.incomplete.count, s?.incomplete.of]).toEqual([1, 2]);
+  });
+
+  it('gaps only where both returned a bundle: preferred 1 - 0.5, tokens 90 - 100', () => {
+    expect(s?.gap).toEqual({ preferred: 0.5, discretionary: 0, tokens: -10 });
+    expect(s?.compared).toBe(1);
+  });
+
+  it('writes a table per run with a row per strategy but exact', () => {
+    const md = surveyMarkdown([{ label: 'four', rows }]);
+    expect(md).toContain('## four');
+    expect(md).toContain('| s | 2 / 4 (50.0%');
+    expect(md).not.toContain('| exact |');
+    expect(md).toContain('4 cells; `exact` found a legal bundle in 2');
+  });
+});
