@@ -27,24 +27,36 @@ export class Heap<T> {
     }
   }
 
+  /** Add many at once: appended, then heapified bottom-up, in linear time. */
+  pushAll(items: readonly T[]): void {
+    const a = this.items;
+    for (const item of items) a.push(item);
+    for (let k = (a.length >> 1) - 1; k >= 0; k--) this.sink(k);
+  }
+
   pop(): T | undefined {
     const a = this.items;
     const top = a[0];
     const last = a.pop();
     if (a.length > 0 && last !== undefined) {
       a[0] = last;
-      let k = 0;
-      for (;;) {
-        const l = 2 * k + 1;
-        const r = l + 1;
-        let best = k;
-        if (l < a.length && this.before(a[l] as T, a[best] as T)) best = l;
-        if (r < a.length && this.before(a[r] as T, a[best] as T)) best = r;
-        if (best === k) break;
-        [a[k], a[best]] = [a[best] as T, a[k] as T];
-        k = best;
-      }
+      this.sink(0);
     }
     return top;
+  }
+
+  private sink(start: number): void {
+    const a = this.items;
+    let k = start;
+    for (;;) {
+      const l = 2 * k + 1;
+      const r = l + 1;
+      let best = k;
+      if (l < a.length && this.before(a[l] as T, a[best] as T)) best = l;
+      if (r < a.length && this.before(a[r] as T, a[best] as T)) best = r;
+      if (best === k) break;
+      [a[k], a[best]] = [a[best] as T, a[k] as T];
+      k = best;
+    }
   }
 }

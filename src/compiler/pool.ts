@@ -37,6 +37,8 @@ export interface Fact {
   closure?: readonly string[];
   unitClosure?: readonly string[];
   dependencies?: readonly string[];
+  /** Its declared count and decoration, once asked for (docs/compiler.md §3). */
+  itemCost?: number;
 }
 
 const NONE: readonly string[] = Object.freeze([]);

@@ -83,14 +83,15 @@ export class CompileState {
    * What one node adds when admitted: its declared count, or, rendered, its item cost and the
    * separator before it (none before the bundle's first item).
    */
-  private nodeCost(c: ContextCandidate, first: boolean): number {
-    if (!this.rendered) return c.token_count;
-    return itemRenderCost(c) + (first ? 0 : SEPARATOR_COST);
+  private nodeCost(f: Fact, first: boolean): number {
+    if (!this.rendered) return f.c.token_count;
+    f.itemCost ??= itemRenderCost(f.c);
+    return f.itemCost + (first ? 0 : SEPARATOR_COST);
   }
 
   /** What admitting this one candidate alone would charge, nothing else of its closure considered. */
-  singleCost(c: ContextCandidate): number {
-    return this.nodeCost(c, this.admitted.size === 0);
+  singleCost(f: Fact): number {
+    return this.nodeCost(f, this.admitted.size === 0);
   }
 
   get used(): number {
@@ -109,7 +110,7 @@ export class CompileState {
       for (const id of this.pool.unitClosure(root)) {
         if (this.admitted.has(id) || seen.has(id)) continue;
         seen.add(id);
-        cost += this.nodeCost(this.pool.get(id), this.admitted.size === 0 && nodes.length === 0);
+        cost += this.nodeCost(this.pool.fact(id), this.admitted.size === 0 && nodes.length === 0);
         nodes.push(id);
       }
     }
@@ -138,7 +139,7 @@ export class CompileState {
 
   /** In refuse mode, a content named by `required_ids` may only be admitted in a named form. */
   selectable(c: ContextCandidate): boolean {
-    if (!this.pool.strict) return true;
+    if (!this.pool.strict || this.pool.namedByIdentity.size === 0) return true;
     const named = this.pool.namedByIdentity.get(c.content_identity);
     return named === undefined || named.includes(c.candidate_id);
   }
@@ -173,7 +174,7 @@ export class CompileState {
     const rootSet = new Set(roots);
     for (const id of [...priced.nodes].sort()) {
       const c = this.pool.get(id);
-      const marginal = this.nodeCost(c, this.admitted.size === 0);
+      const marginal = this.nodeCost(this.pool.fact(id), this.admitted.size === 0);
       this.admitted.add(id);
       this.admittedIdentities.add(c.content_identity);
       for (const key of c.coverage_keys) this.covered.add(key);
@@ -204,9 +205,7 @@ export class CompileState {
   }
 
   openFact(f: Fact): boolean {
-    return (
-      f.eligible && !this.entries.has(f.c.candidate_id) && !this.admittedIdentities.has(f.c.content_identity)
-    );
+    return f.eligible && f.entry === undefined && !f.content.admitted;
   }
 
   /**

@@ -56,8 +56,7 @@ function strictProblems(
   for (const id of s.pool.request.required_ids) {
     if (!liveIds.has(id)) problems.push({ reason: 'REQUIRED_INELIGIBLE', text: `required ${id} absent` });
   }
-  for (const c of s.pool.sorted) {
-    const band = s.pool.band(c.candidate_id);
+  for (const { c, band } of s.pool.facts) {
     if ((band === 'MANDATORY' || band === 'REQUIRED') && !identities.has(c.content_identity)) {
       problems.push({ reason: 'REQUIRED_INELIGIBLE', text: `required content ${c.content_identity} absent` });
       identities.add(c.content_identity);

@@ -1,10 +1,12 @@
 import type { CompileState } from '../state.js';
 import { refuse, type StageRefusal } from './refusal.js';
 
-/** docs/compiler.md §10.2: every candidate failing a gate is rejected, in input order, at the full budget. */
+/**
+ * docs/compiler.md §10.2: every candidate failing a gate is rejected at the full budget. Each
+ * entry stands alone, so the pool's own (id) order serves as well as the input's.
+ */
 export function hardGatePass(s: CompileState): void {
-  for (const c of s.pool.candidates) {
-    const f = s.pool.fact(c.candidate_id);
+  for (const f of s.pool.facts) {
     if (!f.eligible) s.rejectFact(f, 'REJECTED_HARD', f.verdict.code, f.verdict.detail, 0);
   }
 }

@@ -80,7 +80,9 @@ class FastPass {
       this.evaluate(u, false);
       if (u.present && !this.due.has(u) && u.cost > this.s.remaining) this.due.add(u);
     }
-    for (const u of this.units) if (u.present && !this.due.has(u)) this.enqueue(u);
+    const first = this.units.filter((u) => u.present && !this.due.has(u)).map((u) => this.entryOf(u));
+    this.ranks.pushAll(first);
+    this.costs.pushAll(first);
     for (;;) {
       this.rejectDue();
       let best = this.ranks.pop();
@@ -106,14 +108,16 @@ class FastPass {
       if (valid(top)) due.add(top.unit);
     }
     for (const u of due) {
-      const untraced = u.members.map((id) => s.pool.get(id)).filter((m) => !s.entries.has(m.candidate_id));
       const [decision, code, detail] =
         u.block !== ''
           ? (['REJECTED_DEPENDENCY', 'dependency-blocked', 'dependency ineligible or collides'] as const)
           : u.cost > s.remaining
             ? (['REJECTED_BUDGET', 'budget', 'unit exceeds remaining budget'] as const)
             : (['REJECTED_REDUNDANT', 'no-earn', 'below relevance threshold with no new coverage'] as const);
-      for (const m of untraced) s.reject(m, decision, code, detail, u.cost);
+      for (const id of u.members) {
+        const f = s.pool.fact(id);
+        if (f.entry === undefined) s.rejectFact(f, decision, code, detail, u.cost);
+      }
       u.present = false;
     }
     due.clear();
@@ -150,13 +154,14 @@ class FastPass {
    * A unit of one candidate with nothing in its closure: open means eligible, unadmitted and its
    * content free, so it costs its own count and nothing can block it.
    */
-  private alone(u: Unit, only: ContextCandidate): void {
-    if (u.members.length !== 1 || u.members[0] !== only.candidate_id) u.members = [only.candidate_id];
+  private alone(u: Unit, only: Fact): void {
+    const c = only.c;
+    if (u.members.length !== 1 || u.members[0] !== c.candidate_id) u.members = [c.candidate_id];
     u.nodes = u.members;
     u.cost = this.s.singleCost(only);
     u.block = '';
-    u.newCoverage = this.uncovered(only.coverage_keys);
-    u.bestRelevance = only.relevance;
+    u.newCoverage = this.uncovered(c.coverage_keys);
+    u.bestRelevance = c.relevance;
   }
 
   /** Reprice, re-block and re-rank a unit after a change it can see. */
@@ -166,10 +171,10 @@ class FastPass {
     u.version++;
     due.delete(u);
     const lone = u.lone;
-    if (lone !== undefined && lone.c.depends_on.length === 0 && !pool.strict) {
+    if (lone !== undefined && lone.c.depends_on.length === 0) {
       u.present = this.passesFact(lone);
       if (!u.present) return;
-      this.alone(u, lone.c);
+      this.alone(u, lone);
       if (u.bestRelevance < this.threshold && u.newCoverage === 0) due.add(u);
       if (queue) this.enqueue(u);
       return;
@@ -190,7 +195,7 @@ class FastPass {
     u.present = true;
     const only = members.length === 1 ? (members[0] as ContextCandidate) : null;
     if (only !== null && pool.unitClosure(only.candidate_id).length === 1) {
-      this.alone(u, only);
+      this.alone(u, pool.fact(only.candidate_id));
     } else {
       u.members = members.map((m) => m.candidate_id);
       const priced = s.price(u.members);
@@ -204,8 +209,8 @@ class FastPass {
     if (queue) this.enqueue(u);
   }
 
-  private enqueue(u: Unit): void {
-    const entry = {
+  private entryOf(u: Unit): Entry {
+    return {
       unit: u,
       version: u.version,
       cost: u.cost,
@@ -213,6 +218,10 @@ class FastPass {
       coverage: u.newCoverage,
       first: u.members[0] as string,
     };
+  }
+
+  private enqueue(u: Unit): void {
+    const entry = this.entryOf(u);
     this.ranks.push(entry);
     this.costs.push(entry);
   }
