@@ -13,6 +13,9 @@
  *                                                                           stages/mandatory.ts
  *  5. REQUIRED (§10.4): required groups whole, then each content's cheapest fitting form, or
  *     refuse.                                                               stages/required.ts
+ *     Under `mandatory_form: "planned"` (§17.5) one stage replaces 4 and 5: the forms of all
+ *     required content planned together, moved to cheaper ones, admitted if they fit.
+ *                                                                           stages/planned.ts
  *  6. MANDATORY close-out (§10.5): the unchosen forms of admitted contents.  stages/mandatory.ts
  *  7. Greedy (§10.6): PREFERRED, then DISCRETIONARY, by relevance, new coverage, cost and id,
  *     each unit priced with its dependency closure.                         stages/greedy/
