@@ -58,6 +58,21 @@ describe('sweeps beyond one process give the bytes of one', () => {
     await sameEveryWay('generated', ['--corpus', corpus], 'gated,compiler,exact,tiered');
   });
 
+  it('with exact answering through its integer program (HiGHS in every worker)', async () => {
+    const corpus = path.join(tmp, 'gen-ilp');
+    expect(
+      (await cli('generate', '--seed', 'sweep-ilp', '--candidates', '250', '--cases', '2', '--out', corpus))
+        .code,
+    ).toBe(0);
+    await sameEveryWay('ilp', ['--corpus', corpus], 'exact,compiler-v2');
+    const rows = fs
+      .readFileSync(path.join(tmp, 'ilp-one', 'rows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.some((r) => r.strategy === 'exact' && r.extras.engine === 'ilp')).toBe(true);
+  });
+
   it('merge refuses an incomplete or mixed set of shards', async () => {
     const shard = async (name: string, spec: string, corpus: string[] = []) => {
       const out = path.join(tmp, name);
