@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultPolicy, validateBundle, validateResult } from '../../src/compiler/index.js';
+import { validateBundle, validateResult } from '../../src/compiler/index.js';
 import { solveExact } from '../../src/harness/engines/exact/solve.js';
 import { generateCase } from '../../src/harness/generate/case.js';
 import { compileWith } from '../../src/harness/run/measure.js';
@@ -14,6 +14,7 @@ import type { StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import v2 from '../../strategies/compiler-v2.js';
 import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
+import { inputAt } from '../helpers/generated.js';
 import { policy } from '../helpers/pool.js';
 
 interface Tally {
@@ -63,13 +64,7 @@ describe('compiler-v2 refuses only when it must', () => {
     for (let k = 0; k < runs(size === 40 ? 10 : 4, size === 40 ? 200 : 60); k++) {
       const g = generateCase(`v2-check-${size}/${k}`, size);
       for (const level of BUDGETS) {
-        const request = { ...g.request, usable_token_budget: g.budgets[level] };
-        const input = {
-          request,
-          candidates: g.candidates,
-          policy: defaultPolicy(),
-          budget: g.budgets[level],
-        };
+        const input = inputAt(g, level);
         check(input, tally, `${size}/${k}/${level}`);
       }
     }

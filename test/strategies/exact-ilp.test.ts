@@ -20,6 +20,7 @@ import { legalityProblems } from '../../src/harness/score/legality.js';
 import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
+import { inputAt } from '../helpers/generated.js';
 import { policy } from '../helpers/pool.js';
 
 const SEED = 90210;
@@ -64,13 +65,7 @@ describe(`the integer program agrees with the branch and bound (seed ${SEED})`, 
     for (let k = 0; k < pools; k++) {
       const g = generateCase(`ilp-agree/${k}`, 40 + ((k * 37) % 81));
       for (const level of BUDGETS) {
-        const request = { ...g.request, usable_token_budget: g.budgets[level] };
-        const input = {
-          request,
-          candidates: g.candidates,
-          policy: defaultPolicy(),
-          budget: g.budgets[level],
-        };
+        const input = inputAt(g, level);
         const search = solveExact(input, { engine: 'search' });
         if (search.extras?.proven_optimal === false) continue;
         expect(answer(solveExact(input, { engine: 'ilp' })), `pool ${k} ${level}`).toEqual(answer(search));

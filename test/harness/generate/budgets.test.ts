@@ -9,6 +9,7 @@ import { solveExact } from '../../../src/harness/engines/exact/solve.js';
 import { generateCase } from '../../../src/harness/generate/case.js';
 import { BUDGETS, PROFILES } from '../../../src/harness/vocabulary.js';
 import { runs } from '../../helpers/arbitrary.js';
+import { inputAt } from '../../helpers/generated.js';
 
 describe.each(PROFILES)('the %s profile', (profile) => {
   it.each([40, 200, runs(400, 1000)])(
@@ -19,13 +20,7 @@ describe.each(PROFILES)('the %s profile', (profile) => {
         expect(g.budgets.tight).toBeLessThan(g.budgets.medium);
         expect(g.budgets.medium).toBeLessThanOrEqual(g.budgets.roomy);
         for (const level of BUDGETS) {
-          const request = { ...g.request, usable_token_budget: g.budgets[level] };
-          const out = solveExact({
-            request,
-            candidates: g.candidates,
-            policy: defaultPolicy(),
-            budget: g.budgets[level],
-          });
+          const out = solveExact(inputAt(g, level));
           expect(out.extras?.proven_optimal ?? true, `${size}/${k}/${level}`).toBe(true);
           if (level === 'tight')
             expect('refusal' in out && out.refusal.reason, `${size}/${k}`).toBe('INSUFFICIENT_BUDGET');
