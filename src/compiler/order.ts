@@ -17,16 +17,18 @@ export function sortedUnique(ids: readonly string[]): string[] {
 
 /**
  * The bundle layout (docs/compiler.md §11.1): by the role's index in the policy, a role the
- * policy does not list after every listed one, then by id.
+ * policy does not list after every listed one (at the list's length), then by id. A role listed
+ * twice takes its last index, as the reference's role-to-index table does.
  */
 export function orderByRole(
   candidates: readonly ContextCandidate[],
   orderRoles: readonly string[],
 ): ContextCandidate[] {
-  const rank = (c: ContextCandidate): number => {
-    const k = orderRoles.indexOf(c.order_role);
-    return k < 0 ? orderRoles.length : k;
-  };
+  const index = new Map<string, number>();
+  orderRoles.forEach((role, k) => {
+    index.set(role, k);
+  });
+  const rank = (c: ContextCandidate): number => index.get(c.order_role) ?? orderRoles.length;
   return [...candidates].sort((a, b) => {
     const d = rank(a) - rank(b);
     return d !== 0 ? d : byCandidateId(a, b);

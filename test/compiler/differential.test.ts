@@ -70,4 +70,26 @@ describe(`fast and reference engines decide alike (seed ${SEED})`, () => {
       { seed: 77, numRuns: runs(2000, 40_000) },
     );
   });
+
+  it('under role lists repeated, missing, reversed and empty', () => {
+    const roles = ['instruction', 'task', 'state', 'evidence', 'support', 'tool'];
+    const orders = fc.oneof(
+      fc.constant([...roles].reverse()),
+      fc.constant([] as string[]),
+      fc.array(fc.constantFrom(...roles), { maxLength: 9 }),
+    );
+    fc.assert(
+      fc.property(fc.oneof(randomCase(12), tieCase()), orders, ({ request, candidates }, order_roles) => {
+        for (const mode of MODES) {
+          const policy = { ...defaultPolicy(), ...mode, order_roles };
+          const bytes = (engine: 'fast' | 'reference') => {
+            const out = compileContext(request, candidates, policy, { engine });
+            return JSON.stringify([out.bundle && bundleToJSON(out.bundle), resultToJSON(out.result)]);
+          };
+          expect(bytes('fast')).toBe(bytes('reference'));
+        }
+      }),
+      { seed: 78, numRuns: runs(500, 10_000) },
+    );
+  });
 });
