@@ -20,8 +20,7 @@ const gated: Strategy = {
     const why = new Map<string, Why>();
     const open = pool.filter((c) => {
       const verdict = gate(c);
-      if (verdict.code !== 'eligible')
-        why.set(c.candidate_id, { code: verdict.code, detail: 'gated-greedy' });
+      if (verdict.code !== 'eligible') why.set(c.candidate_id, verdict);
       return verdict.code === 'eligible';
     });
     const kept = greedyFill(

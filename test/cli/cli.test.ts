@@ -186,13 +186,33 @@ describe('conformance and trace', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[2]).toMatch(
-      /^candidate\s+decision\s+reason\s+class\s+relevance\s+marginal\s+before\s+after\s+dependencies\s+position$/,
+      /^\s*candidate\s+decision\s+reason\s+detail\s+class\s+relevance\s+marginal\s+before\s+after\s+dependencies\s+position$/,
     );
     const rows = lines.slice(4);
     expect(rows).toHaveLength(6);
-    expect(rows.find((l) => l.startsWith('ref-cheap'))).toMatch(
-      /ADMITTED .* 1300\s+630\s+resolver-tool\s+2$/,
+    expect(rows.find((l) => l.trim().startsWith('ref-cheap'))).toMatch(
+      /ADMITTED\s+admitted\s+discretionary-greedy .* 1300\s+630\s+resolver-tool\s+2$/,
     );
+  });
+
+  it('trace shows the blocking candidates of a refusal first, the one never reached included', async () => {
+    const r = await cli('trace', 'mandatory-overflow', '--budget', 'tight');
+    const rows = r.stdout.trim().split('\n').slice(4);
+    expect(rows[0]).toMatch(/^!\s+mand-b\s+-\s+not-reached\s/);
+    const json = JSON.parse((await cli('trace', 'mandatory-overflow', '--budget', 'tight', '--json')).stdout);
+    expect([json.outcome, json.blocking, json.not_reached]).toEqual(['refusal', ['mand-b'], ['mand-b']]);
+    expect(json.failure.reason).toBe('INSUFFICIENT_BUDGET');
+    expect(json.entries.map((e: { candidate_id: string }) => e.candidate_id)).toEqual(['mand-a']);
+  });
+
+  it('trace names the gate that rejected a candidate, whatever the strategy', async () => {
+    for (const strategy of ['compiler', 'exact', 'gated', 'oracle', 'compiler-v2']) {
+      const json = JSON.parse(
+        (await cli('trace', 'wrong-scope', '--budget', 'tight', '--strategy', strategy, '--json')).stdout,
+      );
+      const entry = json.entries.find((e: { candidate_id: string }) => e.candidate_id === 'scope-out');
+      expect([entry.decision, entry.reason_code], strategy).toEqual(['REJECTED_HARD', 'scope_ineligible']);
+    }
   });
 
   it('trace refuses an unknown case or budget with exit 2', async () => {

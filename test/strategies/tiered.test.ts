@@ -100,3 +100,27 @@ describe('the three modes differ in retrieval depth', () => {
     expect(recall.filter((id) => id.startsWith('na-'))).toContain('na-9');
   });
 });
+
+describe('the trace says why each candidate is out, and names no gate (the system applies none)', () => {
+  it('beyond its tier`s depth, its tier shed, trimmed from the recent turns', () => {
+    const pool = [
+      cand('h', { requirement: 'MANDATORY', token_count: 20 }),
+      cand('r1', { order_role: 'task', token_count: 20, relevance: 0.9 }),
+      cand('r2', { order_role: 'task', token_count: 400, relevance: 0.1, scope_eligible: false }),
+      cand('t4', { order_role: 'tool', token_count: 30 }),
+      ...Array.from({ length: DEPTHS.conversation.T3 + 1 }, (_, k) =>
+        cand(`e${k}`, { relevance: 1 - k / 10 }),
+      ),
+    ];
+    // Too small for everything: T4 and T3 go whole, then the lowest recent turn (r2).
+    const s = compileTiered(input(rendered(20, 20) + 10, pool), 'conversation');
+    const reasons = Object.fromEntries(
+      (s.trace ?? []).map((e) => [e.candidate_id, [e.decision, e.reason_code]]),
+    );
+    expect(reasons[`e${DEPTHS.conversation.T3}`]).toEqual(['REJECTED_BUDGET', 'beyond-depth']);
+    expect(reasons.e0).toEqual(['REJECTED_BUDGET', 'tier-shed']);
+    expect(reasons.t4).toEqual(['REJECTED_BUDGET', 'tier-shed']);
+    expect(reasons.r2).toEqual(['REJECTED_BUDGET', 'compaction']);
+    expect(reasons.h).toEqual(['ADMITTED', 'admitted']);
+  });
+});

@@ -1,7 +1,8 @@
 import { loadCorpus } from '../../harness/input/corpus.js';
 import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
-import { textTable } from '../../harness/report/table.js';
+import { jsonText } from '../../harness/output/files.js';
+import { traceJSON, traceTable, traceView } from '../../harness/report/trace.js';
 import { caseInputs, strategyInput } from '../../harness/run/input.js';
 import { compileWith } from '../../harness/run/measure.js';
 import { pickStrategies } from '../../harness/run/registry.js';
@@ -16,23 +17,13 @@ export function parseBudget(text: string): BudgetName | number {
   throw new UsageError(`--budget must be tight, medium, roomy or a whole number of tokens, not "${text}"`);
 }
 
-const COLUMNS = [
-  'candidate',
-  'decision',
-  'reason',
-  'class',
-  'relevance',
-  'marginal',
-  'before',
-  'after',
-  'dependencies',
-  'position',
-];
-
-/** One case's decision trace as a table: every candidate, what happened and what it cost. */
+/**
+ * One case's decision trace as a table (or JSON): the candidates a refusal names first, those it
+ * never reached included, then every candidate, what happened to it, why, and what it cost.
+ */
 export const trace = defineCommand({
   name: 'trace <case>',
-  describe: "a case's decision trace as a table",
+  describe: "a case's decision trace: blocking candidates first, then every candidate",
   options: (y) =>
     y
       .positional('case', { type: 'string', demandOption: true })
@@ -42,7 +33,8 @@ export const trace = defineCommand({
         describe: 'tight, medium, roomy or a number',
       })
       .option('strategy', { type: 'string', default: 'compiler' })
-      .option('corpus', { type: 'string', default: DEFAULTS.corpus() }),
+      .option('corpus', { type: 'string', default: DEFAULTS.corpus() })
+      .option('json', { type: 'boolean', default: false, describe: 'print the trace as JSON' }),
   run: async (a, { io }) => {
     const [strategy] = (await pickStrategies([a.strategy])) as [Strategy];
     const budget = parseBudget(a.budget);
@@ -60,38 +52,16 @@ export const trace = defineCommand({
       io.err(`ctxbench: ${compiled.message}\n`);
       return EXIT.checkFailed;
     }
-    const result = compiled.record;
-    const rows = result.trace.entries.map((e) => [
-      e.candidate_id,
-      e.decision,
-      e.reason_code,
-      e.priority_band,
-      String(e.relevance),
-      String(e.marginal_cost),
-      String(e.budget_before),
-      String(e.budget_after),
-      e.dependency_closure.join(',') || '-',
-      e.position === null ? '-' : String(e.position),
-    ]);
-    const outcome =
-      compiled.outcome === 'bundle'
-        ? `bundle of ${result.bundle_tokens} tokens, hash ${result.bundle_hash}`
-        : `refused ${result.failure?.reason}: ${result.failure?.diagnostic}`;
-    io.out(`${kase.name} at ${inputs.request.usable_token_budget} tokens (${strategy.name}): ${outcome}\n\n`);
-    io.out(
-      textTable(COLUMNS, rows, [
-        'left',
-        'left',
-        'left',
-        'left',
-        'right',
-        'right',
-        'right',
-        'right',
-        'left',
-        'right',
-      ]),
-    );
+    const view = traceView(compiled.record, kase.candidates);
+    const budgetTokens = inputs.request.usable_token_budget;
+    if (a.json) {
+      io.out(
+        jsonText(traceJSON(view, { case: kase.name, budget_tokens: budgetTokens, strategy: strategy.name })),
+      );
+      return EXIT.ok;
+    }
+    io.out(`${kase.name} at ${budgetTokens} tokens (${strategy.name}): ${view.outcome}\n\n`);
+    io.out(traceTable(view, kase.candidates));
     return EXIT.ok;
   },
 });

@@ -14,6 +14,8 @@ import {
   renderedIncrement,
   type Selection,
   type StrategyInput,
+  selectionTrace,
+  type Why,
 } from '../kit/index.js';
 
 export const TIERS = ['head', 'R', 'T6', 'T5', 'T3', 'T4'] as const;
@@ -59,13 +61,28 @@ export function tierOf(c: ContextCandidate, annotations: StrategyInput['annotati
 const byRelevance = (a: ContextCandidate, b: ContextCandidate) =>
   b.relevance - a.relevance || byCandidateId(a, b);
 
-/** Compile like the tiered system in one of its three modes. */
+/** The strategy each mode is registered as, which its trace names. */
+const NAMES: Readonly<Record<Mode, string>> = {
+  conversation: 'tiered',
+  task: 'tiered-task',
+  recall: 'tiered-recall',
+};
+
+/**
+ * Compile like the tiered system in one of its three modes. Its trace says why each candidate
+ * is out: beyond its tier's depth, its tier shed, or trimmed from the recent turns; the system
+ * applies no gates, so none is named.
+ */
 export function compileTiered(input: StrategyInput, mode: Mode): Selection {
   const tiers = new Map<Tier, ContextCandidate[]>(TIERS.map((t) => [t, []]));
+  const why = new Map<string, Why>();
   for (const c of input.candidates) tiers.get(tierOf(c, input.annotations))?.push(c);
   for (const [tier, items] of tiers) {
     items.sort(byRelevance);
-    if (tier === 'T5' || tier === 'T3' || tier === 'T4') items.splice(DEPTHS[mode][tier]);
+    if (tier !== 'T5' && tier !== 'T3' && tier !== 'T4') continue;
+    const depth = DEPTHS[mode][tier];
+    for (const c of items.splice(depth))
+      why.set(c.candidate_id, { code: 'beyond-depth', detail: `${tier} keeps ${depth} in ${mode} mode` });
   }
   const head = tiers.get('head') as ContextCandidate[];
   const recent = tiers.get('R') as ContextCandidate[];
@@ -74,32 +91,42 @@ export function compileTiered(input: StrategyInput, mode: Mode): Selection {
   const start = live();
   let count = start.length;
   let cost = costOf(start, input);
-  const remove = (items: readonly ContextCandidate[]) => {
-    for (const c of items) cost -= renderedIncrement(c, --count);
+  const remove = (items: readonly ContextCandidate[], reason: Why) => {
+    for (const c of items) {
+      cost -= renderedIncrement(c, --count);
+      why.set(c.candidate_id, reason);
+    }
   };
   const dropped: string[] = [];
   for (const tier of SHED_ORDER) {
     if (cost <= input.budget) break;
     const items = tiers.get(tier) as ContextCandidate[];
     if (items.length === 0) continue;
-    remove(items);
+    remove(items, { code: 'tier-shed', detail: `${tier} shed under budget pressure` });
     tiers.set(tier, []);
     dropped.push(tier);
   }
   let compaction = false;
   // Last resort: trim recent turns from the lowest priority up (the docs' compaction_triggered).
   while (cost > input.budget && recent.length > 0) {
-    remove([recent.pop() as ContextCandidate]);
+    remove([recent.pop() as ContextCandidate], {
+      code: 'compaction',
+      detail: 'trimmed from the recent turns (R)',
+    });
     compaction = true;
   }
   if (compaction) dropped.push('T1');
   const extras = { mode, dropped_tiers: dropped, compaction_triggered: compaction };
   if (cost > input.budget) {
     const diagnostic = `the fixed head alone renders ${cost} > budget ${input.budget}`;
+    for (const c of live()) why.set(c.candidate_id, { code: 'head-overrun', detail: diagnostic });
+    const trace = selectionTrace(input, [], NAMES[mode], why);
     return {
       refusal: { reason: 'INSUFFICIENT_BUDGET', blocking_ids: head.map((c) => c.candidate_id), diagnostic },
+      trace,
       extras,
     };
   }
-  return { admitted: live().map((c) => c.candidate_id), extras };
+  const admitted = live().map((c) => c.candidate_id);
+  return { admitted, trace: selectionTrace(input, admitted, NAMES[mode], why), extras };
 }

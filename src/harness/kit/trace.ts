@@ -3,6 +3,8 @@ import {
   byCandidateId,
   type ContextCandidate,
   dependencyClosure,
+  GATE_CODES,
+  gate,
   orderByRole,
   renderedIncrement,
   type TraceEntry,
@@ -10,6 +12,15 @@ import {
 } from '../../compiler/index.js';
 import type { StrategyInput } from '../types.js';
 import { costOf } from './ruler.js';
+
+/** The codes of the four hard gates' failures. */
+const GATE_FAILURES: ReadonlySet<string> = new Set(GATE_CODES.filter((code) => code !== 'eligible'));
+
+/** Why a candidate the strategy did not explain was left out. */
+function byDefault(c: ContextCandidate, tag: string): Why {
+  const verdict = gate(c);
+  return verdict.code === 'eligible' ? { code: 'not-selected', detail: tag } : verdict;
+}
 
 /** Why a candidate was left out: a trace entry's reason code and detail. */
 export interface Why {
@@ -20,8 +31,9 @@ export interface Why {
 /**
  * A v2 trace for a plain selection: one entry per candidate. Admitted entries, in bundle order,
  * spend what they add to the rendered cost (the header with the first); everything else is
- * recorded at what remains. `why` explains the candidates left out; the default is
- * `not-selected`.
+ * recorded at what remains. `why` explains the candidates left out. Without it, a candidate that
+ * fails a hard gate is rejected by that gate (REJECTED_HARD and the gate's code: a bundle holding
+ * it would be illegal), any other is `not-selected`. A `why` that names a gate is REJECTED_HARD too.
  */
 export function selectionTrace(
   input: StrategyInput,
@@ -44,9 +56,9 @@ export function selectionTrace(
   const rest = admitted.length > 0 ? input.budget - cost : input.budget;
   return [...input.candidates].sort(byCandidateId).map((c) => {
     const s = spent.get(c.candidate_id);
-    const reason = why.get(c.candidate_id) ?? { code: 'not-selected', detail: tag };
+    const reason = why.get(c.candidate_id) ?? byDefault(c, tag);
     return traceEntry(c, {
-      decision: s ? 'ADMITTED' : 'REJECTED_BUDGET',
+      decision: s ? 'ADMITTED' : GATE_FAILURES.has(reason.code) ? 'REJECTED_HARD' : 'REJECTED_BUDGET',
       reason_code: s ? 'admitted' : reason.code,
       reason_detail: s ? tag : reason.detail,
       priority_band: c.requirement,
