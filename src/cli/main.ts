@@ -74,8 +74,23 @@ function reportError(e: unknown, io: Io): number {
     io.err(`ctxbench: ${(e as Error).message.split('\n')[0]} (see ctxbench --help)\n`);
     return EXIT.badInput;
   }
-  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof RangeError && /Invalid string length|longer than/.test(e.message)) {
+    io.err(
+      'ctxbench: too large: the output would exceed the 512 MiB one string can hold (see docs/reliability.md, "Limits")\n',
+    );
+    return EXIT.badInput;
+  }
+  const message = e instanceof Error ? e.message : safeText(e);
   io.err(`ctxbench: internal error: ${message.split('\n')[0]}\n`);
   if (process.env.CTXBENCH_DEBUG) io.err(`${(e as Error).stack}\n`);
   return EXIT.checkFailed;
+}
+
+/** Any thrown value as text, even one with no prototype or a throwing toString. */
+function safeText(x: unknown): string {
+  try {
+    return String(x);
+  } catch {
+    return Object.prototype.toString.call(x);
+  }
 }

@@ -85,7 +85,8 @@ export function coerceNumber(o: Json, key: string, fallback: number): number {
   if (v === undefined || v === null) return fallback;
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && DECIMAL.test(v)) return Number(v);
+  // A decimal too large for a double ("1e400") would read as Infinity and be written back as null.
+  if (typeof v === 'string' && DECIMAL.test(v) && Number.isFinite(Number(v))) return Number(v);
   throw new RecordError(`invalid ${key}`, key);
 }
 

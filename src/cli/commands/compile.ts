@@ -1,6 +1,8 @@
-import fs from 'node:fs';
+import { isPlainObject } from '../../compiler/index.js';
 import { checkInputs, type InputFiles } from '../../harness/input/checks.js';
 import { InputError, UsageError } from '../../harness/input/errors.js';
+import { readTextFile } from '../../harness/input/files.js';
+import { parseJson } from '../../harness/input/json.js';
 import { readTruth, truthFrom } from '../../harness/input/ledger.js';
 import {
   loadCandidates,
@@ -87,9 +89,10 @@ export const compile = defineCommand({
 
 /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
 function batchLine(where: string, line: string, strategy: Strategy): unknown {
-  const o = JSON.parse(line) as Record<string, unknown>;
-  if (typeof o !== 'object' || o === null || Array.isArray(o))
-    throw new InputError(where, 'not a JSON object');
+  const parsed = parseJson(line);
+  if ('problem' in parsed) throw new InputError(where, parsed.problem);
+  const o = parsed.value;
+  if (!isPlainObject(o)) throw new InputError(where, 'not a JSON object');
   const inputs = {
     request: toRequest(where, o.request),
     ...toCandidates(where, o.candidates),
@@ -111,13 +114,7 @@ function batchLine(where: string, line: string, strategy: Strategy): unknown {
  * on; only an unreadable file stops the command.
  */
 function compileBatch(file: string, strategy: Strategy, io: Io): ExitCode {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputError(file, `cannot read file (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
-  }
-  const lines = text.split('\n');
+  const lines = readTextFile(file).split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   for (const [k, line] of lines.entries()) {
     const where = `${file}:${k + 1}`;
@@ -126,7 +123,6 @@ function compileBatch(file: string, strategy: Strategy, io: Io): ExitCode {
       out = batchLine(where, line, strategy);
     } catch (e) {
       if (e instanceof InputError) out = { error: e.line };
-      else if (e instanceof SyntaxError) out = { error: `${where}: not valid JSON (${e.message})` };
       else throw e;
     }
     io.out(`${JSON.stringify(out)}\n`);

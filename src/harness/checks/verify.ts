@@ -1,16 +1,11 @@
-/**
- * Row-by-row comparison with the published run-001: outcome, refusal code, admitted set, bundle
- * hash, rendered tokens and every metric, for the six strategies of the study.
- */
-import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../input/errors.js';
-import { readJsonFile } from '../input/files.js';
+import { readJsonFile, readJsonLines } from '../input/files.js';
 import type { Row } from '../types.js';
 import { PUBLISHED_ORDER } from '../vocabulary.js';
 
 /** The published run calls the compiler `staged`. */
-const PUBLISHED_NAME: Readonly<Record<string, string>> = { staged: 'compiler' };
+const PUBLISHED_NAME: ReadonlyMap<string, string> = new Map([['staged', 'compiler']]);
 
 type Evaluation = Record<string, unknown> & { fixture: string; strategy: string; budget: string };
 type Compilation = {
@@ -28,16 +23,7 @@ function readPublished(dir: string) {
   const lines = path.join(dir, 'compilation.jsonl');
   const evaluations = (readJsonFile(results) as { evaluations?: Evaluation[] }).evaluations;
   if (!Array.isArray(evaluations)) throw new InputError(results, 'no evaluations');
-  let compilations: Compilation[];
-  try {
-    compilations = fs
-      .readFileSync(lines, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as Compilation);
-  } catch (e) {
-    throw new InputError(lines, `unreadable (${(e as Error).message})`);
-  }
+  const compilations = readJsonLines(lines).map(({ value }) => value as Compilation);
   return { evaluations, compilations };
 }
 
@@ -48,11 +34,11 @@ export function verifyRows(rows: readonly Row[], publishedDir: string): string[]
   const { evaluations, compilations } = readPublished(publishedDir);
   const ours = new Map(rows.map((r) => [key(r.case, r.budget, r.strategy), r]));
   const theirs = new Map(
-    compilations.map((c) => [key(c.fixture, c.budget, PUBLISHED_NAME[c.strategy] ?? c.strategy), c]),
+    compilations.map((c) => [key(c.fixture, c.budget, PUBLISHED_NAME.get(c.strategy) ?? c.strategy), c]),
   );
   const differences: string[] = [];
   for (const e of evaluations) {
-    const name = PUBLISHED_NAME[e.strategy] ?? e.strategy;
+    const name = PUBLISHED_NAME.get(e.strategy) ?? e.strategy;
     const k = key(e.fixture, e.budget, name);
     const row = ours.get(k) as (Row & Record<string, unknown>) | undefined;
     if (row === undefined) {
@@ -85,7 +71,7 @@ export function verifyRows(rows: readonly Row[], publishedDir: string): string[]
     }
   }
   const published = new Set(
-    evaluations.map((e) => key(e.fixture, e.budget, PUBLISHED_NAME[e.strategy] ?? e.strategy)),
+    evaluations.map((e) => key(e.fixture, e.budget, PUBLISHED_NAME.get(e.strategy) ?? e.strategy)),
   );
   for (const r of rows) {
     const k = key(r.case, r.budget, r.strategy);

@@ -19,6 +19,7 @@ import { readJsonFile } from './files.js';
 import { loadCandidates, loadPolicy, loadRequest } from './records.js';
 
 const CANDIDATES_SUFFIX = '.candidates.json';
+const REQUEST_SUFFIX = '.request.json';
 
 /** The request a case runs with at one budget: the id suffixed, the budget replaced. */
 export function requestAt(c: CorpusCase, budget: BudgetName | number): ContextRequest {
@@ -26,8 +27,12 @@ export function requestAt(c: CorpusCase, budget: BudgetName | number): ContextRe
   return { ...c.request, request_id: `${c.request.request_id}-${budget}`, usable_token_budget: tokens };
 }
 
+/** The corpus's policy: the one `*policy*.json` that is not a case's file nor the manifest. */
 function policyFileOf(dir: string): string {
-  const found = fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f.includes('policy'));
+  const casesFile = (f: string) => f.endsWith(CANDIDATES_SUFFIX) || f.endsWith(REQUEST_SUFFIX);
+  const found = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f.includes('policy') && !casesFile(f) && f !== 'manifest.json');
   if (found.length !== 1) {
     throw new InputError(dir, `need exactly one policy file (*policy*.json), found ${found.length}`);
   }
@@ -41,28 +46,29 @@ function readManifest(file: string, cases: readonly string[]) {
     throw new InputError(file, 'need an object with "budgets"');
   if (raw.expected !== undefined && !isPlainObject(raw.expected))
     throw new InputError(file, 'invalid expected');
-  const budgets = raw.budgets as Record<string, Record<string, unknown> | undefined>;
-  const expected = (raw.expected ?? {}) as Record<
-    string,
-    Record<string, { success?: unknown; reason?: unknown }>
-  >;
-  for (const name of Object.keys(budgets)) {
+  // Maps, not objects: a case may be called `__proto__`.
+  const budgets = new Map(Object.entries(raw.budgets));
+  const expected = new Map(Object.entries(raw.expected ?? {}));
+  for (const name of budgets.keys()) {
     if (!cases.includes(name)) throw new InputError(file, `budgets name an unknown case`, name);
   }
   for (const name of cases) {
-    if (!isPlainObject(budgets[name])) throw new InputError(file, 'no budgets for this case', name);
+    if (!isPlainObject(budgets.get(name))) throw new InputError(file, 'no budgets for this case', name);
   }
   const out = new Map<string, Pick<CorpusCase, 'budgets' | 'expected'>>();
   for (const name of cases) {
     const b: Partial<Record<BudgetName, number>> = {};
     const e: Partial<Record<BudgetName, Expectation>> = {};
     for (const level of BUDGETS) {
-      const n = budgets[name]?.[level];
+      const n = (budgets.get(name) as Record<string, unknown>)[level];
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
         throw new InputError(file, `invalid budgets.${level}`, name);
       }
       b[level] = n;
-      const x = expected[name]?.[level];
+      const mine = expected.get(name);
+      const x = (isPlainObject(mine) && Object.hasOwn(mine, level) ? mine[level] : undefined) as
+        | { success?: unknown; reason?: unknown }
+        | undefined;
       e[level] = {
         success: x?.success === undefined ? true : Boolean(x.success),
         reason: typeof x?.reason === 'string' ? (x.reason as FailureReason) : null,
@@ -107,7 +113,7 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined): Co
   const policyFile = policyOverride ?? policyFileOf(dir);
   const policy = loadPolicy(policyFile);
   const cases = names.map((name): CorpusCase => {
-    const requestFile = path.join(dir, `${name}.request.json`);
+    const requestFile = path.join(dir, `${name}${REQUEST_SUFFIX}`);
     const candidatesFile = path.join(dir, `${name}${CANDIDATES_SUFFIX}`);
     if (!fs.existsSync(requestFile)) throw new InputError(requestFile, `case ${name} has no request file`);
     const base = loadRequest(requestFile);

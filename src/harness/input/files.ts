@@ -3,21 +3,52 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
+import { decodeText, parseJson } from './json.js';
 
-/** Parse a JSON file, or stop with one line naming it. */
-export function readJsonFile(file: string): unknown {
-  let text: string;
+/**
+ * The largest input file: a JavaScript string holds at most 2^29 - 24 UTF-16 units, so a JSON
+ * file beyond that cannot be parsed at all (docs/reliability.md, "Limits").
+ */
+export const MAX_TEXT_BYTES = 2 ** 29 - 24;
+
+/** A text file as UTF-8, or stop with one line naming it (unreadable, UTF-16, invalid bytes). */
+export function readTextFile(file: string): string {
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    bytes = fs.readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new InputError(file, `cannot read file (${code})`);
   }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new InputError(file, `not valid JSON (${(e as Error).message})`);
-  }
+  if (bytes.length > MAX_TEXT_BYTES)
+    throw new InputError(
+      file,
+      `too large: ${bytes.length} bytes, over the ${MAX_TEXT_BYTES} one JSON text can hold`,
+    );
+  const decoded = decodeText(bytes);
+  if ('problem' in decoded) throw new InputError(file, decoded.problem);
+  return decoded.text;
+}
+
+/** Parse a JSON file, or stop with one line naming it and where its syntax fails. */
+export function readJsonFile(file: string): unknown {
+  const parsed = parseJson(readTextFile(file));
+  if ('problem' in parsed) throw new InputError(file, parsed.problem);
+  return parsed.value;
+}
+
+/** The values of a JSON Lines file, each with its line number; a bad line stops with it named. */
+export function readJsonLines(file: string): { readonly line: number; readonly value: unknown }[] {
+  const out: { line: number; value: unknown }[] = [];
+  readTextFile(file)
+    .split('\n')
+    .forEach((text, k) => {
+      if (text.trim() === '') return;
+      const parsed = parseJson(text);
+      if ('problem' in parsed) throw new InputError(file, parsed.problem, `line ${k + 1}`);
+      out.push({ line: k + 1, value: parsed.value });
+    });
+  return out;
 }
 
 let root: string | undefined;

@@ -27,7 +27,8 @@ export function truthFrom(file: string, doc: unknown, identities: ReadonlySet<st
   const raw = doc as { expected?: unknown; identity_truth?: unknown };
   const table = raw?.identity_truth;
   if (typeof table !== 'object' || table === null) throw new InputError(file, 'invalid identity_truth');
-  const truth: Record<string, IdentityTruth> = {};
+  // No prototype: a content identity may be called `__proto__`.
+  const truth: Record<string, IdentityTruth> = Object.create(null);
   for (const [identity, t] of Object.entries(table as Record<string, Record<string, unknown>>)) {
     if (!identities.has(identity))
       throw new InputError(file, 'no candidate has this content identity', identity);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler/index.js';
 import { InputError } from '../input/errors.js';
-import { readJsonFile } from '../input/files.js';
+import { readJsonFile, readJsonLines } from '../input/files.js';
 import { reportMarkdown } from '../report/markdown.js';
 import { summary } from '../score/stats.js';
 import type { CompilationLine, Corpus, Row, ShardInfo, Strategy } from '../types.js';
@@ -133,21 +133,11 @@ export class RunWriter {
 export function readRows(dir: string): Row[] {
   const file = path.join(dir, 'rows.jsonl');
   if (!fs.existsSync(file)) throw new InputError(file, 'no rows.jsonl: not a run folder');
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l, k) => {
-      let row: unknown;
-      try {
-        row = JSON.parse(l);
-      } catch (e) {
-        throw new InputError(file, `not valid JSON (${(e as Error).message})`, `line ${k + 1}`);
-      }
-      const bad = rowProblem(row);
-      if (bad !== null) throw new InputError(file, `invalid ${bad}`, `line ${k + 1}`);
-      return row as Row;
-    });
+  return readJsonLines(file).map(({ line, value }) => {
+    const bad = rowProblem(value);
+    if (bad !== null) throw new InputError(file, `invalid ${bad}`, `line ${line}`);
+    return value as Row;
+  });
 }
 
 /** The first field of a row that is not what a run folder writes, or null. */
