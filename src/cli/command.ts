@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
+import { UsageError } from '../harness/input/errors.js';
 import { fromRoot } from '../harness/input/files.js';
 import type { ExitCode, Io } from './io.js';
 
@@ -52,6 +53,19 @@ export const splitList = (list: string | undefined): string[] | undefined =>
         .split(',')
         .map((s) => s.trim())
         .filter((s) => s !== '');
+
+/** `--timeout`, for every command that runs a strategy in a process of its own. */
+export const timeoutOption = {
+  type: 'number',
+  default: 120_000,
+  describe: 'ms after which a compilation is stopped and becomes an error',
+} as const;
+
+/** The value of `--timeout`, checked. */
+export function timeoutOf(ms: number): number {
+  if (!Number.isFinite(ms) || ms < 1) throw new UsageError('--timeout must be a number of milliseconds >= 1');
+  return ms;
+}
 
 /** Defaults of the package's own data, resolved against the package root. */
 export const DEFAULTS = {

@@ -13,11 +13,12 @@ import {
   toRequest,
 } from '../../harness/input/records.js';
 import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
+import { Hosts } from '../../harness/run/hosts.js';
 import type { Inputs } from '../../harness/run/input.js';
 import { compileOne } from '../../harness/run/one.js';
 import { pickStrategies } from '../../harness/run/registry.js';
 import type { Strategy } from '../../harness/types.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode, type Io } from '../io.js';
 
 const identitiesOf = (inputs: Pick<Inputs, 'candidates'>) =>
@@ -55,40 +56,64 @@ export const compile = defineCommand({
       .option('ledger', {
         type: 'string',
         describe: 'a truth file, for a strategy that reads the ledger',
-      }),
+      })
+      .option('timeout', timeoutOption),
   run: async (a, { io }) => {
     const [strategy] = (await pickStrategies([a.strategy])) as [Strategy];
-    if (a.batch !== undefined) return compileBatch(a.batch, strategy, io);
-    if (a.request === undefined || a.candidates === undefined || a.policy === undefined) {
-      throw new UsageError('compile needs --request, --candidates and --policy (or --batch F.jsonl)');
+    const hosts = new Hosts({
+      timeout: timeoutOf(a.timeout),
+      keep: 1,
+      secrets: a.ledger === undefined ? [] : [a.ledger],
+    });
+    try {
+      return await (a.batch === undefined
+        ? compileFiles(a, strategy, hosts, io)
+        : compileBatch(a.batch, strategy, hosts, io));
+    } finally {
+      hosts.close();
     }
-    const files = { request: a.request, candidates: a.candidates, policy: a.policy };
-    const inputs: Inputs = {
-      request: loadRequest(files.request),
-      ...loadCandidates(files.candidates),
-      policy: loadPolicy(files.policy),
-    };
-    // The compiler checks its own inputs; located here only when another strategy will run.
-    if (strategy.name !== 'compiler') checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
-    if (strategy.readsLedger === true && a.ledger === undefined) {
-      throw new UsageError(`${strategy.name} reads the ledger: give --ledger F (a truth file)`);
-    }
-    const ledger =
-      strategy.readsLedger === true && a.ledger ? readTruth(a.ledger, identitiesOf(inputs)) : undefined;
-    const out = compileOne(strategy, { ...inputs, ledger }, files);
-    if ('error' in out) {
-      io.err(`ctxbench: ${out.error}\n`);
-      return EXIT.checkFailed;
-    }
-    const text = outputJSON(out, inputs.candidates.length);
-    if (a.output === undefined) io.out(text);
-    else writeFileAtomic(a.output, text);
-    return EXIT.ok;
   },
 });
 
+interface FileArgs {
+  readonly request?: string | undefined;
+  readonly candidates?: string | undefined;
+  readonly policy?: string | undefined;
+  readonly ledger?: string | undefined;
+  readonly output?: string | undefined;
+}
+
+/** One compilation of the three input files. */
+async function compileFiles(a: FileArgs, strategy: Strategy, hosts: Hosts, io: Io): Promise<ExitCode> {
+  if (a.request === undefined || a.candidates === undefined || a.policy === undefined) {
+    throw new UsageError('compile needs --request, --candidates and --policy (or --batch F.jsonl)');
+  }
+  const files = { request: a.request, candidates: a.candidates, policy: a.policy };
+  const inputs: Inputs = {
+    request: loadRequest(files.request),
+    ...loadCandidates(files.candidates),
+    policy: loadPolicy(files.policy),
+  };
+  // The compiler checks its own inputs; located here only when another strategy will run.
+  if (strategy.name !== 'compiler') checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
+  if (strategy.readsLedger === true && a.ledger === undefined) {
+    throw new UsageError(`${strategy.name} reads the ledger: give --ledger F (a truth file)`);
+  }
+  const ledger =
+    strategy.readsLedger === true && a.ledger ? readTruth(a.ledger, identitiesOf(inputs)) : undefined;
+  const out = await compileOne(strategy, { ...inputs, ledger }, files, hosts, 'files');
+  if ('error' in out) {
+    io.err(`ctxbench: ${out.error}\n`);
+    return EXIT.checkFailed;
+  }
+  const text = outputJSON(out, inputs.candidates.length);
+  if (a.output === undefined) io.out(text);
+  else writeFileAtomic(a.output, text);
+  return EXIT.ok;
+}
+
 /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
-function batchLine(where: string, line: string, strategy: Strategy): unknown {
+function batchLine(where: string, line: string, strategy: Strategy, hosts: Hosts): Promise<unknown> {
   const parsed = parseJson(line);
   if ('problem' in parsed) throw new InputError(where, parsed.problem);
   const o = parsed.value;
@@ -106,21 +131,21 @@ function batchLine(where: string, line: string, strategy: Strategy): unknown {
       : undefined;
   if (strategy.readsLedger === true && ledger === undefined)
     throw new InputError(where, `${strategy.name} needs a "ledger"`);
-  return compileOne(strategy, { ...inputs, ledger }, files);
+  return compileOne(strategy, { ...inputs, ledger }, files, hosts, where);
 }
 
 /**
  * One output line per input line, in order. A bad line becomes `{"error": ...}` and the rest go
  * on; only an unreadable file stops the command.
  */
-function compileBatch(file: string, strategy: Strategy, io: Io): ExitCode {
+async function compileBatch(file: string, strategy: Strategy, hosts: Hosts, io: Io): Promise<ExitCode> {
   const lines = readTextFile(file).split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   for (const [k, line] of lines.entries()) {
     const where = `${file}:${k + 1}`;
     let out: unknown;
     try {
-      out = batchLine(where, line, strategy);
+      out = await batchLine(where, line, strategy, hosts);
     } catch (e) {
       if (e instanceof InputError) out = { error: e.line };
       else throw e;

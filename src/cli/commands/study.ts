@@ -11,7 +11,7 @@ import { parseShard, sliceOf } from '../../harness/run/shard.js';
 import { runSlice } from '../../harness/run/slice.js';
 import type { CompilationLine, Row } from '../../harness/types.js';
 import { STRATEGY_ERROR } from '../../harness/vocabulary.js';
-import { DEFAULTS, defineCommand, splitList } from '../command.js';
+import { DEFAULTS, defineCommand, splitList, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 
 /** The headline table of a report, for the terminal. */
@@ -38,12 +38,12 @@ export const study = defineCommand({
       .option('policy', { type: 'string', describe: "a policy file replacing the corpus's" })
       .option('out', { type: 'string', describe: 'run folder (default runs/<corpus name>)' })
       .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
-      .option('jobs', { type: 'number', default: 1, describe: 'worker threads (same bytes as one job)' })
-      .option('timeout', {
+      .option('jobs', {
         type: 'number',
-        default: 120_000,
-        describe: 'with --jobs: ms after which a compilation is stopped and becomes an error row',
+        default: 1,
+        describe: 'compilations at once, each strategy in processes of its own (same bytes as one job)',
       })
+      .option('timeout', timeoutOption)
       .option('shard', { type: 'string', describe: 'i/n: run only the i-th of n slices of the matrix' }),
   run: async (a, ctx) => {
     const { io } = ctx;
@@ -53,8 +53,7 @@ export const study = defineCommand({
     const out = a.out ?? path.join('runs', corpus.name);
     checkOut(out, a.force, RUN_MARKS);
     if (!Number.isInteger(a.jobs) || a.jobs < 1) throw new UsageError('--jobs must be a whole number >= 1');
-    if (!Number.isFinite(a.timeout) || a.timeout < 1)
-      throw new UsageError('--timeout must be a number of milliseconds >= 1');
+    const timeout = timeoutOf(a.timeout);
     const matrix = cells(corpus, strategies);
     const shard = a.shard === undefined ? undefined : sliceOf(parseShard(a.shard), matrix.length);
     const [from, to] = shard ? [shard.from, shard.to] : [0, matrix.length];
@@ -68,17 +67,15 @@ export const study = defineCommand({
     };
     const writer = new RunWriter(out);
     const rows: Row[] = [];
-    const take = (row: Row, compilation: CompilationLine | string) => {
+    const take = (row: Row, compilation: CompilationLine) => {
       rows.push(row);
       writer.compilation(compilation);
     };
     try {
-      const workers = {
-        setup: { corpus: a.corpus, policy: a.policy, strategies: strategies.map((s) => s.name) },
-        jobs: a.jobs,
-        timeout: a.timeout,
-      };
-      await runSlice({ corpus, ledger, matrix, from, to, take }, a.jobs === 1 ? undefined : workers);
+      await runSlice(
+        { corpus, ledger, matrix, from, to, take },
+        { jobs: a.jobs, timeout, secrets: [ledgerDirFor(corpus)] },
+      );
       writer.finish(rows, facts);
     } catch (e) {
       writer.abort();

@@ -3,12 +3,13 @@ import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
 import { jsonText } from '../../harness/output/files.js';
 import { traceJSON, traceTable, traceView } from '../../harness/report/trace.js';
-import { caseInputs, strategyInput } from '../../harness/run/input.js';
-import { compileWith } from '../../harness/run/measure.js';
+import { Hosts } from '../../harness/run/hosts.js';
+import { caseInputs } from '../../harness/run/input.js';
+import { compileHosted } from '../../harness/run/one.js';
 import { pickStrategies } from '../../harness/run/registry.js';
 import type { BudgetName, Strategy } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
-import { DEFAULTS, defineCommand } from '../command.js';
+import { DEFAULTS, defineCommand, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 
 export function parseBudget(text: string): BudgetName | number {
@@ -34,7 +35,8 @@ export const trace = defineCommand({
       })
       .option('strategy', { type: 'string', default: 'compiler' })
       .option('corpus', { type: 'string', default: DEFAULTS.corpus() })
-      .option('json', { type: 'boolean', default: false, describe: 'print the trace as JSON' }),
+      .option('json', { type: 'boolean', default: false, describe: 'print the trace as JSON' })
+      .option('timeout', timeoutOption),
   run: async (a, { io }) => {
     const [strategy] = (await pickStrategies([a.strategy])) as [Strategy];
     const budget = parseBudget(a.budget);
@@ -47,7 +49,8 @@ export const trace = defineCommand({
       strategy.readsLedger === true ? loadLedger(ledgerDirFor(corpus), corpus).get(kase.name) : undefined;
     // The corpus checked every case's inputs when it was loaded.
     const inputs = caseInputs(kase, budget, corpus.policy, ledger);
-    const compiled = compileWith(strategy, strategyInput(strategy, inputs));
+    const hosts = new Hosts({ timeout: timeoutOf(a.timeout), keep: 1, secrets: [ledgerDirFor(corpus)] });
+    const compiled = await compileHosted(hosts, strategy, kase.name, inputs).finally(() => hosts.close());
     if (compiled.outcome === 'error') {
       io.err(`ctxbench: ${compiled.message}\n`);
       return EXIT.checkFailed;

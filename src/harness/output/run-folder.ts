@@ -112,8 +112,8 @@ export class RunWriter {
     this.compilations = this.folder.lines('compilations.jsonl');
   }
 
-  compilation(line: CompilationLine | string): void {
-    this.compilations.add(typeof line === 'string' ? line : JSON.stringify(line));
+  compilation(line: CompilationLine): void {
+    this.compilations.add(JSON.stringify(line));
   }
 
   /** Writes the rows, the derived files and the manifest, then moves the folder into place. */

@@ -1,19 +1,27 @@
-/** Run: strategy discovery, the study matrix, one selection measured, worker threads and shards. */
+/** Run: strategy discovery, the study matrix, strategies in processes of their own, one selection measured, shards. */
 
+export { type Answer, assembleGuarded, deepFreeze, EXTRAS_CAP, SELECTION_CAP } from './guard.js';
+export { Hosts } from './hosts.js';
 export { caseInputs, type Inputs, strategyInput } from './input.js';
-export { compileWith, errorCompiled, outcomeOf } from './measure.js';
+export { compileAnswer, compileWith, errorCompiled, outcomeOf } from './measure.js';
 export { type CompilationJSON, compilationJSON, compileOne } from './one.js';
-export { type CellText, type ParallelOptions, runParallel, type WorkerSetup } from './parallel.js';
-export { loadStrategies, pickStrategies, registryOrder, STRATEGIES_DIR } from './registry.js';
+export {
+  loadStrategies,
+  loadStrategyFile,
+  pickStrategies,
+  registryOrder,
+  STRATEGIES_DIR,
+  strategyFile,
+} from './registry.js';
 export {
   type Cell,
   type CellResult,
   cells,
   compilationOf,
-  failedCell,
+  finishCell,
   rowOf,
   runCell,
   runStudy,
 } from './runner.js';
 export { parseShard, sliceOf } from './shard.js';
-export { runSlice, type Slice, type Workers } from './slice.js';
+export { runSlice, type Slice, type SliceOptions } from './slice.js';

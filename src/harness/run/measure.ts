@@ -26,14 +26,11 @@ import type {
   CompiledBundle,
   CompiledError,
   CompiledRefusal,
-  Selection,
   Strategy,
   StrategyInput,
 } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-
-/** A selection that is not what the plug-in contract allows. */
-class Malformed extends Error {}
+import { type Answer, assembleGuarded, Malformed } from './guard.js';
 
 function idList(x: unknown, what: string): string[] {
   if (!Array.isArray(x) || !x.every((s) => typeof s === 'string'))
@@ -51,19 +48,6 @@ function readSelectionTrace(x: unknown): TraceEntry[] | undefined {
   }
 }
 
-/**
- * Extras are kept as the JSON they will be written as: a function, a class with `toJSON` or a
- * cycle then reads the same in every file and across worker threads, or fails here.
- */
-function readExtras(x: unknown): Record<string, unknown> {
-  if (!isPlainObject(x ?? {})) throw new Malformed('extras is not an object');
-  try {
-    return JSON.parse(JSON.stringify(x ?? {}));
-  } catch (e) {
-    throw new Malformed(`extras cannot be written as JSON (${(e as Error).message})`);
-  }
-}
-
 /** The compilation of a strategy that failed: an error row. */
 export const errorCompiled = (message: string): CompiledError => ({
   outcome: 'error',
@@ -71,26 +55,27 @@ export const errorCompiled = (message: string): CompiledError => ({
   extras: { error: message },
 });
 
-/** Run one strategy on one input. A throw or a malformed selection becomes an error row. */
-export function compileWith(strategy: Strategy, input: StrategyInput): Compiled {
-  let selection: Selection;
+/**
+ * Run one strategy on one input in this process: the guard's freeze and copy, then the same
+ * measuring as an answer from the strategy's own process.
+ */
+export const compileWith = (strategy: Strategy, input: StrategyInput): Compiled =>
+  compileAnswer(strategy.name, input, assembleGuarded(strategy, input));
+
+/** Measure a strategy's answer. A failed or malformed answer becomes an error row. */
+export function compileAnswer(name: string, input: StrategyInput, answer: Answer): Compiled {
+  if (!answer.ok) return errorCompiled(answer.message);
   try {
-    selection = strategy.assemble(input);
+    return fromSelection(name, input, JSON.parse(answer.text));
   } catch (e) {
-    return errorCompiled(`${strategy.name} threw: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  try {
-    return fromSelection(strategy.name, input, selection);
-  } catch (e) {
-    if (e instanceof Malformed)
-      return errorCompiled(`${strategy.name} returned a malformed selection: ${e.message}`);
+    if (e instanceof Malformed) return errorCompiled(`${name} returned a malformed selection: ${e.message}`);
     throw e;
   }
 }
 
-function fromSelection(tag: string, input: StrategyInput, selection: unknown): Compiled {
-  if (!isPlainObject(selection)) throw new Malformed('not an object');
-  const extras = readExtras(selection.extras);
+/** A selection as the guard copied it: plain JSON data, so reading it twice is safe. */
+function fromSelection(tag: string, input: StrategyInput, selection: Record<string, unknown>): Compiled {
+  const extras = selection.extras as Record<string, unknown>;
   const trace = readSelectionTrace(selection.trace);
   if ('refusal' in selection) return refusalOf(tag, input, selection.refusal, trace, extras);
   return bundleOf(tag, input, idList(selection.admitted, 'admitted'), trace, extras);

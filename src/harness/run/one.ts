@@ -10,9 +10,10 @@ import {
   validateResult,
 } from '../../compiler/index.js';
 import { type InputFiles, located } from '../input/checks.js';
-import type { Strategy } from '../types.js';
+import type { Compiled, Strategy } from '../types.js';
+import type { Hosts } from './hosts.js';
 import { type Inputs, strategyInput } from './input.js';
-import { compileWith } from './measure.js';
+import { compileAnswer } from './measure.js';
 
 /** The `compile` command's output object: bundle, v2 result, rendered text and validation. */
 export interface CompilationJSON {
@@ -40,21 +41,34 @@ export function compilationJSON(
   };
 }
 
+/** One compilation by a strategy in a process of its own; `key` names the inputs it shares. */
+export async function compileHosted(
+  hosts: Hosts,
+  strategy: Strategy,
+  key: string,
+  inputs: Inputs,
+): Promise<Compiled> {
+  const answer = await hosts.ask(strategy, key, inputs);
+  return compileAnswer(strategy.name, strategyInput(strategy, inputs), answer);
+}
+
 /**
- * One compilation by a strategy. The compiler's own result is taken as the engine wrote it; any
- * other strategy's selection goes through the harness, which builds the result; an error row
- * becomes `{error}`.
+ * One compilation by a strategy. The compiler's own result is taken as the engine wrote it, in
+ * this process (it is the package's own code); any other strategy answers from its own process,
+ * and the harness builds the result from its selection; an error row becomes `{error}`.
  */
-export function compileOne(
+export async function compileOne(
   strategy: Strategy,
   inputs: Inputs,
   files: InputFiles,
-): CompilationJSON | { readonly error: string } {
+  hosts: Hosts,
+  key: string,
+): Promise<CompilationJSON | { readonly error: string }> {
   if (strategy.name === 'compiler') {
     const out = located(files, () => compileContext(inputs.request, inputs.candidates, inputs.policy));
     return compilationJSON(out.bundle, out.result, inputs);
   }
-  const compiled = compileWith(strategy, strategyInput(strategy, inputs));
+  const compiled = await compileHosted(hosts, strategy, key, inputs);
   if (compiled.outcome === 'error') return { error: compiled.message };
   return compilationJSON(compiled.outcome === 'bundle' ? compiled.bundle : null, compiled.record, inputs);
 }

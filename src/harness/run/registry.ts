@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError, UsageError } from '../input/errors.js';
-import type { Strategy } from '../types.js';
+import type { Strategy, StrategyInput } from '../types.js';
 import { PUBLISHED_ORDER } from '../vocabulary.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,6 +27,33 @@ function isStrategy(x: unknown): x is Strategy {
   );
 }
 
+/** Where each loaded strategy came from: its own process loads it again from there. */
+const files = new WeakMap<Strategy, string>();
+
+/** The module a strategy was loaded from, if it came from a file. */
+export const strategyFile = (s: Strategy): string | undefined => files.get(s);
+
+/**
+ * A module's default export as a strategy, its fields read once and kept: a getter cannot give
+ * one name to the registry and another to a row. A malformed plug-in stops with its file named.
+ */
+export async function loadStrategyFile(file: string, ext = path.extname(file)): Promise<Strategy> {
+  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  const s = mod.default;
+  if (!isStrategy(s)) throw new InputError(file, 'default export is not {name, description, assemble}');
+  const { name, description, readsLedger, assemble } = s;
+  if (name !== path.basename(file, ext))
+    throw new InputError(file, `strategy name "${name}" is not the file's stem`);
+  const kept: Strategy = Object.freeze({
+    name,
+    description,
+    readsLedger: readsLedger === true,
+    assemble: (input: StrategyInput) => assemble.call(s, input),
+  });
+  files.set(kept, file);
+  return kept;
+}
+
 export function registryOrder(a: string, b: string): number {
   const rank = (n: string) => {
     const k = (PUBLISHED_ORDER as readonly string[]).indexOf(n);
@@ -41,20 +68,12 @@ let cache: Promise<readonly Strategy[]> | undefined;
 export function loadStrategies(dir = STRATEGIES_DIR): Promise<readonly Strategy[]> {
   if (dir === STRATEGIES_DIR && cache) return cache;
   const loading = (async () => {
-    const files = fs
+    const names = fs
       .readdirSync(dir)
       .filter((f) => f.endsWith(EXT) && !f.endsWith('.d.ts') && !f.endsWith(`.test${EXT}`))
       .sort();
     const found: Strategy[] = [];
-    for (const f of files) {
-      const file = path.join(dir, f);
-      const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
-      const s = mod.default;
-      if (!isStrategy(s)) throw new InputError(file, 'default export is not {name, description, assemble}');
-      if (s.name !== path.basename(f, EXT))
-        throw new InputError(file, `strategy name "${s.name}" is not the file's stem`);
-      found.push(s);
-    }
+    for (const f of names) found.push(await loadStrategyFile(path.join(dir, f), EXT));
     return found.sort((a, b) => registryOrder(a.name, b.name));
   })();
   if (dir === STRATEGIES_DIR) cache = loading;

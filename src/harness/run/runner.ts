@@ -18,7 +18,7 @@ import type {
 } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { caseInputs, strategyInput } from './input.js';
-import { compileWith, errorCompiled, outcomeOf } from './measure.js';
+import { compileWith, outcomeOf } from './measure.js';
 
 export interface Cell {
   readonly kase: CorpusCase;
@@ -89,17 +89,8 @@ export function runCell(cell: Cell, corpus: Corpus, ledger: ReadonlyMap<string, 
   return finishCell(cell, corpus, ledger, (input) => compileWith(cell.strategy, input));
 }
 
-/** A cell whose compilation never came back (a worker stopped by the watchdog): an error row. */
-export function failedCell(
-  cell: Cell,
-  corpus: Corpus,
-  ledger: ReadonlyMap<string, CaseLedger>,
-  message: string,
-): CellResult {
-  return finishCell(cell, corpus, ledger, () => errorCompiled(message));
-}
-
-function finishCell(
+/** A cell's row and line from a compilation made by `compile`, here or in a strategy's process. */
+export function finishCell(
   cell: Cell,
   corpus: Corpus,
   ledger: ReadonlyMap<string, CaseLedger>,

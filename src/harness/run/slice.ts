@@ -1,18 +1,13 @@
 /**
- * A slice of the study matrix (all of it, or one shard) run in loop order, in this thread or on
- * worker threads: the rows come out the same either way.
+ * A slice of the study matrix (all of it, or one shard): each strategy answers in a process of
+ * its own, up to `jobs` at once, and this thread measures and scores every answer. Rows are
+ * taken in loop order whatever order the answers come in, so the job count never shows.
  */
 import type { CaseLedger, CompilationLine, Corpus, Row } from '../types.js';
-import { type CellText, runParallel, type WorkerSetup } from './parallel.js';
-import { type Cell, failedCell, runCell } from './runner.js';
-
-/** How to spread a slice over workers. */
-export interface Workers {
-  readonly setup: WorkerSetup;
-  readonly jobs: number;
-  /** Per compilation, in milliseconds. */
-  readonly timeout: number;
-}
+import { Hosts } from './hosts.js';
+import { caseInputs } from './input.js';
+import { compileAnswer } from './measure.js';
+import { type Cell, type CellResult, finishCell } from './runner.js';
 
 /** Cells [from, to) of the matrix, and where each finished one goes, in loop order. */
 export interface Slice {
@@ -21,44 +16,74 @@ export interface Slice {
   readonly matrix: readonly Cell[];
   readonly from: number;
   readonly to: number;
-  readonly take: (row: Row, compilation: CompilationLine | string) => void;
+  readonly take: (row: Row, compilation: CompilationLine) => void;
 }
 
-/** The cells of a slice, here or on worker threads; the same rows either way. */
-export async function runSlice(r: Slice, workers?: Workers | undefined): Promise<void> {
-  if (workers === undefined) runHere(r);
-  else await runOnWorkers(r, workers);
+export interface SliceOptions {
+  /** Compilations running at once. */
+  readonly jobs: number;
+  /** Per compilation, in milliseconds; past it the cell is an error row. */
+  readonly timeout: number;
+  /** What no strategy process may read: the ledger's folder. */
+  readonly secrets: readonly string[];
+  /** Aborting stops the run: no more cells start, the processes are stopped, the promise rejects. */
+  readonly signal?: AbortSignal | undefined;
 }
 
-function runHere(r: Slice): void {
-  for (let k = r.from; k < r.to; k++) {
-    const { row, compilation } = runCell(r.matrix[k] as Cell, r.corpus, r.ledger);
-    r.take(row, compilation);
-  }
-}
-
-/** Workers answer in any order; results are taken in loop order as they join up. */
-async function runOnWorkers(r: Slice, o: Workers): Promise<void> {
-  const waiting = new Map<number, CellText>();
+/** Run the slice; resolves when every cell has been taken. */
+export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
+  const strategies = new Set(r.matrix.slice(r.from, r.to).map((c) => c.strategy));
+  const hosts = new Hosts({ timeout: o.timeout, keep: o.jobs + strategies.size, secrets: o.secrets });
+  hosts.warm(strategies);
+  const waiting = new Map<number, CellResult>();
   let next = r.from;
-  const arrive = (index: number, result: CellText) => {
-    waiting.set(index, result);
-    for (let t = waiting.get(next); t !== undefined; t = waiting.get(next)) {
-      waiting.delete(next++);
-      r.take(JSON.parse(t.row) as Row, t.line);
+  let cursor = r.from;
+  let running = 0;
+  let over = false;
+  return new Promise<void>((resolve, reject) => {
+    const finish = (error?: unknown) => {
+      if (over) return;
+      over = true;
+      hosts.close();
+      o.signal?.removeEventListener('abort', stop);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const stop = () => finish(o.signal?.reason ?? new Error('stopped'));
+    const arrive = (index: number, result: CellResult) => {
+      waiting.set(index, result);
+      for (let t = waiting.get(next); t !== undefined; t = waiting.get(next)) {
+        waiting.delete(next++);
+        r.take(t.row, t.compilation);
+      }
+    };
+    const start = (index: number) => {
+      const cell = r.matrix[index] as Cell;
+      const inputs = caseInputs(cell.kase, cell.budget, r.corpus.policy, r.ledger.get(cell.kase.name));
+      running++;
+      hosts
+        .ask(cell.strategy, cell.kase.name, inputs)
+        .then((answer) => {
+          if (over) return;
+          running--;
+          arrive(
+            index,
+            finishCell(cell, r.corpus, r.ledger, (input) => compileAnswer(cell.strategy.name, input, answer)),
+          );
+          pump();
+        })
+        .catch(finish);
+    };
+    const pump = () => {
+      while (!over && running < o.jobs && cursor < r.to) start(cursor++);
+      if (running === 0 && cursor >= r.to) finish();
+    };
+    if (o.signal?.aborted) stop();
+    o.signal?.addEventListener('abort', stop);
+    try {
+      pump();
+    } catch (e) {
+      finish(e);
     }
-  };
-  await runParallel({
-    setup: o.setup,
-    jobs: o.jobs,
-    timeout: o.timeout,
-    indices: Array.from({ length: r.to - r.from }, (_, k) => r.from + k),
-    onResult: arrive,
-    onLost: (index, message) => {
-      const { row, compilation } = failedCell(r.matrix[index] as Cell, r.corpus, r.ledger, message);
-      arrive(index, { row: JSON.stringify(row), line: JSON.stringify(compilation) });
-    },
   });
-  if (next !== r.to)
-    throw new Error(`only ${next - r.from} of ${r.to - r.from} cells came back from the workers`);
 }

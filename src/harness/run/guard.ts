@@ -1,0 +1,141 @@
+/**
+ * The guard around a strategy's `assemble`, the same in its own process and in this one: the
+ * input is frozen, anything thrown or unreadable becomes a message, and what comes back is
+ * copied out as JSON text under a size cap. Nothing a strategy returns is read twice, so a
+ * getter or a Proxy cannot answer one way when checked and another when used.
+ */
+import { isPlainObject } from '../../compiler/index.js';
+import type { Strategy, StrategyInput } from '../types.js';
+
+/** The most JSON a strategy's `extras` may take, per compilation (docs/reliability.md, "Limits"). */
+export const EXTRAS_CAP = 64 * 1024;
+/** The most JSON a whole selection may take: ids and a trace, which grow with the pool. */
+export const SELECTION_CAP = 256 * 1024 * 1024;
+
+/** A strategy's answer: its selection as JSON text, or why there is none. */
+export type Answer =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly message: string };
+
+/** A selection that breaks the plug-in contract: its message starts "returned a malformed selection". */
+export class Malformed extends Error {}
+
+const deeplyFrozen = new WeakSet<object>();
+
+const frozenMap = (name: string) => () => {
+  throw new TypeError(`Cannot ${name}: the map is frozen`);
+};
+
+/**
+ * Freeze a value and everything it holds, Maps included (their `set`, `delete` and `clear`
+ * throw), so that a change is a TypeError in the strategy that tries it, never a change seen by
+ * another cell.
+ */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    // Not Object.isFrozen: something frozen only on top may still hold what can change.
+    if (typeof x !== 'object' || x === null || deeplyFrozen.has(x)) continue;
+    deeplyFrozen.add(x);
+    if (x instanceof Map) {
+      for (const name of ['set', 'delete', 'clear'])
+        Object.defineProperty(x, name, { value: frozenMap(name), enumerable: false });
+      for (const [k, v] of x) stack.push(k, v);
+    } else if (x instanceof Set) {
+      for (const name of ['add', 'delete', 'clear'])
+        Object.defineProperty(x, name, { value: frozenMap(name), enumerable: false });
+      for (const v of x) stack.push(v);
+    }
+    Object.freeze(x);
+    for (const key of Reflect.ownKeys(x)) stack.push((x as Record<PropertyKey, unknown>)[key]);
+  }
+  return value;
+}
+
+/** Any thrown value as one line of text, even one with no prototype or a throwing `toString`. */
+export function describeThrown(e: unknown): string {
+  let text: string;
+  try {
+    text = e instanceof Error ? `${e.message}` : String(e);
+  } catch {
+    try {
+      text = Object.prototype.toString.call(e);
+    } catch {
+      text = 'a value that cannot be described';
+    }
+  }
+  return text.split('\n')[0] as string;
+}
+
+/** V8's words for a write to something frozen. */
+const FROZEN_WRITE =
+  /read only property|not extensible|Cannot delete property|Cannot redefine|the map is frozen/;
+
+/** Run `assemble` on a frozen input and copy its selection out; never throws. */
+export function assembleGuarded(strategy: Strategy, input: StrategyInput): Answer {
+  const name = strategy.name;
+  let selection: unknown;
+  try {
+    selection = strategy.assemble(deepFreeze(input));
+  } catch (e) {
+    const text = describeThrown(e);
+    if (e instanceof TypeError && FROZEN_WRITE.test(text))
+      return { ok: false, message: `${name} tried to change its input, which is read-only: ${text}` };
+    return { ok: false, message: `${name} threw: ${text}` };
+  }
+  try {
+    return { ok: true, text: selectionText(selection) };
+  } catch (e) {
+    if (e instanceof Malformed)
+      return { ok: false, message: `${name} returned a malformed selection: ${e.message}` };
+    return { ok: false, message: `${name} returned a selection that cannot be read: ${describeThrown(e)}` };
+  }
+}
+
+/**
+ * The selection as JSON text: each field the contract names read once, into a plain object.
+ * Shapes are checked here only as far as copying needs; the ids and the trace are checked
+ * against the input by whoever measures the selection.
+ */
+function selectionText(selection: unknown): string {
+  if (!isPlainObject(selection)) throw new Malformed('not an object');
+  const admits = 'admitted' in selection;
+  const refuses = 'refusal' in selection;
+  if (admits && refuses) throw new Malformed('both admitted and refusal');
+  if (!admits && !refuses) throw new Malformed('neither admitted nor refusal');
+  const extras = selection.extras;
+  if (extras !== undefined && !isPlainObject(extras)) throw new Malformed('extras is not an object');
+  const copy = {
+    ...(admits ? { admitted: selection.admitted } : { refusal: selection.refusal }),
+    trace: selection.trace,
+    extras: JSON.parse(cappedJson(extras ?? {}, EXTRAS_CAP, 'extras')),
+  };
+  const text = JSON.stringify(copy);
+  if (text.length > SELECTION_CAP)
+    throw new Malformed(`it takes ${text.length} characters of JSON, over the cap of ${SELECTION_CAP}`);
+  return text;
+}
+
+/**
+ * JSON text of at most `cap` characters. The count runs while writing, so a value of gigabytes
+ * is stopped near the cap instead of first being written whole.
+ */
+function cappedJson(value: unknown, cap: number, what: string): string {
+  let size = 0;
+  const over = () =>
+    new Malformed(`${what} takes more than ${cap} characters of JSON (the cap per compilation)`);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, (key, v: unknown) => {
+      size += key.length + (typeof v === 'string' ? v.length : 8);
+      if (size > cap) throw over();
+      return v;
+    });
+  } catch (e) {
+    if (e instanceof Malformed) throw e;
+    throw new Malformed(`${what} cannot be written as JSON (${describeThrown(e)})`);
+  }
+  if (text === undefined || text.length > cap) throw over();
+  return text;
+}

@@ -1,0 +1,62 @@
+/**
+ * A strategy's own process: it loads one strategy module and answers one compilation at a time.
+ * Whatever the strategy does to its globals, its input or its memory stays in here; what goes
+ * back is the guard's answer, JSON text or a message. Started by `hosts.ts`, never by hand.
+ */
+import type { CompilerPolicy, ContextCandidate, ContextRequest } from '../../compiler/index.js';
+import type { Annotations, CaseLedger, Strategy } from '../types.js';
+import { type Answer, assembleGuarded, deepFreeze, describeThrown } from './guard.js';
+import { strategyInput } from './input.js';
+import { loadStrategyFile } from './registry.js';
+
+/** The inputs shared by every budget of one case: sent once, kept until the next case. */
+export interface SharedInputs {
+  readonly candidates: readonly ContextCandidate[];
+  readonly policy: CompilerPolicy;
+  readonly annotations: Annotations | undefined;
+}
+
+/** One compilation asked of a host. */
+export interface HostRequest {
+  readonly id: number;
+  readonly shared?: SharedInputs | undefined;
+  readonly request: ContextRequest;
+  readonly ledger?: CaseLedger | undefined;
+}
+
+/** A host's answer to one request, or word that its strategy could not be loaded. */
+export type HostReply = { readonly id: number; readonly answer: Answer } | { readonly broken: string };
+
+const send = (reply: HostReply) => process.send?.(reply);
+
+async function serve(file: string, ext: string): Promise<void> {
+  // The run decides when to stop: a Ctrl-C reaches the whole process group, and the parent, not
+  // this process, turns it into a clean stop.
+  process.on('SIGINT', () => {});
+  // The parent gone (killed, say) means nobody wants the answers.
+  process.on('disconnect', () => process.exit(0));
+  const asked: HostRequest[] = [];
+  let strategy: Strategy | undefined;
+  let shared: SharedInputs | undefined;
+  const answer = (m: HostRequest) => {
+    if (m.shared !== undefined) shared = deepFreeze(m.shared);
+    if (shared === undefined || strategy === undefined) throw new Error('asked before the inputs were sent');
+    const inputs = { ...shared, request: m.request, ledger: m.ledger };
+    send({ id: m.id, answer: assembleGuarded(strategy, strategyInput(strategy, inputs)) });
+  };
+  // Listen at once: a message that came before the listener would be lost.
+  process.on('message', (m: HostRequest) => {
+    if (strategy === undefined) asked.push(m);
+    else answer(m);
+  });
+  try {
+    strategy = await loadStrategyFile(file, ext);
+  } catch (e) {
+    send({ broken: describeThrown(e) });
+    return;
+  }
+  for (const m of asked.splice(0)) answer(m);
+}
+
+const [file, ext] = process.argv.slice(2);
+if (file !== undefined && ext !== undefined && process.send !== undefined) await serve(file, ext);
