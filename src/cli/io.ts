@@ -24,6 +24,6 @@ export function bufferIo(): Io & { stdout: string; stderr: string } {
   return io;
 }
 
-/** Exit codes of the CLI contract. */
-export const EXIT = { ok: 0, checkFailed: 1, badInput: 2 } as const;
+/** Exit codes of the CLI contract, and the shell's 128 + n for a run stopped by signal n. */
+export const EXIT = { ok: 0, checkFailed: 1, badInput: 2, SIGINT: 130, SIGTERM: 143 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

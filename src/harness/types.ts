@@ -59,14 +59,27 @@ export interface Refusal {
 /** What a strategy returns. */
 export type Selection = Admission | Refusal;
 
-/** A strategy is one file in `strategies/` whose default export is this object. */
-export interface Strategy {
+/** What is known of a strategy besides its code: what a run folder's manifest records. */
+export interface StrategyInfo {
   /** Unique; the file's stem. */
   readonly name: string;
   /** One line. */
   readonly description: string;
   /** True only for a strategy that must see the hidden ledger (the oracle). */
   readonly readsLedger?: boolean | undefined;
+}
+
+/** A strategy's file, found but not loaded: its name is the file's stem. */
+export interface StrategyRef {
+  readonly name: string;
+  readonly file: string;
+}
+
+/** A strategy that runs in a process of its own: its file, and what it said of itself. */
+export interface HostedStrategy extends StrategyRef, StrategyInfo {}
+
+/** A strategy is one file in `strategies/` whose default export is this object. */
+export interface Strategy extends StrategyInfo {
   /** Synchronous and deterministic: no clock, no randomness, no I/O. */
   assemble(input: StrategyInput): Selection;
 }

@@ -11,7 +11,7 @@ import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
 import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
 import { textTable } from '../../harness/report/table.js';
-import { pickStrategies } from '../../harness/run/registry.js';
+import { loadStrategies } from '../../harness/run/registry.js';
 import { DEFAULTS, defineCommand, splitList } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -40,7 +40,8 @@ export const bench = defineCommand({
     const baseline = a.baseline ? readBaseline(a.baseline) : null;
     const corpus = loadCorpus(a.corpus);
     const ledger = loadLedger(ledgerDirFor(corpus), corpus);
-    const strategies = await pickStrategies(splitList(a.strategies));
+    // Timed where they run, in this process: bench trusts the strategies it measures.
+    const strategies = await loadStrategies(splitList(a.strategies));
     const tasks = [...corpusTasks(corpus, ledger, strategies), ...scaleTasks(strategies, sizes)];
     io.err(`benchmarking ${tasks.length} tasks (${a.time} ms each, after a warm-up)\n`);
     const records = await runBench(tasks, { time: a.time, warmup: Math.max(10, a.time / 5) });

@@ -15,9 +15,9 @@ import {
 import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
 import { Hosts } from '../../harness/run/hosts.js';
 import type { Inputs } from '../../harness/run/input.js';
-import { compileOne } from '../../harness/run/one.js';
+import { compileOne, compileStrategy } from '../../harness/run/one.js';
 import { pickStrategies } from '../../harness/run/registry.js';
-import type { Strategy } from '../../harness/types.js';
+import type { HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { defineCommand, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode, type Io } from '../io.js';
 
@@ -59,13 +59,14 @@ export const compile = defineCommand({
       })
       .option('timeout', timeoutOption),
   run: async (a, { io }) => {
-    const [strategy] = (await pickStrategies([a.strategy])) as [Strategy];
+    const [ref] = pickStrategies([a.strategy]) as [StrategyRef];
     const hosts = new Hosts({
       timeout: timeoutOf(a.timeout),
       keep: 1,
       secrets: a.ledger === undefined ? [] : [a.ledger],
     });
     try {
+      const strategy = await compileStrategy(ref, hosts);
       return await (a.batch === undefined
         ? compileFiles(a, strategy, hosts, io)
         : compileBatch(a.batch, strategy, hosts, io));
@@ -84,7 +85,7 @@ interface FileArgs {
 }
 
 /** One compilation of the three input files. */
-async function compileFiles(a: FileArgs, strategy: Strategy, hosts: Hosts, io: Io): Promise<ExitCode> {
+async function compileFiles(a: FileArgs, strategy: HostedStrategy, hosts: Hosts, io: Io): Promise<ExitCode> {
   if (a.request === undefined || a.candidates === undefined || a.policy === undefined) {
     throw new UsageError('compile needs --request, --candidates and --policy (or --batch F.jsonl)');
   }
@@ -113,7 +114,7 @@ async function compileFiles(a: FileArgs, strategy: Strategy, hosts: Hosts, io: I
 }
 
 /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
-function batchLine(where: string, line: string, strategy: Strategy, hosts: Hosts): Promise<unknown> {
+function batchLine(where: string, line: string, strategy: HostedStrategy, hosts: Hosts): Promise<unknown> {
   const parsed = parseJson(line);
   if ('problem' in parsed) throw new InputError(where, parsed.problem);
   const o = parsed.value;
@@ -138,7 +139,7 @@ function batchLine(where: string, line: string, strategy: Strategy, hosts: Hosts
  * One output line per input line, in order. A bad line becomes `{"error": ...}` and the rest go
  * on; only an unreadable file stops the command.
  */
-async function compileBatch(file: string, strategy: Strategy, hosts: Hosts, io: Io): Promise<ExitCode> {
+async function compileBatch(file: string, strategy: HostedStrategy, hosts: Hosts, io: Io): Promise<ExitCode> {
   const lines = readTextFile(file).split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   for (const [k, line] of lines.entries()) {

@@ -1,21 +1,23 @@
 import { jsonText } from '../../harness/output/files.js';
 import { textTable } from '../../harness/report/table.js';
-import { loadStrategies } from '../../harness/run/registry.js';
-import { defineCommand } from '../command.js';
+import { Hosts } from '../../harness/run/hosts.js';
+import { infoOf, listStrategies } from '../../harness/run/registry.js';
+import { defineCommand, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 
 /** The registered strategies, in registry order. */
 export const strategies = defineCommand({
   name: 'strategies',
   describe: 'list the registered strategies',
-  options: (y) => y.option('json', { type: 'boolean', default: false }),
+  options: (y) => y.option('json', { type: 'boolean', default: false }).option('timeout', timeoutOption),
   run: async (a, { io }) => {
-    const all = await loadStrategies();
-    const listed = all.map((s) => ({
-      name: s.name,
-      description: s.description,
-      readsLedger: s.readsLedger === true,
-    }));
+    // Each loaded in a process of its own, as a study would run it: listing runs no plug-in here.
+    const refs = listStrategies();
+    const hosts = new Hosts({ timeout: timeoutOf(a.timeout), keep: refs.length, secrets: [] });
+    const listed = await hosts
+      .describe(refs)
+      .then((all) => all.map(infoOf))
+      .finally(() => hosts.close());
     if (a.json) io.out(jsonText(listed));
     else
       io.out(

@@ -1,18 +1,24 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
+import { policyToJSON } from '../../compiler/index.js';
 import { loadCorpus } from '../../harness/input/corpus.js';
 import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
 import { checkOut } from '../../harness/output/folder.js';
-import { RUN_MARKS, RunWriter, reportTitle } from '../../harness/output/run-folder.js';
+import { corpusDigest, RUN_MARKS, reportTitle } from '../../harness/output/run-folder.js';
+import { type RunIdentity, RunWriter } from '../../harness/output/run-writer.js';
 import { reportMarkdown } from '../../harness/report/markdown.js';
+import { Hosts } from '../../harness/run/hosts.js';
 import { pickStrategies } from '../../harness/run/registry.js';
-import { cells } from '../../harness/run/runner.js';
+import { type Cell, cells } from '../../harness/run/runner.js';
 import { parseShard, sliceOf } from '../../harness/run/shard.js';
 import { runSlice } from '../../harness/run/slice.js';
-import type { CompilationLine, Row } from '../../harness/types.js';
+import type { CaseLedger, Corpus, HostedStrategy, ShardInfo } from '../../harness/types.js';
 import { STRATEGY_ERROR } from '../../harness/vocabulary.js';
-import { DEFAULTS, defineCommand, splitList, timeoutOf, timeoutOption } from '../command.js';
-import { EXIT } from '../io.js';
+import { type Context, DEFAULTS, defineCommand, splitList, timeoutOf, timeoutOption } from '../command.js';
+import { EXIT, type ExitCode } from '../io.js';
+import { Stopped, shellLine, stoppable } from '../signals.js';
 
 /** The headline table of a report, for the terminal. */
 const headline = (report: string): string => {
@@ -44,52 +50,113 @@ export const study = defineCommand({
         describe: 'compilations at once, each strategy in processes of its own (same bytes as one job)',
       })
       .option('timeout', timeoutOption)
-      .option('shard', { type: 'string', describe: 'i/n: run only the i-th of n slices of the matrix' }),
+      .option('shard', { type: 'string', describe: 'i/n: run only the i-th of n slices of the matrix' })
+      .option('resume', {
+        type: 'boolean',
+        default: false,
+        describe: 'continue a stopped or killed run into the same --out from its finished compilations',
+      }),
   run: async (a, ctx) => {
-    const { io } = ctx;
     const corpus = loadCorpus(a.corpus, a.policy);
-    const ledger = loadLedger(ledgerDirFor(corpus), corpus);
-    const strategies = await pickStrategies(splitList(a.strategies));
+    const ledgerDir = ledgerDirFor(corpus);
+    const ledger = loadLedger(ledgerDir, corpus);
+    const refs = pickStrategies(splitList(a.strategies));
     const out = a.out ?? path.join('runs', corpus.name);
     checkOut(out, a.force, RUN_MARKS);
     if (!Number.isInteger(a.jobs) || a.jobs < 1) throw new UsageError('--jobs must be a whole number >= 1');
     const timeout = timeoutOf(a.timeout);
-    const matrix = cells(corpus, strategies);
-    const shard = a.shard === undefined ? undefined : sliceOf(parseShard(a.shard), matrix.length);
-    const [from, to] = shard ? [shard.from, shard.to] : [0, matrix.length];
-    const facts = {
+    const shard = a.shard === undefined ? undefined : parseShard(a.shard);
+    const hosts = new Hosts({ timeout, keep: a.jobs + refs.length, secrets: [ledgerDir] });
+    try {
+      const strategies = await hosts.describe(refs);
+      const matrix = cells(corpus, strategies);
+      const plan: Plan = {
+        corpus,
+        ledger,
+        out,
+        hosts,
+        strategies,
+        matrix,
+        shard: shard && sliceOf(shard, matrix.length),
+        identity: {
+          ctxbench: ctx.version(),
+          corpus: corpusDigest(corpus.dir),
+          ledger: corpusDigest(ledgerDir),
+          policy: policyToJSON(corpus.policy),
+          strategies: refs.map((r) => `${r.name} ${fileDigest(r.file)}`),
+          shard: a.shard ?? null,
+          timeout,
+        },
+      };
+      return await stoppable((signal) => runStudy(a, ctx, plan, signal));
+    } finally {
+      hosts.close();
+    }
+  },
+});
+
+interface Plan {
+  readonly corpus: Corpus;
+  readonly ledger: ReadonlyMap<string, CaseLedger>;
+  readonly out: string;
+  readonly hosts: Hosts;
+  readonly strategies: readonly HostedStrategy[];
+  readonly matrix: readonly Cell<HostedStrategy>[];
+  readonly shard: ShardInfo | undefined;
+  readonly identity: RunIdentity;
+}
+
+const fileDigest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+async function runStudy(
+  a: { jobs: number; resume: boolean },
+  ctx: Context,
+  p: Plan,
+  signal: AbortSignal,
+): Promise<ExitCode> {
+  const { io } = ctx;
+  const { corpus, ledger, out, matrix, shard } = p;
+  const [from, to] = shard ? [shard.from, shard.to] : [0, matrix.length];
+  const cellAt = (k: number) => {
+    const cell = matrix[from + k] as Cell<HostedStrategy>;
+    return { case: cell.kase.name, budget: cell.budget, strategy: cell.strategy.name };
+  };
+  const writer = new RunWriter(out, p.identity, cellAt, a.resume);
+  const { rows } = writer;
+  if (a.resume) io.err(`ctxbench: resuming ${out}: ${rows.length} of ${to - from} compilations kept\n`);
+  try {
+    await runSlice(
+      { corpus, ledger, matrix, from: from + rows.length, to, take: (row, line) => writer.take(row, line) },
+      { jobs: a.jobs, hosts: p.hosts, signal },
+    );
+    writer.finish({
       version: ctx.version(),
       command: ['ctxbench', ...ctx.argv],
       corpus,
       policy: corpus.policy,
-      strategies,
+      strategies: p.strategies,
       shard,
-    };
-    const writer = new RunWriter(out);
-    const rows: Row[] = [];
-    const take = (row: Row, compilation: CompilationLine) => {
-      rows.push(row);
-      writer.compilation(compilation);
-    };
-    try {
-      await runSlice(
-        { corpus, ledger, matrix, from, to, take },
-        { jobs: a.jobs, timeout, secrets: [ledgerDirFor(corpus)] },
-      );
-      writer.finish(rows, facts);
-    } catch (e) {
+    });
+  } catch (e) {
+    if (!(e instanceof Stopped)) {
       writer.abort();
       throw e;
     }
-    const part = shard
-      ? ` (shard ${shard.index}/${shard.count}: cells ${shard.from}..${shard.to - 1} of ${shard.total})`
-      : '';
-    io.out(`${rows.length} compilations written to ${out}${part}\n\n`);
-    io.out(`${headline(reportMarkdown(rows, reportTitle(corpus.name)))}\n`);
-    const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
-    if (failed.length === 0) return EXIT.ok;
-    io.err(`ctxbench: ${failed.length} error rows:\n`);
-    for (const r of failed) io.err(`  ${r.case}/${r.budget}/${r.strategy}: ${String(r.extras.error)}\n`);
-    return EXIT.checkFailed;
-  },
-});
+    writer.stop();
+    const again = ctx.argv.includes('--resume') ? ctx.argv : [...ctx.argv, '--resume'];
+    io.err(
+      `ctxbench: ${e.message} after ${rows.length} of ${to - from} compilations, kept in ${out}.partial; resume with: ${shellLine(['ctxbench', ...again])}\n`,
+    );
+    return EXIT[e.signal];
+  }
+  const part = shard
+    ? ` (shard ${shard.index}/${shard.count}: cells ${shard.from}..${shard.to - 1} of ${shard.total})`
+    : '';
+  io.out(`${rows.length} compilations written to ${out}${part}\n\n`);
+  io.out(`${headline(reportMarkdown(rows, reportTitle(corpus.name)))}\n`);
+  const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
+  if (failed.length === 0) return EXIT.ok;
+  io.err(`ctxbench: ${failed.length} error rows:\n`);
+  for (const r of failed) io.err(`  ${r.case}/${r.budget}/${r.strategy}: ${String(r.extras.error)}\n`);
+  return EXIT.checkFailed;
+}

@@ -7,7 +7,7 @@ import { Hosts } from '../../harness/run/hosts.js';
 import { caseInputs } from '../../harness/run/input.js';
 import { compileHosted } from '../../harness/run/one.js';
 import { pickStrategies } from '../../harness/run/registry.js';
-import type { BudgetName, Strategy } from '../../harness/types.js';
+import type { BudgetName, HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
 import { DEFAULTS, defineCommand, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
@@ -38,19 +38,22 @@ export const trace = defineCommand({
       .option('json', { type: 'boolean', default: false, describe: 'print the trace as JSON' })
       .option('timeout', timeoutOption),
   run: async (a, { io }) => {
-    const [strategy] = (await pickStrategies([a.strategy])) as [Strategy];
+    const [ref] = pickStrategies([a.strategy]) as [StrategyRef];
     const budget = parseBudget(a.budget);
     const corpus = loadCorpus(a.corpus);
     const kase = corpus.cases.find((c) => c.name === a.case);
     if (kase === undefined) {
       throw new UsageError(`unknown case "${a.case}" (known: ${corpus.cases.map((c) => c.name).join(', ')})`);
     }
-    const ledger =
-      strategy.readsLedger === true ? loadLedger(ledgerDirFor(corpus), corpus).get(kase.name) : undefined;
     // The corpus checked every case's inputs when it was loaded.
-    const inputs = caseInputs(kase, budget, corpus.policy, ledger);
+    const inputs = caseInputs(kase, budget, corpus.policy, undefined);
     const hosts = new Hosts({ timeout: timeoutOf(a.timeout), keep: 1, secrets: [ledgerDirFor(corpus)] });
-    const compiled = await compileHosted(hosts, strategy, kase.name, inputs).finally(() => hosts.close());
+    const compiled = await (async () => {
+      const [strategy] = (await hosts.describe([ref])) as [HostedStrategy];
+      const ledger =
+        strategy.readsLedger === true ? loadLedger(ledgerDirFor(corpus), corpus).get(kase.name) : undefined;
+      return compileHosted(hosts, strategy, kase.name, { ...inputs, ledger });
+    })().finally(() => hosts.close());
     if (compiled.outcome === 'error') {
       io.err(`ctxbench: ${compiled.message}\n`);
       return EXIT.checkFailed;
@@ -58,12 +61,10 @@ export const trace = defineCommand({
     const view = traceView(compiled.record, kase.candidates);
     const budgetTokens = inputs.request.usable_token_budget;
     if (a.json) {
-      io.out(
-        jsonText(traceJSON(view, { case: kase.name, budget_tokens: budgetTokens, strategy: strategy.name })),
-      );
+      io.out(jsonText(traceJSON(view, { case: kase.name, budget_tokens: budgetTokens, strategy: ref.name })));
       return EXIT.ok;
     }
-    io.out(`${kase.name} at ${budgetTokens} tokens (${strategy.name}): ${view.outcome}\n\n`);
+    io.out(`${kase.name} at ${budgetTokens} tokens (${ref.name}): ${view.outcome}\n\n`);
     io.out(traceTable(view, kase.candidates));
     return EXIT.ok;
   },

@@ -1,6 +1,8 @@
 /**
- * Output folders written whole or not at all: everything goes into a sibling folder first and
- * moves into place with one rename, so an interrupted or failed run leaves nothing half-written.
+ * Output folders written whole or not at all: everything goes into a sibling `<out>.partial`
+ * folder first and moves into place with one rename, so an interrupted or failed run leaves
+ * nothing complete-looking. The partial folder names its owner's pid: a run that was killed
+ * leaves one that the next run into the same place removes, or continues (`study --resume`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,8 +14,9 @@ export class LineFile {
   private readonly fd: number;
   private buffer = '';
 
-  constructor(file: string) {
-    this.fd = fs.openSync(file, 'w');
+  /** `append`: keep what the file holds (a resumed run's finished lines). */
+  constructor(file: string, append = false) {
+    this.fd = fs.openSync(file, append ? 'a' : 'w');
   }
 
   add(line: string): void {
@@ -21,7 +24,7 @@ export class LineFile {
     if (this.buffer.length > 1 << 20) this.flush();
   }
 
-  private flush(): void {
+  flush(): void {
     fs.writeSync(this.fd, this.buffer);
     this.buffer = '';
   }
@@ -52,15 +55,71 @@ export function forEachLine(file: string, fn: (line: string) => void): void {
   }
 }
 
+/** The file in a partial folder that names the process writing it. */
+const OWNER = '.owner';
+
+/** Whether a process is running: the owner of a partial folder, say. */
+export function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it runs, as someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const ownerOf = (partial: string): number => {
+  try {
+    return Number(fs.readFileSync(path.join(partial, OWNER), 'utf8'));
+  } catch {
+    return Number.NaN;
+  }
+};
+
+/**
+ * Remove what killed runs into `target` left behind: a partial folder whose owner is gone (unless
+ * `keep`), and the `<out>.partial-<pid>` folders of earlier versions. A partial folder whose
+ * owner still runs is another run at work: that stops this one.
+ */
+function clearLeftovers(target: string, keep: boolean): void {
+  const partial = `${target}.partial`;
+  if (fs.existsSync(partial)) {
+    const owner = ownerOf(partial);
+    if (owner !== process.pid && alive(owner))
+      throw new UsageError(`${target} is being written by another ctxbench (pid ${owner})`);
+    if (!keep) fs.rmSync(partial, { recursive: true, force: true });
+  }
+  for (const [file, pid] of pidSiblings(target, '.partial-', ''))
+    if (!alive(pid)) fs.rmSync(file, { recursive: true, force: true });
+}
+
+/** Siblings of `target` named `<target><before><pid><after>`, with their pids. */
+export function pidSiblings(target: string, before: string, after: string): [string, number][] {
+  const dir = path.dirname(target);
+  const prefix = `${path.basename(target)}${before}`;
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && f.endsWith(after))
+    .map((f) => [f, f.slice(prefix.length, f.length - after.length)] as const)
+    .filter(([, pid]) => /^\d+$/.test(pid))
+    .map(([f, pid]) => [path.join(dir, f), Number(pid)]);
+}
+
 export class FolderWriter {
   private readonly target: string;
   readonly partial: string;
 
-  constructor(out: string) {
+  /** `resume`: keep a partial folder a killed run left, to continue it. */
+  constructor(out: string, resume = false) {
     this.target = path.resolve(out);
-    this.partial = `${this.target}.partial-${process.pid}`;
-    fs.rmSync(this.partial, { recursive: true, force: true });
+    this.partial = `${this.target}.partial`;
+    clearLeftovers(this.target, resume);
     fs.mkdirSync(this.partial, { recursive: true });
+    fs.writeFileSync(path.join(this.partial, OWNER), String(process.pid));
   }
 
   write(name: string, text: string): void {
@@ -68,17 +127,23 @@ export class FolderWriter {
     fs.writeFileSync(path.join(this.partial, name), text);
   }
 
-  lines(name: string): LineFile {
-    return new LineFile(path.join(this.partial, name));
+  lines(name: string, append = false): LineFile {
+    return new LineFile(path.join(this.partial, name), append);
   }
 
   commit(): void {
+    fs.rmSync(path.join(this.partial, OWNER), { force: true });
     fs.rmSync(this.target, { recursive: true, force: true });
     fs.renameSync(this.partial, this.target);
   }
 
   abort(): void {
     fs.rmSync(this.partial, { recursive: true, force: true });
+  }
+
+  /** Leave the partial folder for a later run to continue, owned by nobody. */
+  release(): void {
+    fs.rmSync(path.join(this.partial, OWNER), { force: true });
   }
 }
 

@@ -1,6 +1,6 @@
 /** Output: run folders written whole or not at all, read back, and merged from shards. */
 export { jsonText, writeFileAtomic } from './files.js';
-export { checkOut, FolderWriter, forEachLine, LineFile, writeWhole } from './folder.js';
+export { alive, checkOut, FolderWriter, forEachLine, LineFile, writeWhole } from './folder.js';
 export { mergeShards } from './merge.js';
 export {
   corpusDigest,
@@ -9,9 +9,10 @@ export {
   type ManifestFacts,
   manifestOf,
   RUN_MARKS,
-  RunWriter,
   readRows,
   reportTitle,
   rowsCsv,
+  writeDerived,
   writeRows,
 } from './run-folder.js';
+export { type CellAt, type RunIdentity, RunWriter } from './run-writer.js';

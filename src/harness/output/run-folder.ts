@@ -1,7 +1,7 @@
 /**
  * The run folder (README, "Run folders"): rows.jsonl, compilations.jsonl, rows.csv,
  * summary.json, report.md and manifest.json. Every file but the manifest is a pure function of
- * the rows, so reruns are byte-identical. A folder is written whole or not at all.
+ * the rows, so reruns are byte-identical. `run-writer.ts` writes one as a study goes.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -12,9 +12,9 @@ import { InputError } from '../input/errors.js';
 import { readJsonFile, readJsonLines } from '../input/files.js';
 import { reportMarkdown } from '../report/markdown.js';
 import { summary } from '../score/stats.js';
-import type { CompilationLine, Corpus, Row, ShardInfo, Strategy } from '../types.js';
+import type { Corpus, Row, ShardInfo, StrategyInfo } from '../types.js';
 import { jsonText as json } from './files.js';
-import { FolderWriter, type LineFile } from './folder.js';
+import type { FolderWriter } from './folder.js';
 
 /** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
 export function rowsCsv(rows: readonly Row[]): string {
@@ -51,6 +51,11 @@ export function writeRows(folder: FolderWriter, rows: readonly Row[], corpusName
   const out = folder.lines('rows.jsonl');
   for (const r of rows) out.add(JSON.stringify(r));
   out.close();
+  writeDerived(folder, rows, corpusName);
+}
+
+/** The files derived from the rows, into a folder being written. */
+export function writeDerived(folder: FolderWriter, rows: readonly Row[], corpusName: string): void {
   for (const [name, text] of Object.entries(derivedFiles(rows, corpusName))) folder.write(name, text);
 }
 
@@ -74,7 +79,7 @@ export interface ManifestFacts {
   readonly command: readonly string[];
   readonly corpus: Corpus;
   readonly policy: CompilerPolicy;
-  readonly strategies: readonly Strategy[];
+  readonly strategies: readonly StrategyInfo[];
   readonly shard?: ShardInfo | undefined;
 }
 
@@ -98,36 +103,6 @@ export const manifestOf = (m: ManifestFacts, rows: number) => ({
 
 /** The files that mark a folder as a run folder, for `--force`. */
 export const RUN_MARKS = ['rows.jsonl', 'manifest.json'] as const;
-
-/**
- * Writes a run folder as the run goes: compilations stream to disk as they are made (they can
- * outgrow memory and any single string); the rows and everything derived from them follow.
- */
-export class RunWriter {
-  private readonly folder: FolderWriter;
-  private readonly compilations: LineFile;
-
-  constructor(out: string) {
-    this.folder = new FolderWriter(out);
-    this.compilations = this.folder.lines('compilations.jsonl');
-  }
-
-  compilation(line: CompilationLine): void {
-    this.compilations.add(JSON.stringify(line));
-  }
-
-  /** Writes the rows, the derived files and the manifest, then moves the folder into place. */
-  finish(rows: readonly Row[], facts: ManifestFacts): void {
-    this.compilations.close();
-    writeRows(this.folder, rows, facts.corpus.name);
-    this.folder.write('manifest.json', json(manifestOf(facts, rows.length)));
-    this.folder.commit();
-  }
-
-  abort(): void {
-    this.folder.abort();
-  }
-}
 
 /** Rows back from a run folder. */
 export function readRows(dir: string): Row[] {

@@ -80,16 +80,25 @@ export function assembleGuarded(strategy: Strategy, input: StrategyInput): Answe
     selection = strategy.assemble(deepFreeze(input));
   } catch (e) {
     const text = describeThrown(e);
-    if (e instanceof TypeError && FROZEN_WRITE.test(text))
+    if (isA(e, TypeError) && FROZEN_WRITE.test(text))
       return { ok: false, message: `${name} tried to change its input, which is read-only: ${text}` };
     return { ok: false, message: `${name} threw: ${text}` };
   }
   try {
     return { ok: true, text: selectionText(selection) };
   } catch (e) {
-    if (e instanceof Malformed)
-      return { ok: false, message: `${name} returned a malformed selection: ${e.message}` };
+    if (isA(e, Malformed))
+      return { ok: false, message: `${name} returned a malformed selection: ${describeThrown(e)}` };
     return { ok: false, message: `${name} returned a selection that cannot be read: ${describeThrown(e)}` };
+  }
+}
+
+/** `instanceof` that a thrown Proxy cannot turn into a second throw. */
+function isA(e: unknown, kind: new (...args: never[]) => Error): boolean {
+  try {
+    return e instanceof kind;
+  } catch {
+    return false;
   }
 }
 
@@ -133,7 +142,7 @@ function cappedJson(value: unknown, cap: number, what: string): string {
       return v;
     });
   } catch (e) {
-    if (e instanceof Malformed) throw e;
+    if (isA(e, Malformed)) throw e;
     throw new Malformed(`${what} cannot be written as JSON (${describeThrown(e)})`);
   }
   if (text === undefined || text.length > cap) throw over();

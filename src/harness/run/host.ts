@@ -4,10 +4,10 @@
  * back is the guard's answer, JSON text or a message. Started by `hosts.ts`, never by hand.
  */
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from '../../compiler/index.js';
-import type { Annotations, CaseLedger, Strategy } from '../types.js';
+import type { Annotations, CaseLedger, Strategy, StrategyInfo } from '../types.js';
 import { type Answer, assembleGuarded, deepFreeze, describeThrown } from './guard.js';
 import { strategyInput } from './input.js';
-import { loadStrategyFile } from './registry.js';
+import { infoOf, loadStrategyFile } from './registry.js';
 
 /** The inputs shared by every budget of one case: sent once, kept until the next case. */
 export interface SharedInputs {
@@ -24,12 +24,15 @@ export interface HostRequest {
   readonly ledger?: CaseLedger | undefined;
 }
 
-/** A host's answer to one request, or word that its strategy could not be loaded. */
-export type HostReply = { readonly id: number; readonly answer: Answer } | { readonly broken: string };
+/** Word that the strategy is loaded (or could not be), then one answer per request. */
+export type HostReply =
+  | { readonly ready: StrategyInfo }
+  | { readonly broken: string }
+  | { readonly id: number; readonly answer: Answer };
 
 const send = (reply: HostReply) => process.send?.(reply);
 
-async function serve(file: string, ext: string): Promise<void> {
+async function serve(file: string): Promise<void> {
   // The run decides when to stop: a Ctrl-C reaches the whole process group, and the parent, not
   // this process, turns it into a clean stop.
   process.on('SIGINT', () => {});
@@ -50,13 +53,14 @@ async function serve(file: string, ext: string): Promise<void> {
     else answer(m);
   });
   try {
-    strategy = await loadStrategyFile(file, ext);
+    strategy = await loadStrategyFile(file);
   } catch (e) {
     send({ broken: describeThrown(e) });
     return;
   }
+  send({ ready: infoOf(strategy) });
   for (const m of asked.splice(0)) answer(m);
 }
 
-const [file, ext] = process.argv.slice(2);
-if (file !== undefined && ext !== undefined && process.send !== undefined) await serve(file, ext);
+const file = process.argv[2];
+if (file !== undefined && process.send !== undefined) await serve(file);

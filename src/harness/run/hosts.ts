@@ -9,13 +9,12 @@ import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../input/errors.js';
+import { InputError, UsageError } from '../input/errors.js';
 import { fromRoot, packageRoot } from '../input/files.js';
-import type { Strategy } from '../types.js';
+import type { HostedStrategy, StrategyRef } from '../types.js';
 import type { Answer } from './guard.js';
 import type { HostReply, HostRequest } from './host.js';
 import type { Inputs } from './input.js';
-import { strategyFile } from './registry.js';
 
 export interface HostOptions {
   /** Per compilation, in milliseconds. */
@@ -27,17 +26,26 @@ export interface HostOptions {
 }
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
+/** The least time a strategy's module is given to load, in milliseconds. */
+const LOAD_TIMEOUT = 60_000;
 
 /**
  * How to start a host. From the sources (the tests) the process registers tsx, which needs to
  * start processes of its own, so the permission model is left off there; the built package,
  * which is what people run, always has it.
  */
-function launch(secrets: readonly string[]): { entry: string; execArgv: string[] } {
+interface Launch {
+  readonly entry: string;
+  readonly execArgv: string[];
+}
+
+function launch(secrets: readonly string[]): Launch {
   const entry = fileURLToPath(new URL(`./host${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url));
   if (FROM_SOURCE) return { entry, execArgv: ['--import', import.meta.resolve('tsx/esm')] };
   const readable = readablePaths();
-  const secret = [...secrets, fromRoot('ledger')].map(real).find((s) => readable.some((r) => inside(s, r)));
+  const secret = [...secrets, fromRoot('ledger')]
+    .flatMap((s) => [path.resolve(s), real(s)])
+    .find((s) => readable.some((r) => inside(s, r)));
   if (secret !== undefined)
     throw new UsageError(`the ledger ${secret} lies inside code that strategies may read: move it out`);
   const flag = process.allowedNodeEnvironmentFlags.has('--permission')
@@ -64,13 +72,15 @@ const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(`$
  * them included), the package's package.json, and the node_modules folders modules resolve from.
  */
 function readablePaths(): string[] {
-  const root = real(packageRoot());
-  const paths = [real(fromRoot('dist')), path.join(root, 'package.json')];
+  const root = packageRoot();
+  const paths = [fromRoot('dist'), path.join(root, 'package.json')];
   for (let dir = root; ; dir = path.dirname(dir)) {
     const modules = path.join(dir, 'node_modules');
-    if (fs.existsSync(modules)) paths.push(real(modules));
-    if (path.dirname(dir) === dir) return paths;
+    if (fs.existsSync(modules)) paths.push(modules);
+    if (path.dirname(dir) === dir) break;
   }
+  // A path is checked as written and as resolved: a linked node_modules needs both.
+  return [...new Set(paths.flatMap((p) => [path.resolve(p), real(p)]))];
 }
 
 /** Why a host stopped, in words that do not depend on the run (no pid, no timing). */
@@ -80,24 +90,30 @@ function ending(code: number | null, signal: NodeJS.Signals | null, stderr: stri
   return `exited with code ${code}`;
 }
 
+type Loaded = { readonly info: HostedStrategy } | { readonly broken: string };
+
 /** One strategy's process, asked one compilation at a time. */
 class Host {
-  readonly strategy: Strategy;
+  readonly ref: StrategyRef;
+  /** Settles once the module is loaded, or has failed to. */
+  readonly loaded: Promise<Loaded>;
   private readonly child: ChildProcess;
   private readonly timeout: number;
+  private onLoad: ((l: Loaded) => void) | undefined;
   private waiting: ((a: Answer) => void) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private broken: string | undefined;
   private heldKey: string | undefined;
   private stderrTail = '';
   private nextId = 0;
   dead = false;
 
-  constructor(strategy: Strategy, o: HostOptions, how: { entry: string; execArgv: string[] }) {
-    this.strategy = strategy;
+  constructor(ref: StrategyRef, o: HostOptions, how: Launch) {
+    this.ref = ref;
     this.timeout = o.timeout;
-    const file = strategyFile(strategy) as string;
-    this.child = fork(how.entry, [file, path.extname(file)], {
+    this.loaded = new Promise((resolve) => {
+      this.onLoad = resolve;
+    });
+    this.child = fork(how.entry, [ref.file], {
       execArgv: how.execArgv,
       serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -109,19 +125,18 @@ class Host {
       this.stderrTail = (this.stderrTail + d.toString()).slice(-4096);
     });
     this.child.on('message', (m: HostReply) => this.hear(m));
-    this.child.on('exit', (code, signal) =>
-      this.end(`${ending(code, signal, this.stderrTail)} while compiling`),
-    );
+    this.child.on('exit', (code, signal) => this.end(ending(code, signal, this.stderrTail)));
     this.child.on('error', () => this.end('could not be started'));
-  }
-
-  private get name(): string {
-    return this.strategy.name;
+    // Loading is not compiling: a short --timeout must not fail a module that loads slowly.
+    const loading = Math.max(this.timeout, LOAD_TIMEOUT);
+    this.startClock(loading, () => this.load({ broken: `did not load within ${loading} ms` }));
   }
 
   /** One compilation. `key` names the case: its shared inputs are sent once per host. */
-  ask(key: string, inputs: Inputs): Promise<Answer> {
-    if (this.broken !== undefined) return Promise.resolve(this.failed(this.broken));
+  async ask(key: string, inputs: Inputs): Promise<Answer> {
+    const loaded = await this.loaded;
+    if ('broken' in loaded) return { ok: false, message: `${this.ref.name} ${loaded.broken}` };
+    if (this.dead) return { ok: false, message: `${this.ref.name}'s process had stopped` };
     return new Promise((resolve) => {
       this.waiting = resolve;
       const { request, candidates, policy, annotations } = inputs;
@@ -129,22 +144,33 @@ class Host {
         id: ++this.nextId,
         ...(key === this.heldKey ? {} : { shared: { candidates, policy, annotations } }),
         request,
-        ...(this.strategy.readsLedger === true ? { ledger: inputs.ledger } : {}),
+        ...(loaded.info.readsLedger === true ? { ledger: inputs.ledger } : {}),
       };
       this.heldKey = key;
-      // The clock only decides when to give up on a process, never what is compiled.
-      this.timer = setTimeout(() => {
-        this.stop();
-        this.reply(this.failed(`timed out: no answer within ${this.timeout} ms, its process was stopped`));
-      }, this.timeout);
+      this.startClock(this.timeout, () =>
+        this.reply({
+          ok: false,
+          message: `${this.ref.name} timed out: no answer within ${this.timeout} ms, its process was stopped`,
+        }),
+      );
       this.child.send(message, (e) => {
         if (e) this.end('could not be reached');
       });
     });
   }
 
-  private failed(why: string): Answer {
-    return { ok: false, message: `${this.name} ${why}` };
+  /** The clock only decides when to give up on a process, never what is compiled. */
+  private startClock(ms: number, give: () => void): void {
+    this.timer = setTimeout(() => {
+      this.stop();
+      give();
+    }, ms);
+  }
+
+  private load(l: Loaded): void {
+    clearTimeout(this.timer);
+    this.onLoad?.(l);
+    this.onLoad = undefined;
   }
 
   private reply(a: Answer): void {
@@ -155,15 +181,15 @@ class Host {
   }
 
   private hear(m: HostReply): void {
-    if ('broken' in m) {
-      this.broken = `could not be loaded in its own process: ${m.broken}`;
-      this.reply(this.failed(this.broken));
-    } else if (m.id === this.nextId) this.reply(m.answer);
+    if ('ready' in m) this.load({ info: { ...m.ready, file: this.ref.file } });
+    else if ('broken' in m) this.load({ broken: `could not be loaded: ${m.broken}` });
+    else if (m.id === this.nextId) this.reply(m.answer);
   }
 
   private end(why: string): void {
     this.dead = true;
-    this.reply({ ok: false, message: `${this.name}'s process ${why}` });
+    this.load({ broken: `could not be loaded: its process ${why}` });
+    this.reply({ ok: false, message: `${this.ref.name}'s process ${why} while compiling` });
   }
 
   stop(): void {
@@ -175,7 +201,7 @@ class Host {
 /** The strategy processes of one run: idle ones are reused, dead ones replaced. */
 export class Hosts {
   private readonly o: HostOptions;
-  private readonly how: { entry: string; execArgv: string[] };
+  private readonly how: Launch;
   /** Least recently used first. */
   private idle: Host[] = [];
   private readonly live = new Set<Host>();
@@ -185,41 +211,48 @@ export class Hosts {
     this.how = launch(o.secrets);
   }
 
-  /** Start one process per strategy now, side by side, rather than each when first asked. */
-  warm(strategies: Iterable<Strategy>): void {
-    for (const s of strategies) {
-      if (this.live.size >= this.o.keep) return;
-      const host = new Host(s, this.o, this.how);
-      this.live.add(host);
-      this.idle.push(host);
+  /**
+   * Load each strategy in a process of its own, side by side, and say what each is. A module
+   * that cannot be loaded stops the command with its file named, before anything runs.
+   */
+  async describe(refs: readonly StrategyRef[]): Promise<HostedStrategy[]> {
+    const hosts = refs.map((ref) => this.spawn(ref));
+    this.idle.push(...hosts);
+    const infos: HostedStrategy[] = [];
+    for (const host of hosts) {
+      const loaded = await host.loaded;
+      if ('broken' in loaded) throw new InputError(host.ref.file, loaded.broken);
+      infos.push(loaded.info);
     }
+    return infos;
   }
 
-  /** One compilation by `strategy` in a process of its own; never rejects. */
-  async ask(strategy: Strategy, key: string, inputs: Inputs): Promise<Answer> {
-    const host = this.acquire(strategy);
+  /** One compilation by a strategy in a process of its own; never rejects. */
+  async ask(ref: StrategyRef, key: string, inputs: Inputs): Promise<Answer> {
+    const host = this.acquire(ref);
     const answer = await host.ask(key, inputs);
     this.release(host);
     return answer;
   }
 
-  private acquire(strategy: Strategy): Host {
-    for (const h of this.idle.filter((h) => h.dead)) this.retire(h);
-    this.idle = this.idle.filter((h) => !h.dead);
-    const k = this.idle.findIndex((h) => h.strategy === strategy);
-    if (k >= 0) return this.idle.splice(k, 1)[0] as Host;
-    while (this.live.size >= this.o.keep && this.idle.length > 0) this.retire(this.idle.shift() as Host);
-    const host = new Host(strategy, this.o, this.how);
+  private spawn(ref: StrategyRef): Host {
+    const host = new Host(ref, this.o, this.how);
     this.live.add(host);
     return host;
   }
 
+  private acquire(ref: StrategyRef): Host {
+    for (const h of this.idle.filter((h) => h.dead)) this.retire(h);
+    this.idle = this.idle.filter((h) => !h.dead);
+    const k = this.idle.findIndex((h) => h.ref.file === ref.file);
+    if (k >= 0) return this.idle.splice(k, 1)[0] as Host;
+    while (this.live.size >= this.o.keep && this.idle.length > 0) this.retire(this.idle.shift() as Host);
+    return this.spawn(ref);
+  }
+
   private release(host: Host): void {
-    if (host.dead) {
-      this.retire(host);
-      return;
-    }
-    this.idle.push(host);
+    if (host.dead) this.retire(host);
+    else this.idle.push(host);
   }
 
   private retire(host: Host): void {

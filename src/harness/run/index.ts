@@ -4,14 +4,15 @@ export { type Answer, assembleGuarded, deepFreeze, EXTRAS_CAP, SELECTION_CAP } f
 export { Hosts } from './hosts.js';
 export { caseInputs, type Inputs, strategyInput } from './input.js';
 export { compileAnswer, compileWith, errorCompiled, outcomeOf } from './measure.js';
-export { type CompilationJSON, compilationJSON, compileOne } from './one.js';
+export { type CompilationJSON, compilationJSON, compileHosted, compileOne } from './one.js';
 export {
+  infoOf,
+  listStrategies,
   loadStrategies,
   loadStrategyFile,
   pickStrategies,
   registryOrder,
   STRATEGIES_DIR,
-  strategyFile,
 } from './registry.js';
 export {
   type Cell,

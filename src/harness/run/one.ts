@@ -10,7 +10,7 @@ import {
   validateResult,
 } from '../../compiler/index.js';
 import { type InputFiles, located } from '../input/checks.js';
-import type { Compiled, Strategy } from '../types.js';
+import type { Compiled, HostedStrategy, StrategyRef } from '../types.js';
 import type { Hosts } from './hosts.js';
 import { type Inputs, strategyInput } from './input.js';
 import { compileAnswer } from './measure.js';
@@ -41,10 +41,21 @@ export function compilationJSON(
   };
 }
 
+/**
+ * The strategy `compile` runs: the compiler as the package's own engine, in this process; any
+ * other loaded in a process of its own, which says what it is.
+ */
+export async function compileStrategy(ref: StrategyRef, hosts: Hosts): Promise<HostedStrategy> {
+  if (ref.name === ENGINE) return { ...ref, description: 'the Context Compiler', readsLedger: false };
+  return (await hosts.describe([ref]))[0] as HostedStrategy;
+}
+
+const ENGINE = 'compiler';
+
 /** One compilation by a strategy in a process of its own; `key` names the inputs it shares. */
 export async function compileHosted(
   hosts: Hosts,
-  strategy: Strategy,
+  strategy: HostedStrategy,
   key: string,
   inputs: Inputs,
 ): Promise<Compiled> {
@@ -58,13 +69,13 @@ export async function compileHosted(
  * and the harness builds the result from its selection; an error row becomes `{error}`.
  */
 export async function compileOne(
-  strategy: Strategy,
+  strategy: HostedStrategy,
   inputs: Inputs,
   files: InputFiles,
   hosts: Hosts,
   key: string,
 ): Promise<CompilationJSON | { readonly error: string }> {
-  if (strategy.name === 'compiler') {
+  if (strategy.name === ENGINE) {
     const out = located(files, () => compileContext(inputs.request, inputs.candidates, inputs.policy));
     return compilationJSON(out.bundle, out.result, inputs);
   }

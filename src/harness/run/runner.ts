@@ -14,26 +14,32 @@ import type {
   CorpusCase,
   Row,
   Strategy,
+  StrategyInfo,
   StrategyInput,
 } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { caseInputs, strategyInput } from './input.js';
 import { compileWith, outcomeOf } from './measure.js';
 
-export interface Cell {
+export interface Cell<S extends StrategyInfo = Strategy> {
   readonly kase: CorpusCase;
   readonly budget: BudgetName;
-  readonly strategy: Strategy;
+  readonly strategy: S;
 }
 
 /** The matrix in loop order. */
-export const cells = (corpus: Corpus, strategies: readonly Strategy[]): Cell[] =>
+export const cells = <S extends StrategyInfo>(corpus: Corpus, strategies: readonly S[]): Cell<S>[] =>
   corpus.cases.flatMap((kase) =>
     BUDGETS.flatMap((budget) => strategies.map((strategy) => ({ kase, budget, strategy }))),
   );
 
 /** A cell's row: its outcome, every metric against the ledger, the audit, the extras. */
-export function rowOf(cell: Cell, out: Compiled, ledger: CaseLedger, input: StrategyInput): Row {
+export function rowOf(
+  cell: Cell<StrategyInfo>,
+  out: Compiled,
+  ledger: CaseLedger,
+  input: StrategyInput,
+): Row {
   const budgetTokens = cell.kase.budgets[cell.budget];
   const expected = cell.kase.expected[cell.budget];
   const o = outcomeOf(out);
@@ -68,7 +74,7 @@ export function rowOf(cell: Cell, out: Compiled, ledger: CaseLedger, input: Stra
   };
 }
 
-export function compilationOf(cell: Cell, out: Compiled): CompilationLine {
+export function compilationOf(cell: Cell<StrategyInfo>, out: Compiled): CompilationLine {
   return {
     case: cell.kase.name,
     budget: cell.budget,
@@ -91,7 +97,7 @@ export function runCell(cell: Cell, corpus: Corpus, ledger: ReadonlyMap<string, 
 
 /** A cell's row and line from a compilation made by `compile`, here or in a strategy's process. */
 export function finishCell(
-  cell: Cell,
+  cell: Cell<StrategyInfo>,
   corpus: Corpus,
   ledger: ReadonlyMap<string, CaseLedger>,
   compile: (input: StrategyInput) => Compiled,

@@ -3,8 +3,8 @@
  * its own, up to `jobs` at once, and this thread measures and scores every answer. Rows are
  * taken in loop order whatever order the answers come in, so the job count never shows.
  */
-import type { CaseLedger, CompilationLine, Corpus, Row } from '../types.js';
-import { Hosts } from './hosts.js';
+import type { CaseLedger, CompilationLine, Corpus, HostedStrategy, Row } from '../types.js';
+import type { Hosts } from './hosts.js';
 import { caseInputs } from './input.js';
 import { compileAnswer } from './measure.js';
 import { type Cell, type CellResult, finishCell } from './runner.js';
@@ -13,7 +13,7 @@ import { type Cell, type CellResult, finishCell } from './runner.js';
 export interface Slice {
   readonly corpus: Corpus;
   readonly ledger: ReadonlyMap<string, CaseLedger>;
-  readonly matrix: readonly Cell[];
+  readonly matrix: readonly Cell<HostedStrategy>[];
   readonly from: number;
   readonly to: number;
   readonly take: (row: Row, compilation: CompilationLine) => void;
@@ -22,19 +22,15 @@ export interface Slice {
 export interface SliceOptions {
   /** Compilations running at once. */
   readonly jobs: number;
-  /** Per compilation, in milliseconds; past it the cell is an error row. */
-  readonly timeout: number;
-  /** What no strategy process may read: the ledger's folder. */
-  readonly secrets: readonly string[];
+  /** The strategies' processes, with their timeout; the caller closes them. */
+  readonly hosts: Hosts;
   /** Aborting stops the run: no more cells start, the processes are stopped, the promise rejects. */
   readonly signal?: AbortSignal | undefined;
 }
 
 /** Run the slice; resolves when every cell has been taken. */
 export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
-  const strategies = new Set(r.matrix.slice(r.from, r.to).map((c) => c.strategy));
-  const hosts = new Hosts({ timeout: o.timeout, keep: o.jobs + strategies.size, secrets: o.secrets });
-  hosts.warm(strategies);
+  const { hosts } = o;
   const waiting = new Map<number, CellResult>();
   let next = r.from;
   let cursor = r.from;
@@ -52,13 +48,13 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
     const stop = () => finish(o.signal?.reason ?? new Error('stopped'));
     const arrive = (index: number, result: CellResult) => {
       waiting.set(index, result);
-      for (let t = waiting.get(next); t !== undefined; t = waiting.get(next)) {
+      for (let t = waiting.get(next); !over && t !== undefined; t = waiting.get(next)) {
         waiting.delete(next++);
         r.take(t.row, t.compilation);
       }
     };
     const start = (index: number) => {
-      const cell = r.matrix[index] as Cell;
+      const cell = r.matrix[index] as Cell<HostedStrategy>;
       const inputs = caseInputs(cell.kase, cell.budget, r.corpus.policy, r.ledger.get(cell.kase.name));
       running++;
       hosts

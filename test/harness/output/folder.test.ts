@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +31,67 @@ const usageError = (fn: () => void): UsageError => {
   throw new Error('no UsageError thrown');
 };
 
+/** The pid of a process that has ended: what a killed run leaves in its leftovers' names. */
+const deadPid = (): number => {
+  const r = spawnSync(process.execPath, ['-e', '0']);
+  return r.pid as number;
+};
+
+describe('leftovers of killed runs', () => {
+  it('a partial folder whose owner is gone is removed by the next run into the same place', () => {
+    const dir = parent();
+    const out = path.join(dir, 'run');
+    fs.mkdirSync(`${out}.partial`);
+    fs.writeFileSync(`${out}.partial/.owner`, String(deadPid()));
+    fs.writeFileSync(`${out}.partial/rows.jsonl`, '{"half":');
+    fs.mkdirSync(`${out}.partial-${deadPid()}`);
+    const w = new FolderWriter(out);
+    expect(fs.readdirSync(w.partial)).toEqual(['.owner']);
+    expect(fs.readdirSync(dir)).toEqual(['run.partial']);
+    w.commit();
+    expect(fs.readdirSync(dir)).toEqual(['run']);
+    expect(fs.readdirSync(out)).toEqual([]);
+  });
+
+  it('a partial folder whose owner still runs is another run at work: a usage error, and it is left alone', () => {
+    const out = path.join(parent(), 'run');
+    fs.mkdirSync(`${out}.partial`);
+    fs.writeFileSync(`${out}.partial/.owner`, String(process.ppid));
+    fs.writeFileSync(`${out}.partial/rows.jsonl`, 'x\n');
+    expect(usageError(() => new FolderWriter(out)).message).toMatch(
+      new RegExp(`being written by another ctxbench \\(pid ${process.ppid}\\)`),
+    );
+    expect(fs.readFileSync(`${out}.partial/rows.jsonl`, 'utf8')).toBe('x\n');
+  });
+
+  it('release() leaves the partial folder owned by nobody, for --resume; the next run without it starts afresh', () => {
+    const out = path.join(parent(), 'run');
+    const w = new FolderWriter(out);
+    w.write('rows.jsonl', 'kept\n');
+    w.release();
+    expect(fs.readdirSync(w.partial)).toEqual(['rows.jsonl']);
+    const resumed = new FolderWriter(out, true);
+    expect(fs.readFileSync(path.join(resumed.partial, 'rows.jsonl'), 'utf8')).toBe('kept\n');
+    resumed.release();
+    const fresh = new FolderWriter(out);
+    expect(fs.readdirSync(fresh.partial)).toEqual(['.owner']);
+  });
+
+  it("writeFileAtomic removes a killed write's temporary file, never a running one's", () => {
+    const dir = parent();
+    const file = path.join(dir, 'out.json');
+    const dead = `${file}.${deadPid()}.tmp`;
+    const running = `${file}.${process.ppid}.tmp`;
+    const other = path.join(dir, 'other.json.1.tmp');
+    for (const f of [dead, running, other]) fs.writeFileSync(f, 'half');
+    writeFileAtomic(file, 'whole');
+    expect(fs.readdirSync(dir).sort()).toEqual(
+      ['other.json.1.tmp', 'out.json', path.basename(running)].sort(),
+    );
+    expect(fs.readFileSync(file, 'utf8')).toBe('whole');
+  });
+});
+
 describe('FolderWriter', () => {
   it('writes into a partial sibling; only commit() moves it into place', () => {
     const dir = parent();
@@ -39,7 +101,7 @@ describe('FolderWriter', () => {
     w.write('sub/b.txt', 'B');
     expect(fs.existsSync(out)).toBe(false);
     expect(path.dirname(w.partial)).toBe(dir);
-    expect(path.basename(w.partial)).toMatch(/^run\.partial-/);
+    expect(path.basename(w.partial)).toBe('run.partial');
     expect(fs.readFileSync(path.join(w.partial, 'sub/b.txt'), 'utf8')).toBe('B');
     w.commit();
     expect(fs.readdirSync(dir)).toEqual(['run']);

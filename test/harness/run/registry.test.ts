@@ -3,10 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/input/errors.js';
+import { EXTRAS_CAP } from '../../../src/harness/run/guard.js';
 import { compileWith, outcomeOf } from '../../../src/harness/run/measure.js';
-import { loadStrategies, pickStrategies } from '../../../src/harness/run/registry.js';
+import {
+  listStrategies,
+  loadStrategies,
+  loadStrategyFile,
+  pickStrategies,
+} from '../../../src/harness/run/registry.js';
 import { runStudy } from '../../../src/harness/run/runner.js';
-import type { Strategy } from '../../../src/harness/types.js';
+import type { Strategy, StrategyInput } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { asError } from '../../helpers/compiled.js';
 import { corpus } from '../../helpers/corpus.js';
@@ -34,31 +40,30 @@ describe('discovery', () => {
       'dump.ts': probe('dump'),
       'notes.json': '{}',
     });
-    expect((await loadStrategies(dir)).map((s) => s.name)).toEqual([
-      'dump',
-      'oracle',
-      'aa-first',
-      'zz-probe',
-    ]);
+    expect(listStrategies(dir).map((s) => s.name)).toEqual(['dump', 'oracle', 'aa-first', 'zz-probe']);
   });
 
   it('stops with the file named when a plug-in is malformed or misnamed', async () => {
-    await expect(
-      loadStrategies(pluginDir({ 'bad.ts': 'export default { name: "bad" };\n' })),
-    ).rejects.toThrow(InputError);
-    await expect(loadStrategies(pluginDir({ 'x.ts': probe('y') }))).rejects.toThrow(/not the file's stem/);
+    const bad = path.join(pluginDir({ 'bad.ts': 'export default { name: "bad" };\n' }), 'bad.ts');
+    await expect(loadStrategyFile(bad)).rejects.toThrow(InputError);
+    const misnamed = path.join(pluginDir({ 'x.ts': probe('y') }), 'x.ts');
+    await expect(loadStrategyFile(misnamed)).rejects.toThrow(/not the file's stem/);
   });
 
   it('an unknown name in a subset is a usage error listing the known ones', async () => {
-    await expect(pickStrategies(['compiler', 'nope'])).rejects.toThrow(
-      /unknown strategy "nope" \(known: dump, topk/,
-    );
-    expect((await pickStrategies(['oracle', 'dump'])).map((s) => s.name)).toEqual(['dump', 'oracle']);
+    expect(() => pickStrategies(['compiler', 'nope'])).toThrow(/unknown strategy "nope" \(known: dump, topk/);
+    expect(pickStrategies(['oracle', 'dump']).map((s) => s.name)).toEqual(['dump', 'oracle']);
   });
 });
 
 describe('a strategy that fails becomes an error row, and only that row', () => {
-  const input = { request: req(500), candidates: [cand('a'), cand('b')], policy: policy(), budget: 500 };
+  const input = {
+    request: req(500),
+    candidates: [cand('a'), cand('b')],
+    policy: policy(),
+    budget: 500,
+    annotations: new Map([['a', { tier: 'hot' }]]),
+  };
   const make = (assemble: Strategy['assemble']): Strategy => ({ name: 'x', description: 'test', assemble });
 
   it.each([
@@ -74,6 +79,89 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
     ['refusal without reason', () => ({ refusal: { reason: '' } }), 'refusal without a reason'],
     ['not an object', () => 7 as never, 'not an object'],
     ['bad extras', () => ({ admitted: [], extras: [] as never }), 'extras is not an object'],
+    [
+      'throws a value with no prototype',
+      () => {
+        throw Object.create(null);
+      },
+      'x threw: [object Object]',
+    ],
+    [
+      'throws a Proxy whose every trap throws',
+      () => {
+        throw new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('trap');
+            },
+            getPrototypeOf() {
+              throw new Error('trap');
+            },
+          },
+        );
+      },
+      'x threw:',
+    ],
+    [
+      'a throwing admitted getter',
+      () => ({
+        get admitted(): string[] {
+          throw new Error('getter');
+        },
+      }),
+      'cannot be read: getter',
+    ],
+    [
+      'a throwing extras getter',
+      () => ({
+        admitted: [],
+        get extras(): Record<string, unknown> {
+          throw new Error('getter');
+        },
+      }),
+      'cannot be read: getter',
+    ],
+    [
+      'a Proxy selection',
+      () =>
+        new Proxy(
+          { admitted: [] },
+          {
+            has() {
+              throw new Error('has trap');
+            },
+          },
+        ) as never,
+      'cannot be read: has trap',
+    ],
+    [
+      'both admitted and refusal',
+      () => ({ admitted: [], refusal: { reason: 'R' } }) as never,
+      'both admitted and refusal',
+    ],
+    ['neither admitted nor refusal', () => ({ extras: {} }) as never, 'neither admitted nor refusal'],
+    [
+      'extras over the cap',
+      () => ({ admitted: [], extras: { blob: 'x'.repeat(EXTRAS_CAP) } }),
+      `extras takes more than ${EXTRAS_CAP} characters`,
+    ],
+    [
+      'a change to its input',
+      (i: StrategyInput) => {
+        (i.request.required_ids as string[]).push('b');
+        return { admitted: [] };
+      },
+      'x tried to change its input, which is read-only',
+    ],
+    [
+      'a change to the annotations map',
+      (i: StrategyInput) => {
+        (i.annotations as Map<string, unknown>).set('a', {});
+        return { admitted: [] };
+      },
+      'x tried to change its input',
+    ],
   ] as const)('%s', (_what, assemble, message) => {
     const out = compileWith(make(assemble as Strategy['assemble']), input);
     expect(asError(out).message).toContain(message);
@@ -106,7 +194,7 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
         return { admitted: [] };
       },
     };
-    const [compiler] = await pickStrategies(['compiler']);
+    const [compiler] = await loadStrategies(['compiler']);
     const rows = runStudy(corpus(), referenceLedger(), [vandal, compiler!]);
     expect(rows.filter((r) => r.strategy === 'vandal').every((r) => r.reason === STRATEGY_ERROR)).toBe(true);
     expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(
@@ -122,7 +210,7 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
         throw new Error('no');
       },
     };
-    const [compiler] = await pickStrategies(['compiler']);
+    const [compiler] = await loadStrategies(['compiler']);
     const rows = runStudy(corpus(), referenceLedger(), [compiler!, boom]);
     const alone = runStudy(corpus(), referenceLedger(), [compiler!]);
     expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(alone);
