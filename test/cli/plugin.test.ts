@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseFlags, tempDir } from '../helpers/cli.js';
-import { ROOT } from '../helpers/corpus.js';
+import { builtProject } from '../helpers/project.js';
 
 /*
  * A new file in strategies/ must join every command with no other file edited. This copies the
@@ -11,34 +10,15 @@ import { ROOT } from '../helpers/corpus.js';
  * builds as `npm run build` does, and drives the real bin.
  */
 const tmp = tempDir('plugin');
-
-const pkg = path.join(tmp, 'pkg');
-for (const part of [
-  'package.json',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'bin',
-  'src',
-  'strategies',
-  'corpus',
-  'ledger',
-]) {
-  fs.cpSync(path.join(ROOT, part), path.join(pkg, part), { recursive: true });
-}
-fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
-fs.writeFileSync(
-  path.join(pkg, 'strategies/zz-probe.ts'),
-  `export default {
+const project = builtProject(tmp, {
+  'zz-probe.ts': `export default {
   name: 'zz-probe',
   description: 'admits nothing',
   assemble(_input: any) { return { admitted: [] as string[] }; },
 };
 `,
-);
-// A strategy that never answers on one case: only the watchdog of --jobs can stop it.
-fs.writeFileSync(
-  path.join(pkg, 'strategies/zz-hang.ts'),
-  `export default {
+  // A strategy that never answers on one case: only the timeout can stop it.
+  'zz-hang.ts': `export default {
   name: 'zz-hang',
   description: 'hangs on wrong-scope',
   assemble(input: { request: { request_id: string } }) {
@@ -47,21 +27,14 @@ fs.writeFileSync(
   },
 };
 `,
-);
-const build = spawnSync(
-  process.execPath,
-  [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-  {
-    cwd: pkg,
-    encoding: 'utf8',
-  },
-);
-const cli = (...args: string[]) =>
-  spawnSync(process.execPath, [path.join(pkg, 'bin/ctxbench.js'), ...args], { cwd: tmp, encoding: 'utf8' });
+});
+const pkg = project.dir;
+const cli = (...args: string[]) => project.bin(args);
+const build = project.build;
 
 describe('a plug-in file joins every command', () => {
   it('builds with the project, no other file edited', () => {
-    expect(build.status, build.stdout + build.stderr).toBe(0);
+    expect(build.status, build.output).toBe(0);
   });
 
   it('strategies --json lists it after the published six', () => {

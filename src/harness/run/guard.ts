@@ -104,27 +104,60 @@ function isA(e: unknown, kind: new (...args: never[]) => Error): boolean {
 
 /**
  * The selection as JSON text: each field the contract names read once, into a plain object.
- * Shapes are checked here only as far as copying needs; the ids and the trace are checked
- * against the input by whoever measures the selection.
+ * Copying needs only these checks; `readSelection` checks the text again where it is measured,
+ * since a strategy's process can send anything.
  */
 function selectionText(selection: unknown): string {
+  const o = shapeOf(selection);
+  const copy = {
+    ...(o.admits ? { admitted: o.selection.admitted } : { refusal: o.selection.refusal }),
+    trace: o.selection.trace,
+    extras: JSON.parse(cappedJson(o.extras, EXTRAS_CAP, 'extras')),
+  };
+  return capText(JSON.stringify(copy));
+}
+
+function shapeOf(selection: unknown) {
   if (!isPlainObject(selection)) throw new Malformed('not an object');
   const admits = 'admitted' in selection;
-  const refuses = 'refusal' in selection;
-  if (admits && refuses) throw new Malformed('both admitted and refusal');
-  if (!admits && !refuses) throw new Malformed('neither admitted nor refusal');
-  const extras = selection.extras;
-  if (extras !== undefined && !isPlainObject(extras)) throw new Malformed('extras is not an object');
-  const copy = {
-    ...(admits ? { admitted: selection.admitted } : { refusal: selection.refusal }),
-    trace: selection.trace,
-    extras: JSON.parse(cappedJson(extras ?? {}, EXTRAS_CAP, 'extras')),
-  };
-  const text = JSON.stringify(copy);
+  if (admits && 'refusal' in selection) throw new Malformed('both admitted and refusal');
+  if (!admits && !('refusal' in selection)) throw new Malformed('neither admitted nor refusal');
+  const extras = selection.extras ?? {};
+  if (!isPlainObject(extras)) throw new Malformed('extras is not an object');
+  return { selection, admits, extras };
+}
+
+function capText(text: string): string {
   if (text.length > SELECTION_CAP)
     throw new Malformed(`it takes ${text.length} characters of JSON, over the cap of ${SELECTION_CAP}`);
   return text;
 }
+
+/**
+ * A selection's JSON text as data, every rule of the contract checked again: the text came from
+ * a strategy's process, which may have sent anything. Throws `Malformed`.
+ */
+export function readSelection(text: unknown): {
+  readonly selection: Record<string, unknown>;
+  readonly extras: Record<string, unknown>;
+} {
+  if (typeof text !== 'string') throw new Malformed('the answer is not text');
+  let value: unknown;
+  try {
+    value = JSON.parse(capText(text));
+  } catch (e) {
+    if (isA(e, Malformed)) throw e;
+    throw new Malformed('the answer is not JSON');
+  }
+  const { selection, extras } = shapeOf(value);
+  cappedJson(extras, EXTRAS_CAP, 'extras');
+  return { selection, extras };
+}
+
+/** Whether a message is an answer as the guard makes them: a strategy's process may send anything. */
+export const isAnswer = (x: unknown): x is Answer =>
+  isPlainObject(x) &&
+  ((x.ok === true && typeof x.text === 'string') || (x.ok === false && typeof x.message === 'string'));
 
 /**
  * JSON text of at most `cap` characters. The count runs while writing, so a value of gigabytes

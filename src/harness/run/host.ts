@@ -30,7 +30,9 @@ export type HostReply =
   | { readonly broken: string }
   | { readonly id: number; readonly answer: Answer };
 
-const send = (reply: HostReply) => process.send?.(reply);
+// Taken before the strategy loads: a strategy that replaces process.send talks only to itself.
+const rawSend = process.send?.bind(process);
+const send = (reply: HostReply) => rawSend?.(reply);
 
 async function serve(file: string): Promise<void> {
   // The run decides when to stop: a Ctrl-C reaches the whole process group, and the parent, not

@@ -9,10 +9,11 @@ import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isPlainObject } from '../../compiler/index.js';
 import { InputError, UsageError } from '../input/errors.js';
 import { fromRoot, packageRoot } from '../input/files.js';
-import type { HostedStrategy, StrategyRef } from '../types.js';
-import type { Answer } from './guard.js';
+import type { HostedStrategy, StrategyInfo, StrategyRef } from '../types.js';
+import { type Answer, isAnswer } from './guard.js';
 import type { HostReply, HostRequest } from './host.js';
 import type { Inputs } from './input.js';
 
@@ -180,10 +181,32 @@ class Host {
     resolve?.(a);
   }
 
+  /** Messages come from the strategy's process, which can send anything: each is checked. */
   private hear(m: HostReply): void {
-    if ('ready' in m) this.load({ info: { ...m.ready, file: this.ref.file } });
-    else if ('broken' in m) this.load({ broken: `could not be loaded: ${m.broken}` });
-    else if (m.id === this.nextId) this.reply(m.answer);
+    if (!isPlainObject(m)) return;
+    if ('ready' in m) this.load(this.readyInfo(m.ready));
+    else if ('broken' in m) this.load({ broken: `could not be loaded: ${String(m.broken)}` });
+    else if (m.id === this.nextId)
+      this.reply(
+        isAnswer(m.answer)
+          ? m.answer
+          : { ok: false, message: `${this.ref.name}'s process sent something that is not an answer` },
+      );
+  }
+
+  /** What a loaded strategy says of itself; it counts only if it is what a strategy may say. */
+  private readyInfo(x: unknown): Loaded {
+    const i = x as Partial<StrategyInfo> | null;
+    if (
+      !isPlainObject(i) ||
+      i.name !== this.ref.name ||
+      typeof i.description !== 'string' ||
+      typeof i.readsLedger !== 'boolean'
+    )
+      return { broken: 'could not be loaded: its process described another strategy' };
+    return {
+      info: { name: i.name, description: i.description, readsLedger: i.readsLedger, file: this.ref.file },
+    };
   }
 
   private end(why: string): void {

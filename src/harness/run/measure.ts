@@ -30,7 +30,7 @@ import type {
   StrategyInput,
 } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { type Answer, assembleGuarded, Malformed } from './guard.js';
+import { type Answer, assembleGuarded, Malformed, readSelection } from './guard.js';
 
 function idList(x: unknown, what: string): string[] {
   if (!Array.isArray(x) || !x.every((s) => typeof s === 'string'))
@@ -66,19 +66,14 @@ export const compileWith = (strategy: Strategy, input: StrategyInput): Compiled 
 export function compileAnswer(name: string, input: StrategyInput, answer: Answer): Compiled {
   if (!answer.ok) return errorCompiled(answer.message);
   try {
-    return fromSelection(name, input, JSON.parse(answer.text));
+    const { selection, extras } = readSelection(answer.text);
+    const trace = readSelectionTrace(selection.trace);
+    if ('refusal' in selection) return refusalOf(name, input, selection.refusal, trace, extras);
+    return bundleOf(name, input, idList(selection.admitted, 'admitted'), trace, extras);
   } catch (e) {
     if (e instanceof Malformed) return errorCompiled(`${name} returned a malformed selection: ${e.message}`);
     throw e;
   }
-}
-
-/** A selection as the guard copied it: plain JSON data, so reading it twice is safe. */
-function fromSelection(tag: string, input: StrategyInput, selection: Record<string, unknown>): Compiled {
-  const extras = selection.extras as Record<string, unknown>;
-  const trace = readSelectionTrace(selection.trace);
-  if ('refusal' in selection) return refusalOf(tag, input, selection.refusal, trace, extras);
-  return bundleOf(tag, input, idList(selection.admitted, 'admitted'), trace, extras);
 }
 
 /** The v2 trace of a selection: the strategy's own, or one entry per candidate. */

@@ -1,0 +1,228 @@
+/**
+ * Hostile plug-ins, dropped into a built copy of the project as an attacker or a careless author
+ * would: each fault becomes error rows of its own strategy, and every other strategy's rows and
+ * compilations stay byte-identical to a run without them, at one job and at two. The ledger
+ * cannot be read by a strategy that does not declare it, whatever route it tries.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { caseFlags, tempDir } from '../helpers/cli.js';
+import { ROOT } from '../helpers/corpus.js';
+import { builtProject, rowsOf } from '../helpers/project.js';
+
+const FULL = process.env.CTXBENCH_FULL === '1';
+const tmp = tempDir('hostile');
+
+/** A plug-in whose `assemble` body is `body`; type checks off, as a careless author's might be. */
+const plugin = (name: string, body: string, top = '') =>
+  `// @ts-nocheck\n${top}\nexport default { name: '${name}', description: 'hostile: ${name}', assemble(input) {\n${body}\n} };\n`;
+const ON_ONE_CASE = "input.request.request_id.startsWith('wrong-scope')";
+
+const HOSTILE: Record<string, [body: string, top?: string]> = {
+  'zz-mutate-policy': ['input.policy.order_roles.reverse(); return { admitted: [] };'],
+  'zz-mutate-required': ["input.request.required_ids.push('x'); return { admitted: [] };"],
+  'zz-mutate-candidates': ['input.candidates[0].token_count = 1; return { admitted: [] };'],
+  'zz-throw-null': ['throw Object.create(null);'],
+  'zz-throw-proxy': [
+    "throw new Proxy({}, { get() { throw new Error('trap'); }, getPrototypeOf() { throw new Error('trap'); } });",
+  ],
+  'zz-getter-admitted': ["return { get admitted() { throw new Error('getter'); } };"],
+  'zz-getter-extras': ["return { admitted: [], get extras() { throw new Error('getter'); } };"],
+  'zz-proxy-selection': ["return new Proxy({ admitted: [] }, { has() { throw new Error('has trap'); } });"],
+  'zz-both': ["return { admitted: [], refusal: { reason: 'R' } };"],
+  'zz-loop': [`while (${ON_ONE_CASE}) {} return { admitted: [] };`],
+  'zz-extras-16mb': ["return { admitted: [], extras: { blob: 'x'.repeat(16e6) } };"],
+  'zz-extras-200mb': [`return { admitted: [], extras: ${ON_ONE_CASE} ? { blob: 'x'.repeat(2e8) } : {} };`],
+  'zz-exit': [`if (${ON_ONE_CASE}) process.exit(0); return { admitted: [] };`],
+  'zz-oom': [
+    `const hog = []; while (${ON_ONE_CASE} && process.env.CTXBENCH_FULL === '1') hog.push(new Array(1e6).fill(7)); return { admitted: [] };`,
+  ],
+  'zz-noisy': ["console.log('NOISE'); console.error('NOISE'); return { admitted: [] };"],
+  'zz-globals': [
+    'return { admitted: [] };',
+    'Array.prototype.sort = function () { return this; };\nObject.prototype.polluted = 1;\nMath.max = () => 0;',
+  ],
+  'zz-peek': [
+    "let oracle = 'threw'; try { oracle = JSON.stringify(Oracle.assemble(input)).slice(0, 30); } catch {}\nreturn { admitted: [], extras: { attempts, oracle, given: 'ledger' in input } };",
+    `import fs from 'node:fs';
+import path from 'node:path';
+import * as cp from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const ledger = path.join(root, 'ledger/compiler-v1');
+const attempts = {};
+const attempt = async (name, fn) => {
+  try { await fn(); attempts[name] = 'READ'; } catch (e) { attempts[name] = e?.code ?? String(e?.message).slice(0, 60); }
+};
+await attempt('readFileSync', () => fs.readFileSync(path.join(ledger, 'wrong-scope.truth.json')));
+await attempt('readdirSync', () => fs.readdirSync(ledger));
+await attempt('import a truth file', () => import(pathToFileURL(path.join(ledger, 'wrong-scope.truth.json')).href, { with: { type: 'json' } }));
+await attempt('the harness loader', async () => {
+  const m = await import(pathToFileURL(path.join(root, 'dist/src/harness/input/ledger.js')).href);
+  m.readTruth(path.join(ledger, 'wrong-scope.truth.json'), new Set());
+});
+await attempt('a child process', () => cp.execFileSync('cat', [path.join(ledger, 'wrong-scope.truth.json')]));
+await attempt('another copy on disk', () => fs.readFileSync(${JSON.stringify(path.join(ROOT, 'ledger/compiler-v1/wrong-scope.truth.json'))}));
+await attempt('any other file', () => fs.readFileSync('/etc/passwd'));
+const Oracle = (await import(pathToFileURL(path.join(here, ['or', 'acle.js'].join(''))).href)).default;`,
+  ],
+};
+
+const project = builtProject(
+  tmp,
+  Object.fromEntries(
+    Object.entries(HOSTILE).map(([name, [body, top]]) => [`${name}.ts`, plugin(name, body, top)]),
+  ),
+);
+const GOOD = 'compiler,compiler-strict,gated,oracle,tiered';
+const study = (out: string, names: string, ...extra: string[]) =>
+  project.bin(['study', '--strategies', names, '--out', path.join(tmp, out), ...extra]);
+const lines = (out: string, file: string) =>
+  fs
+    .readFileSync(path.join(tmp, out, file), 'utf8')
+    .trim()
+    .split('\n');
+const ofGood = (out: string, file: string) =>
+  lines(out, file).filter((l) => GOOD.split(',').includes(JSON.parse(l).strategy));
+
+const runs: Record<string, ReturnType<typeof study>> = {};
+beforeAll(() => {
+  expect(project.build.status, project.build.output).toBe(0);
+  runs.base = study('base', GOOD);
+  const all = `${Object.keys(HOSTILE).join(',')},${GOOD}`;
+  runs.one = study('one', all, '--timeout', '1500');
+  runs.two = study('two', all, '--timeout', '1500', '--jobs', '2');
+}, 600_000);
+
+const rowsBy = (out: string, name: string) =>
+  rowsOf(path.join(tmp, out)).filter((r) => r.strategy === name) as {
+    case: string;
+    reason: string | null;
+    extras: Record<string, unknown>;
+  }[];
+const errorsOf = (out: string, name: string) =>
+  rowsBy(out, name)
+    .filter((r) => r.reason === 'STRATEGY_ERROR')
+    .map((r) => `${r.case} ${String(r.extras.error)}`);
+
+describe('hostile plug-ins in one study', () => {
+  it('the runs finish with exit 1, naming error rows, and nothing a plug-in printed reaches stdout', () => {
+    expect(runs.base?.status, runs.base?.stderr).toBe(0);
+    for (const r of [runs.one, runs.two]) {
+      expect(r?.status, r?.stderr).toBe(1);
+      expect(r?.stderr).toMatch(/error rows:/);
+      expect(r?.stdout).not.toMatch(/NOISE/);
+      expect(r?.stdout).toMatch(/^\d+ compilations written to /);
+    }
+  });
+
+  it("every other strategy's rows and compilations are byte-identical to a run without the plug-ins", () => {
+    for (const out of ['one', 'two']) {
+      expect(ofGood(out, 'rows.jsonl')).toEqual(lines('base', 'rows.jsonl'));
+      expect(ofGood(out, 'compilations.jsonl')).toEqual(lines('base', 'compilations.jsonl'));
+    }
+  });
+
+  it('one job or two: the same bytes, hostile rows included', () => {
+    for (const f of ['rows.jsonl', 'compilations.jsonl', 'summary.json', 'report.md'])
+      expect(fs.readFileSync(path.join(tmp, 'two', f), 'utf8')).toBe(
+        fs.readFileSync(path.join(tmp, 'one', f), 'utf8'),
+      );
+  });
+
+  it.each([
+    ['zz-mutate-policy', 42, /tried to change its input, which is read-only/],
+    ['zz-mutate-required', 42, /tried to change its input/],
+    ['zz-mutate-candidates', 42, /tried to change its input/],
+    ['zz-throw-null', 42, /zz-throw-null threw: \[object Object\]/],
+    ['zz-throw-proxy', 42, /zz-throw-proxy threw: /],
+    ['zz-getter-admitted', 42, /returned a selection that cannot be read: getter/],
+    ['zz-getter-extras', 42, /returned a selection that cannot be read: getter/],
+    ['zz-proxy-selection', 42, /returned a selection that cannot be read: has trap/],
+    ['zz-both', 42, /malformed selection: both admitted and refusal/],
+    ['zz-extras-16mb', 42, /extras takes more than 65536 characters of JSON/],
+    ['zz-extras-200mb', 3, /extras takes more than 65536 characters of JSON/],
+    ['zz-loop', 3, /timed out: no answer within 1500 ms, its process was stopped/],
+    ['zz-exit', 3, /zz-exit's process exited with code 0 while compiling/],
+    ['zz-oom', FULL ? 3 : 0, /ran out of memory while compiling/],
+  ] as const)('%s: %i error rows, each saying why', (name, count, why) => {
+    const errors = errorsOf('one', name);
+    expect(errors).toHaveLength(count);
+    for (const e of errors) expect(e).toMatch(why);
+    if (count === 3) expect(errors.every((e) => e.startsWith('wrong-scope '))).toBe(true);
+    expect(rowsBy('one', name)).toHaveLength(42);
+  });
+
+  it('a plug-in that rewrites builtins does so in its own process: its rows are measured as any', () => {
+    // The rows of the others are unchanged (above); the harness that measured them was untouched.
+    expect(rowsBy('one', 'zz-globals').map((r) => r.reason)).toEqual(
+      rowsBy('one', 'zz-noisy').map((r) => r.reason),
+    );
+  });
+
+  it('the ledger cannot be read by any route: fs, import, the harness loader, a child process', () => {
+    const rows = rowsBy('one', 'zz-peek');
+    expect(rows).toHaveLength(42);
+    for (const r of rows) {
+      expect(r.reason).toBeNull();
+      expect(r.extras.given).toBe(false);
+      expect(r.extras.oracle).toBe('threw');
+      const attempts = r.extras.attempts as Record<string, string>;
+      expect(Object.keys(attempts)).toHaveLength(7);
+      for (const [route, outcome] of Object.entries(attempts))
+        expect(outcome, route).toMatch(/ERR_ACCESS_DENIED/);
+    }
+  });
+
+  it('the manifest lists none of them as reading the ledger', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(tmp, 'one/manifest.json'), 'utf8'));
+    const readers = manifest.strategies.filter((s: { readsLedger: boolean }) => s.readsLedger);
+    expect(readers.map((s: { name: string }) => s.name)).toEqual(['oracle']);
+  });
+});
+
+describe('hostile plug-ins one compilation at a time', () => {
+  const compile = (name: string, ...extra: string[]) =>
+    project.bin([
+      'compile',
+      '--strategy',
+      name,
+      ...caseFlags('wrong-scope', path.join(project.dir, 'corpus/compiler-v1')),
+      ...extra,
+    ]);
+
+  it('compile --strategy stops a loop at --timeout: exit 1, one line', () => {
+    const r = compile('zz-loop', '--timeout', '1000');
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      'ctxbench: zz-loop timed out: no answer within 1000 ms, its process was stopped',
+    ]);
+    expect(r.stdout).toBe('');
+  });
+
+  it('trace --strategy stops a loop at --timeout', () => {
+    const r = project.bin([
+      'trace',
+      'wrong-scope',
+      '--budget',
+      'tight',
+      '--strategy',
+      'zz-loop',
+      '--timeout',
+      '1000',
+    ]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/timed out/);
+  });
+
+  it('a mutation or an exit is an error of that compilation, and what a plug-in prints stays off stdout', () => {
+    expect(compile('zz-mutate-policy').stderr).toMatch(/tried to change its input/);
+    expect(compile('zz-exit').stderr).toMatch(/exited with code 0/);
+    const noisy = compile('zz-noisy');
+    expect(noisy.status).toBe(0);
+    expect(JSON.parse(noisy.stdout).validation).toBeDefined();
+    expect(noisy.stderr).toMatch(/NOISE/);
+  });
+});
