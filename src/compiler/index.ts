@@ -25,7 +25,14 @@ export {
   readTrace,
   readTraceEntry,
 } from './read-results.js';
-export { buildBundle, hashBundle, renderBundleText, renderedCost, renderedIncrement } from './render.js';
+export {
+  buildBundle,
+  frameTag,
+  hashBundle,
+  renderBundleText,
+  renderedCost,
+  renderedIncrement,
+} from './render.js';
 export {
   type BundleResult,
   bundleResult,
@@ -38,6 +45,7 @@ export { missingSources } from './stages/sources.js';
 export {
   decorationCost,
   estimateTokens_APPROX,
+  frameV2,
   headerCost,
   itemRenderCost,
   roundHalfEven,
@@ -56,6 +64,7 @@ export type {
   DecisionTrace,
   Engine,
   FailureReason,
+  Frame,
   GateCode,
   GreedyClass,
   MandatoryForm,
@@ -69,6 +78,7 @@ export { validateBundle, validateResult } from './validate.js';
 export {
   ENGINES,
   FAILURE_REASONS,
+  FRAMES,
   GATE_CODES,
   GREEDY_CLASSES,
   MANDATORY_FORMS,

@@ -16,4 +16,5 @@ export const defaultPolicy = (): CompilerPolicy => ({
   repair: REPAIR_DROP_LAST_DISCRETIONARY,
   required_missing: 'omit',
   pricing: 'declared',
+  frame: 'v1',
 });

@@ -23,6 +23,7 @@ import type {
   CompilerPolicy,
   ContextCandidate,
   ContextRequest,
+  Frame,
   MandatoryForm,
   Pricing,
   RequiredMissing,
@@ -31,6 +32,7 @@ import type {
 import {
   DEFAULT_ORDER_ROLES,
   DEFAULT_POLICY_VERSION,
+  FRAMES,
   MANDATORY_FORMS,
   PRICINGS,
   REPAIR_DROP_LAST_DISCRETIONARY,
@@ -127,6 +129,8 @@ export function readPolicy(raw: unknown): CompilerPolicy {
     o.pricing === undefined || o.pricing === null
       ? 'declared'
       : oneOf<Pricing>(o.pricing, PRICINGS, 'pricing', 'pricing');
+  const frame =
+    o.frame === undefined || o.frame === null ? 'v1' : oneOf<Frame>(o.frame, FRAMES, 'frame', 'frame');
   plannedNeedsRefuse({ mandatory_form: mandatory_form as MandatoryForm, required_missing });
   return {
     schema_version,
@@ -137,5 +141,6 @@ export function readPolicy(raw: unknown): CompilerPolicy {
     repair: typeof o.repair === 'string' ? o.repair : REPAIR_DROP_LAST_DISCRETIONARY,
     required_missing,
     pricing,
+    frame,
   };
 }

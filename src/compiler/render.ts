@@ -4,8 +4,15 @@
  */
 import { bundleHash } from './hash.js';
 import { makeBundle } from './read-results.js';
-import { headerCost, itemRenderCost, SEPARATOR, SEPARATOR_COST, TOKEN_PROVENANCE } from './tokens.js';
-import type { CompilerPolicy, ContextBundle, ContextCandidate, ContextRequest } from './types.js';
+import {
+  frameV2,
+  headerCost,
+  itemRenderCost,
+  SEPARATOR,
+  SEPARATOR_COST,
+  TOKEN_PROVENANCE,
+} from './tokens.js';
+import type { CompilerPolicy, ContextBundle, ContextCandidate, ContextRequest, Frame } from './types.js';
 import { SCHEMA } from './vocabulary.js';
 
 /**
@@ -57,11 +64,21 @@ export function buildBundle(ordered: readonly ContextCandidate[], request: Conte
 
 export const hashBundle = (bundle: ContextBundle): string => bundleHash(bundle.items);
 
+/** The v2 frame's tag: 64 bits of the bundle hash, which every content goes into. */
+export const frameTag = (bundle: ContextBundle): string => hashBundle(bundle).slice(0, 16);
+
 /**
- * The bundle as text: a fixed frame and the contents joined by separators. No per-item labels,
- * and none of the header or decorations that the rendered cost charges for.
+ * The bundle as text, in the policy's frame: a fixed frame and the contents joined by separators.
+ * No per-item labels, and none of the header or decorations that the rendered cost charges for.
  */
-export function renderBundleText(bundle: ContextBundle): string {
+export function renderBundleText(bundle: ContextBundle, frame: Frame = 'v1'): string {
+  if (frame === 'v2')
+    return frameV2(
+      bundle.id,
+      frameTag(bundle),
+      String(bundle.items.length),
+      bundle.items.map((i) => i.content),
+    );
   const lines = ['[CONTEXT BUNDLE]', `id: ${bundle.id}`, `items: ${bundle.items.length}`];
   const body = bundle.items.map((i) => i.content).join(SEPARATOR);
   if (body.length > 0) lines.push('---', body);

@@ -32,9 +32,27 @@ export const TOKEN_PROVENANCE = 'approximation';
 export const SEPARATOR = '\n---\n';
 export const SEPARATOR_COST = estimateTokens_APPROX(SEPARATOR);
 
-/** Charged once per bundle although the text renderer never prints it (a reference quirk). */
+/**
+ * Charged once per bundle although the text renderer never prints it (a reference quirk). Under
+ * the v2 frame the frame's own lines are charged too, since the v1 frame was never priced.
+ */
 export const headerCost = (request: ContextRequest, policy: CompilerPolicy): number =>
-  estimateTokens_APPROX(`${request.request_id} ${request.task_id} ${policy.policy_version}`);
+  estimateTokens_APPROX(`${request.request_id} ${request.task_id} ${policy.policy_version}`) +
+  (policy.frame === 'v2'
+    ? estimateTokens_APPROX(frameV2(`${request.request_id}-bundle`, 'TAG', 'N', []))
+    : 0);
+
+/**
+ * The v2 frame around `contents` (docs/compiler.md §17.6). Every delimiter carries `tag`, derived
+ * from the bundle hash, which covers every content: a content cannot contain a delimiter without
+ * containing a digest of itself. The separator stays one word, so its cost is the v1 separator's.
+ */
+export function frameV2(bundleId: string, tag: string, count: string, contents: readonly string[]): string {
+  const lines = [`[CONTEXT BUNDLE ${tag}]`, `id: ${bundleId}`, `items: ${count}`, `---${tag}`];
+  if (contents.length > 0) lines.push(contents.join(`\n---${tag}\n`));
+  lines.push(`[/CONTEXT BUNDLE ${tag}]`);
+  return `${lines.join('\n')}\n`;
+}
 
 export const decorationCost = (c: ContextCandidate): number =>
   estimateTokens_APPROX(`${c.source_kind} ${c.kind}`);

@@ -7,6 +7,7 @@
 import type {
   ENGINES,
   FAILURE_REASONS,
+  FRAMES,
   GATE_CODES,
   GREEDY_CLASSES,
   MANDATORY_FORMS,
@@ -45,6 +46,9 @@ export type MandatoryForm = (typeof MANDATORY_FORMS)[number];
 
 /** What admission charges: see `PRICINGS`. */
 export type Pricing = (typeof PRICINGS)[number];
+
+/** How the bundle is framed as text: see `FRAMES`. */
+export type Frame = (typeof FRAMES)[number];
 
 /** Which implementation of the greedy and repair stages runs (docs/compiler.md §18). */
 export type Engine = (typeof ENGINES)[number];
@@ -111,6 +115,8 @@ export interface CompilerPolicy {
   readonly required_missing: RequiredMissing;
   /** ctxbench's extension (absent from the reference record): see {@link Pricing}. */
   readonly pricing: Pricing;
+  /** ctxbench's extension (absent from the reference record): see {@link Frame}. */
+  readonly frame: Frame;
 }
 
 export interface ContextItem {

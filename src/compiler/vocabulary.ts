@@ -78,6 +78,13 @@ export const MANDATORY_FORMS = ['cheapest', 'planned'] as const;
  */
 export const PRICINGS = ['declared', 'rendered'] as const;
 
+/**
+ * How the bundle is rendered as text (docs/compiler.md §13, §17.6): `v1` is the reference's frame,
+ * which a content holding a line `---` or `[/CONTEXT BUNDLE]` can forge; `v2` is ctxbench's, whose
+ * delimiters carry a tag derived from the bundle hash, so no content can contain them.
+ */
+export const FRAMES = ['v1', 'v2'] as const;
+
 /** The two implementations of the greedy and repair stages (docs/compiler.md §18). */
 export const ENGINES = ['fast', 'reference'] as const;
 

@@ -67,6 +67,7 @@ export const policyToJSON = (p: CompilerPolicy) => ({
   repair: p.repair,
   required_missing: p.required_missing,
   pricing: p.pricing,
+  frame: p.frame,
 });
 
 export const itemToJSON = (i: ContextItem) => ({

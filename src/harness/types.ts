@@ -12,7 +12,7 @@ import type {
   FailureReason,
   TraceEntry,
 } from '../compiler/index.js';
-import type { BUDGETS, EVAL_CLASSES, PROFILES, VIOLATION_KINDS } from './vocabulary.js';
+import type { BUDGETS, EVAL_CLASSES, PROFILES, VALIDATION_RULES, VIOLATION_KINDS } from './vocabulary.js';
 
 ////////////////////////////////////////////////////////////////////////////////////////////////
 // Strategies
@@ -253,6 +253,9 @@ export interface CompilationLine {
 // Aggregates
 
 export type Violations = Readonly<Record<(typeof VIOLATION_KINDS)[number], number>>;
+
+/** A rule `validate` checks: see `VALIDATION_RULES`. */
+export type ValidationRule = (typeof VALIDATION_RULES)[number];
 
 /** Sums and means over one strategy's rows: a strategy's entry in summary.json. */
 export interface StrategyStats {

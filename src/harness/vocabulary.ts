@@ -11,6 +11,23 @@ export const EVAL_CLASSES = ['must', 'should', 'optional', 'distractor', 'harmfu
 /** The kinds of rule violation the metrics count. */
 export const VIOLATION_KINDS = ['scope', 'freshness', 'authority', 'floor', 'dependency', 'group'] as const;
 
+/**
+ * What `validate` checks a compilation for, each problem under one: the independent validators'
+ * legality and result rules (docs/compiler.md §16), then what the harness re-derives.
+ */
+export const VALIDATION_RULES = [
+  'legal',
+  'result',
+  'item',
+  'order',
+  'hash',
+  'tokens',
+  'budget',
+  'trace',
+  'rendered',
+  'frame',
+] as const;
+
 /** The strategies of the published study, in its order: registry order starts with them. */
 export const PUBLISHED_ORDER = ['dump', 'topk', 'weighted', 'gated', 'compiler', 'oracle'] as const;
 

@@ -124,6 +124,10 @@ describe('reading back: report, verify, conformance, validate', () => {
     const file = path.join(tmp, 'search-limit.json');
     fs.writeFileSync(file, JSON.stringify(refusal));
     const r = await cli('validate', '--compilation', file, ...caseFlags('wrong-scope'));
-    expect(r.code, r.stderr).toBe(0);
+    // Read, and judged: its trace still admits what the refusal does not hold, but the reason
+    // itself is no problem.
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^INVALID trace: /m);
+    expect(r.stdout).not.toMatch(/SEARCH_LIMIT|reason/);
   });
 });

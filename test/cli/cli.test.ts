@@ -169,7 +169,7 @@ describe('validate', () => {
     };
     const bad = await cli(...args(write('tampered.json', tampered)));
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain('INVALID: required group partially admitted: mig-result');
+    expect(bad.stdout).toContain('INVALID legal: required group partially admitted: mig-result');
   });
 });
 

@@ -44,6 +44,37 @@ describe('input bytes', () => {
     expect([r.code, r.lines]).toEqual([2, [`ctxbench: ${r.file}: not valid UTF-8 (at byte 17)`]]);
   });
 
+  it('the offset is the bad byte even after well-formed multi-byte text and inside a cut sequence', async () => {
+    // "é" (2 bytes) and "€" (3 bytes) before the bad byte; then a 3-byte sequence cut short.
+    const before = Buffer.from('{"request_id": "é€', 'utf8');
+    const r = await withRequest(
+      'late-bad.json',
+      Buffer.concat([before, Buffer.from([0xff]), Buffer.from('"}')]),
+    );
+    expect(r.lines).toEqual([`ctxbench: ${r.file}: not valid UTF-8 (at byte ${before.length})`]);
+    const cut = Buffer.concat([before, Buffer.from([0xe2, 0x82, 0x22, 0x7d])]);
+    const c = await withRequest('cut.json', cut);
+    expect(c.lines).toEqual([`ctxbench: ${c.file}: not valid UTF-8 (at byte ${before.length})`]);
+    // An encoded surrogate is not UTF-8 either.
+    const s = await withRequest('surrogate.json', Buffer.concat([before, Buffer.from([0xed, 0xa0, 0x80])]));
+    expect(s.lines).toEqual([`ctxbench: ${s.file}: not valid UTF-8 (at byte ${before.length})`]);
+  });
+
+  it('a lone surrogate escape is not text: refused with where it is, never hashed as U+FFFD', async () => {
+    const doc = JSON.parse(fs.readFileSync(candidates, 'utf8'));
+    const text = JSON.stringify(doc).replace(`"${doc.candidates[1].candidate_id}"`, '"x-\\udc00"');
+    const file = path.join(tmp, 'lone.candidates.json');
+    fs.writeFileSync(file, text);
+    const r = await cli('compile', ...inputFlags(request, file));
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `ctxbench: ${file}: not Unicode text (a lone surrogate escape in candidates[1].candidate_id)\n`,
+    ]);
+    // A pair written as two escapes is one character, and fine.
+    fs.writeFileSync(file, text.replace('\\udc00', '\\ud83d\\ude00'));
+    expect((await cli('compile', ...inputFlags(request, file))).code).toBe(0);
+  });
+
   it('a JSON syntax error is one line with line and column, never the file quoted back', async () => {
     const r = await withRequest('nan.json', '{\n  "request_id": "r",\n  "usable_token_budget": NaN\n}\n');
     expect([r.code, r.lines]).toEqual([

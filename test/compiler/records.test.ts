@@ -50,10 +50,10 @@ const CANDIDATE_KEYS =
   coverage_keys relevance is_default_form`);
 const REQUEST_KEYS = words(`schema_version request_id task_id usable_token_budget created_at active_scope
   required_ids policy_version`);
-// The reference's six keys, then ctxbench's `required_missing` and `pricing` extensions.
+// The reference's six keys, then ctxbench's `required_missing`, `pricing` and `frame` extensions.
 const POLICY_KEYS =
   words(`schema_version policy_version min_discretionary_relevance mandatory_form order_roles
-  repair required_missing pricing`);
+  repair required_missing pricing frame`);
 const ITEM_KEYS = words(`schema_version id source kind content position token_count token_provenance authority
   scope observed_at semantic_id ref`);
 const BUNDLE_KEYS = words('schema_version id items created_at layout_trace evidence_class provenance');
@@ -158,6 +158,7 @@ describe('request and policy readers', () => {
     ...{ schema_version: S.policy, policy_version: 'compiler-policy-v1', min_discretionary_relevance: 0.3 },
     ...{ mandatory_form: 'cheapest', repair: 'drop-last-discretionary', required_missing: 'omit' },
     pricing: 'declared',
+    frame: 'v1',
     order_roles: ['instruction', 'task', 'state', 'evidence', 'support', 'tool'],
   };
   it('reads {} as compiler-policy-v1 and replaces non-string strings by their defaults', () => {
@@ -181,6 +182,11 @@ describe('request and policy readers', () => {
     expect(readPolicy({ pricing: 'rendered' }).pricing).toBe('rendered');
     expect(readPolicy({ pricing: null }).pricing).toBe('declared');
     expect(thrown(() => readPolicy({ pricing: 'exact' }))).toBe('unsupported pricing: "exact"');
+  });
+  it('reads the ctxbench frame extension: v1 by default, v2, nothing else', () => {
+    expect(readPolicy({ frame: 'v2' }).frame).toBe('v2');
+    expect(readPolicy({ frame: null }).frame).toBe('v1');
+    expect(thrown(() => readPolicy({ frame: 'v3' }))).toBe('unsupported frame: "v3"');
   });
   it('reads the ctxbench mandatory_form "planned", only with refuse mode, and nothing else new', () => {
     expect(readPolicy({ mandatory_form: 'planned', required_missing: 'refuse' }).mandatory_form).toBe(

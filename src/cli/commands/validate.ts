@@ -1,28 +1,25 @@
-import {
-  type ContextBundle,
-  readBundle,
-  readResult,
-  validateBundle,
-  validateResult,
-} from '../../compiler/index.js';
-import { UsageError } from '../../harness/input/errors.js';
+import { type ContextBundle, isPlainObject, readBundle, readResult } from '../../compiler/index.js';
+import { checkCompilation, problemText } from '../../harness/checks/compilation.js';
+import { checkInputs } from '../../harness/input/checks.js';
+import { InputError, UsageError } from '../../harness/input/errors.js';
 import { readJsonFile } from '../../harness/input/files.js';
 import { loadCandidates, loadPolicy, loadRequest, locate } from '../../harness/input/records.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
 /**
- * The independent validators on a stored compilation (the output of `compile`, or a golden
- * file): `valid` and exit 0, or the problems and exit 1.
+ * A stored compilation (the output of `compile`, or a golden file) checked against its inputs:
+ * first the input checks `compile` applies (exit 2, one line), then every rule of
+ * `checkCompilation`: `valid` and exit 0, or each problem with its rule and exit 1.
  */
 export const validate = defineCommand({
   name: 'validate',
-  describe: 'run the independent validators on a stored compilation',
+  describe: 'check a stored compilation against its inputs, re-deriving everything it claims',
   options: (y) =>
     y
       .option('compilation', {
         type: 'string',
-        describe: 'a file with "result" and "bundle" (compile output)',
+        describe: 'a file with "result", "bundle" and "rendered_text" (compile output)',
       })
       .option('request', { type: 'string' })
       .option('candidates', { type: 'string' })
@@ -31,24 +28,27 @@ export const validate = defineCommand({
     if (!a.compilation || !a.request || !a.candidates || !a.policy) {
       throw new UsageError('validate needs --compilation, --request, --candidates and --policy');
     }
-    const request = loadRequest(a.request);
-    const { candidates } = loadCandidates(a.candidates);
-    const policy = loadPolicy(a.policy);
-    const doc = readJsonFile(a.compilation) as Record<string, unknown> | null;
+    const files = { request: a.request, candidates: a.candidates, policy: a.policy };
+    const inputs = {
+      request: loadRequest(files.request),
+      candidates: loadCandidates(files.candidates).candidates,
+      policy: loadPolicy(files.policy),
+    };
+    checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
     const file = a.compilation;
-    const result = locate(file, 'result', () => readResult(doc?.result, { anyReason: true }));
+    const doc = readJsonFile(file);
+    if (!isPlainObject(doc)) throw new InputError(file, 'not a JSON object');
+    const result = locate(file, 'result', () => readResult(doc.result, { anyReason: true }));
     const bundle: ContextBundle | null =
-      doc?.bundle === undefined || doc.bundle === null
+      doc.bundle === undefined || doc.bundle === null
         ? null
         : locate(file, 'bundle', () => readBundle(doc.bundle));
-    const problems = validateResult(result, request, candidates);
-    if (result.success && bundle === null) problems.push('success without bundle');
-    if (bundle !== null) problems.push(...validateBundle(bundle, request, candidates, policy));
+    const problems = checkCompilation({ bundle, result, rendered_text: doc.rendered_text ?? null }, inputs);
     if (problems.length === 0) {
       io.out('valid\n');
       return EXIT.ok;
     }
-    for (const p of problems) io.out(`INVALID: ${p}\n`);
+    for (const p of problems) io.out(`INVALID ${problemText(p)}\n`);
     return EXIT.checkFailed;
   },
 });

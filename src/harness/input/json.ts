@@ -16,22 +16,25 @@ export function decodeText(bytes: Uint8Array): { readonly text: string } | { rea
   }
 }
 
-/** The offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+/** The offset of the first byte that does not start a well-formed UTF-8 sequence. */
 function firstBadByte(bytes: Uint8Array, start: number): number {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  let lo = start;
-  let hi = bytes.length;
-  // The longest prefix that decodes (a cut inside a sequence fails, so probe whole prefixes).
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
+  let i = start;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    // The lead byte says how long the sequence is; the decoder judges that one sequence
+    // (overlong forms, surrogates and values past U+10FFFF included).
+    const n =
+      b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (n === 0) return i;
     try {
-      decoder.decode(bytes.subarray(start, mid));
-      lo = mid;
+      decoder.decode(bytes.subarray(i, i + n));
     } catch {
-      hi = mid - 1;
+      return i;
     }
+    i += n;
   }
-  return lo;
+  return i;
 }
 
 /** `line L, column C` (both from 1) of an offset into text. */
@@ -43,13 +46,58 @@ function place(text: string, offset: number): string {
 
 /** Parse JSON text; a syntax error becomes one line: what is wrong and where. */
 export function parseJson(text: string): { readonly value: unknown } | { readonly problem: string } {
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     const at = syntaxErrorAt(text);
     const what = at >= text.length ? 'unexpected end' : `unexpected ${JSON.stringify(text[at])}`;
     return { problem: `not valid JSON (${what} at ${place(text, Math.min(at, text.length))})` };
   }
+  // Valid JSON may still escape half a surrogate pair: not text, and no UTF-8 bytes to hash.
+  const lone = ESCAPED_SURROGATE.test(text) ? loneSurrogateAt(value) : null;
+  if (lone !== null) return { problem: `not Unicode text (a lone surrogate escape in ${lone})` };
+  return { value };
+}
+
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+interface Step {
+  readonly up: Step | null;
+  readonly key: string | number;
+}
+
+/** Where in a parsed value a string (or key) holds a lone surrogate, as a path; or null. */
+function loneSurrogateAt(root: unknown): string | null {
+  // A stack, not recursion, and paths as links to the parent: a document may nest deeper than
+  // the call stack goes.
+  const stack: [unknown, Step | null][] = [[root, null]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, step] = top;
+    if (typeof value === 'string' && LONE_SURROGATE.test(value)) return pathText(step);
+    if (typeof value !== 'object' || value === null) continue;
+    const entries = Object.entries(value);
+    for (const [key] of entries) if (LONE_SURROGATE.test(key)) return `a key of ${pathText(step)}`;
+    for (const [key, item] of entries.reverse())
+      stack.push([item, { up: step, key: Array.isArray(value) ? Number(key) : key }]);
+  }
+  return null;
+}
+
+function pathText(step: Step | null): string {
+  if (step === null) return 'the document';
+  const keys: (string | number)[] = [];
+  for (let s: Step | null = step; s !== null; s = s.up) keys.unshift(s.key);
+  return keys
+    .map((k, n) =>
+      typeof k === 'number'
+        ? `[${k}]`
+        : /^[A-Za-z_][\w-]*$/.test(k)
+          ? `${n === 0 ? '' : '.'}${k}`
+          : `[${JSON.stringify(k)}]`,
+    )
+    .join('');
 }
 
 /**

@@ -141,7 +141,7 @@ function bundleOf(
     renderedTokens,
     record,
     result: resultToJSON(record),
-    renderedText: renderBundleText(bundle),
+    renderedText: renderBundleText(bundle, policy.frame),
     extras,
   };
 }

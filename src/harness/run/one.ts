@@ -6,9 +6,8 @@ import {
   compileContext,
   renderBundleText,
   resultToJSON,
-  validateBundle,
-  validateResult,
 } from '../../compiler/index.js';
+import { checkCompilation, problemText } from '../checks/compilation.js';
 import { type InputFiles, located } from '../input/checks.js';
 import type { Compiled, HostedStrategy, StrategyRef } from '../types.js';
 import type { Hosts } from './hosts.js';
@@ -28,15 +27,12 @@ export function compilationJSON(
   result: CompilationResult,
   inputs: Inputs,
 ): CompilationJSON {
-  const { request, candidates, policy } = inputs;
-  const problems = [
-    ...validateResult(result, request, candidates),
-    ...(bundle ? validateBundle(bundle, request, candidates, policy) : []),
-  ];
+  const rendered_text = bundle ? renderBundleText(bundle, inputs.policy.frame) : null;
+  const problems = checkCompilation({ bundle, result, rendered_text }, inputs).map(problemText);
   return {
     bundle: bundle ? bundleToJSON(bundle) : null,
     result: resultToJSON(result),
-    rendered_text: bundle ? renderBundleText(bundle) : null,
+    rendered_text,
     validation: { valid: problems.length === 0, problems },
   };
 }

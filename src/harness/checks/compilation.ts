@@ -1,0 +1,204 @@
+/**
+ * A stored compilation checked against its inputs by re-deriving everything it claims: the
+ * bundle's items from the candidates, its order from the policy, its hash, its rendered cost and
+ * text, the trace against the bundle, and the legality rules of the independent validators
+ * (docs/compiler.md §16). Each problem names its rule. The inputs are assumed checked (`compile`'s
+ * input checks run first); a compilation that cannot be read at all is an input error elsewhere.
+ */
+import {
+  buildBundle,
+  type CompilationResult,
+  type CompilerPolicy,
+  type ContextBundle,
+  type ContextCandidate,
+  type ContextRequest,
+  frameTag,
+  hashBundle,
+  orderByRole,
+  renderBundleText,
+  renderedCost,
+  type TraceEntry,
+  validateBundle,
+  validateResult,
+} from '../../compiler/index.js';
+import type { ValidationRule } from '../types.js';
+
+export interface Problem {
+  readonly rule: ValidationRule;
+  readonly text: string;
+}
+
+/** What `compile` prints, read back: the bundle and result as records, the text as found. */
+export interface StoredCompilation {
+  readonly bundle: ContextBundle | null;
+  readonly result: CompilationResult;
+  readonly rendered_text: unknown;
+}
+
+export interface CheckInputs {
+  readonly request: ContextRequest;
+  readonly candidates: readonly ContextCandidate[];
+  readonly policy: CompilerPolicy;
+}
+
+/** A problem as one line: its rule, then what is wrong. */
+export const problemText = (p: Problem): string => `${p.rule}: ${p.text}`;
+
+/** Every problem of a compilation, rule by rule; empty when it is what its inputs give. */
+export function checkCompilation(doc: StoredCompilation, inputs: CheckInputs): Problem[] {
+  const problems: Problem[] = [];
+  const say = (rule: ValidationRule) => (text: string) => problems.push({ rule, text });
+  const { bundle, result } = doc;
+  const { request, candidates, policy } = inputs;
+  for (const text of validateResult(result, request, candidates)) say('result')(text);
+  resultAgainstInputs(result, bundle, inputs, say('result'));
+  const known = new Map(candidates.map((c) => [c.candidate_id, c]));
+  traceAgainstBundle(result.trace.entries, bundle, known, request, say('trace'));
+  if (bundle === null) {
+    if (doc.rendered_text !== null) say('rendered')('a refusal has no rendered_text, but one is given');
+    return problems;
+  }
+  for (const text of validateBundle(bundle, request, candidates, policy)) say('legal')(text);
+  const live = itemsAgainstCandidates(bundle, known, request, say('item'));
+  const ordered = orderByRole(live, policy.order_roles);
+  if (ordered.some((c, k) => c !== live[k]))
+    say('order')(`items are not in the policy's order: ${ordered.map((c) => c.candidate_id).join(', ')}`);
+  const hash = hashBundle(bundle);
+  if (result.bundle_hash !== hash)
+    say('hash')(`bundle_hash ${result.bundle_hash} is not the items' hash ${hash}`);
+  const cost = renderedCost(live, request, policy);
+  if (result.bundle_tokens !== cost)
+    say('tokens')(`bundle_tokens ${result.bundle_tokens} is not the rendered cost ${cost}`);
+  if (cost > request.usable_token_budget)
+    say('budget')(`rendered cost ${cost} exceeds the budget ${request.usable_token_budget}`);
+  const text = renderBundleText(bundle, policy.frame);
+  if (doc.rendered_text !== text)
+    say('rendered')(`rendered_text is not the ${policy.frame} rendering of the bundle`);
+  for (const item of bundle.items) {
+    const forged = forgedLine(item.content, policy.frame === 'v2' ? frameTag(bundle) : null);
+    if (forged !== null)
+      say('frame')(
+        `content of ${item.id} forges the ${policy.frame} frame with a line ${JSON.stringify(forged)}`,
+      );
+  }
+  return problems;
+}
+
+/** The result's own fields against the request, the policy and the bundle. */
+function resultAgainstInputs(
+  result: CompilationResult,
+  bundle: ContextBundle | null,
+  { request, policy }: CheckInputs,
+  say: (text: string) => void,
+): void {
+  if (result.request_id !== request.request_id) say(`request_id ${result.request_id} is not the request's`);
+  if (result.policy_version !== policy.policy_version)
+    say(`policy_version ${result.policy_version} is not the policy's`);
+  if (result.success !== (bundle !== null))
+    say(result.success ? 'success without a bundle' : 'a refusal with a bundle');
+  if (bundle !== null && result.bundle_id !== bundle.id)
+    say(`bundle_id ${result.bundle_id} is not the bundle's id`);
+  const f = result.failure;
+  if (f !== null && f.budget_total !== request.usable_token_budget)
+    say(`failure budget_total ${f.budget_total} is not the budget ${request.usable_token_budget}`);
+  if (f !== null && f.request_id !== request.request_id) say("failure request_id is not the request's");
+}
+
+/**
+ * Each item against the item the compiler builds from its candidate; the candidates in item
+ * order, those the bundle names at most once.
+ */
+function itemsAgainstCandidates(
+  bundle: ContextBundle,
+  known: ReadonlyMap<string, ContextCandidate>,
+  request: ContextRequest,
+  say: (text: string) => void,
+): ContextCandidate[] {
+  const live: ContextCandidate[] = [];
+  const seen = new Set<string>();
+  for (const item of bundle.items) {
+    const c = known.get(item.id);
+    if (seen.has(item.id)) say(`${item.id} appears more than once`);
+    else if (c !== undefined) live.push(c);
+    seen.add(item.id);
+  }
+  const built = buildBundle(live, request);
+  for (const key of ['schema_version', 'id', 'created_at', 'evidence_class', 'provenance'] as const)
+    if (JSON.stringify(bundle[key]) !== JSON.stringify(built[key]))
+      say(`bundle ${key} is not what the request gives`);
+  const want = new Map(built.items.map((i) => [i.id, i]));
+  bundle.items.forEach((item, k) => {
+    const expected = want.get(item.id);
+    if (expected === undefined) return;
+    if (item.position !== k) say(`${item.id} is at index ${k} but says position ${item.position}`);
+    for (const [key, value] of Object.entries(item)) {
+      if (key === 'position') continue;
+      const from = (expected as unknown as Record<string, unknown>)[key];
+      if (JSON.stringify(value) !== JSON.stringify(from)) say(`${item.id} ${key} is not its candidate's`);
+    }
+  });
+  return live;
+}
+
+/**
+ * Each entry against its candidate, with honest budgets; on success the admissions are the
+ * bundle's items at their positions, on a refusal nothing has a position.
+ */
+function traceAgainstBundle(
+  entries: readonly TraceEntry[],
+  bundle: ContextBundle | null,
+  known: ReadonlyMap<string, ContextCandidate>,
+  request: ContextRequest,
+  say: (text: string) => void,
+): void {
+  const position = new Map((bundle?.items ?? []).map((i, k) => [i.id, k]));
+  const admitted = new Set<string>();
+  for (const e of entries) {
+    const c = known.get(e.candidate_id);
+    if (c !== undefined) {
+      if (e.content_identity !== c.content_identity || e.representation_id !== c.representation_id)
+        say(`entry ${e.candidate_id} names another content or form than its candidate`);
+      if (e.relevance !== c.relevance) say(`entry ${e.candidate_id} relevance is not its candidate's`);
+    }
+    if (e.budget_before > request.usable_token_budget) say(`entry ${e.candidate_id} starts above the budget`);
+    if (e.decision !== 'ADMITTED') {
+      if (e.position !== null) say(`${e.candidate_id} is not admitted but has position ${e.position}`);
+      if (e.budget_after !== e.budget_before && e.reason_code !== 'repair-drop')
+        say(`${e.candidate_id} was not admitted but its entry spends budget`);
+      continue;
+    }
+    admitted.add(e.candidate_id);
+    const at = position.get(e.candidate_id);
+    if (bundle === null) {
+      if (e.position !== null) say(`${e.candidate_id} has position ${e.position} in a refusal`);
+    } else if (at === undefined) say(`${e.candidate_id} is ADMITTED in the trace but not in the bundle`);
+    else if (e.position !== at)
+      say(`${e.candidate_id} has trace position ${e.position} but bundle position ${at}`);
+  }
+  for (const id of position.keys())
+    if (!admitted.has(id)) say(`${id} is in the bundle but its trace entry is not ADMITTED`);
+  // Admissions spend the budget in steps that never overlap: a unit's members share one step.
+  const steps = [
+    ...new Set(
+      entries.filter((e) => e.decision === 'ADMITTED').map((e) => `${e.budget_before} ${e.budget_after}`),
+    ),
+  ]
+    .map((s) => s.split(' ').map(Number) as [number, number])
+    .sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+  steps.forEach(([before, after], k) => {
+    const next = steps[k + 1];
+    if (after > before || (next !== undefined && next[0] > after))
+      say(`admissions spend the budget in overlapping steps (${before} to ${after})`);
+  });
+}
+
+const V1_DELIMITERS = new Set(['---', '[CONTEXT BUNDLE]', '[/CONTEXT BUNDLE]']);
+
+/** A line of `content` the frame would read as its own, or null; `tag` is the v2 frame's. */
+function forgedLine(content: string, tag: string | null): string | null {
+  for (const line of content.split('\n')) {
+    const bare = line.replace(/\r$/, '');
+    if (tag === null ? V1_DELIMITERS.has(bare) : bare.includes(tag)) return bare;
+  }
+  return null;
+}
