@@ -1,5 +1,5 @@
 import { requiredGroupOf } from './groups.js';
-import { RecordError } from './json.js';
+import { quote, RecordError } from './json.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from './types.js';
 import { MANDATORY_FORMS } from './vocabulary.js';
 
@@ -17,7 +17,7 @@ export function validateInputs(candidates: readonly ContextCandidate[]): void {
   }
   for (const c of candidates) {
     for (const dep of c.depends_on) {
-      if (!seen.has(dep)) problems.push(`unknown dependency ${JSON.stringify(dep)} from ${c.candidate_id}`);
+      if (!seen.has(dep)) problems.push(`unknown dependency ${quote(dep)} from ${c.candidate_id}`);
     }
   }
   const bands = new Map<string, Set<string>>();
@@ -46,15 +46,12 @@ export function checkCompilerInputs(
 function checkPolicy(request: ContextRequest, policy: CompilerPolicy): void {
   if (request.policy_version !== policy.policy_version) {
     throw new RecordError(
-      `request policy ${JSON.stringify(request.policy_version)} != compiler policy ${JSON.stringify(policy.policy_version)}`,
+      `request policy ${quote(request.policy_version)} != compiler policy ${quote(policy.policy_version)}`,
       'policy_version',
     );
   }
   if (!(MANDATORY_FORMS as readonly string[]).includes(policy.mandatory_form)) {
-    throw new RecordError(
-      `unsupported mandatory_form: ${JSON.stringify(policy.mandatory_form)}`,
-      'mandatory_form',
-    );
+    throw new RecordError(`unsupported mandatory_form: ${quote(policy.mandatory_form)}`, 'mandatory_form');
   }
   plannedNeedsRefuse(policy);
 }

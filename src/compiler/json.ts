@@ -18,6 +18,15 @@ export class RecordError extends Error {
 
 export type Json = Record<string, unknown>;
 
+/**
+ * A value quoted for an error message: its JSON, elided past 60 characters, so that a message
+ * stays one short line whatever the input held (JSON escapes the line breaks).
+ */
+export function quote(v: unknown): string {
+  const text = JSON.stringify(v ?? null) ?? String(v);
+  return text.length <= 60 ? text : `${text.slice(0, 48)}…(${text.length} characters)`;
+}
+
 /** A JSON object: not null, not an array. */
 export const isPlainObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,7 +41,7 @@ export function checkSchema(o: Json, recordName: string, accepted: readonly stri
   if (!('schema_version' in o) || o.schema_version === undefined) return accepted[0] as string;
   const v = o.schema_version;
   if (typeof v !== 'string' || !accepted.includes(v)) {
-    throw new RecordError(`unsupported ${recordName} schema: ${JSON.stringify(v)}`, 'schema_version');
+    throw new RecordError(`unsupported ${recordName} schema: ${quote(v)}`, 'schema_version');
   }
   return v;
 }
@@ -111,5 +120,5 @@ export function traceInt(o: Json, key: string): number {
 
 export function oneOf<T extends string>(v: unknown, allowed: readonly T[], what: string, field: string): T {
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
-  throw new RecordError(`unsupported ${what}: ${JSON.stringify(v ?? null)}`, field);
+  throw new RecordError(`unsupported ${what}: ${quote(v)}`, field);
 }

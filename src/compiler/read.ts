@@ -14,6 +14,7 @@ import {
   oneOf,
   optStr,
   pyTruthy,
+  quote,
   RecordError,
   str,
   strList,
@@ -85,10 +86,7 @@ export function readRequest(raw: unknown): ContextRequest {
   const task_id = str(o, 'task_id');
   const budget = o.usable_token_budget;
   if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0) {
-    throw new RecordError(
-      `invalid usable_token_budget: ${JSON.stringify(budget ?? null)}`,
-      'usable_token_budget',
-    );
+    throw new RecordError(`invalid usable_token_budget: ${quote(budget)}`, 'usable_token_budget');
   }
   return {
     schema_version,
@@ -107,7 +105,7 @@ export function readPolicy(raw: unknown): CompilerPolicy {
   const schema_version = checkSchema(o, 'CompilerPolicy', [SCHEMA.policy]);
   const mandatory_form = typeof o.mandatory_form === 'string' ? o.mandatory_form : 'cheapest';
   if (!(MANDATORY_FORMS as readonly string[]).includes(mandatory_form)) {
-    throw new RecordError(`unsupported mandatory_form: ${JSON.stringify(mandatory_form)}`, 'mandatory_form');
+    throw new RecordError(`unsupported mandatory_form: ${quote(mandatory_form)}`, 'mandatory_form');
   }
   let order_roles = DEFAULT_ORDER_ROLES;
   if (o.order_roles !== undefined && o.order_roles !== null) {

@@ -75,6 +75,31 @@ describe('input bytes', () => {
     expect((await cli('compile', ...inputFlags(request, file))).code).toBe(0);
   });
 
+  it('values quoted in a message are escaped and elided: one short line whatever they hold', async () => {
+    const doc = JSON.parse(fs.readFileSync(candidates, 'utf8'));
+    const id = `evil\n${'x'.repeat(100_000)}`;
+    doc.candidates[0] = { ...doc.candidates[0], candidate_id: id, relevance: 'high' };
+    const file = path.join(tmp, 'long-id.candidates.json');
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const r = await cli('compile', ...inputFlags(request, file));
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(r.stderr.length).toBeLessThan(file.length + 200);
+    expect(r.stderr).toContain('candidates[0] "evil\\nxxx');
+    expect(r.stderr).toMatch(/: invalid relevance\n$/);
+    // The same id twice reaches the compiler's own check, whose message names it unquoted.
+    doc.candidates[0].relevance = 0.5;
+    doc.candidates[1] = { ...doc.candidates[0] };
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const twice = await cli('compile', ...inputFlags(request, file));
+    expect(twice.code).toBe(2);
+    expect(twice.stderr.split('\n')).toHaveLength(2);
+    expect(twice.stderr.length).toBeLessThanOrEqual(1100);
+    expect(twice.stderr).toMatch(
+      /^ctxbench: \S+: candidates: .*duplicate candidate_id: evil\\nx+ …\(\d+ characters\)… x+\n$/,
+    );
+  });
+
   it('a JSON syntax error is one line with line and column, never the file quoted back', async () => {
     const r = await withRequest('nan.json', '{\n  "request_id": "r",\n  "usable_token_budget": NaN\n}\n');
     expect([r.code, r.lines]).toEqual([

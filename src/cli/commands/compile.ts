@@ -1,7 +1,7 @@
 import { isPlainObject } from '../../compiler/index.js';
 import { checkInputs, type InputFiles } from '../../harness/input/checks.js';
 import { InputError, UsageError } from '../../harness/input/errors.js';
-import { readTextFile } from '../../harness/input/files.js';
+import { readTextLines } from '../../harness/input/files.js';
 import { parseJson } from '../../harness/input/json.js';
 import { readTruth, truthFrom } from '../../harness/input/ledger.js';
 import {
@@ -140,13 +140,12 @@ function batchLine(where: string, line: string, strategy: HostedStrategy, hosts:
  * on; only an unreadable file stops the command.
  */
 async function compileBatch(file: string, strategy: HostedStrategy, hosts: Hosts, io: Io): Promise<ExitCode> {
-  const lines = readTextFile(file).split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  for (const [k, line] of lines.entries()) {
+  for (const [k, line] of readTextLines(file).entries()) {
     const where = `${file}:${k + 1}`;
     let out: unknown;
     try {
-      out = await batchLine(where, line, strategy, hosts);
+      if ('problem' in line) throw new InputError(where, line.problem);
+      out = await batchLine(where, line.text, strategy, hosts);
     } catch (e) {
       if (e instanceof InputError) out = { error: e.line };
       else throw e;

@@ -16,7 +16,8 @@ export interface InputFiles {
 }
 
 /**
- * The compiler's input checks, located: a policy mismatch belongs to the request, an unsupported
+ * The compiler's input checks, located: a policy mismatch belongs to the request (the policy file
+ * named as well), an unsupported
  * form rule to the policy, everything else (duplicates, unknown dependencies, groups spanning
  * classes) to the candidates. Every strategy's input passes them, so a malformed pool is an
  * input error for all strategies alike, never a strategy error.
@@ -35,7 +36,11 @@ export function located<T>(files: InputFiles, run: () => T): T {
     return run();
   } catch (e) {
     if (!(e instanceof RecordError)) throw e;
-    if (e.field === 'policy_version') throw new InputError(files.request, e.message, 'request');
+    if (e.field === 'policy_version') {
+      // Two files disagree; the request is where the version is asked for, the policy is named too.
+      const other = files.policy === files.request ? '' : ` (policy file ${files.policy})`;
+      throw new InputError(files.request, `${e.message}${other}`, 'request');
+    }
     if (e.field === 'mandatory_form') throw new InputError(files.policy, e.message, 'policy');
     throw new InputError(files.candidates, e.message, 'candidates');
   }

@@ -1,3 +1,5 @@
+import { quote } from '../../compiler/index.js';
+
 /**
  * Bad input that stops a command: exit 2 and one line naming the file, the record (an id or an
  * index) and the field. Never a stack trace, and nothing written.
@@ -14,8 +16,32 @@ export class InputError extends Error {
   }
 
   get line(): string {
-    return [this.file, this.record, this.message].filter((p) => p !== undefined && p !== '').join(': ');
+    return oneLine(
+      [this.file, this.record, this.message].filter((p) => p !== undefined && p !== '').join(': '),
+    );
   }
+}
+
+const LONGEST_LINE = 1000;
+
+/**
+ * Text made one line of bounded length, whatever the input put in it: control characters (line
+ * breaks included) escaped, and past LONGEST_LINE the middle elided, keeping the file and record
+ * at the start and what is wrong at the end.
+ */
+export function oneLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it escapes.
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
+    c === '\n'
+      ? '\\n'
+      : c === '\r'
+        ? '\\r'
+        : c === '\t'
+          ? '\\t'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  if (flat.length <= LONGEST_LINE) return flat;
+  return `${flat.slice(0, 700)} …(${flat.length - 950} characters)… ${flat.slice(-250)}`;
 }
 
 /** Wrong flags or arguments: exit 2 with one line. */
@@ -27,7 +53,7 @@ export class UsageError extends Error {
 export function recordName(kind: string, index: number, raw: unknown): string {
   const id =
     typeof raw === 'object' && raw !== null && 'candidate_id' in raw && typeof raw.candidate_id === 'string'
-      ? ` "${raw.candidate_id}"`
+      ? ` ${quote(raw.candidate_id)}`
       : '';
   return `${kind}[${index}]${id}`;
 }

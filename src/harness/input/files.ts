@@ -11,8 +11,8 @@ import { decodeText, parseJson } from './json.js';
  */
 export const MAX_TEXT_BYTES = 2 ** 29 - 24;
 
-/** A text file as UTF-8, or stop with one line naming it (unreadable, UTF-16, invalid bytes). */
-export function readTextFile(file: string): string {
+/** A file's bytes, or stop with one line naming it (unreadable, too large for one string). */
+function readBytes(file: string): Buffer {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
@@ -25,9 +25,32 @@ export function readTextFile(file: string): string {
       file,
       `too large: ${bytes.length} bytes, over the ${MAX_TEXT_BYTES} one JSON text can hold`,
     );
-  const decoded = decodeText(bytes);
+  return bytes;
+}
+
+/** A text file as UTF-8, or stop with one line naming it (unreadable, UTF-16, invalid bytes). */
+export function readTextFile(file: string): string {
+  const decoded = decodeText(readBytes(file));
   if ('problem' in decoded) throw new InputError(file, decoded.problem);
   return decoded.text;
+}
+
+/**
+ * A text file's lines, each decoded on its own, so that one line of bad bytes is that line's
+ * problem and not the file's; a file in UTF-16 is refused whole. A final newline ends the last
+ * line rather than starting an empty one.
+ */
+export function readTextLines(file: string): ({ readonly text: string } | { readonly problem: string })[] {
+  const bytes = readBytes(file);
+  const whole = decodeText(bytes.subarray(0, 2));
+  if ('problem' in whole && /UTF-16/.test(whole.problem)) throw new InputError(file, whole.problem);
+  const lines: Buffer[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const end = bytes.indexOf(0x0a, start);
+    lines.push(bytes.subarray(start, end < 0 ? bytes.length : end));
+    start = end < 0 ? bytes.length : end + 1;
+  }
+  return lines.map((line) => decodeText(line));
 }
 
 /** Parse a JSON file, or stop with one line naming it and where its syntax fails. */
