@@ -99,7 +99,7 @@ describe('bad input: exit 2, one line naming file, record and field, nothing wri
     const r = await cli(...compileArgs(other, cands));
     expect([r.code, r.stderr]).toEqual([
       2,
-      `ctxbench: ${other}: request: request policy "p2" != compiler policy "compiler-policy-v1"\n`,
+      `ctxbench: ${other}: request: request policy "p2" != compiler policy "compiler-policy-v1" (policy file ${path.join(CORPUS_DIR, 'compiler-policy-v1.json')})\n`,
     ]);
   });
 

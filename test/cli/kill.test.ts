@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli, processArgs, tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 
 const tmp = tempDir('kill');
@@ -30,20 +30,10 @@ beforeAll(async () => {
 
 /** A study in a process of its own, from the sources; its output collected. */
 function start(out: string, extra: readonly string[] = []) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx/esm',
-      path.join(ROOT, 'test/helpers/bin.ts'),
-      'study',
-      ...STRATEGIES,
-      '--out',
-      out,
-      ...extra,
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, processArgs('study', ...STRATEGIES, '--out', out, ...extra), {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr += d;

@@ -6,6 +6,14 @@ import { bufferIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { CORPUS_DIR, ROOT } from './corpus.js';
 
+/** Node's arguments for the CLI from the sources in a process of its own (to signal or kill it). */
+export const processArgs = (...args: string[]): string[] => [
+  '--import',
+  'tsx/esm',
+  path.join(ROOT, 'test/helpers/bin.ts'),
+  ...args,
+];
+
 /** The CLI in-process: exit code and what it printed. */
 export async function cli(...args: string[]) {
   const io = bufferIo();
