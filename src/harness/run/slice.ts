@@ -62,22 +62,27 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
         .then((answer) => {
           if (over) return;
           running--;
+          // The next compilation starts in its process while this one is measured here.
+          pump();
           arrive(
             index,
             finishCell(cell, r.corpus, r.ledger, (input) => compileAnswer(cell.strategy.name, input, answer)),
           );
-          pump();
+          done();
         })
         .catch(finish);
     };
     const pump = () => {
       while (!over && running < o.jobs && cursor < r.to) start(cursor++);
-      if (running === 0 && cursor >= r.to) finish();
+    };
+    const done = () => {
+      if (running === 0 && next >= r.to) finish();
     };
     if (o.signal?.aborted) stop();
     o.signal?.addEventListener('abort', stop);
     try {
       pump();
+      done();
     } catch (e) {
       finish(e);
     }
