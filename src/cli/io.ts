@@ -2,18 +2,33 @@
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /**
+   * Whether stderr is a terminal, where a progress line can rewrite itself with a carriage
+   * return; absent means no. Optional so that every Io written before it still is one.
+   */
+  readonly isTTY?: boolean;
 }
 
 export const processIo: Io = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  // A getter: Node creates process.stderr on first use, which importing this module should not do.
+  get isTTY() {
+    return process.stderr.isTTY === true;
+  },
 };
 
-/** Collects output, for tests and for commands that run other commands. */
-export function bufferIo(): Io & { stdout: string; stderr: string } {
+/**
+ * Collects output, for tests and for commands that run other commands. Not a terminal unless a
+ * test says so, to see what a terminal would get.
+ */
+export function bufferIo(
+  options: { readonly isTTY?: boolean } = {},
+): Io & { stdout: string; stderr: string; readonly isTTY: boolean } {
   const io = {
     stdout: '',
     stderr: '',
+    isTTY: options.isTTY ?? false,
     out(text: string) {
       io.stdout += text;
     },

@@ -1,11 +1,14 @@
+import { benchFile, corpusTasks, readBaseline, runBench, scaleTasks } from '../../harness/bench/bench.js';
 import {
-  benchFile,
   compareBench,
-  corpusTasks,
-  readBaseline,
-  runBench,
-  scaleTasks,
-} from '../../harness/bench/bench.js';
+  comparisonText,
+  isRegression,
+  MIN_SLOWDOWN,
+  MIN_SLOWDOWN_MS,
+  ms,
+  SPREAD_FACTOR,
+} from '../../harness/bench/compare.js';
+import { benchProgress } from '../../harness/bench/progress.js';
 import { loadCorpus } from '../../harness/input/corpus.js';
 import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
@@ -14,8 +17,6 @@ import { textTable } from '../../harness/report/table.js';
 import { loadStrategies } from '../../harness/run/registry.js';
 import { DEFAULTS, defineCommand, splitList } from '../command.js';
 import { EXIT } from '../io.js';
-
-const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(4));
 
 /** Time the strategies; with --baseline, exit 1 on a flagged slow-down or a changed outcome. */
 export const bench = defineCommand({
@@ -30,7 +31,12 @@ export const bench = defineCommand({
       .option('save', { type: 'string', describe: 'write the results as JSON' })
       .option('baseline', {
         type: 'string',
-        describe: 'compare with a saved run; exit 1 on a regression',
+        describe: `compare with a saved run; exit 1 on a changed outcome or a slow-down beyond ${MIN_SLOWDOWN * 100}%, ${SPREAD_FACTOR} x both runs' spread and ${MIN_SLOWDOWN_MS} ms`,
+      })
+      .option('quiet', {
+        type: 'boolean',
+        default: false,
+        describe: 'no progress on stderr (by default one updating line on a terminal, else a final line)',
       }),
   run: async (a, ctx) => {
     const { io } = ctx;
@@ -43,8 +49,8 @@ export const bench = defineCommand({
     // Timed where they run, in this process: bench trusts the strategies it measures.
     const strategies = await loadStrategies(splitList(a.strategies));
     const tasks = [...corpusTasks(corpus, ledger, strategies), ...scaleTasks(strategies, sizes)];
-    io.err(`benchmarking ${tasks.length} tasks (${a.time} ms each, after a warm-up)\n`);
-    const records = await runBench(tasks, { time: a.time, warmup: Math.max(10, a.time / 5) });
+    const progress = benchProgress(io, { quiet: a.quiet, note: `(${a.time} ms of samples each)` });
+    const records = await runBench(tasks, { time: a.time, warmup: Math.max(10, a.time / 5), progress });
     const file = benchFile(ctx.version(), records, new Date().toISOString());
     if (a.save) writeFileAtomic(a.save, jsonText(file));
     if (baseline === null) {
@@ -64,19 +70,8 @@ export const bench = defineCommand({
       return EXIT.ok;
     }
     const comparisons = compareBench(records, baseline.tasks);
-    io.out(
-      textTable(
-        ['task', 'ratio', 'flag above', 'verdict'],
-        comparisons.map((c) => [
-          c.name,
-          c.ratio === null ? '-' : c.ratio.toFixed(2),
-          c.threshold === null ? '-' : c.threshold.toFixed(2),
-          c.changed ? 'OUTCOME CHANGED' : c.slower ? 'SLOWER' : c.detail || 'ok',
-        ]),
-        ['left', 'right', 'right', 'left'],
-      ),
-    );
-    const flagged = comparisons.filter((c) => c.slower || c.changed);
+    io.out(comparisonText(comparisons));
+    const flagged = comparisons.filter(isRegression);
     for (const c of flagged) io.err(`ctxbench: regression: ${c.name}: ${c.detail}\n`);
     return flagged.length === 0 ? EXIT.ok : EXIT.checkFailed;
   },

@@ -1,8 +1,9 @@
 /**
  * Regression benchmarks: every strategy on every case, the whole study, and every strategy on
  * generated pools of growing size, timed with tinybench (warm-up, repeated samples, median and
- * median absolute deviation). A saved run is a baseline: a later run flags slow-downs beyond what
- * the two runs' own spread explains, and, as a regression of another kind, any changed outcome.
+ * median absolute deviation). A saved run is a baseline: `compare.ts` flags a later run's
+ * slow-downs beyond what the two runs' own spread explains, and, as a regression of another
+ * kind, any changed outcome.
  */
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import { compileWith } from '../run/measure.js';
 import { runStudy } from '../run/runner.js';
 import type { CaseLedger, Corpus, Strategy, StrategyInput } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
+import type { BenchProgress } from './progress.js';
 
 export interface BenchTask {
   readonly name: string;
@@ -86,14 +88,17 @@ export function scaleTasks(strategies: readonly Strategy[], sizes: readonly numb
   });
 }
 
-/** Time the tasks one after another; each task's outcome is taken from a run outside the timing. */
+/**
+ * Time the tasks one after another; each task's outcome is taken from a run outside the timing.
+ * `progress` hears of each task before it is timed and of the end after the last.
+ */
 export async function runBench(
   tasks: readonly BenchTask[],
-  options: { readonly time: number; readonly warmup: number; readonly progress?: (name: string) => void },
+  options: { readonly time: number; readonly warmup: number; readonly progress?: BenchProgress },
 ): Promise<BenchRecord[]> {
   const records: BenchRecord[] = [];
-  for (const task of tasks) {
-    options.progress?.(task.name);
+  for (const [done, task] of tasks.entries()) {
+    options.progress?.task(done, tasks.length, task.name);
     const started = performance.now();
     const outcome = task.run();
     // A task that takes seconds (exact on a large pool) gets two timed runs, not a time window.
@@ -118,6 +123,7 @@ export async function runBench(
       outcome,
     });
   }
+  options.progress?.end(tasks.length);
   return records;
 }
 
@@ -136,49 +142,25 @@ export function benchFile(version: string, tasks: readonly BenchRecord[], create
   };
 }
 
-export interface Comparison {
-  readonly name: string;
-  readonly ratio: number | null;
-  /** The ratio beyond which this task counts as slower: it widens with both runs' spread. */
-  readonly threshold: number | null;
-  readonly slower: boolean;
-  readonly changed: boolean;
-  readonly detail: string;
-}
-
-/** Slow-downs under 10% are never flagged; noisier tasks need a larger one. */
-export const MIN_SLOWDOWN = 0.1;
-const SPREAD_FACTOR = 3;
-
-export function compareBench(
-  current: readonly BenchRecord[],
-  baseline: readonly BenchRecord[],
-): Comparison[] {
-  const before = new Map(baseline.map((r) => [r.name, r]));
-  return current.map((r) => {
-    const b = before.get(r.name);
-    if (b === undefined)
-      return {
-        name: r.name,
-        ratio: null,
-        threshold: null,
-        slower: false,
-        changed: false,
-        detail: 'new task',
-      };
-    const ratio = r.median_ms / b.median_ms;
-    const spread = r.mad_ms / r.median_ms + b.mad_ms / b.median_ms;
-    const threshold = 1 + Math.max(MIN_SLOWDOWN, SPREAD_FACTOR * spread);
-    const changed = r.outcome !== b.outcome;
-    const slower = ratio > threshold;
-    const detail = changed ? `outcome changed: ${b.outcome} -> ${r.outcome}` : slower ? 'slower' : '';
-    return { name: r.name, ratio, threshold, slower, changed, detail };
-  });
-}
-
-/** A file `bench --save` wrote, to compare a later run with. */
+/**
+ * A file `bench --save` wrote, to compare a later run with. The fields the comparison reads are
+ * checked here, so that a hand-edited or truncated baseline stops with one line naming the task
+ * and the field instead of comparing NaN with every median and flagging nothing.
+ */
 export function readBaseline(file: string): BenchFile {
   const b = readJsonFile(file) as BenchFile | null;
   if (!b || !Array.isArray(b.tasks)) throw new InputError(file, 'not a ctxbench bench file (no "tasks")');
+  for (const [k, t] of (b.tasks as readonly unknown[]).entries()) {
+    const r = t as Partial<Record<keyof BenchRecord, unknown>> | null;
+    const where = `tasks[${k}]`;
+    if (typeof r !== 'object' || r === null) throw new InputError(file, 'not a task record', where);
+    if (typeof r.name !== 'string') throw new InputError(file, 'name: not a string', where);
+    for (const field of ['median_ms', 'mad_ms'] as const) {
+      const v = r[field];
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        throw new InputError(file, `${field}: not a number of milliseconds >= 0`, where);
+    }
+    if (typeof r.outcome !== 'string') throw new InputError(file, 'outcome: not a string', where);
+  }
   return b;
 }

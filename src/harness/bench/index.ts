@@ -4,11 +4,20 @@ export {
   type BenchRecord,
   type BenchTask,
   benchFile,
-  type Comparison,
-  compareBench,
   corpusTasks,
-  MIN_SLOWDOWN,
   readBaseline,
   runBench,
   scaleTasks,
 } from './bench.js';
+export {
+  type Comparison,
+  compareBench,
+  comparisonText,
+  isRegression,
+  MIN_SLOWDOWN,
+  MIN_SLOWDOWN_MS,
+  ms,
+  type Presence,
+  SPREAD_FACTOR,
+} from './compare.js';
+export { type BenchProgress, benchProgress, duration, type ProgressSink } from './progress.js';

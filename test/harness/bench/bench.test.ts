@@ -1,82 +1,82 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type BenchRecord, compareBench, MIN_SLOWDOWN } from '../../../src/harness/bench/bench.js';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { bufferIo } from '../../../src/cli/io.js';
+import { run } from '../../../src/cli/main.js';
+import type { BenchRecord } from '../../../src/harness/bench/bench.js';
+import { cli, corpusCopy, tempDir } from '../../helpers/cli.js';
 
 const tmp = tempDir('bench');
-const rec = (name: string, median: number, mad: number, outcome = 'bundle x'): BenchRecord => ({
-  name,
-  median_ms: median,
-  mad_ms: mad,
-  p75_ms: median,
-  samples: 10,
-  outcome,
+
+/** The reference corpus cut down to one case, to keep every real tinybench run here tiny. */
+const oneCase = corpusCopy(tmp, 'one-case', (dir) => {
+  const keep = 'budget-slack';
+  for (const f of fs.readdirSync(dir)) {
+    if ((f.endsWith('.request.json') || f.endsWith('.candidates.json')) && !f.startsWith(`${keep}.`))
+      fs.rmSync(path.join(dir, f));
+  }
+  for (const f of fs.readdirSync(path.join(dir, 'ledger')))
+    if (!f.startsWith(`${keep}.`)) fs.rmSync(path.join(dir, 'ledger', f));
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+  manifest.budgets = { [keep]: manifest.budgets[keep] };
+  if (manifest.expected) manifest.expected = { [keep]: manifest.expected[keep] };
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
 });
-
-describe('comparing with a baseline', () => {
-  it('flags a slow-down beyond the floor when the runs are steady', () => {
-    const [c] = compareBench([rec('t', 1.2, 0)], [rec('t', 1, 0)]);
-    expect(c).toMatchObject({ slower: true, changed: false });
-    expect(c?.threshold).toBeCloseTo(1 + MIN_SLOWDOWN);
-    expect(compareBench([rec('t', 1.05, 0)], [rec('t', 1, 0)])[0]?.slower).toBe(false);
-  });
-
-  it('does not flag what the spread of the two runs explains', () => {
-    // 20% slower, but each run varies by 10% of its median: the threshold is 1 + 3 x 0.2 = 1.6.
-    const [c] = compareBench([rec('t', 1.2, 0.12)], [rec('t', 1, 0.1)]);
-    expect(c?.slower).toBe(false);
-    expect(c?.threshold).toBeCloseTo(1.6);
-    expect(compareBench([rec('t', 1.7, 0.17)], [rec('t', 1, 0.1)])[0]?.slower).toBe(true);
-  });
-
-  it('flags a changed outcome as a regression of its own, however fast', () => {
-    const [c] = compareBench([rec('t', 0.5, 0, 'refusal INSUFFICIENT_BUDGET')], [rec('t', 1, 0, 'bundle x')]);
-    expect(c).toMatchObject({ slower: false, changed: true });
-    expect(c?.detail).toBe('outcome changed: bundle x -> refusal INSUFFICIENT_BUDGET');
-  });
-});
+const tiny = ['bench', '--corpus', oneCase, '--strategies', 'dump', '--sizes', '20', '--time', '5'];
+const FINAL = /^benchmarked 3 tasks \(5 ms of samples each\) in [0-9.]+ m?s\n$/;
 
 describe('ctxbench bench', () => {
-  it('saves a run, and against a baseline exits 1 on a changed outcome', async () => {
+  it('saves a run, and against a baseline exits 1 on a changed outcome only', async () => {
     const saved = path.join(tmp, 'bench.json');
-    const args = ['bench', '--strategies', 'dump', '--sizes', '20', '--time', '5', '--save', saved];
-    const first = await cli(...args);
+    const first = await cli(...tiny, '--save', saved);
     expect(first.code).toBe(0);
+    // Not a terminal: no progress while timing, one final line.
+    expect(first.stderr).toMatch(FINAL);
     const file = JSON.parse(fs.readFileSync(saved, 'utf8'));
     expect(file.tasks.map((t: BenchRecord) => t.name)).toEqual([
       'dump budget-slack',
-      'dump conflict-trap',
-      'dump dependency-cycle',
-      'dump dependency-trap',
-      'dump heterogeneous-basic',
-      'dump mandatory-overflow',
-      'dump no-legal-representation',
-      'dump qualification-trap',
-      'dump rendered-overflow',
-      'dump representation-alternatives',
-      'dump required-unavailable',
-      'dump shared-dependency',
-      'dump stale-cheap',
-      'dump wrong-scope',
-      'study compiler-v1',
+      'study one-case',
       'dump @20',
     ]);
-    const tampered = path.join(tmp, 'tampered.json');
+    // A task this run no longer has: listed, not a failure. Then a changed outcome: a failure.
+    file.tasks.push({ ...file.tasks[0], name: 'dump retired-case' });
+    const extra = path.join(tmp, 'extra.json');
+    fs.writeFileSync(extra, JSON.stringify(file));
+    const withExtra = await cli(...tiny, '--baseline', extra, '--quiet');
+    // Straight after --save, on the same code: every task runs well under the 1 ms floor.
+    expect(withExtra.code).toBe(0);
+    expect(withExtra.stdout).toMatch(/^dump retired-case .* only in the baseline$/m);
+    expect(withExtra.stdout).toMatch(/^3 tasks compared: .*; 1 only in the baseline, not compared$/m);
+    expect(withExtra.stdout.split('\n')[0]).toContain('baseline ms');
+    expect(withExtra.stdout).toMatch(/^3 tasks compared: 0 slower, 0 outcomes changed/m);
+    expect(withExtra.stderr).toBe('');
+
     file.tasks[0].outcome = 'refusal SOMETHING_ELSE';
+    const tampered = path.join(tmp, 'tampered.json');
     fs.writeFileSync(tampered, JSON.stringify(file));
-    const again = await cli(
-      'bench',
-      '--strategies',
-      'dump',
-      '--sizes',
-      '20',
-      '--time',
-      '5',
-      '--baseline',
-      tampered,
-    );
+    const again = await cli(...tiny, '--baseline', tampered);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('regression: dump budget-slack: outcome changed');
+    expect(again.stderr).not.toContain('retired-case');
+  });
+
+  it('on a terminal shows one updating line, and nothing with --quiet', async () => {
+    const io = bufferIo({ isTTY: true });
+    expect(await run(tiny, io)).toBe(0);
+    const updates = io.stderr.split('\r').filter((s) => s.trim() !== '');
+    expect(updates.slice(0, 3).map((s) => s.trimEnd())).toEqual([
+      'bench 0/3 done, timing dump budget-slack',
+      'bench 1/3 done, timing study one-case',
+      'bench 2/3 done, timing dump @20',
+    ]);
+    expect(updates[3]).toMatch(FINAL);
+    expect(updates).toHaveLength(4);
+
+    for (const isTTY of [true, false]) {
+      const quiet = bufferIo({ isTTY });
+      expect(await run([...tiny, '--quiet'], quiet)).toBe(0);
+      expect(quiet.stderr).toBe('');
+      expect(quiet.stdout).toContain('dump @20');
+    }
   });
 });

@@ -1,0 +1,159 @@
+/**
+ * A bench run against a saved baseline, as a pure function of the two runs' records. A task
+ * counts as slower only when its median grew by more than all three of:
+ *
+ * - MIN_SLOWDOWN of the baseline's median (10%): smaller changes are not worth a red build;
+ * - SPREAD_FACTOR times the two runs' median absolute deviations added, in milliseconds: what
+ *   the runs' own noise explains. Absolute, not relative to each median: divided by a slower
+ *   run's larger median, a noisy run's spread would shrink exactly when it matters;
+ * - MIN_SLOWDOWN_MS (1 ms). Per-case tasks take tenths of a millisecond: in three pairs of runs
+ *   of the same code on a busy machine (load average 7 to 18 on 2 CPUs) their medians moved by
+ *   up to 0.8 ms (up to 3.5 times); 6 to 30 tasks a pair grew by more than 10% and 3 times
+ *   their spread, all but one of them by less than 1 ms. A real slow-down in them still shows
+ *   in the study task, which runs every case of every strategy.
+ *
+ * Only tasks in both runs are compared; a task in one run only is listed once, as such, never as
+ * a regression. A changed outcome is a regression of its own, however fast.
+ */
+import { textTable } from '../report/table.js';
+import type { BenchRecord } from './bench.js';
+
+/** Slow-downs under 10% are never flagged; noisier tasks need a larger one. */
+export const MIN_SLOWDOWN = 0.1;
+/** Slow-downs under this many milliseconds are never flagged, whatever the ratio. */
+export const MIN_SLOWDOWN_MS = 1;
+/** How many times the two runs' added spread a slow-down must exceed. */
+export const SPREAD_FACTOR = 3;
+
+/** `both`: compared; `new`: only in this run; `gone`: only in the baseline. */
+export type Presence = 'both' | 'new' | 'gone';
+
+export interface Comparison {
+  readonly name: string;
+  readonly presence: Presence;
+  /** Medians in milliseconds; null on the side where the task did not run. */
+  readonly baseline_ms: number | null;
+  readonly current_ms: number | null;
+  /** current - baseline, in milliseconds. */
+  readonly diff_ms: number | null;
+  /** current / baseline; Infinity when the baseline median is 0 and the current one is not. */
+  readonly ratio: number | null;
+  /** The current median in milliseconds above which the task counts as slower. */
+  readonly flag_above_ms: number | null;
+  /** The same as a ratio to the baseline median. */
+  readonly threshold: number | null;
+  readonly slower: boolean;
+  readonly changed: boolean;
+  readonly detail: string;
+}
+
+/** Milliseconds with the precision their size deserves. */
+export const ms = (x: number): string =>
+  Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toFixed(4);
+const signedMs = (x: number): string => (x > 0 ? `+${ms(x)}` : ms(x));
+const times = (r: number): string => (Number.isFinite(r) ? `${r.toFixed(2)}x` : '-');
+
+const oneSide = (r: BenchRecord, presence: 'new' | 'gone'): Comparison => ({
+  name: r.name,
+  presence,
+  baseline_ms: presence === 'gone' ? r.median_ms : null,
+  current_ms: presence === 'new' ? r.median_ms : null,
+  diff_ms: null,
+  ratio: null,
+  flag_above_ms: null,
+  threshold: null,
+  slower: false,
+  changed: false,
+  detail: presence === 'new' ? 'only in this run' : 'only in the baseline',
+});
+
+function compareOne(r: BenchRecord, b: BenchRecord): Comparison {
+  const base = b.median_ms;
+  const diff = r.median_ms - base;
+  const margin = Math.max(MIN_SLOWDOWN * base, SPREAD_FACTOR * (r.mad_ms + b.mad_ms), MIN_SLOWDOWN_MS);
+  const flagAbove = base + margin;
+  const ratio = base > 0 ? r.median_ms / base : r.median_ms > 0 ? Number.POSITIVE_INFINITY : 1;
+  const slower = r.median_ms > flagAbove;
+  const changed = r.outcome !== b.outcome;
+  const details = [
+    ...(changed ? [`outcome changed: ${b.outcome} -> ${r.outcome}`] : []),
+    ...(slower
+      ? [
+          `slower: ${ms(base)} ms -> ${ms(r.median_ms)} ms (${signedMs(diff)} ms, ${times(ratio)}; flagged above ${ms(flagAbove)} ms)`,
+        ]
+      : []),
+  ];
+  return {
+    name: r.name,
+    presence: 'both',
+    baseline_ms: base,
+    current_ms: r.median_ms,
+    diff_ms: diff,
+    ratio,
+    flag_above_ms: flagAbove,
+    threshold: base > 0 ? flagAbove / base : null,
+    slower,
+    changed,
+    detail: details.join('; '),
+  };
+}
+
+/**
+ * Every task of either run, once: this run's in its order (compared, or only in this run), then
+ * those only in the baseline, in its order. A name repeated within a run counts once, its last
+ * record winning, as a Map keeps it.
+ */
+export function compareBench(
+  current: readonly BenchRecord[],
+  baseline: readonly BenchRecord[],
+): Comparison[] {
+  const before = new Map(baseline.map((r) => [r.name, r]));
+  const now = new Map(current.map((r) => [r.name, r]));
+  const out: Comparison[] = [];
+  for (const r of now.values()) {
+    const b = before.get(r.name);
+    out.push(b === undefined ? oneSide(r, 'new') : compareOne(r, b));
+  }
+  for (const b of before.values()) if (!now.has(b.name)) out.push(oneSide(b, 'gone'));
+  return out;
+}
+
+/** Whether the comparison fails the run: a flagged slow-down or a changed outcome. */
+export const isRegression = (c: Comparison): boolean => c.slower || c.changed;
+
+const verdict = (c: Comparison): string =>
+  c.presence !== 'both'
+    ? c.detail
+    : [...(c.changed ? ['OUTCOME CHANGED'] : []), ...(c.slower ? ['SLOWER'] : [])].join(', ') || 'ok';
+
+const cell = (x: number | null, f: (x: number) => string): string => (x === null ? '-' : f(x));
+
+/** The comparison as a table, milliseconds beside each ratio, and a closing summary line. */
+export function comparisonText(comparisons: readonly Comparison[]): string {
+  const table = textTable(
+    ['task', 'baseline ms', 'current ms', 'diff ms', 'ratio', 'flag above ms', 'verdict'],
+    comparisons.map((c) => [
+      c.name,
+      cell(c.baseline_ms, ms),
+      cell(c.current_ms, ms),
+      cell(c.diff_ms, signedMs),
+      cell(c.ratio, times),
+      cell(c.flag_above_ms, ms),
+      verdict(c),
+    ]),
+    ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
+  );
+  const count = (p: (c: Comparison) => boolean) => comparisons.filter(p).length;
+  const compared = count((c) => c.presence === 'both');
+  const onlyNew = count((c) => c.presence === 'new');
+  const onlyGone = count((c) => c.presence === 'gone');
+  const sides = [
+    ...(onlyNew > 0 ? [`${onlyNew} only in this run`] : []),
+    ...(onlyGone > 0 ? [`${onlyGone} only in the baseline`] : []),
+  ];
+  const summary =
+    `${compared} tasks compared: ${count((c) => c.slower)} slower, ${count((c) => c.changed)} outcomes changed` +
+    ` (slower means more than ${MIN_SLOWDOWN * 100}%, ${SPREAD_FACTOR} x the two runs' spread and ${MIN_SLOWDOWN_MS} ms)` +
+    (sides.length > 0 ? `; ${sides.join(', ')}, not compared` : '');
+  return `${table}\n${summary}\n`;
+}
