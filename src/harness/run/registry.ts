@@ -3,6 +3,11 @@
  * to edit; a new file joins every command. Order: the six of the published study first, in its
  * order, then the others sorted by name. The commands only list the files here: a plug-in's code
  * runs in a process of its own (`hosts.ts`), never in the one that writes the results.
+ *
+ * A plug-in is TypeScript (`.ts`, `.mts`) or plain JavaScript (`.js`, `.mjs`). From the sources
+ * (tests, tsx) every one runs from `strategies/` as written. The built package runs
+ * `dist/strategies/`, where the build compiled the TypeScript and copied the JavaScript (a strategy
+ * process may read nothing outside dist/), so there a `.js` may come from either.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,9 +17,17 @@ import type { Strategy, StrategyInfo, StrategyInput, StrategyRef } from '../type
 import { PUBLISHED_ORDER } from '../vocabulary.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /** From src/harness/run (tests, tsx) or dist/src/harness/run (the bin), `strategies/` sits three up. */
 export const STRATEGIES_DIR = path.resolve(here, '../../../strategies');
-const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+/**
+ * The folder plug-ins are written in, `strategies/` at the package's root: STRATEGIES_DIR itself
+ * from the sources, the folder the build compiled and copied from when running from dist/.
+ */
+const WRITTEN_DIR = FROM_SOURCE ? STRATEGIES_DIR : path.resolve(here, '../../../../strategies');
+/** What a plug-in may be written as, and what of it the built package runs. */
+const WRITTEN = ['.ts', '.mts', '.js', '.mjs'];
+const BUILT = ['.js', '.mjs'];
 
 function isStrategy(x: unknown): x is Strategy {
   const s = x as Partial<Strategy> | null;
@@ -36,13 +49,43 @@ export function registryOrder(a: string, b: string): number {
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/** The plug-in files of a folder with one of the extensions (declarations and tests are not plug-ins). */
+function pluginFiles(dir: string, extensions: readonly string[]): StrategyRef[] {
+  return fs.readdirSync(dir).flatMap((f) => {
+    const ext = path.extname(f);
+    const name = path.basename(f, ext);
+    if (!extensions.includes(ext) || name.endsWith('.d') || name.endsWith('.test')) return [];
+    return [{ name, file: path.join(dir, f) }];
+  });
+}
+
+/**
+ * Stop when two files claim one name (`a.ts` and `a.js`): which of them runs would depend on
+ * the build or the loader, so neither does. One line naming every file of the name.
+ */
+function oneFileEach(refs: readonly StrategyRef[]): StrategyRef[] {
+  const byName = new Map<string, string[]>();
+  for (const r of refs) byName.set(r.name, [...(byName.get(r.name) ?? []), r.file]);
+  for (const [name, files] of byName) {
+    const [first, ...others] = files.sort();
+    if (first !== undefined && others.length > 0)
+      throw new InputError(
+        first,
+        `strategy "${name}" is also defined by ${others.join(', ')}: one strategy, one file`,
+      );
+  }
+  return [...refs];
+}
+
 /** The strategy files of a folder, in registry order, none of them loaded. */
 export function listStrategies(dir = STRATEGIES_DIR): StrategyRef[] {
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(EXT) && !f.endsWith('.d.ts') && !f.endsWith(`.test${EXT}`))
-    .map((f) => ({ name: path.basename(f, EXT), file: path.join(dir, f) }))
-    .sort((a, b) => registryOrder(a.name, b.name));
+  // Built, `a.ts` and `a.js` both end as dist/strategies/a.js, one hiding the other: only the
+  // folder they were written in still shows both.
+  if (!FROM_SOURCE && dir === STRATEGIES_DIR && fs.existsSync(WRITTEN_DIR))
+    oneFileEach(pluginFiles(WRITTEN_DIR, WRITTEN));
+  return oneFileEach(pluginFiles(dir, FROM_SOURCE ? WRITTEN : BUILT)).sort((a, b) =>
+    registryOrder(a.name, b.name),
+  );
 }
 
 /** The named strategies' files, in registry order; an unknown name lists the known ones. */
