@@ -29,7 +29,9 @@ describe('compile', () => {
     );
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout);
-    expect(Object.keys(o)).toEqual(['bundle', 'result', 'rendered_text', 'validation']);
+    expect(Object.keys(o)).toEqual(['bundle', 'result', 'rendered_text', 'validation', 'extras']);
+    // The compiler reports nothing beside its result.
+    expect(o.extras).toEqual({});
     expect(o.result.schema_version).toBe('project_context.compilation_result.v2');
     expect(o.result.trace.schema_version).toBe('project_context.decision_trace.v2');
     expect(o.validation).toEqual({ valid: true, problems: [] });
@@ -54,6 +56,49 @@ describe('compile', () => {
     );
     expect([r.code, r.stdout]).toEqual([0, '']);
     expect(JSON.parse(fs.readFileSync(out, 'utf8')).result.success).toBe(true);
+  });
+});
+
+describe('compile --budget, and extras', () => {
+  it('--budget N compiles exactly as a request file with that budget', async () => {
+    const cands = caseFile('dependency-trap', 'candidates');
+    for (const budget of [900, 1400, 400]) {
+      const flagged = await cli(
+        ...compileArgs(requestWith('dependency-trap', 2200), cands),
+        '--budget',
+        String(budget),
+      );
+      const edited = await cli(...compileArgs(requestWith('dependency-trap', budget), cands));
+      expect(flagged.code).toBe(0);
+      expect(flagged.stdout).toBe(edited.stdout);
+      const o = JSON.parse(flagged.stdout);
+      if (o.result.success) expect(o.result.bundle_tokens).toBeLessThanOrEqual(budget);
+      else expect(o.result.failure.budget_total).toBe(budget);
+    }
+  });
+
+  it('a --budget that is not a whole number of tokens is a usage error', async () => {
+    for (const bad of ['-1', '2.5', 'lots']) {
+      const r = await cli(
+        ...compileArgs(requestWith('wrong-scope', 500), caseFile('wrong-scope', 'candidates')),
+        '--budget',
+        bad,
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/--budget/);
+    }
+  });
+
+  it("a strategy's extras reach the output: exact says whether it proved its answer", async () => {
+    const r = await cli(
+      ...compileArgs(requestWith('dependency-trap', 900), caseFile('dependency-trap', 'candidates')),
+      '--strategy',
+      'exact',
+    );
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect(typeof o.extras.proven_optimal).toBe('boolean');
   });
 });
 
@@ -150,6 +195,35 @@ describe('compile --batch', () => {
 
   it('stops with exit 2 when the file cannot be read', async () => {
     expect((await cli('compile', '--batch', path.join(tmp, 'absent.jsonl'))).code).toBe(2);
+  });
+
+  it('skips blank lines, names the others by their line in the file, and honours --output and --budget', async () => {
+    const request = JSON.parse(fs.readFileSync(requestWith('dependency-trap', 2200), 'utf8'));
+    const candidates = JSON.parse(fs.readFileSync(caseFile('dependency-trap', 'candidates'), 'utf8'));
+    const policy = JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'compiler-policy-v1.json'), 'utf8'));
+    const good = JSON.stringify({ request, candidates, policy });
+    const batch = write('blank.jsonl', ['', good, '   ', '{', '', good, ''].join('\n'));
+    const r = await cli('compile', '--batch', batch, '--budget', '900');
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(3);
+    expect(lines[1].error).toMatch(new RegExp(`^${batch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4: `));
+    // The budget applies to every line: the same as a request of that budget.
+    const single = JSON.parse(
+      (
+        await cli(
+          ...compileArgs(requestWith('dependency-trap', 900), caseFile('dependency-trap', 'candidates')),
+        )
+      ).stdout,
+    );
+    expect(lines[0]).toEqual(single);
+    expect(lines[2]).toEqual(single);
+    const out = path.join(tmp, 'batch-out.jsonl');
+    const written = await cli('compile', '--batch', batch, '--budget', '900', '--output', out);
+    expect([written.code, written.stdout]).toEqual([0, '']);
+    expect(fs.readFileSync(out, 'utf8')).toBe(r.stdout);
   });
 });
 

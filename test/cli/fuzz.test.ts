@@ -36,21 +36,24 @@ const fileOf = (kase: string, what: 'request' | 'candidates') =>
   path.join(CORPUS_DIR, `${kase}.${what}.json`);
 const pick = <T>(xs: readonly T[], k: number): T => xs[k % xs.length] as T;
 
-type Outcome = 'bundle' | 'refusal' | 'stopped';
+/** What became of an input: a blank batch line is skipped, as JSON Lines readers do. */
+type Outcome = 'bundle' | 'refusal' | 'stopped' | 'blank';
 const counts = new Map<string, Record<Outcome, number>>();
+const none = (): Record<Outcome, number> => ({ bundle: 0, refusal: 0, stopped: 0, blank: 0 });
 const count = (target: string, o: Outcome, n = 1) => {
-  const m = counts.get(target) ?? { bundle: 0, refusal: 0, stopped: 0 };
+  const m = counts.get(target) ?? none();
   m[o] += n;
   counts.set(target, m);
 };
 const totalOf = (target: string) => {
-  const m = counts.get(target);
-  return m === undefined ? 0 : m.bundle + m.refusal + m.stopped;
+  const m = counts.get(target) ?? none();
+  return m.bundle + m.refusal + m.stopped + m.blank;
 };
 const report = (target: string) => {
-  const m = counts.get(target) ?? { bundle: 0, refusal: 0, stopped: 0 };
+  const m = counts.get(target) ?? none();
+  const blank = m.blank > 0 ? `, ${m.blank} blank lines skipped` : '';
   console.log(
-    `fuzz ${target} (seed ${SEED}): ${totalOf(target)} inputs: ${m.bundle} bundles, ${m.refusal} refusals, ${m.stopped} stopped with one line`,
+    `fuzz ${target} (seed ${SEED}): ${totalOf(target)} inputs: ${m.bundle} bundles, ${m.refusal} refusals, ${m.stopped} stopped with one line${blank}`,
   );
   return totalOf(target);
 };
@@ -69,7 +72,7 @@ function expectOneLine(r: { code: number; stdout: string; stderr: string }, file
 /** A compilation as `compile` prints it, read back. */
 function expectCompilation(text: string, what: string): Outcome {
   const doc = JSON.parse(text);
-  expect(Object.keys(doc), what).toEqual(['bundle', 'result', 'rendered_text', 'validation']);
+  expect(Object.keys(doc), what).toEqual(['bundle', 'result', 'rendered_text', 'validation', 'extras']);
   return doc.bundle === null ? 'refusal' : 'bundle';
 }
 
@@ -78,49 +81,52 @@ const contents = (dir: string): string[] =>
   (fs.readdirSync(dir, { recursive: true }) as string[]).map(String).sort();
 
 let inputs = 0;
-const fresh = (target: string) => {
+/** Run `body` in a folder of its own, removed once the input passed (kept if it failed). */
+async function inFresh(target: string, body: (dir: string) => Promise<void>): Promise<void> {
   const dir = path.join(tmp, target, String(++inputs));
   fs.mkdirSync(dir, { recursive: true });
-  return dir;
-};
+  await body(dir);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
 
 describe.each(['request', 'candidates', 'policy'] as const)('compile with a broken %s file', (target) => {
   it(
     'runs, or stops with one line naming the file; nothing is left behind',
     async () => {
-      const property = fc.asyncProperty(fc.nat(), fc.boolean(), mutations, async (k, toFile, ms) => {
-        const kase = pick(CASES, k);
-        const original = target === 'policy' ? POLICY : fileOf(kase, target);
-        const dir = fresh(target);
-        const file = path.join(dir, path.basename(original));
-        fs.writeFileSync(file, breakDocument(readJson(original), ms));
-        const files = {
-          request: fileOf(kase, 'request'),
-          candidates: fileOf(kase, 'candidates'),
-          policy: POLICY,
-          [target]: file,
-        };
-        const output = path.join(dir, 'out.json');
-        const r = await cli(
-          'compile',
-          ...inputFlags(files.request, files.candidates, files.policy),
-          ...(toFile ? ['--output', output] : []),
-        );
-        const what = `${kase} ${target}: ${describeMutations(ms)}`;
-        if (r.code === 2) {
-          expectOneLine(r, file, what);
-          expect(r.stdout, what).toBe('');
-          expect(contents(dir), what).toEqual([path.basename(file)]);
-          count(target, 'stopped');
-          return;
-        }
-        expect(r.code, `${what}\n${r.stderr}`).toBe(0);
-        expect(r.stderr, what).toBe('');
-        count(target, expectCompilation(toFile ? fs.readFileSync(output, 'utf8') : r.stdout, what));
-        expect(contents(dir), what).toEqual(
-          toFile ? [path.basename(file), 'out.json'].sort() : [path.basename(file)],
-        );
-      });
+      const property = fc.asyncProperty(fc.nat(), fc.boolean(), mutations, (k, toFile, ms) =>
+        inFresh(target, async (dir) => {
+          const kase = pick(CASES, k);
+          const original = target === 'policy' ? POLICY : fileOf(kase, target);
+          const file = path.join(dir, path.basename(original));
+          fs.writeFileSync(file, breakDocument(readJson(original), ms));
+          const files = {
+            request: fileOf(kase, 'request'),
+            candidates: fileOf(kase, 'candidates'),
+            policy: POLICY,
+            [target]: file,
+          };
+          const output = path.join(dir, 'out.json');
+          const r = await cli(
+            'compile',
+            ...inputFlags(files.request, files.candidates, files.policy),
+            ...(toFile ? ['--output', output] : []),
+          );
+          const what = `${kase} ${target}: ${describeMutations(ms)}`;
+          if (r.code === 2) {
+            expectOneLine(r, file, what);
+            expect(r.stdout, what).toBe('');
+            expect(contents(dir), what).toEqual([path.basename(file)]);
+            count(target, 'stopped');
+            return;
+          }
+          expect(r.code, `${what}\n${r.stderr}`).toBe(0);
+          expect(r.stderr, what).toBe('');
+          count(target, expectCompilation(toFile ? fs.readFileSync(output, 'utf8') : r.stdout, what));
+          expect(contents(dir), what).toEqual(
+            toFile ? [path.basename(file), 'out.json'].sort() : [path.basename(file)],
+          );
+        }),
+      );
       await fc.assert(property, { seed: SEED, numRuns: RUNS[target] });
       expect(report(target)).toBe(RUNS[target]);
     },
@@ -144,41 +150,50 @@ describe('compile --batch with broken lines, under every strategy', () => {
         minLength: BATCH_LINES,
         maxLength: BATCH_LINES,
       });
-      const property = fc.asyncProperty(fc.nat(), fc.nat(), lineMutations, async (k, s, perLine) => {
-        const strategy = pick(strategies, s);
-        const dir = fresh('batch');
-        const file = path.join(dir, 'batch.jsonl');
-        const lines = perLine.map((ms, n) => {
-          const doc = line(pick(CASES, k + n));
-          return ms === undefined ? Buffer.from(JSON.stringify(doc)) : breakDocument(doc, ms, 0);
-        });
-        const bytes = Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
-        fs.writeFileSync(file, bytes);
-        const r = await cli('compile', '--batch', file, '--strategy', strategy);
-        const what = `batch under ${strategy}: ${perLine.map((ms) => (ms ? describeMutations(ms) : '-')).join(' | ')}`;
-        if (r.code === 2) {
-          // Only a file that cannot be read as text stops the whole batch.
-          expectOneLine(r, file, what);
-          expect(r.stderr, what).toMatch(/UTF|Unicode|too large/);
-          count('batch', 'stopped', BATCH_LINES);
-          return;
-        }
-        expect(r.code, `${what}\n${r.stderr}`).toBe(0);
-        expect(r.stderr, what).toBe('');
-        const inputLines = bytes.toString('utf8').split('\n').slice(0, -1);
-        const out = r.stdout.split('\n').slice(0, -1);
-        expect(out.length, what).toBe(inputLines.length);
-        out.forEach((text, n) => {
-          const doc = JSON.parse(text);
-          if ('error' in doc) {
-            expect(Object.keys(doc), what).toEqual(['error']);
-            expect(doc.error, what).toMatch(new RegExp(`^${escapeRegExp(file)}:${n + 1}: [^\\n]+$`));
-            expect(doc.error, what).not.toMatch(/internal error/);
-            expect(doc.error.length, what).toBeLessThanOrEqual(1100);
-            count('batch', 'stopped');
-          } else count('batch', expectCompilation(text, `${what} line ${n + 1}`));
-        });
-      });
+      const property = fc.asyncProperty(fc.nat(), fc.nat(), lineMutations, (k, s, perLine) =>
+        inFresh('batch', async (dir) => {
+          const strategy = pick(strategies, s);
+          const file = path.join(dir, 'batch.jsonl');
+          const lines = perLine.map((ms, n) => {
+            const doc = line(pick(CASES, k + n));
+            return ms === undefined ? Buffer.from(JSON.stringify(doc)) : breakDocument(doc, ms, 0);
+          });
+          const bytes = Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
+          fs.writeFileSync(file, bytes);
+          const r = await cli('compile', '--batch', file, '--strategy', strategy);
+          const what = `batch under ${strategy}: ${perLine.map((ms) => (ms ? describeMutations(ms) : '-')).join(' | ')}`;
+          if (r.code === 2) {
+            // Only a file that cannot be read as text stops the whole batch.
+            expectOneLine(r, file, what);
+            expect(r.stderr, what).toMatch(/UTF|Unicode|too large/);
+            count('batch', 'stopped', BATCH_LINES);
+            return;
+          }
+          expect(r.code, `${what}\n${r.stderr}`).toBe(0);
+          expect(r.stderr, what).toBe('');
+          // Blank lines are skipped; every other line answers, named by its number in the file.
+          const numbered = bytes
+            .toString('utf8')
+            .split('\n')
+            .slice(0, -1)
+            .map((text, k) => ({ text, line: k + 1 }));
+          const answered = numbered.filter((l) => l.text.trim() !== '');
+          count('batch', 'blank', numbered.length - answered.length);
+          const out = r.stdout.split('\n').slice(0, -1);
+          expect(out.length, what).toBe(answered.length);
+          out.forEach((text, n) => {
+            const doc = JSON.parse(text);
+            const line = (answered[n] as { line: number }).line;
+            if ('error' in doc) {
+              expect(Object.keys(doc), what).toEqual(['error']);
+              expect(doc.error, what).toMatch(new RegExp(`^${escapeRegExp(file)}:${line}: [^\\n]+$`));
+              expect(doc.error, what).not.toMatch(/internal error/);
+              expect(doc.error.length, what).toBeLessThanOrEqual(1100);
+              count('batch', 'stopped');
+            } else count('batch', expectCompilation(text, `${what} line ${line}`));
+          });
+        }),
+      );
       await fc.assert(property, { seed: SEED, numRuns: RUNS.batch });
       expect(report('batch')).toBeGreaterThanOrEqual(RUNS.batch * BATCH_LINES);
     },
@@ -210,44 +225,45 @@ describe.each(['manifest', 'ledger'] as const)('study with a broken %s', (target
   it(
     'runs to a whole run folder, or stops with one line naming the file and writes nothing',
     async () => {
-      const property = fc.asyncProperty(fc.nat(), mutations, async (k, ms) => {
-        const dir = fresh(target);
-        const corpus = path.join(dir, 'corpus');
-        fs.mkdirSync(path.join(corpus, 'ledger'), { recursive: true });
-        for (const c of STUDY_CASES) {
-          for (const what of ['request', 'candidates'] as const)
-            fs.copyFileSync(fileOf(c, what), path.join(corpus, `${c}.${what}.json`));
-          fs.copyFileSync(
-            path.join(LEDGER_DIR, `${c}.truth.json`),
-            path.join(corpus, 'ledger', `${c}.truth.json`),
-          );
-        }
-        fs.copyFileSync(POLICY, path.join(corpus, 'compiler-policy-v1.json'));
-        fs.writeFileSync(path.join(corpus, 'manifest.json'), JSON.stringify(small));
-        const kase = pick(STUDY_CASES, k);
-        const file =
-          target === 'manifest'
-            ? path.join(corpus, 'manifest.json')
-            : path.join(corpus, 'ledger', `${kase}.truth.json`);
-        fs.writeFileSync(file, breakDocument(readJson(file), ms));
-        const before = contents(dir);
-        const out = path.join(dir, 'run');
-        const r = await cli('study', '--corpus', corpus, '--strategies', 'oracle', '--out', out);
-        const what = `${target} of ${kase}: ${describeMutations(ms)}`;
-        if (r.code === 2) {
-          expectOneLine(r, file, what);
-          expect(contents(dir), what).toEqual(before);
-          count(target, 'stopped');
-          return;
-        }
-        expect(r.code, `${what}\n${r.stderr}`).toBe(0);
-        expect(
-          fs.existsSync(path.join(out, 'rows.jsonl')) && fs.existsSync(path.join(out, 'manifest.json')),
-        ).toBe(true);
-        expect(fs.existsSync(`${out}.partial`), what).toBe(false);
-        const rows = fs.readFileSync(path.join(out, 'rows.jsonl'), 'utf8').trim().split('\n');
-        count(target, rows.some((l) => JSON.parse(l).success === true) ? 'bundle' : 'refusal');
-      });
+      const property = fc.asyncProperty(fc.nat(), mutations, (k, ms) =>
+        inFresh(target, async (dir) => {
+          const corpus = path.join(dir, 'corpus');
+          fs.mkdirSync(path.join(corpus, 'ledger'), { recursive: true });
+          for (const c of STUDY_CASES) {
+            for (const what of ['request', 'candidates'] as const)
+              fs.copyFileSync(fileOf(c, what), path.join(corpus, `${c}.${what}.json`));
+            fs.copyFileSync(
+              path.join(LEDGER_DIR, `${c}.truth.json`),
+              path.join(corpus, 'ledger', `${c}.truth.json`),
+            );
+          }
+          fs.copyFileSync(POLICY, path.join(corpus, 'compiler-policy-v1.json'));
+          fs.writeFileSync(path.join(corpus, 'manifest.json'), JSON.stringify(small));
+          const kase = pick(STUDY_CASES, k);
+          const file =
+            target === 'manifest'
+              ? path.join(corpus, 'manifest.json')
+              : path.join(corpus, 'ledger', `${kase}.truth.json`);
+          fs.writeFileSync(file, breakDocument(readJson(file), ms));
+          const before = contents(dir);
+          const out = path.join(dir, 'run');
+          const r = await cli('study', '--corpus', corpus, '--strategies', 'oracle', '--out', out);
+          const what = `${target} of ${kase}: ${describeMutations(ms)}`;
+          if (r.code === 2) {
+            expectOneLine(r, file, what);
+            expect(contents(dir), what).toEqual(before);
+            count(target, 'stopped');
+            return;
+          }
+          expect(r.code, `${what}\n${r.stderr}`).toBe(0);
+          expect(
+            fs.existsSync(path.join(out, 'rows.jsonl')) && fs.existsSync(path.join(out, 'manifest.json')),
+          ).toBe(true);
+          expect(fs.existsSync(`${out}.partial`), what).toBe(false);
+          const rows = fs.readFileSync(path.join(out, 'rows.jsonl'), 'utf8').trim().split('\n');
+          count(target, rows.some((l) => JSON.parse(l).success === true) ? 'bundle' : 'refusal');
+        }),
+      );
       await fc.assert(property, { seed: SEED, numRuns: RUNS[target] });
       expect(report(target)).toBe(RUNS[target]);
     },

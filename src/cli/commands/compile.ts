@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../compiler/index.js';
+import { type ContextRequest, isPlainObject } from '../../compiler/index.js';
 import { checkInputs, type InputFiles } from '../../harness/input/checks.js';
 import { InputError, UsageError } from '../../harness/input/errors.js';
 import { readTextLines } from '../../harness/input/files.js';
@@ -43,7 +43,14 @@ export const compile = defineCommand({
         describe: 'candidates JSON file ({"candidates": [...]} or a list)',
       })
       .option('policy', { type: 'string', describe: 'policy JSON file' })
-      .option('output', { type: 'string', describe: 'write the JSON here instead of stdout' })
+      .option('output', {
+        type: 'string',
+        describe: 'write the JSON (with --batch, the JSON lines) here instead of stdout',
+      })
+      .option('budget', {
+        type: 'number',
+        describe: "tokens to compile into, in place of the request's usable_token_budget",
+      })
       .option('batch', {
         type: 'string',
         describe: 'JSONL file of {"request", "candidates", "policy"} lines',
@@ -67,14 +74,25 @@ export const compile = defineCommand({
     });
     try {
       const strategy = await compileStrategy(ref, hosts);
+      const budget = budgetOf(a.budget);
       return await (a.batch === undefined
-        ? compileFiles(a, strategy, hosts, io)
-        : compileBatch(a.batch, strategy, hosts, io));
+        ? compileFiles(a, budget, strategy, hosts, io)
+        : compileBatch(a.batch, a.output, budget, strategy, hosts, io));
     } finally {
       hosts.close();
     }
   },
 });
+
+/** `--budget`, checked; undefined keeps each request's own. */
+function budgetOf(budget: number | undefined): number | undefined {
+  if (budget !== undefined && !(Number.isSafeInteger(budget) && budget >= 0))
+    throw new UsageError('--budget must be a whole number of tokens >= 0');
+  return budget;
+}
+
+const withBudget = (request: ContextRequest, budget: number | undefined): ContextRequest =>
+  budget === undefined ? request : { ...request, usable_token_budget: budget };
 
 interface FileArgs {
   readonly request?: string | undefined;
@@ -85,13 +103,19 @@ interface FileArgs {
 }
 
 /** One compilation of the three input files. */
-async function compileFiles(a: FileArgs, strategy: HostedStrategy, hosts: Hosts, io: Io): Promise<ExitCode> {
+async function compileFiles(
+  a: FileArgs,
+  budget: number | undefined,
+  strategy: HostedStrategy,
+  hosts: Hosts,
+  io: Io,
+): Promise<ExitCode> {
   if (a.request === undefined || a.candidates === undefined || a.policy === undefined) {
     throw new UsageError('compile needs --request, --candidates and --policy (or --batch F.jsonl)');
   }
   const files = { request: a.request, candidates: a.candidates, policy: a.policy };
   const inputs: Inputs = {
-    request: loadRequest(files.request),
+    request: withBudget(loadRequest(files.request), budget),
     ...loadCandidates(files.candidates),
     policy: loadPolicy(files.policy),
   };
@@ -114,13 +138,19 @@ async function compileFiles(a: FileArgs, strategy: HostedStrategy, hosts: Hosts,
 }
 
 /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
-function batchLine(where: string, line: string, strategy: HostedStrategy, hosts: Hosts): Promise<unknown> {
+function batchLine(
+  where: string,
+  line: string,
+  budget: number | undefined,
+  strategy: HostedStrategy,
+  hosts: Hosts,
+): Promise<unknown> {
   const parsed = parseJson(line);
   if ('problem' in parsed) throw new InputError(where, parsed.problem);
   const o = parsed.value;
   if (!isPlainObject(o)) throw new InputError(where, 'not a JSON object');
   const inputs = {
-    request: toRequest(where, o.request),
+    request: withBudget(toRequest(where, o.request), budget),
     ...toCandidates(where, o.candidates),
     policy: toPolicy(where, o.policy),
   };
@@ -136,21 +166,34 @@ function batchLine(where: string, line: string, strategy: HostedStrategy, hosts:
 }
 
 /**
- * One output line per input line, in order. A bad line becomes `{"error": ...}` and the rest go
- * on; only an unreadable file stops the command.
+ * One output line per input line, in order, blank lines skipped. A bad line becomes
+ * `{"error": "file:line: ..."}` and the rest go on; only an unreadable file stops the command.
+ * With `output`, the lines are written there whole, or not at all.
  */
-async function compileBatch(file: string, strategy: HostedStrategy, hosts: Hosts, io: Io): Promise<ExitCode> {
+async function compileBatch(
+  file: string,
+  output: string | undefined,
+  budget: number | undefined,
+  strategy: HostedStrategy,
+  hosts: Hosts,
+  io: Io,
+): Promise<ExitCode> {
+  const written: string[] = [];
   for (const [k, line] of readTextLines(file).entries()) {
+    if ('text' in line && line.text.trim() === '') continue;
     const where = `${file}:${k + 1}`;
     let out: unknown;
     try {
       if ('problem' in line) throw new InputError(where, line.problem);
-      out = await batchLine(where, line.text, strategy, hosts);
+      out = await batchLine(where, line.text, budget, strategy, hosts);
     } catch (e) {
       if (e instanceof InputError) out = { error: e.line };
       else throw e;
     }
-    io.out(`${JSON.stringify(out)}\n`);
+    const text = `${JSON.stringify(out)}\n`;
+    if (output === undefined) io.out(text);
+    else written.push(text);
   }
+  if (output !== undefined) writeFileAtomic(output, written.join(''));
   return EXIT.ok;
 }

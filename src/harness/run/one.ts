@@ -14,18 +14,24 @@ import type { Hosts } from './hosts.js';
 import { type Inputs, strategyInput } from './input.js';
 import { compileAnswer } from './measure.js';
 
-/** The `compile` command's output object: bundle, v2 result, rendered text and validation. */
+/**
+ * The `compile` command's output object: bundle, v2 result, rendered text, validation, and what
+ * the strategy reported beside its selection (`exact`'s certificate, say; the compiler reports
+ * nothing).
+ */
 export interface CompilationJSON {
   readonly bundle: unknown;
   readonly result: unknown;
   readonly rendered_text: string | null;
   readonly validation: { readonly valid: boolean; readonly problems: readonly string[] };
+  readonly extras: Readonly<Record<string, unknown>>;
 }
 
 export function compilationJSON(
   bundle: ContextBundle | null,
   result: CompilationResult,
   inputs: Inputs,
+  extras: Readonly<Record<string, unknown>> = {},
 ): CompilationJSON {
   const rendered_text = bundle ? renderBundleText(bundle, inputs.policy.frame) : null;
   const problems = checkCompilation({ bundle, result, rendered_text }, inputs).map(problemText);
@@ -34,6 +40,7 @@ export function compilationJSON(
     result: resultToJSON(result),
     rendered_text,
     validation: { valid: problems.length === 0, problems },
+    extras,
   };
 }
 
@@ -77,5 +84,10 @@ export async function compileOne(
   }
   const compiled = await compileHosted(hosts, strategy, key, inputs);
   if (compiled.outcome === 'error') return { error: compiled.message };
-  return compilationJSON(compiled.outcome === 'bundle' ? compiled.bundle : null, compiled.record, inputs);
+  return compilationJSON(
+    compiled.outcome === 'bundle' ? compiled.bundle : null,
+    compiled.record,
+    inputs,
+    compiled.extras,
+  );
 }
