@@ -7,6 +7,7 @@ import yargs from 'yargs';
 import { InputError, UsageError } from '../harness/input/errors.js';
 import { type Command, type Context, packageVersion } from './command.js';
 import { bench } from './commands/bench.js';
+import { compare } from './commands/compare.js';
 import { compile } from './commands/compile.js';
 import { conformance } from './commands/conformance.js';
 import { generate } from './commands/generate.js';
@@ -28,6 +29,7 @@ const COMMANDS: readonly Command[] = [
   trace,
   study,
   verify,
+  compare,
   report,
   generate,
   merge,

@@ -1,27 +1,63 @@
-import { verifyRows } from '../../harness/checks/verify.js';
-import { readRows } from '../../harness/output/run-folder.js';
+import { type CorpusFacts, readRunFolder } from '../../harness/checks/read-run.js';
+import { verifyRun } from '../../harness/checks/verify.js';
 import { DEFAULTS, defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
-/** The run's rows of the six published strategies against run-001, row by row. */
+const corpusText = (c: CorpusFacts): string =>
+  `${c.name} (${c.cases.length} ${c.cases.length === 1 ? 'case' : 'cases'}${c.digest === null ? '' : `, digest ${c.digest.slice(0, 12)}`})`;
+
+/**
+ * The run's rows of the published strategies it holds against the published run, row by row. A
+ * subset of the strategies is judged as such, and a run of another corpus is said to be one, so
+ * that neither buries the verdict under hundreds of lines that only restate it.
+ */
 export const verify = defineCommand({
   name: 'verify <run>',
-  describe: "compare a run's rows of the six published strategies with the published run",
+  describe:
+    "compare a run's rows of the published strategies it holds with the published run (run-001, or a run folder)",
   options: (y) =>
     y.positional('run', { type: 'string', demandOption: true, describe: 'run folder' }).option('published', {
       type: 'string',
       default: DEFAULTS.published(),
-      describe: 'published run folder',
+      describe: 'the published run: the vendored run-001, or a run folder written by ctxbench study',
     }),
   run: (a, { io }) => {
     const run = a.run as string;
-    const differences = verifyRows(readRows(run), a.published);
-    for (const d of differences) io.out(`${d}\n`);
-    if (differences.length === 0) {
-      io.out(`verify: every published row reproduced (${run} against ${a.published})\n`);
-      return EXIT.ok;
+    const v = verifyRun(readRunFolder(run), a.published);
+    const all = v.judged.length + v.absent.length;
+    if (v.judged.length === 0) {
+      io.out(
+        `verify: nothing to verify: ${run} holds none of the published strategies (${v.absent.join(', ')})\n`,
+      );
+      return EXIT.checkFailed;
     }
-    io.out(`verify: ${differences.length} differences from the published run\n`);
-    return EXIT.checkFailed;
+    io.out(
+      v.absent.length === 0
+        ? `verify: judging all ${all} published strategies: ${v.judged.join(', ')}\n`
+        : `verify: judging ${v.judged.join(', ')}: ${v.judged.length} of the ${all} published strategies (not in the run: ${v.absent.join(', ')})\n`,
+    );
+    if (!v.sameCorpus) {
+      const shared =
+        v.sharedCases.length === 0
+          ? 'they share no case, so no row was judged'
+          : `only the ${v.sharedCases.length} cases both hold are judged`;
+      io.out(
+        `verify: not the published corpus: the run is of ${corpusText(v.runCorpus)}, the published run of ${corpusText(v.publishedCorpus)}; ${shared}\n`,
+      );
+    }
+    for (const d of v.differences) io.out(`${d}\n`);
+    if (v.differences.length > 0) {
+      io.out(`verify: ${v.differences.length} differences from the published run\n`);
+      return EXIT.checkFailed;
+    }
+    if (!v.sameCorpus) {
+      const agree = v.rows === 0 ? '' : ` (the ${v.rows} rows judged agree)`;
+      io.out(`verify: not verified: the run is not of the published corpus${agree}\n`);
+      return EXIT.checkFailed;
+    }
+    io.out(
+      `verify: every published row of ${v.judged.join(', ')} reproduced (${v.rows} rows; ${run} against ${a.published})\n`,
+    );
+    return EXIT.ok;
   },
 });

@@ -1,0 +1,217 @@
+/**
+ * Two run folders side by side (`ctxbench compare`): the compilations that changed and how, what
+ * one side holds and the other does not, and each strategy's headline figures over what both
+ * hold. A compilation is identified by (case, budget, strategy).
+ */
+import { strategyStats } from '../score/stats.js';
+import type { Row } from '../types.js';
+import { STRATEGY_ERROR } from '../vocabulary.js';
+import { firstDifference } from './diff.js';
+import { compilationId, METRIC_FIELDS, type RunFolder, sameCorpus } from './read-run.js';
+
+////////////////////////////////////////////////////////////////////////////////////////////////
+// What changed in one compilation
+
+export type Value = string | number | boolean | null | readonly string[];
+
+export type Change =
+  /** `bundle`, `refusal <reason>` or `error`. */
+  | { readonly kind: 'outcome'; readonly a: string; readonly b: string }
+  /** The admitted ids in bundle order, and the set difference each way (sorted). */
+  | {
+      readonly kind: 'admitted';
+      readonly a: readonly string[];
+      readonly b: readonly string[];
+      readonly removed: readonly string[];
+      readonly added: readonly string[];
+    }
+  | { readonly kind: 'value'; readonly field: string; readonly a: Value; readonly b: Value }
+  /** Where the strategy's extras first differ (they can be large: a certificate, say). */
+  | { readonly kind: 'extras'; readonly at: string };
+
+const outcomeOf = (success: boolean, reason: string | null): string =>
+  success
+    ? 'bundle'
+    : reason === STRATEGY_ERROR
+      ? 'error'
+      : reason === null
+        ? 'refusal'
+        : `refusal ${reason}`;
+
+/** Every figure of a row besides outcome, admitted set and extras, in the order a change lists them. */
+const VALUE_FIELDS: readonly (readonly [string, (r: Row) => Value])[] = [
+  ['bundle_hash', (r) => r.bundle_hash],
+  ['rendered_tokens', (r) => r.rendered_tokens],
+  ['budget_tokens', (r) => r.budget_tokens],
+  ['expected', (r) => outcomeOf(r.expected.success, r.expected.reason)],
+  ...METRIC_FIELDS.map((f) => [f, (r: Row) => r[f]] as const),
+  ['audit.legal', (r) => r.audit?.legal ?? null],
+  ['audit.missing_required', (r) => r.audit?.missing_required ?? null],
+  ['audit.objective.preferred', (r) => r.audit?.objective.preferred ?? null],
+  ['audit.objective.discretionary', (r) => r.audit?.objective.discretionary ?? null],
+  ['audit.objective.rendered_cost', (r) => r.audit?.objective.rendered_cost ?? null],
+];
+
+const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+
+/** What differs between two rows of one compilation; empty when nothing does. */
+export function changesOf(a: Row, b: Row): Change[] {
+  const out: Change[] = [];
+  const oa = outcomeOf(a.success, a.reason);
+  const ob = outcomeOf(b.success, b.reason);
+  if (oa !== ob) out.push({ kind: 'outcome', a: oa, b: ob });
+  if (!same(a.admitted, b.admitted)) {
+    const removed = a.admitted.filter((id) => !b.admitted.includes(id)).sort();
+    const added = b.admitted.filter((id) => !a.admitted.includes(id)).sort();
+    out.push({ kind: 'admitted', a: a.admitted, b: b.admitted, removed, added });
+  }
+  for (const [field, pick] of VALUE_FIELDS) {
+    const va = pick(a);
+    const vb = pick(b);
+    if (!same(va, vb)) out.push({ kind: 'value', field, a: va, b: vb });
+  }
+  const at = firstDifference(a.extras, b.extras, 'extras');
+  if (at !== null) out.push({ kind: 'extras', at });
+  return out;
+}
+
+////////////////////////////////////////////////////////////////////////////////////////////////
+// Two runs
+
+/** The headline figures of one strategy: sums, and mean must recall where a bundle is expected. */
+export const HEADLINE = [
+  'correct',
+  'refusals',
+  'errors',
+  'illegal',
+  'violations',
+  'distractor',
+  'harmful',
+  'must_recall',
+  'rendered_tokens',
+] as const;
+export type Headline = Readonly<Record<(typeof HEADLINE)[number], number | null>>;
+
+function headlineOf(rows: readonly Row[]): Headline {
+  const s = strategyStats(rows);
+  return {
+    correct: s.correct,
+    refusals: s.refusals,
+    errors: s.errors,
+    illegal: s.illegal,
+    violations: Object.values(s.violations).reduce((n, x) => n + x, 0),
+    distractor: s.distractor,
+    harmful: s.harmful,
+    must_recall: s.must_recall_feasible,
+    rendered_tokens: s.rendered_tokens,
+  };
+}
+
+export interface StrategyDelta {
+  readonly strategy: string;
+  /** Compilations of the strategy both runs hold: the headline figures are over these alone. */
+  readonly compilations: number;
+  readonly changed: number;
+  readonly a: Headline;
+  readonly b: Headline;
+  /** b - a; null where either is. */
+  readonly delta: Headline;
+}
+
+export interface ChangedCompilation {
+  readonly case: string;
+  readonly budget: string;
+  readonly strategy: string;
+  readonly changes: readonly Change[];
+}
+
+/** One run, and what it holds that the other does not. */
+export interface Side {
+  readonly run: string;
+  /** The corpus's name and digest, and how many cases the run holds. */
+  readonly corpus: { readonly name: string; readonly digest: string | null; readonly cases: number };
+  readonly compilations: number;
+  readonly only: {
+    readonly strategies: readonly string[];
+    readonly cases: readonly string[];
+    /** One-sided compilations that neither a one-sided strategy nor a one-sided case explains. */
+    readonly compilations: readonly string[];
+  };
+}
+
+export interface Comparison {
+  readonly a: Side;
+  readonly b: Side;
+  readonly same_corpus: boolean;
+  /** Null when a manifest is missing and there is no telling. */
+  readonly same_policy: boolean | null;
+  /** Compilations both runs hold, and how many of them changed. */
+  readonly compilations: { readonly shared: number; readonly changed: number };
+  /** In run A's (loop) order. */
+  readonly changes: readonly ChangedCompilation[];
+  /** The strategies both runs hold, in run A's order. */
+  readonly headline: readonly StrategyDelta[];
+}
+
+const inOrder = (xs: readonly string[]): string[] => [...new Set(xs)];
+
+/** Whether anything differs: a changed compilation, or anything held on one side only. */
+export const anythingChanged = (c: Comparison): boolean =>
+  c.compilations.changed > 0 ||
+  [c.a, c.b].some((s) => s.only.strategies.length + s.only.cases.length + s.only.compilations.length > 0);
+
+export function compareRuns(a: RunFolder, b: RunFolder): Comparison {
+  const byId = (rows: readonly Row[]) => new Map(rows.map((r) => [compilationId(r), r]));
+  const rowsA = byId(a.rows);
+  const rowsB = byId(b.rows);
+  const side = (run: RunFolder, other: RunFolder, otherRows: ReadonlyMap<string, Row>): Side => {
+    const theirStrategies = new Set(other.rows.map((r) => r.strategy));
+    const theirCases = new Set(other.corpus.cases);
+    const strategies = inOrder(run.rows.map((r) => r.strategy)).filter((s) => !theirStrategies.has(s));
+    const cases = run.corpus.cases.filter((c) => !theirCases.has(c));
+    // A missing strategy or case is named once, not as each of its compilations.
+    const compilations = run.rows
+      .filter((r) => !otherRows.has(compilationId(r)))
+      .filter((r) => !strategies.includes(r.strategy) && !cases.includes(r.case))
+      .map(compilationId);
+    return {
+      run: run.dir,
+      corpus: { name: run.corpus.name, digest: run.corpus.digest, cases: run.corpus.cases.length },
+      compilations: run.rows.length,
+      only: { strategies, cases, compilations },
+    };
+  };
+  const pairs = a.rows.flatMap((x) => {
+    const y = rowsB.get(compilationId(x));
+    return y === undefined ? [] : [{ a: x, b: y, changes: changesOf(x, y) }];
+  });
+  const changes = pairs
+    .filter((p) => p.changes.length > 0)
+    .map((p) => ({ case: p.a.case, budget: p.a.budget, strategy: p.a.strategy, changes: p.changes }));
+  const headline = inOrder(pairs.map((p) => p.a.strategy)).map((strategy): StrategyDelta => {
+    const mine = pairs.filter((p) => p.a.strategy === strategy);
+    const ha = headlineOf(mine.map((p) => p.a));
+    const hb = headlineOf(mine.map((p) => p.b));
+    const delta = Object.fromEntries(
+      HEADLINE.map((k) => {
+        const x = ha[k];
+        const y = hb[k];
+        return [k, x === null || y === null ? null : y - x];
+      }),
+    ) as unknown as Headline;
+    const changed = mine.filter((p) => p.changes.length > 0).length;
+    return { strategy, compilations: mine.length, changed, a: ha, b: hb, delta };
+  });
+  return {
+    a: side(a, b, rowsB),
+    b: side(b, a, rowsA),
+    same_corpus: sameCorpus(
+      { digest: a.corpus.digest, cells: a.rows },
+      { digest: b.corpus.digest, cells: b.rows },
+    ),
+    same_policy: a.policy === null || b.policy === null ? null : a.policy === b.policy,
+    compilations: { shared: pairs.length, changed: changes.length },
+    changes,
+    headline,
+  };
+}

@@ -1,0 +1,275 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
+import { CORPUS_DIR } from '../helpers/corpus.js';
+
+const tmp = tempDir('compare');
+
+type RowJson = Record<string, unknown> & { case: string; budget: string; strategy: string };
+
+const rowsOf = (dir: string): RowJson[] =>
+  fs
+    .readFileSync(path.join(dir, 'rows.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as RowJson);
+
+const idOf = (r: RowJson) => `${r.case}/${r.budget}/${r.strategy}`;
+
+/**
+ * The compilations both runs hold whose rows differ in any of `fields` (all when omitted), found
+ * by comparing the rows' JSON here, not by the code under test.
+ */
+function differing(a: string, b: string, fields?: readonly string[]): string[] {
+  const theirs = new Map(rowsOf(b).map((r) => [idOf(r), r]));
+  return rowsOf(a)
+    .filter((r) => {
+      const o = theirs.get(idOf(r));
+      if (o === undefined) return false;
+      const pick = (x: RowJson) => JSON.stringify(fields === undefined ? x : fields.map((f) => x[f]));
+      return pick(r) !== pick(o);
+    })
+    .map(idOf);
+}
+
+const occurrences = (text: string, word: string) => text.split(word).length - 1;
+
+const study = async (out: string, ...args: string[]) => {
+  const r = await cli('study', '--out', out, ...args);
+  expect(r.code, r.stderr).toBe(0);
+  return out;
+};
+
+const base = path.join(tmp, 'base');
+const loose = path.join(tmp, 'loose');
+const subset = path.join(tmp, 'subset');
+const fewer = path.join(tmp, 'fewer');
+
+beforeAll(async () => {
+  const policy = JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'compiler-policy-v1.json'), 'utf8'));
+  const p = path.join(tmp, 'loose-policy.json');
+  fs.writeFileSync(p, JSON.stringify({ ...policy, min_discretionary_relevance: 0.1 }));
+  // wrong-scope removed: its request, candidates, budgets and truth.
+  const corpus = corpusCopy(tmp, 'fewer-corpus', (dir) => {
+    for (const f of [
+      'wrong-scope.request.json',
+      'wrong-scope.candidates.json',
+      'ledger/wrong-scope.truth.json',
+    ])
+      fs.rmSync(path.join(dir, f));
+    const m = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    for (const key of Object.keys(m)) if (m[key]?.['wrong-scope'] !== undefined) delete m[key]['wrong-scope'];
+    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(m));
+  });
+  await study(base, '--strategies', 'dump,compiler');
+  await study(loose, '--strategies', 'dump,compiler', '--policy', p);
+  await study(subset, '--strategies', 'compiler,oracle');
+  await study(fewer, '--strategies', 'dump,compiler', '--corpus', corpus);
+  // Four small studies: each about a second alone, more on a busy machine.
+}, 120_000);
+
+describe('compare two runs', () => {
+  it('a run against itself: nothing changed, exit 0 even with --fail-on-change', async () => {
+    const r = await cli('compare', base, base, '--fail-on-change');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('compare: nothing changed: 0 of 84 compilations');
+    expect(r.stdout).not.toContain('changed compilations');
+    const j = JSON.parse((await cli('compare', base, base, '--json')).stdout);
+    expect(j.compilations).toEqual({ shared: 84, changed: 0 });
+    expect(j.changes).toEqual([]);
+  });
+
+  it('another policy: exactly the compilations whose rows differ, each once, with old → new', async () => {
+    const expected = differing(base, loose);
+    expect(expected.length).toBeGreaterThan(0);
+    const r = await cli('compare', base, loose);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(`compare: ${expected.length} of 84 compilations changed`);
+    expect(lines).toContain('different policies: the manifests of A and B record different policies');
+    const listed = lines
+      .filter((l) => /^[a-z-]+\/(tight|medium|roomy)\/[a-z-]+: /.test(l))
+      .map((l) => l.split(':')[0]);
+    expect(listed).toEqual(expected);
+    // Each compilation whose tokens moved says so with both figures, as the rows hold them.
+    const before = new Map(rowsOf(base).map((x) => [idOf(x), x]));
+    for (const after of rowsOf(loose)) {
+      const was = before.get(idOf(after));
+      if (was === undefined || was.rendered_tokens === after.rendered_tokens) continue;
+      const line = lines.find((l) => l.startsWith(`${idOf(after)}: `));
+      expect(line).toContain(`rendered_tokens ${was.rendered_tokens} → ${after.rendered_tokens}`);
+    }
+    expect((await cli('compare', base, loose, '--fail-on-change')).code).toBe(1);
+  });
+
+  it('--json: one document, the same changes and the headline deltas as the rows sum them', async () => {
+    const r = await cli('compare', base, loose, '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    const ids = j.changes.map((c: RowJson) => idOf(c));
+    expect(ids).toEqual(differing(base, loose));
+    const tokens = (dir: string, s: string) =>
+      rowsOf(dir)
+        .filter((x) => x.strategy === s)
+        .reduce((n, x) => n + (x.rendered_tokens as number), 0);
+    const distractors = (dir: string, s: string) =>
+      rowsOf(dir)
+        .filter((x) => x.strategy === s)
+        .reduce((n, x) => n + ((x.distractor_admission as number | null) ?? 0), 0);
+    for (const s of ['dump', 'compiler']) {
+      const d = j.headline.find((h: { strategy: string }) => h.strategy === s);
+      expect(d.delta.rendered_tokens).toBe(tokens(loose, s) - tokens(base, s));
+      expect(d.delta.distractor).toBe(distractors(loose, s) - distractors(base, s));
+      expect(d.changed).toBe(ids.filter((id: string) => id.endsWith(`/${s}`)).length);
+    }
+  });
+
+  it('a strategy on one side only is named once, not as its compilations', async () => {
+    const r = await cli('compare', base, subset, '--fail-on-change');
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')[0]).toBe(
+      'compare: 0 of 42 compilations changed; strategies only in A: dump; strategies only in B: oracle',
+    );
+    expect(occurrences(r.stdout, 'dump')).toBe(1);
+    expect(occurrences(r.stdout, 'oracle')).toBe(1);
+    const j = JSON.parse((await cli('compare', base, subset, '--json')).stdout);
+    expect(j.a.only).toEqual({ strategies: ['dump'], cases: [], compilations: [] });
+    expect(j.b.only).toEqual({ strategies: ['oracle'], cases: [], compilations: [] });
+    expect(j.headline.map((h: { strategy: string }) => h.strategy)).toEqual(['compiler']);
+  });
+
+  it('another corpus: said in one line, the case it lacks named once, the rest compared', async () => {
+    const r = await cli('compare', base, fewer);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const expected = differing(base, fewer);
+    expect(lines[0]).toBe(
+      `compare: ${expected.length} of 78 compilations changed; cases only in A: wrong-scope`,
+    );
+    expect(lines.filter((l) => l.startsWith('different corpora: '))).toHaveLength(1);
+    expect(occurrences(r.stdout, 'wrong-scope')).toBe(1);
+    const j = JSON.parse((await cli('compare', fewer, base, '--json')).stdout);
+    expect(j.same_corpus).toBe(false);
+    expect(j.b.only.cases).toEqual(['wrong-scope']);
+    expect(j.compilations.shared).toBe(78);
+  });
+
+  it('bad input: exit 2, one line naming the file, no stack trace', async () => {
+    const broken = path.join(tmp, 'broken');
+    fs.mkdirSync(broken);
+    const rows = fs.readFileSync(path.join(base, 'rows.jsonl'), 'utf8').split('\n');
+    rows[2] = (rows[2] as string).replace(/"must_recall":[^,]+/, '"must_recall":"all"');
+    fs.writeFileSync(path.join(broken, 'rows.jsonl'), rows.join('\n'));
+    const cases: [string[], RegExp][] = [
+      [[path.join(tmp, 'nowhere'), base], /nowhere: no such folder$/],
+      [[base, CORPUS_DIR], /compiler-v1[/\\]rows\.jsonl: no rows\.jsonl: not a run folder$/],
+      [[base, broken], /broken[/\\]rows\.jsonl: row 3: invalid must_recall$/],
+      [[base], /Not enough non-option arguments/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli('compare', ...args);
+      expect(r.code).toBe(2);
+      const err = r.stderr.trim().split('\n');
+      expect(err).toHaveLength(1);
+      expect(err[0]).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
+
+describe('verify judges only what the run holds', () => {
+  it('a strategy subset passes and names the published strategies it judged', async () => {
+    const r = await cli('verify', base);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe(
+      'verify: judging dump, compiler: 2 of the 6 published strategies (not in the run: topk, weighted, gated, oracle)',
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^verify: every published row of dump, compiler reproduced \(84 rows; /);
+  });
+
+  it('a run of a generated corpus is said plainly not to be of the published corpus', async () => {
+    const corpus = path.join(tmp, 'generated');
+    expect(
+      (await cli('generate', '--seed', 'cmp', '--candidates', '10', '--cases', '1', '--out', corpus)).code,
+    ).toBe(0);
+    const out = await study(
+      path.join(tmp, 'generated-run'),
+      '--strategies',
+      'dump,compiler',
+      '--corpus',
+      corpus,
+    );
+    const r = await cli('verify', out);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(
+      /^verify: not the published corpus: the run is of .*, the published run of compiler-v1 \(14 cases, digest [0-9a-f]{12}\); they share no case, so no row was judged$/,
+    );
+    expect(lines[2]).toBe('verify: not verified: the run is not of the published corpus');
+  });
+
+  it('a corpus with a case removed: said so, and the cases it shares judged', async () => {
+    const r = await cli('verify', fewer);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[1]).toMatch(
+      /^verify: not the published corpus: .*; only the 13 cases both hold are judged$/,
+    );
+    expect(lines[2]).toBe(
+      'verify: not verified: the run is not of the published corpus (the 78 rows judged agree)',
+    );
+    expect(r.stdout).not.toContain('row missing');
+  });
+
+  it('--published takes a run folder: judged field by field against its rows', async () => {
+    const same = await cli('verify', base, '--published', base);
+    expect(same.code).toBe(0);
+    expect(same.stdout.split('\n')[0]).toBe('verify: judging all 2 published strategies: dump, compiler');
+    // What verify compares: outcome, tokens, hash, admitted set and the study's metrics (not the
+    // audit or the extras), named here from the run folder contract.
+    const fields = [
+      ...['success', 'reason', 'budget_tokens', 'rendered_tokens', 'bundle_hash', 'admitted'],
+      ...['status_correct', 'budget_compliant', 'must_recall', 'should_recall', 'must_total', 'should_total'],
+      ...['precision', 'distractor_admission', 'harmful_admission', 'illegal_admission', 'scope_violations'],
+      ...['freshness_violations', 'authority_violations', 'floor_violations', 'dependency_violations'],
+      ...['group_violations', 'under_admission', 'over_admission', 'budget_slack'],
+    ];
+    const expected = new Set(differing(loose, base, fields));
+    expect(expected.size).toBeGreaterThan(0);
+    const r = await cli('verify', loose, '--published', base);
+    expect(r.code).toBe(1);
+    const named = new Set(
+      r.stdout
+        .split('\n')
+        .filter((l) => /^[a-z-]+\/[a-z]+\/[a-z-]+: /.test(l))
+        .map((l) => l.split(':')[0]),
+    );
+    expect(named).toEqual(expected);
+    const sub = await cli('verify', base, '--published', subset);
+    expect(sub.code).toBe(0);
+    expect(sub.stdout.split('\n')[0]).toBe(
+      'verify: judging compiler: 1 of the 2 published strategies (not in the run: oracle)',
+    );
+  });
+
+  it('a run of none of the published strategies, or a published folder of neither kind', async () => {
+    const other = path.join(tmp, 'renamed');
+    fs.mkdirSync(other);
+    const renamed = rowsOf(base).map((x) => JSON.stringify({ ...x, strategy: `my-${x.strategy}` }));
+    fs.writeFileSync(path.join(other, 'rows.jsonl'), `${renamed.join('\n')}\n`);
+    const none = await cli('verify', other);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toBe(
+      `verify: nothing to verify: ${other} holds none of the published strategies (dump, topk, weighted, gated, compiler, oracle)\n`,
+    );
+    const bad = await cli('verify', base, '--published', CORPUS_DIR);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^ctxbench: .*compiler-v1: not a published run: neither rows\.jsonl .* nor results\.json .*\n$/,
+    );
+  });
+});
