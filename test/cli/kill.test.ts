@@ -8,12 +8,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { listStrategies } from '../../src/harness/run/registry.js';
 import { cli, processArgs, tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 
 const tmp = tempDir('kill');
-const STRATEGIES = ['--strategies', 'dump,topk,weighted,gated,compiler,oracle,tiered'];
-const CELLS = 42 * 7;
+// Every registered strategy: a run long enough that a signal sent after the 90th row still
+// finds it running, even on a loaded machine.
+const NAMES = listStrategies().map((s) => s.name);
+const STRATEGIES = ['--strategies', NAMES.join(',')];
+const CELLS = 42 * NAMES.length;
 const FILES = ['rows.jsonl', 'compilations.jsonl', 'rows.csv', 'summary.json', 'report.md'];
 
 const read = (dir: string) =>
