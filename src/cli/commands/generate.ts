@@ -4,6 +4,7 @@ import { GENERATED_MARKS, writeCase, writeCorpus } from '../../harness/generate/
 import { UsageError } from '../../harness/input/errors.js';
 import { loadPolicy } from '../../harness/input/records.js';
 import { checkOut } from '../../harness/output/folder.js';
+import { count } from '../../harness/report/format.js';
 import type { Profile } from '../../harness/types.js';
 import { PROFILES } from '../../harness/vocabulary.js';
 import { defineCommand } from '../command.js';
@@ -67,7 +68,7 @@ export const generate = defineCommand({
       const g = generateCase(a.seed, a.candidates, 'generated', a.profile);
       writeCase(a.out, g, policy);
       io.out(
-        `seed ${a.seed}: ${g.candidates.length} candidates written to ${a.out} (budget ${g.request.usable_token_budget}; tight ${g.budgets.tight}, roomy ${g.budgets.roomy})\n`,
+        `seed ${a.seed}: ${count(g.candidates.length, 'candidate')} written to ${a.out} (budget ${g.request.usable_token_budget}; tight ${g.budgets.tight}, roomy ${g.budgets.roomy})\n`,
       );
       return EXIT.ok;
     }
@@ -79,8 +80,8 @@ export const generate = defineCommand({
       profile: a.profile,
     });
     io.out(
-      `seed ${a.seed}: ${a.cases} cases of ${a.candidates} candidates written to ${a.out}; ` +
-        `exact expects ${refusals} refusals of ${a.cases * 3}${unproven ? ` (${unproven} optima not proven)` : ''}\n`,
+      `seed ${a.seed}: ${count(a.cases, 'case')} of ${count(a.candidates, 'candidate')} written to ${a.out}; ` +
+        `exact expects ${count(refusals, 'refusal')} of ${a.cases * 3}${unproven ? ` (${count(unproven, 'optimum', 'optima')} not proven)` : ''}\n`,
     );
     return EXIT.ok;
   },

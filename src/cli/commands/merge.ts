@@ -1,6 +1,7 @@
 import { checkOut } from '../../harness/output/folder.js';
 import { mergeShards } from '../../harness/output/merge.js';
 import { RUN_MARKS } from '../../harness/output/run-folder.js';
+import { count } from '../../harness/report/format.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -17,7 +18,7 @@ export const merge = defineCommand({
     const dirs = a.dirs as string[];
     checkOut(a.out, a.force, RUN_MARKS);
     const rows = mergeShards(dirs, a.out, ['ctxbench', ...ctx.argv], ctx.version());
-    ctx.io.out(`${dirs.length} shards, ${rows} compilations merged into ${a.out}\n`);
+    ctx.io.out(`${count(dirs.length, 'shard')}, ${count(rows, 'compilation')} merged into ${a.out}\n`);
     return EXIT.ok;
   },
 });

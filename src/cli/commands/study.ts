@@ -8,6 +8,7 @@ import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
 import { checkOut } from '../../harness/output/folder.js';
 import { corpusDigest, RUN_MARKS, reportTitle } from '../../harness/output/run-folder.js';
 import { type RunIdentity, RunWriter } from '../../harness/output/run-writer.js';
+import { count } from '../../harness/report/format.js';
 import { reportMarkdown } from '../../harness/report/markdown.js';
 import { Hosts } from '../../harness/run/hosts.js';
 import { pickStrategies } from '../../harness/run/registry.js';
@@ -123,7 +124,8 @@ async function runStudy(
   };
   const writer = new RunWriter(out, p.identity, cellAt, a.resume);
   const { rows } = writer;
-  if (a.resume) io.err(`ctxbench: resuming ${out}: ${rows.length} of ${to - from} compilations kept\n`);
+  if (a.resume)
+    io.err(`ctxbench: resuming ${out}: ${rows.length} of ${count(to - from, 'compilation')} kept\n`);
   try {
     await runSlice(
       { corpus, ledger, matrix, from: from + rows.length, to, take: (row, line) => writer.take(row, line) },
@@ -145,14 +147,14 @@ async function runStudy(
     writer.stop();
     const again = ctx.argv.includes('--resume') ? ctx.argv : [...ctx.argv, '--resume'];
     io.err(
-      `ctxbench: ${e.message} after ${rows.length} of ${to - from} compilations, kept in ${out}.partial; resume with: ${shellLine(['ctxbench', ...again])}\n`,
+      `ctxbench: ${e.message} after ${rows.length} of ${count(to - from, 'compilation')}, kept in ${out}.partial; resume with: ${shellLine(['ctxbench', ...again])}\n`,
     );
     return EXIT[e.signal];
   }
   const part = shard
     ? ` (shard ${shard.index}/${shard.count}: cells ${shard.from}..${shard.to - 1} of ${shard.total})`
     : '';
-  io.out(`${rows.length} compilations written to ${out}${part}\n\n`);
+  io.out(`${count(rows.length, 'compilation')} written to ${out}${part}\n\n`);
   io.out(`${headline(reportMarkdown(rows, reportTitle(corpus.name)))}\n`);
   const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
   if (failed.length === 0) return EXIT.ok;

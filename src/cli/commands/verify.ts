@@ -1,5 +1,6 @@
 import { type CorpusFacts, readRunFolder } from '../../harness/checks/read-run.js';
 import { verifyRun } from '../../harness/checks/verify.js';
+import { count } from '../../harness/report/format.js';
 import { DEFAULTS, defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -40,23 +41,23 @@ export const verify = defineCommand({
       const shared =
         v.sharedCases.length === 0
           ? 'they share no case, so no row was judged'
-          : `only the ${v.sharedCases.length} cases both hold are judged`;
+          : `only the ${count(v.sharedCases.length, 'case')} both hold ${v.sharedCases.length === 1 ? 'is' : 'are'} judged`;
       io.out(
         `verify: not the published corpus: the run is of ${corpusText(v.runCorpus)}, the published run of ${corpusText(v.publishedCorpus)}; ${shared}\n`,
       );
     }
     for (const d of v.differences) io.out(`${d}\n`);
     if (v.differences.length > 0) {
-      io.out(`verify: ${v.differences.length} differences from the published run\n`);
+      io.out(`verify: ${count(v.differences.length, 'difference')} from the published run\n`);
       return EXIT.checkFailed;
     }
     if (!v.sameCorpus) {
-      const agree = v.rows === 0 ? '' : ` (the ${v.rows} rows judged agree)`;
+      const agree = v.rows === 0 ? '' : ` (the ${count(v.rows, 'row')} judged agree)`;
       io.out(`verify: not verified: the run is not of the published corpus${agree}\n`);
       return EXIT.checkFailed;
     }
     io.out(
-      `verify: every published row of ${v.judged.join(', ')} reproduced (${v.rows} rows; ${run} against ${a.published})\n`,
+      `verify: every published row of ${v.judged.join(', ')} reproduced (${count(v.rows, 'row')}; ${run} against ${a.published})\n`,
     );
     return EXIT.ok;
   },

@@ -2,10 +2,12 @@
  * The merge of shard run folders (the i-th of n slices of the loop order, each a run folder of
  * its own) into the run folder one unsharded run would have written.
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, UsageError } from '../input/errors.js';
 import { readJsonFile } from '../input/files.js';
+import { count } from '../report/format.js';
 import type { ShardInfo } from '../types.js';
 import { jsonText } from './files.js';
 import { forEachLine, writeWhole } from './folder.js';
@@ -70,7 +72,7 @@ export function mergeShards(
   const first = shards[0] as ShardFolder;
   const rows = shards.flatMap((s) => readRows(s.dir));
   if (rows.length !== first.shard.total)
-    throw new UsageError(`the shards hold ${rows.length} rows of ${first.shard.total}`);
+    throw new UsageError(`the shards hold ${rows.length} of ${count(first.shard.total, 'row')}`);
   writeWhole(out, (w) => {
     const lines = w.lines('compilations.jsonl');
     for (const s of shards) {

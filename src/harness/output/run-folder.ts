@@ -3,6 +3,7 @@
  * summary.json, report.md and manifest.json. Every file but the manifest is a pure function of
  * the rows, so reruns are byte-identical. `run-writer.ts` writes one as a study goes.
  */
+
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { stringify } from 'csv-stringify/sync';
 import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler/index.js';
 import { InputError } from '../input/errors.js';
 import { readJsonFile, readJsonLines } from '../input/files.js';
+import { count } from '../report/format.js';
 import { reportMarkdown } from '../report/markdown.js';
 import { summary } from '../score/stats.js';
 import type { Corpus, Row, ShardInfo, StrategyInfo } from '../types.js';
@@ -153,7 +155,7 @@ export function runLabel(dir: string): string {
     )?.generator;
     if (typeof g?.candidates === 'number') {
       const profile = typeof g.profile === 'string' && g.profile !== 'mixed' ? ` (${g.profile})` : '';
-      return `${g.candidates} candidates${profile}`;
+      return `${count(g.candidates, 'candidate')}${profile}`;
     }
   }
   return corpusNameOf(dir);

@@ -17,3 +17,9 @@ export const signed = (n: number | null, digits = 0): string => {
   if (Number(text) === 0) return (0).toFixed(digits);
   return `${n > 0 ? '+' : '-'}${text}`;
 };
+
+/** A count and its noun, agreeing: `1 candidate`, `2,051 candidates`, `1 strategy`, `3 strategies`. */
+export function count(n: number, noun: string, plural?: string): string {
+  const many = plural ?? (/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`);
+  return `${int(n)} ${n === 1 ? noun : many}`;
+}

@@ -145,7 +145,7 @@ describe('mergeShards: a set of shards that does not make one run', () => {
     });
     const { error, left } = failedMerge([s1, short, s3]);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toContain('83 rows of 84');
+    expect((error as Error).message).toContain('hold 83 of 84 rows');
     expect(left).toEqual([]);
   });
 
