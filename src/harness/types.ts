@@ -12,7 +12,14 @@ import type {
   FailureReason,
   TraceEntry,
 } from '../compiler/index.js';
-import type { BUDGETS, EVAL_CLASSES, PROFILES, VALIDATION_RULES, VIOLATION_KINDS } from './vocabulary.js';
+import type {
+  BUDGETS,
+  EVAL_CLASSES,
+  PROFILES,
+  TOKENIZERS,
+  VALIDATION_RULES,
+  VIOLATION_KINDS,
+} from './vocabulary.js';
 
 ////////////////////////////////////////////////////////////////////////////////////////////////
 // Strategies
@@ -237,6 +244,27 @@ export interface Audit {
   readonly missing_required: readonly string[];
   /** Earned PREFERRED and DISCRETIONARY relevance and the rendered cost, as `exact` counts them. */
   readonly objective: Objective;
+  /**
+   * The rendered text as real tokenizers count it (the rendered cost is a word estimate); absent
+   * from runs written before ctxbench counted them.
+   */
+  readonly real_tokens?: RealTokens;
+}
+
+/** A real tokenizer: see `TOKENIZERS`. */
+export type Tokenizer = (typeof TOKENIZERS)[number];
+
+/** A text's length in each real tokenizer's tokens. */
+export type RealTokens = Readonly<Record<Tokenizer, number>>;
+
+/** One strategy's bundles counted by one real tokenizer. */
+export interface RealTokenStats {
+  /** Bundles counted. */
+  readonly bundles: number;
+  /** Mean, over those bundles, of the rendered cost (declared counts and the word estimate) over the real count. */
+  readonly declared_to_real: number | null;
+  /** Bundles within the budget by the rendered cost but over it by the real count. */
+  readonly overruns: number;
 }
 
 /** A compilation as compilations.jsonl holds it. */
@@ -279,6 +307,7 @@ export interface StrategyStats {
   readonly rendered_tokens: number;
   /** Mean slack over the feasible rows that returned a bundle. */
   readonly budget_slack_feasible: number | null;
+  readonly real_tokens: Readonly<Record<Tokenizer, RealTokenStats>>;
 }
 
 ////////////////////////////////////////////////////////////////////////////////////////////////

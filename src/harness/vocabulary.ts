@@ -36,3 +36,9 @@ export const STRATEGY_ERROR = 'STRATEGY_ERROR';
 
 /** The shapes `generate` writes: the mixed pool of the survey, and a coding agent's context. */
 export const PROFILES = ['mixed', 'agent'] as const;
+
+/**
+ * The real tokenizers a bundle's rendered text is counted with, beside the word estimate the
+ * rendered cost uses: OpenAI's o200k_base and cl100k_base vocabularies, offline (gpt-tokenizer).
+ */
+export const TOKENIZERS = ['o200k', 'cl100k'] as const;

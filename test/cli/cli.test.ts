@@ -29,7 +29,7 @@ describe('compile', () => {
     );
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout);
-    expect(Object.keys(o)).toEqual(['bundle', 'result', 'rendered_text', 'validation', 'extras']);
+    expect(Object.keys(o)).toEqual(['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras']);
     // The compiler reports nothing beside its result.
     expect(o.extras).toEqual({});
     expect(o.result.schema_version).toBe('project_context.compilation_result.v2');

@@ -72,7 +72,7 @@ function expectOneLine(r: { code: number; stdout: string; stderr: string }, file
 /** A compilation as `compile` prints it, read back. */
 function expectCompilation(text: string, what: string): Outcome {
   const doc = JSON.parse(text);
-  expect(Object.keys(doc), what).toEqual(['bundle', 'result', 'rendered_text', 'validation', 'extras']);
+  expect(Object.keys(doc), what).toEqual(['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras']);
   return doc.bundle === null ? 'refusal' : 'bundle';
 }
 

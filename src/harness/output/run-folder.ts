@@ -32,6 +32,8 @@ export function rowsCsv(rows: readonly Row[]): string {
       missing_required: audit?.missing_required.join(' ') ?? null,
       objective_preferred: audit?.objective.preferred ?? null,
       objective_discretionary: audit?.objective.discretionary ?? null,
+      real_tokens_o200k: audit?.real_tokens?.o200k ?? null,
+      real_tokens_cl100k: audit?.real_tokens?.cl100k ?? null,
     };
   });
   return stringify(flat, { header: true, cast: { boolean: (b) => String(b) } });

@@ -4,7 +4,7 @@
  */
 import { budgetStats, oracleGap, rowsOf, strategiesOf, strategyStats } from '../score/stats.js';
 import type { Row, StrategyStats } from '../types.js';
-import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
+import { BUDGETS, TOKENIZERS, VIOLATION_KINDS } from '../vocabulary.js';
 import { exactSection } from './exact.js';
 import { fixed, int, signed } from './format.js';
 import { markdownTable } from './table.js';
@@ -48,6 +48,22 @@ function violationsTable(names: readonly string[], stats: ReadonlyMap<string, St
       return [n, ...VIOLATION_COLUMNS.map(([, figure]) => String(figure(s)))];
     }),
     ['left', ...VIOLATION_COLUMNS.map(() => 'right' as const)],
+  );
+}
+
+/** Each strategy's bundles as real tokenizers count their rendered text. */
+function realTokensTable(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string {
+  return markdownTable(
+    ['strategy', 'bundles', ...TOKENIZERS.flatMap((t) => [`declared / real (${t})`, `over budget by ${t}`])],
+    names.map((n) => {
+      const real = (stats.get(n) as StrategyStats).real_tokens;
+      return [
+        n,
+        int(real.o200k.bundles),
+        ...TOKENIZERS.flatMap((t) => [fixed(real[t].declared_to_real, 2), int(real[t].overruns)]),
+      ];
+    }),
+    ['left', 'right', ...TOKENIZERS.flatMap(() => ['right', 'right'] as const)],
   );
 }
 
@@ -156,6 +172,11 @@ export function reportMarkdown(rows: readonly Row[], title: string): string {
     headlineTable(names, stats),
     '## Per budget\n\nEach cell: correct / illegal / distractor / harmful / must recall (mean, refusals 0) / rendered tokens / dependency + group violations.',
     perBudgetTable(rows, names),
+    '## Real token counts\n\n' +
+      "Each bundle's rendered text counted by real tokenizers (gpt-tokenizer, offline). Declared / real = the " +
+      'rendered cost (declared counts and the word estimate) over the real count, a mean over bundles; over ' +
+      'budget = bundles within the budget by the rendered cost but over it by the real count.',
+    realTokensTable(names, stats),
   ];
   if (names.includes('exact')) parts.push(...exactSection(rows, names));
   if (names.includes('oracle')) {

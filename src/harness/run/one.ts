@@ -9,7 +9,8 @@ import {
 } from '../../compiler/index.js';
 import { checkCompilation, problemText } from '../checks/compilation.js';
 import { type InputFiles, located } from '../input/checks.js';
-import type { Compiled, HostedStrategy, StrategyRef } from '../types.js';
+import { realTokens } from '../score/real-tokens.js';
+import type { Compiled, HostedStrategy, RealTokens, StrategyRef } from '../types.js';
 import type { Hosts } from './hosts.js';
 import { type Inputs, strategyInput } from './input.js';
 import { compileAnswer } from './measure.js';
@@ -24,6 +25,8 @@ export interface CompilationJSON {
   readonly result: unknown;
   readonly rendered_text: string | null;
   readonly validation: { readonly valid: boolean; readonly problems: readonly string[] };
+  /** The rendered text as real tokenizers count it; null without a bundle. */
+  readonly real_tokens: RealTokens | null;
   readonly extras: Readonly<Record<string, unknown>>;
 }
 
@@ -40,6 +43,7 @@ export function compilationJSON(
     result: resultToJSON(result),
     rendered_text,
     validation: { valid: problems.length === 0, problems },
+    real_tokens: rendered_text === null ? null : realTokens(rendered_text),
     extras,
   };
 }

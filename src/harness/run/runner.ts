@@ -5,6 +5,7 @@
 import { bundleToJSON } from '../../compiler/index.js';
 import { auditOf } from '../score/legality.js';
 import { NO_METRICS, score } from '../score/metrics.js';
+import { realTokens } from '../score/real-tokens.js';
 import type {
   BudgetName,
   CaseLedger,
@@ -69,7 +70,10 @@ export function rowOf(
     rendered_tokens: o.renderedTokens,
     ...metrics,
     expected: { success: expected.success, reason: expected.reason },
-    audit: out.outcome === 'bundle' ? auditOf(input, out.admitted) : null,
+    audit:
+      out.outcome === 'bundle'
+        ? { ...auditOf(input, out.admitted), real_tokens: realTokens(out.renderedText) }
+        : null,
     extras: out.extras,
   };
 }

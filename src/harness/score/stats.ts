@@ -2,8 +2,8 @@
  * Aggregates over rows: the numbers behind summary.json and every report table. Everything is
  * computed from `rows.jsonl`; nothing is typed in.
  */
-import type { BudgetName, Row, StrategyStats } from '../types.js';
-import { BUDGETS, STRATEGY_ERROR } from '../vocabulary.js';
+import type { BudgetName, RealTokenStats, Row, StrategyStats, Tokenizer } from '../types.js';
+import { BUDGETS, STRATEGY_ERROR, TOKENIZERS } from '../vocabulary.js';
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 export const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : sum(xs) / xs.length);
@@ -40,6 +40,28 @@ export function strategyStats(rows: readonly Row[]): StrategyStats {
     under_admission: total((r) => r.under_admission),
     rendered_tokens: total((r) => r.rendered_tokens),
     budget_slack_feasible: mean(numbers(feasible, (r) => r.budget_slack)),
+    real_tokens: Object.fromEntries(TOKENIZERS.map((t) => [t, realTokenStats(scored, t)])) as Record<
+      Tokenizer,
+      RealTokenStats
+    >,
+  };
+}
+
+/**
+ * Bundles against what a real tokenizer makes of their rendered text. A run written before the
+ * counts existed has none: its bundles are not counted.
+ */
+function realTokenStats(rows: readonly Row[], t: Tokenizer): RealTokenStats {
+  const counted = rows.flatMap((r) => {
+    const real = r.success ? r.audit?.real_tokens?.[t] : undefined;
+    return real === undefined ? [] : [{ row: r, real }];
+  });
+  return {
+    bundles: counted.length,
+    declared_to_real: mean(counted.filter((c) => c.real > 0).map((c) => c.row.rendered_tokens / c.real)),
+    overruns: counted.filter(
+      (c) => c.row.rendered_tokens <= c.row.budget_tokens && c.real > c.row.budget_tokens,
+    ).length,
   };
 }
 

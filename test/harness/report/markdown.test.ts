@@ -39,9 +39,9 @@ describe('reportMarkdown: tables from rows alone', () => {
   it('gives every strategy one row in each per-strategy table, starting `| <name> |`', () => {
     expect(report.startsWith('# Study report: hand-made\n')).toBe(true);
     expect(report).toContain('5 compilations: 2 cases x 3 budgets x 2 strategies.');
-    // status, violations, headline, per budget; no exact or oracle section
-    expect(linesOf(report, 'alpha')).toHaveLength(4);
-    expect(linesOf(report, 'beta')).toHaveLength(4);
+    // status, violations, headline, per budget, real tokens; no exact or oracle section
+    expect(linesOf(report, 'alpha')).toHaveLength(5);
+    expect(linesOf(report, 'beta')).toHaveLength(5);
     expect(report).not.toContain('## Gap to the oracle');
     expect(report).not.toContain('`exact`');
   });
@@ -106,7 +106,7 @@ describe('reportMarkdown: the oracle gap section', () => {
     expect(report).toContain('## Gap to the oracle');
     // tokens 120 - 100 = +20 and 90 - 150 = -60; must gaps 0.5, 0; should gaps 0.5, 1
     expect(linesOf(report, 'beta').at(-1)).toBe('| beta | -60 | +20 | -20.00 | +0.2500 | +0.7500 |');
-    expect(linesOf(report, 'oracle')).toHaveLength(4); // not a row of its own gap table
+    expect(linesOf(report, 'oracle')).toHaveLength(5); // not a row of its own gap table
   });
 });
 
@@ -161,7 +161,7 @@ describe('reportMarkdown: the section against exact', () => {
     // discretionary (1 - 0.5, 0 - 0.25) -> +0.125; tokens (110 - 100, 40 - 50) -> 0; compared 2
     expect(linesOf(report, 'beta').at(-1)).toBe('| beta | 2 | 1 | 1 | 1 | +0.2500 | +0.1250 | 0.0 | 2 |');
     expect(report).toContain('Exact bundles not proven optimal (node limit): 1 of 3.');
-    expect(linesOf(report, 'exact')).toHaveLength(4); // no row of its own against itself
+    expect(linesOf(report, 'exact')).toHaveLength(5); // no row of its own against itself
   });
 
   it('is absent without an exact strategy, even where others refused', () => {
@@ -227,5 +227,35 @@ describe('tables', () => {
     ).toBe('name     n\n-----  ---\nalpha    5\nb      123\n');
     // a left-aligned last column leaves no trailing spaces
     expect(textTable(['k', 'v'], [['aaa', 'xx']])).toBe('k    v\n---  --\naaa  xx\n');
+  });
+});
+
+describe('reportMarkdown: real token counts', () => {
+  it('one row per strategy: bundles, the mean declared-to-real ratio and the overruns per tokenizer', () => {
+    const audit = {
+      legal: true,
+      missing_required: [],
+      objective: { preferred: 0, discretionary: 0, rendered_cost: 0 },
+    };
+    const report = reportMarkdown(
+      [
+        row({
+          strategy: 'alpha',
+          rendered_tokens: 90,
+          budget_tokens: 100,
+          audit: { ...audit, real_tokens: { o200k: 60, cl100k: 120 } },
+        }),
+        row({
+          strategy: 'alpha',
+          case: 'c2',
+          rendered_tokens: 50,
+          budget_tokens: 100,
+          audit: { ...audit, real_tokens: { o200k: 40, cl100k: 50 } },
+        }),
+      ],
+      't',
+    );
+    // o200k: (90/60 + 50/40) / 2 = 1.375, no overrun; cl100k: (90/120 + 50/50) / 2 = 0.875, one overrun (120 > 100)
+    expect(linesOf(report, 'alpha').at(-1)).toBe('| alpha | 2 | 1.38 | 0 | 0.88 | 1 |');
   });
 });
