@@ -56,9 +56,7 @@ describe('headlineTable', () => {
   });
 
   it('has a row per strategy in the stats, in their order, not sorted', () => {
-    const names = corpus()
-      .cases.slice(0, 3)
-      .map((k) => k.name);
+    const names = ['topk', 'compiler', 'dump'];
     const table = headlineTable(new Map(names.map((n) => [n, strategyStats([row({ strategy: n })])])));
     expect(table.rows.map((r) => r[0])).toEqual(names);
   });
