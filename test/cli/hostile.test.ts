@@ -126,7 +126,7 @@ describe('hostile plug-ins in one study', () => {
   });
 
   it('one job or two: the same bytes, hostile rows included', () => {
-    for (const f of ['rows.jsonl', 'compilations.jsonl', 'summary.json', 'report.md'])
+    for (const f of ['rows.jsonl', 'compilations.jsonl', 'summary.json', 'report.md', 'report.html'])
       expect(fs.readFileSync(path.join(tmp, 'two', f), 'utf8')).toBe(
         fs.readFileSync(path.join(tmp, 'one', f), 'utf8'),
       );

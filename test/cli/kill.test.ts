@@ -18,7 +18,7 @@ const tmp = tempDir('kill');
 const NAMES = listStrategies().map((s) => s.name);
 const STRATEGIES = ['--strategies', NAMES.join(',')];
 const CELLS = 42 * NAMES.length;
-const FILES = ['rows.jsonl', 'compilations.jsonl', 'rows.csv', 'summary.json', 'report.md'];
+const FILES = ['rows.jsonl', 'compilations.jsonl', 'rows.csv', 'summary.json', 'report.md', 'report.html'];
 
 const read = (dir: string) =>
   Object.fromEntries(FILES.map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));

@@ -17,12 +17,13 @@ const read = (dir: string) =>
 describe('study writes a run folder that reruns byte for byte', () => {
   const out = path.join(tmp, 'run');
 
-  it('writes the six files and prints the headline table', async () => {
+  it('writes the seven files and prints the headline table', async () => {
     const r = await cli('study', '--strategies', 'dump,compiler', '--out', out);
     expect(r.code).toBe(0);
     expect(Object.keys(read(out))).toEqual([
       'compilations.jsonl',
       'manifest.json',
+      'report.html',
       'report.md',
       'rows.csv',
       'rows.jsonl',
@@ -46,7 +47,8 @@ describe('study writes a run folder that reruns byte for byte', () => {
     const elsewhere = path.join(tmp, 'regenerated');
     expect((await cli('report', out, '--out', elsewhere)).code).toBe(0);
     const after = read(elsewhere);
-    for (const f of ['report.md', 'summary.json', 'rows.csv']) expect(after[f], f).toBe(before[f]);
+    for (const f of ['report.md', 'report.html', 'summary.json', 'rows.csv'])
+      expect(after[f], f).toBe(before[f]);
   });
 });
 

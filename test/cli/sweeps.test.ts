@@ -5,7 +5,14 @@ import { cli, tempDir } from '../helpers/cli.js';
 
 const tmp = tempDir('sweeps');
 
-const RUN_FILES = ['rows.jsonl', 'compilations.jsonl', 'rows.csv', 'summary.json', 'report.md'];
+const RUN_FILES = [
+  'rows.jsonl',
+  'compilations.jsonl',
+  'rows.csv',
+  'summary.json',
+  'report.md',
+  'report.html',
+];
 const files = (dir: string) =>
   Object.fromEntries(RUN_FILES.map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
 

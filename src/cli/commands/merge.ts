@@ -14,10 +14,10 @@ export const merge = defineCommand({
       .positional('dirs', { type: 'string', array: true, demandOption: true })
       .option('out', { type: 'string', demandOption: true, describe: 'the merged run folder' })
       .option('force', { type: 'boolean', default: false }),
-  run: (a, ctx) => {
+  run: async (a, ctx) => {
     const dirs = a.dirs as string[];
     checkOut(a.out, a.force, RUN_MARKS);
-    const rows = mergeShards(dirs, a.out, ['ctxbench', ...ctx.argv], ctx.version());
+    const rows = await mergeShards(dirs, a.out, ['ctxbench', ...ctx.argv], ctx.version());
     ctx.io.out(`${count(dirs.length, 'shard')}, ${count(rows, 'compilation')} merged into ${a.out}\n`);
     return EXIT.ok;
   },

@@ -1,20 +1,23 @@
 import path from 'node:path';
 import { writeFileAtomic } from '../../harness/output/files.js';
-import { corpusNameOf, derivedFiles, readRows } from '../../harness/output/run-folder.js';
+import { corpusNameOf, readRows, reportFiles } from '../../harness/output/run-folder.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
-/** Regenerate report.md, summary.json and rows.csv from a run folder's rows, without compiling. */
+/**
+ * Regenerate report.md, report.html, summary.json and rows.csv from a run folder's rows (and,
+ * for report.html's grid, its compilations), without compiling.
+ */
 export const report = defineCommand({
   name: 'report <run>',
-  describe: "regenerate report.md, summary.json and rows.csv from a run folder's rows",
+  describe: "regenerate report.md, report.html, summary.json and rows.csv from a run folder's rows",
   options: (y) =>
     y
       .positional('run', { type: 'string', demandOption: true })
       .option('out', { type: 'string', describe: 'write the reports here instead of the run folder' }),
-  run: (a, { io }) => {
+  run: async (a, { io }) => {
     const run = a.run as string;
-    const files = derivedFiles(readRows(run), corpusNameOf(run));
+    const files = await reportFiles(readRows(run), corpusNameOf(run), path.join(run, 'compilations.jsonl'));
     const out = a.out ?? run;
     for (const [name, text] of Object.entries(files)) writeFileAtomic(path.join(out, name), text);
     io.out(`${Object.keys(files).join(', ')} written to ${out}\n`);

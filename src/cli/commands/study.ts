@@ -131,7 +131,7 @@ async function runStudy(
       { corpus, ledger, matrix, from: from + rows.length, to, take: (row, line) => writer.take(row, line) },
       { jobs: a.jobs, hosts: p.hosts, signal },
     );
-    writer.finish({
+    await writer.finish({
       version: ctx.version(),
       command: ['ctxbench', ...ctx.argv],
       corpus,

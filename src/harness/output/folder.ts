@@ -159,6 +159,18 @@ export function writeWhole(out: string, fill: (w: FolderWriter) => void): void {
   }
 }
 
+/** `writeWhole` for a fill that must wait (report.html renders its charts asynchronously). */
+export async function writeWholeAsync(out: string, fill: (w: FolderWriter) => Promise<void>): Promise<void> {
+  const w = new FolderWriter(out);
+  try {
+    await fill(w);
+    w.commit();
+  } catch (e) {
+    w.abort();
+    throw e;
+  }
+}
+
 /**
  * An existing non-empty `out` is replaced only with `force`, and only when it holds one of the
  * files that mark our own output (`marks`): `--force` never deletes a folder that is not ours.

@@ -1,6 +1,14 @@
 /** Output: run folders written whole or not at all, read back, and merged from shards. */
 export { jsonText, writeFileAtomic } from './files.js';
-export { alive, checkOut, FolderWriter, forEachLine, LineFile, writeWhole } from './folder.js';
+export {
+  alive,
+  checkOut,
+  FolderWriter,
+  forEachLine,
+  LineFile,
+  writeWhole,
+  writeWholeAsync,
+} from './folder.js';
 export { mergeShards } from './merge.js';
 export {
   corpusDigest,
@@ -10,6 +18,7 @@ export {
   manifestOf,
   RUN_MARKS,
   readRows,
+  reportFiles,
   reportTitle,
   rowsCsv,
   writeDerived,

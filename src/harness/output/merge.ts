@@ -10,7 +10,7 @@ import { readJsonFile } from '../input/files.js';
 import { count } from '../report/format.js';
 import type { ShardInfo } from '../types.js';
 import { jsonText } from './files.js';
-import { forEachLine, writeWhole } from './folder.js';
+import { forEachLine, writeWholeAsync } from './folder.js';
 import { readRows, writeRows } from './run-folder.js';
 
 interface ShardManifest {
@@ -62,18 +62,18 @@ function readShards(dirs: readonly string[]): ShardFolder[] {
 }
 
 /** Join shard folders (any order) into the run folder of the whole matrix. */
-export function mergeShards(
+export async function mergeShards(
   dirs: readonly string[],
   out: string,
   command: readonly string[],
   version: string,
-): number {
+): Promise<number> {
   const shards = readShards(dirs);
   const first = shards[0] as ShardFolder;
   const rows = shards.flatMap((s) => readRows(s.dir));
   if (rows.length !== first.shard.total)
     throw new UsageError(`the shards hold ${rows.length} of ${count(first.shard.total, 'row')}`);
-  writeWhole(out, (w) => {
+  await writeWholeAsync(out, async (w) => {
     const lines = w.lines('compilations.jsonl');
     for (const s of shards) {
       forEachLine(path.join(s.dir, 'compilations.jsonl'), (line) => {
@@ -81,7 +81,7 @@ export function mergeShards(
       });
     }
     lines.close();
-    writeRows(w, rows, first.m.corpus?.name ?? 'merged');
+    await writeRows(w, rows, first.m.corpus?.name ?? 'merged');
     const { shard: _none, ...rest } = first.m;
     const manifest = {
       ...rest,

@@ -1,6 +1,6 @@
 /**
  * The run folder (README, "Run folders"): rows.jsonl, compilations.jsonl, rows.csv,
- * summary.json, report.md and manifest.json. Every file but the manifest is a pure function of
+ * summary.json, report.md, report.html and manifest.json. Every file but the manifest is a pure function of
  * the rows, so reruns are byte-identical. `run-writer.ts` writes one as a study goes.
  */
 
@@ -12,6 +12,7 @@ import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler
 import { InputError } from '../input/errors.js';
 import { readJsonFile, readJsonLines } from '../input/files.js';
 import { count } from '../report/format.js';
+import { reportHtml } from '../report/html.js';
 import { reportMarkdown } from '../report/markdown.js';
 import { summary } from '../score/stats.js';
 import type { Corpus, Row, ShardInfo, StrategyInfo } from '../types.js';
@@ -50,17 +51,42 @@ export function derivedFiles(rows: readonly Row[], corpusName: string): Record<s
   };
 }
 
-/** rows.jsonl and every file derived from the rows: what a run folder holds besides compilations. */
-export function writeRows(folder: FolderWriter, rows: readonly Row[], corpusName: string): void {
+/**
+ * Every report file of a run folder: the files derived from the rows, and report.html, whose grid
+ * also shows each compilation from `compilations` (the run's compilations.jsonl). The one place
+ * that makes them, for `study`, `merge` and `report` alike.
+ */
+export async function reportFiles(
+  rows: readonly Row[],
+  corpusName: string,
+  compilations: string,
+): Promise<Record<string, string>> {
+  return {
+    ...derivedFiles(rows, corpusName),
+    'report.html': await reportHtml(rows, reportTitle(corpusName), compilations),
+  };
+}
+
+/** rows.jsonl and every file derived from it: what a run folder holds besides compilations. */
+export async function writeRows(
+  folder: FolderWriter,
+  rows: readonly Row[],
+  corpusName: string,
+): Promise<void> {
   const out = folder.lines('rows.jsonl');
   for (const r of rows) out.add(JSON.stringify(r));
   out.close();
-  writeDerived(folder, rows, corpusName);
+  await writeDerived(folder, rows, corpusName);
 }
 
-/** The files derived from the rows, into a folder being written. */
-export function writeDerived(folder: FolderWriter, rows: readonly Row[], corpusName: string): void {
-  for (const [name, text] of Object.entries(derivedFiles(rows, corpusName))) folder.write(name, text);
+/** The report files, into a folder being written; its compilations.jsonl is already whole. */
+export async function writeDerived(
+  folder: FolderWriter,
+  rows: readonly Row[],
+  corpusName: string,
+): Promise<void> {
+  const files = await reportFiles(rows, corpusName, path.join(folder.partial, 'compilations.jsonl'));
+  for (const [name, text] of Object.entries(files)) folder.write(name, text);
 }
 
 /** SHA-256 over `<file> <sha256>\n` for the corpus folder's files, sorted by name. */

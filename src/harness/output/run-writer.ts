@@ -49,11 +49,11 @@ export class RunWriter {
     this.rowsFile.flush();
   }
 
-  /** Writes the derived files and the manifest, then moves the folder into place. */
-  finish(facts: ManifestFacts): void {
+  /** Writes the report files and the manifest, then moves the folder into place. */
+  async finish(facts: ManifestFacts): Promise<void> {
     this.close();
     fs.rmSync(path.join(this.folder.partial, IDENTITY));
-    writeDerived(this.folder, this.rows, facts.corpus.name);
+    await writeDerived(this.folder, this.rows, facts.corpus.name);
     this.folder.write('manifest.json', json(manifestOf(facts, this.rows.length)));
     this.folder.commit();
   }

@@ -64,6 +64,8 @@ function againstLine(rows: readonly Row[], name: string, exactAt: ReadonlyMap<st
   ];
 }
 
+const REFUSAL_HEADERS = ['case', 'budget', 'refused by', 'legal bundle existed'];
+
 const AGAINST_HEADERS = [
   'strategy',
   'refusals',
@@ -76,22 +78,43 @@ const AGAINST_HEADERS = [
   'compared',
 ];
 
-export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
+/** A table as rows of cells, for the Markdown report and the HTML page alike. */
+export interface CellTable {
+  readonly headers: readonly string[];
+  readonly lines: readonly (readonly string[])[];
+}
+
+/** The exact sections' figures: the refusals and what exact certified there, and each strategy against the optimum. */
+export function exactTables(
+  rows: readonly Row[],
+  names: readonly string[],
+): { refusals: CellTable; against: CellTable; unproven: number; proven: number } {
   const exactAt = new Map(rows.filter((r) => r.strategy === 'exact').map((r) => [cellKey(r), r]));
-  const against = names.filter((n) => n !== 'exact').map((n) => againstLine(rows, n, exactAt));
   const provenRows = rows.filter((r) => r.strategy === 'exact' && r.success);
-  const unproven = provenRows.filter((r) => r.extras.proven_optimal === false).length;
+  return {
+    refusals: { headers: REFUSAL_HEADERS, lines: refusalLines(rows, exactAt) },
+    against: {
+      headers: AGAINST_HEADERS,
+      lines: names.filter((n) => n !== 'exact').map((n) => againstLine(rows, n, exactAt)),
+    },
+    unproven: provenRows.filter((r) => r.extras.proven_optimal === false).length,
+    proven: provenRows.length,
+  };
+}
+
+export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
+  const t = exactTables(rows, names);
   return [
     '## Refusals: did a legal bundle exist?\n\n' +
       'For every case and budget where a strategy refused, what `exact` found there: a legal bundle (so the refusal was ' +
       'false), or a certificate that none exists.',
-    markdownTable(['case', 'budget', 'refused by', 'legal bundle existed'], refusalLines(rows, exactAt)),
+    markdownTable(t.refusals.headers, t.refusals.lines),
     '## Against the optimum (`exact`)\n\n' +
       'False refusals: refused where exact found a legal bundle. Silent omissions: bundles lacking MANDATORY or REQUIRED ' +
       'content or a named id. Illegal: bundles breaking any legality rule. Gaps, where both returned a bundle: exact minus the ' +
       `strategy for earned PREFERRED and DISCRETIONARY relevance, the strategy minus exact for rendered tokens. ` +
-      `Exact bundles not proven optimal (node limit): ${unproven} of ${provenRows.length}.`,
-    markdownTable(AGAINST_HEADERS, against, [
+      `Exact bundles not proven optimal (node limit): ${t.unproven} of ${t.proven}.`,
+    markdownTable(t.against.headers, t.against.lines, [
       'left',
       ...AGAINST_HEADERS.slice(1).map(() => 'right' as const),
     ]),

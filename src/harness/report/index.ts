@@ -1,5 +1,8 @@
-/** Report: the book's tables as Markdown, the table layouts and the number formats. */
-export { exactSection } from './exact.js';
+/** Report: the book's tables as Markdown, report.html with its charts, the table layouts and the number formats. */
+export { type Chart, chartSpecs, renderCharts, renderSvg } from './charts.js';
+export { type CellTable, exactSection, exactTables } from './exact.js';
 export { fixed, int, signed } from './format.js';
+export { type GridCell, gridCells, OUTCOME_LEGEND, type Outcome, outcomeOf } from './grid.js';
+export { escapeHtml, reportHtml } from './html.js';
 export { reportMarkdown } from './markdown.js';
 export { type Align, markdownTable, textTable } from './table.js';

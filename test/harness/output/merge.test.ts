@@ -36,10 +36,11 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('mergeShards: the run folder of one unsharded run', () => {
-  it('gives every file but the manifest byte for byte, shards in any order', () => {
+  it('gives every file but the manifest byte for byte, shards in any order', async () => {
     const whole = withoutManifest(at('whole'));
     expect(Object.keys(whole)).toEqual([
       'compilations.jsonl',
+      'report.html',
       'report.md',
       'rows.csv',
       'rows.jsonl',
@@ -50,7 +51,7 @@ describe('mergeShards: the run folder of one unsharded run', () => {
       ['m312', [s3, s1, s2]],
       ['m231', [s2, s3, s1]],
     ] as const) {
-      expect(mergeShards(order, at(name), ['ctxbench', 'merge'], '9.9.9')).toBe(84); // 14 cases x 3 x 2
+      expect(await mergeShards(order, at(name), ['ctxbench', 'merge'], '9.9.9')).toBe(84); // 14 cases x 3 x 2
       const merged = files(at(name));
       expect(Object.keys(merged).sort()).toEqual([...Object.keys(whole), 'manifest.json'].sort());
       for (const f of Object.keys(whole)) expect(merged[f], `${name}/${f}`).toBe(whole[f]);
@@ -72,20 +73,20 @@ describe('mergeShards: the run folder of one unsharded run', () => {
 describe('mergeShards: a set of shards that does not make one run', () => {
   let n = 0;
   /** Merge into a fresh parent folder; the error, and what the parent holds afterwards. */
-  function failedMerge(dirs: readonly string[]) {
+  async function failedMerge(dirs: readonly string[]) {
     const parent = at(`out${n++}`);
     fs.mkdirSync(parent);
     let error: unknown;
     try {
-      mergeShards(dirs, path.join(parent, 'merged'), ['ctxbench', 'merge'], '0');
+      await mergeShards(dirs, path.join(parent, 'merged'), ['ctxbench', 'merge'], '0');
     } catch (e) {
       error = e;
     }
     return { error, left: fs.readdirSync(parent) };
   }
   /** An InputError naming a manifest of one of the given folders, and no output at all. */
-  function refused(dirs: readonly string[], message: RegExp, culprit?: string) {
-    const { error, left } = failedMerge(dirs);
+  async function refused(dirs: readonly string[], message: RegExp, culprit?: string) {
+    const { error, left } = await failedMerge(dirs);
     expect(error).toBeInstanceOf(InputError);
     const e = error as InputError;
     expect(e.message).toMatch(message);
@@ -107,50 +108,50 @@ describe('mergeShards: a set of shards that does not make one run', () => {
     fs.writeFileSync(path.join(copy, 'manifest.json'), JSON.stringify(m));
   };
 
-  it('refuses a missing shard', () => {
-    refused([s1, s3], /need each of 1\.\.3 once/);
-    refused([s3, s2], /need each of 1\.\.3 once/);
+  it('refuses a missing shard', async () => {
+    await refused([s1, s3], /need each of 1\.\.3 once/);
+    await refused([s3, s2], /need each of 1\.\.3 once/);
   });
 
-  it('refuses a duplicated shard', () => {
-    refused([s1, s2, s3, copyOf(s2, 'dup2')], /need each of 1\.\.3 once/);
+  it('refuses a duplicated shard', async () => {
+    await refused([s1, s2, s3, copyOf(s2, 'dup2')], /need each of 1\.\.3 once/);
   });
 
-  it('refuses shards of another corpus', () => {
+  it('refuses shards of another corpus', async () => {
     const other = copyOf(s2, 'other-corpus', (c) =>
       editManifest(c, (m) => {
         (m.corpus as { digest: string }).digest = '0'.repeat(64);
       }),
     );
-    refused([s1, other, s3], /disagree on the corpus/, other);
+    await refused([s1, other, s3], /disagree on the corpus/, other);
   });
 
   it('refuses shards of other strategies', async () => {
     const other = at('other-strategies');
     const r = await cli('study', '--strategies', 'dump,oracle', '--shard', '2/3', '--out', other);
     expect(r.code, r.stderr).toBe(0);
-    refused([s1, other, s3], /disagree on strategies/, other);
+    await refused([s1, other, s3], /disagree on strategies/, other);
   });
 
-  it('refuses a folder without a manifest, and a run folder that is not a shard', () => {
+  it('refuses a folder without a manifest, and a run folder that is not a shard', async () => {
     const bare = copyOf(s2, 'bare', (c) => fs.rmSync(path.join(c, 'manifest.json')));
-    refused([s1, bare, s3], /no manifest/, bare);
-    refused([s1, at('whole'), s3], /not a shard/, at('whole'));
+    await refused([s1, bare, s3], /no manifest/, bare);
+    await refused([s1, at('whole'), s3], /not a shard/, at('whole'));
   });
 
-  it('refuses shards whose rows fall short of the total', () => {
+  it('refuses shards whose rows fall short of the total', async () => {
     const short = copyOf(s2, 'short', (c) => {
       const rows = fs.readFileSync(path.join(c, 'rows.jsonl'), 'utf8').split('\n');
       fs.writeFileSync(path.join(c, 'rows.jsonl'), rows.slice(1).join('\n'));
     });
-    const { error, left } = failedMerge([s1, short, s3]);
+    const { error, left } = await failedMerge([s1, short, s3]);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toContain('hold 83 of 84 rows');
     expect(left).toEqual([]);
   });
 
-  it('refuses an empty list', () => {
-    const { error, left } = failedMerge([]);
+  it('refuses an empty list', async () => {
+    const { error, left } = await failedMerge([]);
     expect(error).toBeInstanceOf(UsageError);
     expect(left).toEqual([]);
   });

@@ -1,0 +1,189 @@
+/**
+ * report.html's charts: Vega-Lite specs built from rows alone, rendered to SVG text at build
+ * time by Vega in Node, so the page needs no script library, no network and no clock. The bytes
+ * must be the same on every machine: text widths come from Vega's estimate (font size times
+ * characters), never from a canvas that would measure with whatever fonts the machine has.
+ */
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import { budgetStats, rowsOf, strategiesOf, strategyStats } from '../score/stats.js';
+import type { Row } from '../types.js';
+import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
+
+/** A chart as the page shows it: an id for anchors and tests, a title, the SVG text. */
+export interface Chart {
+  readonly id: string;
+  readonly title: string;
+  readonly svg: string;
+}
+
+/**
+ * One font and fixed sizes everywhere. The family only says what a browser draws with; the
+ * layout is computed from sizes alone (see `textMetrics` below), so it cannot vary by machine.
+ */
+const CONFIG = {
+  font: 'DejaVu Sans, Verdana, sans-serif',
+  background: 'white',
+  axis: { labelFontSize: 11, titleFontSize: 11, labelLimit: 160 },
+  legend: { labelFontSize: 11, titleFontSize: 11 },
+  header: { labelFontSize: 11, titleFontSize: 11 },
+  title: { fontSize: 13, anchor: 'start' },
+} as const;
+
+/** Outcome colours of the charts; the grid's legend (html.ts) uses the same two. */
+export const CORRECT_COLOUR = '#2e7d32';
+export const REFUSAL_COLOUR = '#6a3d9a';
+
+const BAR_STEP = 14;
+
+/** (1) Correct outcomes and refusals per strategy, each beside the strategy's row count. */
+function outcomesSpec(rows: readonly Row[], names: readonly string[]): TopLevelSpec {
+  const values = names.flatMap((strategy) => {
+    const s = strategyStats(rowsOf(rows, strategy));
+    return [
+      { strategy, measure: 'correct outcomes', n: s.correct },
+      { strategy, measure: 'refusals', n: s.refusals },
+      { strategy, measure: 'errors', n: s.errors },
+    ];
+  });
+  return {
+    data: { values },
+    width: { step: BAR_STEP },
+    height: 180,
+    mark: { type: 'bar', tooltip: true },
+    encoding: {
+      x: { field: 'strategy', type: 'nominal', sort: [...names], axis: { labelAngle: -40 } },
+      xOffset: { field: 'measure', sort: ['correct outcomes', 'refusals', 'errors'] },
+      y: { field: 'n', type: 'quantitative', title: 'compilations' },
+      color: {
+        field: 'measure',
+        sort: ['correct outcomes', 'refusals', 'errors'],
+        scale: {
+          domain: ['correct outcomes', 'refusals', 'errors'],
+          range: [CORRECT_COLOUR, REFUSAL_COLOUR, '#c62828'],
+        },
+        title: null,
+      },
+    },
+  };
+}
+
+/** (2) Gate and structure violations by kind, stacked per strategy. */
+function violationsSpec(rows: readonly Row[], names: readonly string[]): TopLevelSpec {
+  const values = names.flatMap((strategy) => {
+    const v = strategyStats(rowsOf(rows, strategy)).violations;
+    return VIOLATION_KINDS.map((kind) => ({ strategy, kind, n: v[kind] }));
+  });
+  return {
+    data: { values },
+    width: { step: BAR_STEP * 2 },
+    height: 180,
+    mark: { type: 'bar', tooltip: true },
+    encoding: {
+      x: { field: 'strategy', type: 'nominal', sort: [...names], axis: { labelAngle: -40 } },
+      y: { field: 'n', type: 'quantitative', title: 'violations', stack: 'zero' },
+      color: {
+        field: 'kind',
+        sort: [...VIOLATION_KINDS],
+        scale: { domain: [...VIOLATION_KINDS], scheme: 'tableau10' },
+        title: 'kind',
+      },
+      order: { field: 'kind', sort: 'ascending' },
+    },
+  };
+}
+
+/** (3) Must recall (mean, a refusal scores 0) and rendered tokens per strategy and budget. */
+function recallTokensSpec(rows: readonly Row[], names: readonly string[]): TopLevelSpec {
+  const values = names.flatMap((strategy) => {
+    const b = budgetStats(rows, strategy);
+    return BUDGETS.map((budget) => ({
+      strategy,
+      budget,
+      must_recall: b[budget].must_recall,
+      rendered_tokens: b[budget].rendered_tokens,
+    }));
+  });
+  const panel = (field: string, title: string) => ({
+    width: { step: BAR_STEP },
+    height: 160,
+    mark: { type: 'bar' as const, tooltip: true },
+    encoding: {
+      x: {
+        field: 'strategy',
+        type: 'nominal' as const,
+        sort: [...names],
+        axis: { labelAngle: -40 },
+      },
+      xOffset: { field: 'budget', sort: [...BUDGETS] },
+      y: { field, type: 'quantitative' as const, title },
+      color: {
+        field: 'budget',
+        sort: [...BUDGETS],
+        scale: { domain: [...BUDGETS], range: ['#e6550d', '#fdae6b', '#3182bd'] },
+      },
+    },
+  });
+  return {
+    data: { values },
+    hconcat: [panel('must_recall', 'must recall (mean)'), panel('rendered_tokens', 'rendered tokens (sum)')],
+  };
+}
+
+/**
+ * The three chart specs of a run's rows, in the page's order; the titles go in the page's
+ * captions. With an x offset the width step is a single bar's, so wide runs stay readable.
+ */
+export function chartSpecs(rows: readonly Row[]): { id: string; title: string; spec: TopLevelSpec }[] {
+  const names = strategiesOf(rows);
+  const each = rowsOf(rows, names[0] ?? '').length;
+  return [
+    {
+      id: 'outcomes',
+      title: `Correct outcomes and refusals per strategy (of ${each} compilations each)`,
+      spec: outcomesSpec(rows, names),
+    },
+    {
+      id: 'violations',
+      title: 'Violations by kind per strategy (sums over its compilations)',
+      spec: violationsSpec(rows, names),
+    },
+    {
+      id: 'recall-tokens',
+      title: 'Must recall (mean, a refusal scores 0) and rendered tokens (sum) per strategy and budget',
+      spec: recallTokensSpec(rows, names),
+    },
+  ];
+}
+
+/** What `vega` exports beyond its typings: the switch between canvas and estimated text widths. */
+const textMetrics = (vega as unknown as { textMetrics: { canvas(use: boolean): void } }).textMetrics;
+
+/** Renders wait for one another: SVG definition ids come from one module-wide counter. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** One Vega-Lite spec as SVG text, the same bytes on every machine and every call. */
+export function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const render = async () => {
+    textMetrics.canvas(false);
+    vega.resetSVGDefIds();
+    const quiet = vega.logger(vega.Error);
+    const compiled = compile({ ...spec, config: CONFIG }, { logger: quiet }).spec;
+    const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.Error });
+    try {
+      return await view.toSVG();
+    } finally {
+      view.finalize();
+    }
+  };
+  const next = queue.then(render);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+/** Every chart of a run's rows, rendered. */
+export async function renderCharts(rows: readonly Row[]): Promise<Chart[]> {
+  const out: Chart[] = [];
+  for (const c of chartSpecs(rows)) out.push({ id: c.id, title: c.title, svg: await renderSvg(c.spec) });
+  return out;
+}

@@ -1,0 +1,191 @@
+/**
+ * report.html's grid: one cell per compilation (case x budget x strategy), coloured by outcome,
+ * each carrying what the page shows when it is opened: the bundle's items, the rendered text and
+ * the decision trace, read from compilations.jsonl. Details are capped per compilation and in
+ * all, so a survey of 18,000 compilations still makes a page a browser opens; every cap is a
+ * count, never a clock, and says where the whole record is.
+ */
+import fs from 'node:fs';
+import { forEachLine } from '../output/folder.js';
+import type { Row } from '../types.js';
+import { STRATEGY_ERROR } from '../vocabulary.js';
+import { int } from './format.js';
+
+/** What a compilation came to, against what the corpus expected. */
+export type Outcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';
+
+/** The grid's legend: each outcome's words and colour, in the order the legend lists them. */
+export const OUTCOME_LEGEND: readonly {
+  readonly outcome: Outcome;
+  readonly label: string;
+  readonly colour: string;
+}[] = [
+  { outcome: 'bundle', label: 'bundle, as expected', colour: '#2e7d32' },
+  { outcome: 'refusal', label: 'refusal, as expected', colour: '#6a3d9a' },
+  { outcome: 'wrong-bundle', label: 'bundle, a refusal expected', colour: '#ef6c00' },
+  { outcome: 'wrong-refusal', label: 'refusal, not the expected outcome', colour: '#d81b60' },
+  { outcome: 'error', label: 'strategy error', colour: '#212121' },
+];
+
+export function outcomeOf(r: Row): Outcome {
+  if (r.reason === STRATEGY_ERROR) return 'error';
+  if (r.success) return r.status_correct === true ? 'bundle' : 'wrong-bundle';
+  return r.status_correct === true ? 'refusal' : 'wrong-refusal';
+}
+
+/** The trace's columns, as the page's table heads them; each entry is a list in this order. */
+export const TRACE_COLUMNS = [
+  'candidate_id',
+  'decision',
+  'reason_code',
+  'reason_detail',
+  'priority_band',
+  'relevance',
+  'marginal_cost',
+  'budget_before',
+  'budget_after',
+  'position',
+] as const;
+
+/** The bundle item fields the page lists (the content itself is in the rendered text). */
+export const ITEM_COLUMNS = ['position', 'id', 'kind', 'token_count', 'source'] as const;
+
+type Cell = string | number | boolean | null;
+
+/** What opening a cell shows, beyond its row. */
+export interface CellDetail {
+  readonly bundle: { readonly id: Cell; readonly items: readonly (readonly Cell[])[] } | null;
+  readonly text: string | null;
+  readonly trace: readonly (readonly Cell[])[];
+  readonly traceTotal: number;
+  readonly failure: string | null;
+  readonly notes: readonly string[];
+}
+
+/** One cell of the grid: its row's facts, and its details when the page holds them. */
+export interface GridCell {
+  readonly k: number;
+  readonly case: string;
+  readonly budget: string;
+  readonly strategy: string;
+  readonly outcome: Outcome;
+  readonly reason: string | null;
+  readonly expected: string;
+  readonly budget_tokens: number;
+  readonly rendered_tokens: number;
+  readonly must_recall: number | null;
+  readonly illegal: number | null;
+  readonly extras: string;
+  readonly detail: CellDetail | null;
+  readonly missing: string | null;
+}
+
+/** Caps: characters of rendered text and of a JSON value, trace entries, and the page's details in all. */
+export const CAPS = { text: 20_000, json: 4_000, trace: 300, total: 12_000_000 } as const;
+
+const cut = (s: string, cap: number, where: string): string =>
+  s.length <= cap ? s : `${s.slice(0, cap)}\n… ${s.length - cap} more characters; the whole is in ${where}`;
+
+const obj = (x: unknown): Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : {};
+
+const scalar = (x: unknown): Cell =>
+  typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean' || x === null
+    ? x
+    : x === undefined
+      ? null
+      : JSON.stringify(x);
+
+/** A compilations.jsonl line, boiled down to what the page shows. */
+function detailOf(line: Record<string, unknown>, k: number): CellDetail {
+  const where = `compilations.jsonl line ${k + 1}`;
+  const result = obj(line.result);
+  const entries = Array.isArray(obj(result.trace).entries) ? (obj(result.trace).entries as unknown[]) : [];
+  const items = Array.isArray(obj(line.bundle).items) ? (obj(line.bundle).items as unknown[]) : [];
+  const notes: string[] = [];
+  if (entries.length > CAPS.trace)
+    notes.push(`the trace's first ${CAPS.trace} of ${entries.length} entries; the whole is in ${where}`);
+  const text = typeof line.rendered_text === 'string' ? cut(line.rendered_text, CAPS.text, where) : null;
+  return {
+    bundle:
+      line.bundle === null || line.bundle === undefined
+        ? null
+        : {
+            id: scalar(obj(line.bundle).id),
+            items: items.map((item) => ITEM_COLUMNS.map((c) => scalar(obj(item)[c]))),
+          },
+    text,
+    trace: entries.slice(0, CAPS.trace).map((e) => TRACE_COLUMNS.map((c) => scalar(obj(e)[c]))),
+    traceTotal: entries.length,
+    failure:
+      result.failure === null || result.failure === undefined
+        ? null
+        : cut(JSON.stringify(result.failure, null, 2), CAPS.json, where),
+    notes,
+  };
+}
+
+/** The row's facts a cell shows whether or not its details fit. */
+function cellOf(r: Row, k: number, detail: CellDetail | null, missing: string | null): GridCell {
+  const expected = r.expected.success
+    ? 'a bundle'
+    : `a refusal${r.expected.reason ? ` (${r.expected.reason})` : ''}`;
+  return {
+    k,
+    case: r.case,
+    budget: r.budget,
+    strategy: r.strategy,
+    outcome: outcomeOf(r),
+    reason: r.reason,
+    expected,
+    budget_tokens: r.budget_tokens,
+    rendered_tokens: r.rendered_tokens,
+    must_recall: r.must_recall,
+    illegal: r.illegal_admission,
+    extras: cut(JSON.stringify(r.extras, null, 2), CAPS.json, `rows.jsonl line ${k + 1}`),
+    detail,
+    missing,
+  };
+}
+
+/**
+ * The grid's cells in row order, with details from `compilations` (a compilations.jsonl, or
+ * null where there is none). A line that is not the row's own compilation gives no details.
+ */
+export function gridCells(rows: readonly Row[], compilations: string | null): GridCell[] {
+  const details: (CellDetail | string)[] = [];
+  if (compilations !== null && fs.existsSync(compilations)) {
+    let spent = 0;
+    forEachLine(compilations, (line) => {
+      const k = details.length;
+      if (line === '' || k >= rows.length) return;
+      if (spent > CAPS.total) {
+        details.push(
+          `details of this and later compilations are left out (the page holds ${int(CAPS.total)} characters of them); see compilations.jsonl line ${k + 1}`,
+        );
+        return;
+      }
+      const r = rows[k] as Row;
+      let parsed: Record<string, unknown>;
+      try {
+        parsed = obj(JSON.parse(line));
+      } catch {
+        details.push(`compilations.jsonl line ${k + 1} is not JSON`);
+        return;
+      }
+      if (parsed.case !== r.case || parsed.budget !== r.budget || parsed.strategy !== r.strategy) {
+        details.push(`compilations.jsonl line ${k + 1} is not this compilation's`);
+        return;
+      }
+      const d = detailOf(parsed, k);
+      spent += JSON.stringify(d).length;
+      details.push(d);
+    });
+  }
+  return rows.map((r, k) => {
+    const d = details[k];
+    if (d === undefined)
+      return cellOf(r, k, null, 'no compilation recorded for this row (no compilations.jsonl line)');
+    return typeof d === 'string' ? cellOf(r, k, null, d) : cellOf(r, k, d, null);
+  });
+}

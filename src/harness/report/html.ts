@@ -1,0 +1,166 @@
+/**
+ * report.html: one self-contained page per run folder. The charts are SVG rendered at build
+ * time (charts.ts), the grid opens each compilation's bundle, rendered text and trace from JSON
+ * the page carries (grid.ts, page.ts), and the exact tables follow when `exact` ran. No network,
+ * no external script or font, no date: like every file of a run folder but the manifest, the
+ * same rows and compilations give the same bytes. Everything from the corpus is escaped.
+ */
+import { strategiesOf } from '../score/stats.js';
+import type { Row } from '../types.js';
+import { BUDGETS } from '../vocabulary.js';
+import { type Chart, renderCharts } from './charts.js';
+import { type CellTable, exactTables } from './exact.js';
+import { count, int } from './format.js';
+import { type GridCell, gridCells, ITEM_COLUMNS, OUTCOME_LEGEND, TRACE_COLUMNS } from './grid.js';
+import { SCRIPT, STYLE } from './page.js';
+
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text for an element's content or a quoted attribute value. */
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+
+/**
+ * JSON for a `<script type="application/json">`: every `<` escaped inside its strings (none
+ * occurs outside one), so no content can close the element or open a comment.
+ */
+export const scriptJson = (x: unknown): string =>
+  JSON.stringify(x)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+/**
+ * Only inline style and script run, nothing loads: the page says so to the browser too, so a
+ * reader opening a hostile run's report makes no request whatever the page holds.
+ */
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+
+function htmlTable(t: CellTable, id: string, numeric: (k: number) => boolean = () => false): string {
+  const head = t.headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const body = t.lines
+    .map(
+      (line) =>
+        `<tr>${line.map((c, k) => `<td${numeric(k) ? ' class="n"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`,
+    )
+    .join('\n');
+  return `<table id="${id}"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+function chartsSection(charts: readonly Chart[]): string {
+  const figures = charts.map(
+    (c) =>
+      `<figure class="chart" id="chart-${c.id}"><figcaption>${escapeHtml(c.title)}</figcaption>\n${c.svg}\n</figure>`,
+  );
+  return `<section id="charts"><h2>Charts</h2><div class="charts">\n${figures.join('\n')}\n</div></section>`;
+}
+
+const cellTitle = (c: GridCell, label: string): string =>
+  `${c.case} / ${c.budget} / ${c.strategy}: ${label}${c.reason === null ? '' : ` (${c.reason})`}, ` +
+  `${c.rendered_tokens} of ${c.budget_tokens} tokens`;
+
+/** The case x budget x strategy grid: a row per case, a column per budget and strategy. */
+function gridSection(cells: readonly GridCell[], names: readonly string[]): string {
+  const budgets = BUDGETS.filter((b) => cells.some((c) => c.budget === b));
+  const label = new Map(OUTCOME_LEGEND.map((o) => [o.outcome, o.label]));
+  const at = new Map(cells.map((c) => [`${c.case}\n${c.budget}\n${c.strategy}`, c]));
+  const cases = [...new Set(cells.map((c) => c.case))];
+  const head1 = budgets.map((b) => `<th class="b" colspan="${names.length}">${b}</th>`).join('');
+  const head2 = budgets.flatMap(() => names.map((n) => `<th class="s">${escapeHtml(n)}</th>`)).join('');
+  const body = cases.map((kase) => {
+    const tds = budgets.flatMap((b) =>
+      names.map((n) => {
+        const c = at.get(`${kase}\n${b}\n${n}`);
+        if (c === undefined) return '<td></td>';
+        const title = escapeHtml(cellTitle(c, label.get(c.outcome) ?? c.outcome));
+        return `<td><button type="button" class="cell o-${c.outcome}" data-k="${c.k}" data-outcome="${c.outcome}" title="${title}" aria-label="${title}"></button></td>`;
+      }),
+    );
+    return `<tr><th scope="row">${escapeHtml(kase)}</th>${tds.join('')}</tr>`;
+  });
+  const legend = OUTCOME_LEGEND.map(
+    (o) => `<span class="sw o-${o.outcome}" data-outcome="${o.outcome}"></span>${escapeHtml(o.label)}`,
+  ).join('');
+  return [
+    '<section id="grid"><h2>Every compilation</h2>',
+    `<p>One cell per case, budget and strategy (${int(cells.length)} in all), coloured by outcome. ` +
+      'Open a cell for its bundle, its rendered text and its decision trace.</p>',
+    `<p class="legend">${legend}</p>`,
+    '<div class="grid-and-detail">',
+    `<table id="grid-table"><thead><tr><th rowspan="2">case</th>${head1}</tr><tr>${head2}</tr></thead><tbody>`,
+    body.join('\n'),
+    '</tbody></table>',
+    '<div id="detail" hidden></div>',
+    '</div>',
+    '</section>',
+  ].join('\n');
+}
+
+/** The exact sections of report.md, as HTML tables: only when `exact` ran. */
+function exactSectionHtml(rows: readonly Row[], names: readonly string[]): string {
+  if (!names.includes('exact')) return '';
+  const t = exactTables(rows, names);
+  return [
+    '<section id="exact"><h2>Refusals: did a legal bundle exist?</h2>',
+    '<p>For every case and budget where a strategy refused, what <code>exact</code> found there: a legal ' +
+      'bundle (so the refusal was false), or a certificate that none exists.</p>',
+    htmlTable(t.refusals, 'exact-refusals'),
+    '<h2>Against the optimum (<code>exact</code>)</h2>',
+    '<p>False refusals: refused where exact found a legal bundle. Silent omissions: bundles lacking MANDATORY ' +
+      'or REQUIRED content or a named id. Illegal: bundles breaking any legality rule. Gaps, where both returned ' +
+      'a bundle: exact minus the strategy for earned PREFERRED and DISCRETIONARY relevance, the strategy minus ' +
+      `exact for rendered tokens. Exact bundles not proven optimal (node limit): ${t.unproven} of ${t.proven}.</p>`,
+    htmlTable(t.against, 'exact-against', (k) => k > 0),
+    '</section>',
+  ].join('\n');
+}
+
+/**
+ * The page of a run: `rows` in loop order, `compilations` the run's compilations.jsonl (null or
+ * a missing file: the grid's cells then hold no details), `title` the report's title.
+ */
+export async function reportHtml(
+  rows: readonly Row[],
+  title: string,
+  compilations: string | null,
+): Promise<string> {
+  const names = strategiesOf(rows);
+  const cases = new Set(rows.map((r) => r.case)).size;
+  const cells = gridCells(rows, compilations);
+  const charts = await renderCharts(rows);
+  const data = {
+    outcomes: Object.fromEntries(OUTCOME_LEGEND.map((o) => [o.outcome, o.label])),
+    itemColumns: ITEM_COLUMNS,
+    traceColumns: TRACE_COLUMNS,
+    cells,
+  };
+  const sections = [
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p>${count(rows.length, 'compilation')}: ${count(cases, 'case')} x ${BUDGETS.length} budgets x ` +
+      `${count(names.length, 'strategy')}. ` +
+      'Generated from rows.jsonl and compilations.jsonl; every number is computed, none is typed in.</p>',
+    `<nav><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    chartsSection(charts),
+    gridSection(cells, names),
+    exactSectionHtml(rows, names),
+  ];
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head><body>',
+    ...sections.filter((s) => s !== ''),
+    `<script type="application/json" id="report-data">${scriptJson(data)}</script>`,
+    `<script>${SCRIPT}</script>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+}

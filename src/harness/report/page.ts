@@ -1,0 +1,108 @@
+/**
+ * report.html's style sheet and its one inline script. The script reads the cells from the JSON
+ * the page embeds and builds the opened cell's panel with `textContent` alone, so nothing from
+ * the corpus is ever parsed as markup in the browser either.
+ */
+import { OUTCOME_LEGEND } from './grid.js';
+
+/** The page's style: fixed fonts and sizes, the outcome colours of the grid. */
+export const STYLE = `
+body { font: 14px/1.45 "DejaVu Sans", Verdana, sans-serif; color: #222; margin: 24px; max-width: 1400px; }
+h1 { font-size: 22px; margin: 0 0 8px; } h2 { font-size: 18px; margin: 28px 0 8px; } h3 { font-size: 16px; margin: 0 0 8px; }
+h4 { font-size: 14px; margin: 14px 0 4px; }
+nav a { margin-right: 14px; }
+.charts { display: flex; flex-wrap: wrap; gap: 18px; }
+figure.chart { margin: 0; border: 1px solid #ddd; padding: 8px; }
+figcaption { font-weight: bold; margin-bottom: 4px; }
+table { border-collapse: collapse; font-size: 12px; }
+th, td { border: 1px solid #ddd; padding: 2px 6px; text-align: left; vertical-align: top; }
+td.n { text-align: right; }
+#grid-table th.s { writing-mode: vertical-rl; transform: rotate(180deg); font-weight: normal; padding: 4px 1px; }
+#grid-table th.b { text-align: center; }
+#grid-table td { padding: 1px; }
+#grid-table button.cell { display: block; width: 16px; height: 16px; border: 0; padding: 0; cursor: pointer; }
+#grid-table button.cell.selected { outline: 3px solid #ffd600; outline-offset: -1px; }
+.legend span.sw { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: -1px; }
+${OUTCOME_LEGEND.map((o) => `.o-${o.outcome} { background: ${o.colour}; }`).join('\n')}
+/* The opened cell sits beside the grid and stays in view while a long grid scrolls. */
+.grid-and-detail { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 16px; }
+#detail { border: 1px solid #bbb; padding: 10px; background: #fafafa; flex: 1 1 420px; min-width: 360px;
+  position: sticky; top: 8px; max-height: calc(100vh - 16px); overflow: auto; }
+#detail pre { white-space: pre-wrap; word-break: break-word; max-height: 420px; overflow: auto; background: #fff; border: 1px solid #ddd; padding: 6px; }
+#detail dl { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; margin: 0; }
+#detail dt { color: #555; }
+.note { color: #8a4b00; }
+`;
+
+/**
+ * Opens a grid cell: its facts, bundle items, rendered text and decision trace, from the JSON
+ * the page carries. Plain ES2017, no modules and no fetch: it works from file://.
+ */
+export const SCRIPT = `
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+  var panel = document.getElementById('detail');
+  var selected = null;
+  function el(tag, text, attrs) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    for (var key in attrs || {}) e.setAttribute(key, attrs[key]);
+    return e;
+  }
+  function table(heads, lines, id) {
+    var t = el('table', null, { id: id });
+    var head = el('tr');
+    heads.forEach(function (h) { head.appendChild(el('th', h)); });
+    t.appendChild(el('thead')).appendChild(head);
+    var body = t.appendChild(el('tbody'));
+    lines.forEach(function (line) {
+      var tr = body.appendChild(el('tr'));
+      line.forEach(function (c) { tr.appendChild(el('td', c === null ? '' : c)); });
+    });
+    return t;
+  }
+  function count(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
+  function facts(c) {
+    var dl = el('dl', null, { id: 'detail-facts' });
+    [['outcome', data.outcomes[c.outcome]], ['reason', c.reason === null ? '(none)' : c.reason],
+     ['expected', c.expected], ['budget tokens', c.budget_tokens], ['rendered tokens', c.rendered_tokens],
+     ['must recall', c.must_recall === null ? '-' : c.must_recall], ['illegal admissions', c.illegal === null ? '-' : c.illegal]
+    ].forEach(function (f) { dl.appendChild(el('dt', f[0])); dl.appendChild(el('dd', f[1])); });
+    return dl;
+  }
+  function show(k) {
+    var c = data.cells[k];
+    var d = c.detail;
+    panel.replaceChildren(el('h3', c.case + ' / ' + c.budget + ' / ' + c.strategy, { id: 'detail-title' }), facts(c));
+    if (c.missing !== null) panel.appendChild(el('p', c.missing, { 'class': 'note' }));
+    if (d !== null) {
+      d.notes.forEach(function (n) { panel.appendChild(el('p', n, { 'class': 'note' })); });
+      if (d.bundle === null) panel.appendChild(el('h4', 'Bundle: none (a refusal)'));
+      else {
+        panel.appendChild(el('h4', 'Bundle ' + d.bundle.id + ': ' + count(d.bundle.items.length, 'item', 'items')));
+        panel.appendChild(table(data.itemColumns, d.bundle.items, 'detail-bundle'));
+      }
+      if (d.failure !== null) {
+        panel.appendChild(el('h4', 'Refusal'));
+        panel.appendChild(el('pre', d.failure, { id: 'detail-failure' }));
+      }
+      panel.appendChild(el('h4', 'Rendered text'));
+      panel.appendChild(el('pre', d.text === null ? '(none: no bundle)' : d.text, { id: 'detail-text' }));
+      panel.appendChild(el('h4', 'Decision trace: ' + count(d.traceTotal, 'entry', 'entries')));
+      panel.appendChild(table(data.traceColumns, d.trace, 'detail-trace'));
+    }
+    panel.appendChild(el('h4', 'Extras'));
+    panel.appendChild(el('pre', c.extras, { id: 'detail-extras' }));
+    panel.hidden = false;
+  }
+  document.getElementById('grid-table').addEventListener('click', function (e) {
+    var b = e.target.closest('button[data-k]');
+    if (b === null) return;
+    if (selected !== null) selected.classList.remove('selected');
+    selected = b;
+    b.classList.add('selected');
+    show(Number(b.getAttribute('data-k')));
+  });
+})();
+`;

@@ -1,0 +1,149 @@
+/**
+ * report.html in a real browser: headless Chromium (Debian's, driven by playwright-core) opens
+ * the page a study wrote from file:// with every request off the file system refused, finds the
+ * charts and the grid, checks cells against the run's rows, opens a refusal and a bundle and
+ * reads their traces and texts back against compilations.jsonl, and saves a screenshot
+ * (to CTXBENCH_SCREENSHOT too, when set: `docs/report.png` is made that way). Where no Chromium
+ * is found, the test is skipped and says why.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { OUTCOME_LEGEND, TRACE_COLUMNS } from '../../src/harness/report/grid.js';
+import type { Row } from '../../src/harness/types.js';
+import { cli, tempDir } from '../helpers/cli.js';
+import { ROOT } from '../helpers/corpus.js';
+
+/** Debian's Chromium, or the one CTXBENCH_CHROMIUM names. */
+const CANDIDATES = [process.env.CTXBENCH_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+const chromium = CANDIDATES.find((f): f is string => f !== undefined && f !== '' && fs.existsSync(f));
+if (chromium === undefined)
+  console.log(
+    `report-html: skipped: no Chromium at ${CANDIDATES.filter(Boolean).join(', ')} (apt-get install -y chromium, or set CTXBENCH_CHROMIUM)`,
+  );
+
+const tmp = tempDir('report-html-browser');
+
+/** The browser's own, inside `evaluate`: the project's types leave out the DOM. */
+declare const getComputedStyle: (e: unknown) => { readonly backgroundColor: string };
+
+interface Line {
+  readonly rendered_text: string | null;
+  readonly bundle: { readonly items: readonly unknown[] } | null;
+  readonly result: {
+    readonly trace: { readonly entries: readonly { readonly candidate_id: string }[] };
+    readonly failure: { readonly reason: string } | null;
+  };
+}
+
+const jsonLines = <T>(file: string): T[] =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as T);
+
+describe('report.html in headless Chromium', () => {
+  it.skipIf(chromium === undefined)(
+    'shows every chart and the grid, and opens a cell’s bundle, text and trace from file://',
+    async () => {
+      const out = path.join(tmp, 'run');
+      const r = await cli('study', '--strategies', 'dump,compiler,exact', '--out', out);
+      expect(r.code, r.stderr).toBe(0);
+      const rows = jsonLines<Row>(path.join(out, 'rows.jsonl'));
+      const lines = jsonLines<Line>(path.join(out, 'compilations.jsonl'));
+
+      const { chromium: driver } = await import('playwright-core');
+      // Root in a container has no user namespace for Chromium's sandbox.
+      const browser = await driver.launch({ executablePath: chromium as string, args: ['--no-sandbox'] });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+        const problems: string[] = [];
+        page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+        page.on('console', (m) => {
+          if (m.type() === 'error' || m.type() === 'warning') problems.push(`console: ${m.text()}`);
+        });
+        // No network: anything but the page itself is refused, and counted.
+        const requested: string[] = [];
+        await page.route('**/*', (route) => {
+          const url = route.request().url();
+          if (url.startsWith('file:')) return route.continue();
+          requested.push(url);
+          return route.abort();
+        });
+        await page.goto(pathToFileURL(path.join(out, 'report.html')).href);
+
+        // Every chart: an SVG with a size and bars in it.
+        const charts = page.locator('figure.chart');
+        expect(await charts.count()).toBe(3);
+        for (const id of ['outcomes', 'violations', 'recall-tokens']) {
+          const svg = page.locator(`#chart-${id} svg`);
+          const box = await svg.boundingBox();
+          expect(box?.width ?? 0, id).toBeGreaterThan(100);
+          expect(await svg.locator('[aria-roledescription="bar"]').count(), id).toBeGreaterThan(0);
+        }
+
+        // The grid: one cell per row, each coloured as the legend colours its outcome.
+        const cells = page.locator('#grid-table button.cell');
+        expect(await cells.count()).toBe(rows.length);
+        const colourOf = (selector: string) =>
+          page
+            .locator(selector)
+            .first()
+            .evaluate((e) => getComputedStyle(e).backgroundColor);
+        const refusalColour = await colourOf('.legend [data-outcome="refusal"]');
+        const bundleColour = await colourOf('.legend [data-outcome="bundle"]');
+        expect(refusalColour).not.toBe(bundleColour);
+        expect(OUTCOME_LEGEND.map((o) => o.outcome)).toContain('refusal');
+
+        const refused = rows.findIndex((x) => !x.success && x.strategy === 'compiler' && x.status_correct);
+        const shipped = rows.findIndex((x) => x.success && x.strategy === 'exact' && x.admitted.length > 0);
+        expect(refused).toBeGreaterThanOrEqual(0);
+        expect(await colourOf(`button[data-k="${refused}"]`)).toBe(refusalColour);
+        expect(await colourOf(`button[data-k="${shipped}"]`)).toBe(bundleColour);
+
+        // A refusal opened: its title, its reason, every trace entry.
+        expect(await page.locator('#detail').isVisible()).toBe(false);
+        await page.locator(`button[data-k="${refused}"]`).click();
+        const no = rows[refused] as Row;
+        const noLine = lines[refused] as Line;
+        await expect.poll(() => page.locator('#detail').isVisible()).toBe(true);
+        expect(await page.locator('#detail-title').textContent()).toBe(
+          `${no.case} / ${no.budget} / ${no.strategy}`,
+        );
+        expect(await page.locator('#detail-failure').textContent()).toContain(noLine.result.failure?.reason);
+        const traceRows = page.locator('#detail-trace tbody tr');
+        expect(await traceRows.count()).toBe(noLine.result.trace.entries.length);
+        expect(await page.locator('#detail-trace thead th').allTextContents()).toEqual([...TRACE_COLUMNS]);
+        expect(await traceRows.first().locator('td').first().textContent()).toBe(
+          noLine.result.trace.entries[0]?.candidate_id,
+        );
+
+        // A bundle opened: its items and its rendered text, character for character.
+        await page.locator(`button[data-k="${shipped}"]`).click();
+        const yesLine = lines[shipped] as Line;
+        expect(await page.locator('#detail-bundle tbody tr').count()).toBe(yesLine.bundle?.items.length);
+        expect(await page.locator('#detail-text').textContent()).toBe(yesLine.rendered_text);
+        expect(await page.locator('#detail-trace tbody tr').count()).toBe(
+          yesLine.result.trace.entries.length,
+        );
+
+        // The exact tables, since exact ran.
+        expect(await page.locator('#exact-refusals tbody tr').count()).toBeGreaterThan(0);
+
+        const shot = path.join(tmp, 'report.png');
+        await page.locator(`button[data-k="${refused}"]`).click();
+        await page.screenshot({ path: shot, fullPage: true });
+        expect(fs.statSync(shot).size).toBeGreaterThan(10_000);
+        const keep = process.env.CTXBENCH_SCREENSHOT;
+        if (keep) fs.copyFileSync(shot, path.resolve(ROOT, keep));
+
+        expect(requested).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
+});

@@ -1,0 +1,216 @@
+/**
+ * report.html from rows and compilations: the same bytes every time (in this process and in
+ * another), hostile corpus text escaped, every chart drawn from the rows' figures, one grid cell
+ * per row coloured by its outcome, and the exact tables only when `exact` ran.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readRows, reportTitle } from '../../../src/harness/output/run-folder.js';
+import { CAPS, gridCells, OUTCOME_LEGEND, outcomeOf } from '../../../src/harness/report/grid.js';
+import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
+import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/score/stats.js';
+import type { Row } from '../../../src/harness/types.js';
+import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
+import { cli, processArgs, tempDir } from '../../helpers/cli.js';
+import { ROOT } from '../../helpers/corpus.js';
+import { row } from '../../helpers/rows.js';
+
+const tmp = tempDir('report-html');
+const run = path.join(tmp, 'run');
+const compilations = path.join(run, 'compilations.jsonl');
+let rows: Row[] = [];
+let page = '';
+
+beforeAll(async () => {
+  const r = await cli('study', '--strategies', 'dump,compiler,exact', '--out', run);
+  expect(r.code, r.stderr).toBe(0);
+  rows = readRows(run);
+  page = fs.readFileSync(path.join(run, 'report.html'), 'utf8');
+});
+
+/** The page's embedded data, parsed back. */
+const dataOf = (html: string) => {
+  const m = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html);
+  if (m === null) throw new Error('no report-data');
+  return JSON.parse(m[1] as string) as {
+    cells: { k: number; case: string; detail: { text: string | null; trace: unknown[] } | null }[];
+  };
+};
+/** One chart's SVG text, by its id. */
+const chart = (html: string, id: string) =>
+  new RegExp(`<figure class="chart" id="chart-${id}">[\\s\\S]*?</figure>`).exec(html)?.[0] ?? '';
+/** The bars' labels of a chart: `strategy: x; <measure>: n; <series>: y`. */
+const bars = (svg: string) => [...svg.matchAll(/aria-label="(strategy: [^"]*)"/g)].map((m) => m[1] as string);
+const buttons = (html: string) => [
+  ...html.matchAll(/<button type="button" class="cell o-([a-z-]+)" data-k="(\d+)"/g),
+];
+
+describe('report.html is the same bytes every time', () => {
+  it('two renders of the same rows and compilations, and the one the study wrote, are equal', async () => {
+    const title = reportTitle('compiler-v1');
+    const a = await reportHtml(rows, title, compilations);
+    const b = await reportHtml(rows, title, compilations);
+    expect(a).toBe(b);
+    expect(a).toBe(page);
+  });
+
+  it('another process, under another time zone and locale, regenerates it byte for byte', () => {
+    const out = path.join(tmp, 'again');
+    const r = spawnSync(process.execPath, processArgs('report', run, '--out', out), {
+      cwd: ROOT,
+      env: { ...process.env, TZ: 'Pacific/Chatham', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8' },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'report.html'), 'utf8')).toBe(page);
+  });
+
+  it('holds no date, no external reference and no script but its own two', () => {
+    // The corpus's own dates (freshness) may be in the embedded data; none is in the page itself.
+    const markup = page.replace(/<script type="application\/json"[\s\S]*?<\/script>/, '');
+    expect(markup).not.toMatch(/\b20\d\d-\d\d-\d\d/);
+    expect(markup).not.toMatch(/\b(src|href)="(?!#)/);
+    expect(markup).not.toMatch(/url\(|@import|https?:\/\/(?!www\.w3\.org\/)/);
+    expect([...page.matchAll(/<script/g)]).toHaveLength(2);
+    expect(page).toContain(`content="default-src 'none';`);
+  });
+});
+
+describe('every chart, drawn from the rows', () => {
+  it('has three charts, each an inline SVG', () => {
+    for (const id of ['outcomes', 'violations', 'recall-tokens'])
+      expect(chart(page, id)).toMatch(/<svg[^>]*>/);
+    expect([...page.matchAll(/<svg /g)]).toHaveLength(3);
+  });
+
+  it('(1) draws each strategy’s correct outcomes and refusals as summed from its rows', () => {
+    const labels = bars(chart(page, 'outcomes'));
+    for (const name of strategiesOf(rows)) {
+      const own = rowsOf(rows, name);
+      const correct = own.filter((r) => r.status_correct === true).length;
+      const refusals = own.filter((r) => !r.success).length;
+      expect(labels).toContain(`strategy: ${name}; compilations: ${correct}; measure: correct outcomes`);
+      expect(labels).toContain(`strategy: ${name}; compilations: ${refusals}; measure: refusals`);
+    }
+    expect(labels).toContain('strategy: compiler; compilations: 8; measure: refusals');
+  });
+
+  it('(2) draws every violation kind of every strategy', () => {
+    const labels = bars(chart(page, 'violations'));
+    expect(labels).toHaveLength(strategiesOf(rows).length * VIOLATION_KINDS.length);
+    for (const name of strategiesOf(rows)) {
+      const v = strategyStats(rowsOf(rows, name)).violations;
+      for (const kind of VIOLATION_KINDS)
+        expect(labels).toContain(`strategy: ${name}; violations: ${v[kind]}; kind: ${kind}`);
+    }
+    // dump admits what fails the gates: a chart of zeros would not notice a broken sum.
+    expect(VIOLATION_KINDS.some((k) => strategyStats(rowsOf(rows, 'dump')).violations[k] > 0)).toBe(true);
+  });
+
+  it('(3) draws must recall and rendered tokens for every strategy and budget', () => {
+    const labels = bars(chart(page, 'recall-tokens'));
+    for (const name of strategiesOf(rows))
+      for (const b of BUDGETS) {
+        const tokens = rowsOf(rows, name, b).reduce((s, r) => s + r.rendered_tokens, 0);
+        expect(labels).toContain(`strategy: ${name}; rendered tokens (sum): ${tokens}; budget: ${b}`);
+        expect(labels.some((l) => l.startsWith(`strategy: ${name}; must recall (mean): `))).toBe(true);
+      }
+  });
+});
+
+describe('the grid', () => {
+  it('has one cell per row: cases x budgets x strategies, each opening its own compilation', () => {
+    const cells = buttons(page);
+    const cases = new Set(rows.map((r) => r.case)).size;
+    expect(cells).toHaveLength(rows.length);
+    expect(rows.length).toBe(cases * BUDGETS.length * strategiesOf(rows).length);
+    expect(cells.map((m) => Number(m[2])).sort((x, y) => x - y)).toEqual(rows.map((_, k) => k));
+    const data = dataOf(page);
+    const lines = fs.readFileSync(compilations, 'utf8').trim().split('\n');
+    for (const [k, c] of data.cells.entries()) {
+      const line = JSON.parse(lines[k] as string);
+      expect(c.case).toBe(line.case);
+      expect(c.detail?.text).toBe(line.rendered_text);
+      expect(c.detail?.trace).toHaveLength(line.result.trace.entries.length);
+    }
+  });
+
+  it('colours each cell by its row’s outcome: a refusal as a refusal', () => {
+    const byK = new Map(buttons(page).map((m) => [Number(m[2]), m[1]]));
+    for (const [k, r] of rows.entries())
+      expect(byK.get(k), `${r.case}/${r.budget}/${r.strategy}`).toBe(outcomeOf(r));
+    const refused = rows.findIndex((r) => !r.success && r.strategy === 'compiler');
+    expect(byK.get(refused)).toBe('refusal');
+    const colour = OUTCOME_LEGEND.find((o) => o.outcome === 'refusal')?.colour;
+    expect(page).toContain(`.o-refusal { background: ${colour}; }`);
+    expect(outcomeOf(row({ success: false, reason: 'X', status_correct: false }))).toBe('wrong-refusal');
+    expect(outcomeOf(row({ success: true, status_correct: false }))).toBe('wrong-bundle');
+  });
+
+  it('says where the details are when there is no compilations.jsonl', () => {
+    const cells = gridCells(rows.slice(0, 3), path.join(tmp, 'nowhere.jsonl'));
+    expect(cells.map((c) => c.detail)).toEqual([null, null, null]);
+    expect(cells[0]?.missing).toContain('no compilation recorded');
+  });
+});
+
+describe('the exact tables', () => {
+  it('are there when exact ran: one line per case and budget where anything refused', () => {
+    const m = /<table id="exact-refusals">[\s\S]*?<\/table>/.exec(page)?.[0] ?? '';
+    const refusedCells = new Set(rows.filter((r) => !r.success).map((r) => `${r.case}/${r.budget}`));
+    expect([...m.matchAll(/<tr><td>/g)]).toHaveLength(refusedCells.size);
+    for (const r of rows.filter((x) => x.strategy === 'exact' && !x.success))
+      expect(m).toContain(`no: certified ${r.reason}`);
+    expect(page).toContain('<table id="exact-against">');
+  });
+
+  it('are not there when exact did not run', async () => {
+    const without = rows.filter((r) => r.strategy !== 'exact');
+    const html = await reportHtml(without, 'no exact', null);
+    expect(html).not.toContain('id="exact');
+    expect(buttons(html)).toHaveLength(without.length);
+  });
+});
+
+describe('hostile corpus content', () => {
+  const HOSTILE = '</script><script>alert(1)</script><!--';
+  const kase = `<img src=x onerror=alert(2)>"'&`;
+  const text = `${HOSTILE}\u2028${'x'.repeat(CAPS.text + 10)}`;
+
+  it('is escaped in markup, kept whole in the data, and never closes the page’s script', async () => {
+    const hostile = [row({ case: kase, strategy: 'a' }), row({ case: kase, strategy: `b${HOSTILE}` })];
+    const file = path.join(tmp, 'hostile.jsonl');
+    const line = (r: Row) =>
+      JSON.stringify({
+        case: r.case,
+        budget: r.budget,
+        strategy: r.strategy,
+        bundle: { id: HOSTILE, items: [{ id: HOSTILE, kind: 'evidence', position: 0, token_count: 1 }] },
+        result: { trace: { entries: [{ candidate_id: HOSTILE, decision: 'ADMITTED' }] }, failure: null },
+        rendered_text: text,
+      });
+    fs.writeFileSync(file, `${hostile.map(line).join('\n')}\n`);
+    const html = await reportHtml(hostile, `title ${HOSTILE}`, file);
+    expect([...html.matchAll(/<script/g)]).toHaveLength(2);
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('alert(1)</script>');
+    expect(html).toContain(escapeHtml(kase));
+    const data = dataOf(html) as unknown as {
+      cells: { case: string; strategy: string; detail: { text: string; trace: string[][] } }[];
+    };
+    expect(data.cells.map((c) => c.case)).toEqual([kase, kase]);
+    expect(data.cells[1]?.strategy).toBe(`b${HOSTILE}`);
+    expect(data.cells[0]?.detail.trace[0]?.[0]).toBe(HOSTILE);
+    // Capped: the start kept, how much is left out and where the whole is said.
+    expect(data.cells[0]?.detail.text.startsWith(`${HOSTILE}\u2028`)).toBe(true);
+    expect(data.cells[0]?.detail.text).toContain(
+      `${text.length - CAPS.text} more characters; the whole is in compilations.jsonl line 1`,
+    );
+  });
+
+  it('escapes the five characters that matter in text and attributes', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+});
