@@ -1,0 +1,152 @@
+/**
+ * The public types of what a study writes: rows, their audit and real token counts, compilations,
+ * aggregates, shards. `types.ts` re-exports them all, so that every public type of the harness is
+ * imported from one place; they live here to keep each file to one concern.
+ */
+import type { BUDGETS, TOKENIZERS, VALIDATION_RULES, VIOLATION_KINDS } from './vocabulary.js';
+
+export type BudgetName = (typeof BUDGETS)[number];
+
+////////////////////////////////////////////////////////////////////////////////////////////////
+// Rows
+
+/** The metrics of the study, under the names rows.jsonl uses. Null on an error row. */
+export interface Metrics {
+  readonly status_correct: boolean | null;
+  readonly budget_compliant: boolean | null;
+  readonly must_recall: number | null;
+  readonly should_recall: number | null;
+  readonly must_total: number | null;
+  readonly should_total: number | null;
+  readonly precision: number | null;
+  readonly distractor_admission: number | null;
+  readonly harmful_admission: number | null;
+  readonly illegal_admission: number | null;
+  readonly scope_violations: number | null;
+  readonly freshness_violations: number | null;
+  readonly authority_violations: number | null;
+  readonly floor_violations: number | null;
+  readonly dependency_violations: number | null;
+  readonly group_violations: number | null;
+  readonly under_admission: number | null;
+  readonly over_admission: number | null;
+  readonly budget_slack: number | null;
+}
+
+/** One compilation of a study: a line of `rows.jsonl`. */
+export interface Row extends Metrics {
+  readonly case: string;
+  readonly budget: BudgetName;
+  readonly budget_tokens: number;
+  readonly strategy: string;
+  readonly success: boolean;
+  /** Null, a refusal code, or STRATEGY_ERROR. */
+  readonly reason: string | null;
+  /** In bundle order. */
+  readonly admitted: readonly string[];
+  readonly bundle_hash: string | null;
+  readonly rendered_tokens: number;
+  /** What the corpus manifest expects for this case and budget. */
+  readonly expected: { readonly success: boolean; readonly reason: string | null };
+  /** Ledger-free facts about the bundle (null without one): legality and the exact objective. */
+  readonly audit: Audit | null;
+  readonly extras: Readonly<Record<string, unknown>>;
+}
+
+/** The ledger-free objective of a bundle, as `exact` ranks bundles. */
+export interface Objective {
+  /** Relevance of the admitted PREFERRED-class candidates that earn. */
+  readonly preferred: number;
+  /** The same for DISCRETIONARY. */
+  readonly discretionary: number;
+  readonly rendered_cost: number;
+}
+
+export interface Audit {
+  /** Every legality rule holds (gates, dependencies, one form, groups, required content, budget). */
+  readonly legal: boolean;
+  /** MANDATORY or REQUIRED contents and named ids the bundle lacks. */
+  readonly missing_required: readonly string[];
+  /** Earned PREFERRED and DISCRETIONARY relevance and the rendered cost, as `exact` counts them. */
+  readonly objective: Objective;
+  /**
+   * The rendered text as real tokenizers count it (the rendered cost is a word estimate); absent
+   * from runs written before ctxbench counted them.
+   */
+  readonly real_tokens?: RealTokens;
+}
+
+/** A real tokenizer: see `TOKENIZERS`. */
+export type Tokenizer = (typeof TOKENIZERS)[number];
+
+/** A text's length in each real tokenizer's tokens. */
+export type RealTokens = Readonly<Record<Tokenizer, number>>;
+
+/** One strategy's bundles counted by one real tokenizer. */
+export interface RealTokenStats {
+  /** Bundles counted. */
+  readonly bundles: number;
+  /** Mean, over those bundles, of the rendered cost (declared counts and the word estimate) over the real count. */
+  readonly declared_to_real: number | null;
+  /** Bundles within the budget by the rendered cost but over it by the real count. */
+  readonly overruns: number;
+}
+
+/** A compilation as compilations.jsonl holds it. */
+export interface CompilationLine {
+  readonly case: string;
+  readonly budget: BudgetName;
+  readonly strategy: string;
+  readonly bundle: unknown;
+  readonly result: unknown;
+  readonly rendered_text: string | null;
+}
+
+////////////////////////////////////////////////////////////////////////////////////////////////
+// Aggregates
+
+export type Violations = Readonly<Record<(typeof VIOLATION_KINDS)[number], number>>;
+
+/** A rule `validate` checks: see `VALIDATION_RULES`. */
+export type ValidationRule = (typeof VALIDATION_RULES)[number];
+
+/** Sums and means over one strategy's rows: a strategy's entry in summary.json. */
+export interface StrategyStats {
+  readonly rows: number;
+  readonly correct: number;
+  /** Scored rows whose outcome is not the expected one. */
+  readonly wrong: number;
+  readonly refusals: number;
+  readonly errors: number;
+  readonly illegal: number;
+  readonly violations: Violations;
+  readonly distractor: number;
+  readonly harmful: number;
+  /** Mean must recall over the rows whose expected outcome is a bundle. */
+  readonly must_recall_feasible: number | null;
+  readonly must_recall_all: number | null;
+  readonly should_recall: number | null;
+  readonly precision: number | null;
+  readonly over_admission: number;
+  readonly under_admission: number;
+  readonly rendered_tokens: number;
+  /** Mean slack over the feasible rows that returned a bundle. */
+  readonly budget_slack_feasible: number | null;
+  readonly real_tokens: Readonly<Record<Tokenizer, RealTokenStats>>;
+}
+
+////////////////////////////////////////////////////////////////////////////////////////////////
+// Shards
+
+export interface Shard {
+  /** 1-based. */
+  readonly index: number;
+  readonly count: number;
+}
+
+export interface ShardInfo extends Shard {
+  /** Cells [from, to) of `total` in loop order. */
+  readonly from: number;
+  readonly to: number;
+  readonly total: number;
+}
