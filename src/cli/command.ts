@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { UsageError } from '../harness/input/errors.js';
 import { fromRoot } from '../harness/input/files.js';
+import type { Lint } from '../harness/input/lint.js';
 import type { ExitCode, Io } from './io.js';
 
 /** What a handler gets besides its options. */
@@ -66,6 +67,19 @@ export function timeoutOf(ms: number): number {
   if (!Number.isFinite(ms) || ms < 1) throw new UsageError('--timeout must be a number of milliseconds >= 1');
   return ms;
 }
+
+/** `--strict`, for every command that reads input files (docs/formats.md, "Warnings"). */
+export const strictOption = {
+  type: 'boolean',
+  default: false,
+  describe: 'treat warnings (unknown fields and order roles, values out of range) as errors',
+} as const;
+
+/** How a command treats warnings: on stderr, one line each, or as errors under `--strict`. */
+export const lintOf = (strict: boolean, io: Io): Lint => ({
+  strict,
+  warn: (line) => io.err(`ctxbench: ${line}\n`),
+});
 
 /** Defaults of the package's own data, resolved against the package root. */
 export const DEFAULTS = {

@@ -7,6 +7,7 @@ import yargs from 'yargs';
 import { InputError, UsageError } from '../harness/input/errors.js';
 import { type Command, type Context, packageVersion } from './command.js';
 import { bench } from './commands/bench.js';
+import { check } from './commands/check.js';
 import { compare } from './commands/compare.js';
 import { compile } from './commands/compile.js';
 import { conformance } from './commands/conformance.js';
@@ -25,6 +26,7 @@ import { EXIT, type ExitCode, type Io, processIo } from './io.js';
 const COMMANDS: readonly Command[] = [
   compile,
   validate,
+  check,
   conformance,
   trace,
   study,

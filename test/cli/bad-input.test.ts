@@ -31,7 +31,7 @@ describe('study stops before writing when the corpus is malformed', () => {
       ['study', '--corpus', dir, '--strategies', 'dump', '--out', out],
       out,
       'wrong-scope.candidates.json',
-      'duplicate candidate_id: instr-1',
+      'candidates[4] "instr-1": duplicate candidate_id (also candidates[0] "instr-1")',
     );
   });
 

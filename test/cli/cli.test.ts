@@ -29,7 +29,14 @@ describe('compile', () => {
     );
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout);
-    expect(Object.keys(o)).toEqual(['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras']);
+    expect(Object.keys(o)).toEqual([
+      'bundle',
+      'result',
+      'rendered_text',
+      'validation',
+      'real_tokens',
+      'extras',
+    ]);
     // The compiler reports nothing beside its result.
     expect(o.extras).toEqual({});
     expect(o.result.schema_version).toBe('project_context.compilation_result.v2');
@@ -109,7 +116,10 @@ describe('bad input: exit 2, one line naming file, record and field, nothing wri
     const r = await cli(...compileArgs(requestWith('wrong-scope', 500), bad), '--output', out);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toEqual([`ctxbench: ${bad}: candidates[0]: invalid candidate_id`]);
+    // The first problem, then the count of the others: the record's fourteen other required fields.
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `ctxbench: ${bad}: candidates[0]: invalid candidate_id: 7 (need a non-empty string) (and 14 more problems: ctxbench check ${bad})`,
+    ]);
     expect(fs.existsSync(out)).toBe(false);
   });
 
@@ -120,7 +130,7 @@ describe('bad input: exit 2, one line naming file, record and field, nothing wri
     const r = await cli(...compileArgs(requestWith('wrong-scope', 500), bad));
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `ctxbench: ${bad}: candidates[1] "taskreq-1": unsupported RequirementClass: "OPTIONAL"\n`,
+      `ctxbench: ${bad}: candidates[1] "taskreq-1": unsupported requirement: "OPTIONAL" (need MANDATORY, REQUIRED, PREFERRED or DISCRETIONARY)\n`,
     );
   });
 
@@ -138,7 +148,7 @@ describe('bad input: exit 2, one line naming file, record and field, nothing wri
     const base = JSON.parse(fs.readFileSync(caseFile('wrong-scope', 'request'), 'utf8'));
     const negative = write('negative.json', { ...base, usable_token_budget: -1 });
     expect((await cli(...compileArgs(negative, cands))).stderr).toBe(
-      `ctxbench: ${negative}: request: invalid usable_token_budget: -1\n`,
+      `ctxbench: ${negative}: request: invalid usable_token_budget: -1 (need an integer >= 0)\n`,
     );
     const other = write('other-policy.json', { ...base, policy_version: 'p2' });
     const r = await cli(...compileArgs(other, cands));
@@ -153,7 +163,7 @@ describe('bad input: exit 2, one line naming file, record and field, nothing wri
     const dup = write('dup.json', { candidates: [...good.candidates, good.candidates[0]] });
     const r = await cli(...compileArgs(requestWith('wrong-scope', 500), dup));
     expect(r.stderr).toBe(
-      `ctxbench: ${dup}: candidates: invalid compiler inputs: duplicate candidate_id: instr-1\n`,
+      `ctxbench: ${dup}: candidates[4] "instr-1": duplicate candidate_id (also candidates[0] "instr-1")\n`,
     );
   });
 
@@ -190,7 +200,10 @@ describe('compile --batch', () => {
     expect(lines[0].result.bundle_tokens).toBe(789);
     expect(lines[1].error).toMatch(/batch\.jsonl:2: not valid JSON/);
     expect(lines[2].result.bundle_tokens).toBe(1093);
-    expect(lines[3].error).toBe(`${batch}:4: candidates[0] "x": invalid content_identity`);
+    // A line's problems are told like a file's: the first, and how many more `check` lists.
+    expect(lines[3].error).toBe(
+      `${batch}:4: candidates[0] "x": missing content_identity (and 13 more problems: ctxbench check ${batch})`,
+    );
   });
 
   it('stops with exit 2 when the file cannot be read', async () => {

@@ -1,9 +1,12 @@
 import { type ContextRequest, isPlainObject } from '../../compiler/index.js';
-import { checkInputs, type InputFiles } from '../../harness/input/checks.js';
+import { checkInputs, type InputFiles, orderRoles } from '../../harness/input/checks.js';
 import { InputError, UsageError } from '../../harness/input/errors.js';
-import { readTextLines } from '../../harness/input/files.js';
+import { readJsonFile, readTextLines } from '../../harness/input/files.js';
 import { parseJson } from '../../harness/input/json.js';
-import { readTruth, truthFrom } from '../../harness/input/ledger.js';
+import { truthFrom } from '../../harness/input/ledger.js';
+import { Findings, type Lint, settle } from '../../harness/input/lint.js';
+import { settleTruth } from '../../harness/input/lint-corpus.js';
+import { lintBatchShape } from '../../harness/input/lint-files.js';
 import {
   loadCandidates,
   loadPolicy,
@@ -18,7 +21,7 @@ import type { Inputs } from '../../harness/run/input.js';
 import { compileOne, compileStrategy } from '../../harness/run/one.js';
 import { pickStrategies } from '../../harness/run/registry.js';
 import type { HostedStrategy, StrategyRef } from '../../harness/types.js';
-import { defineCommand, timeoutOf, timeoutOption } from '../command.js';
+import { defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode, type Io } from '../io.js';
 
 const identitiesOf = (inputs: Pick<Inputs, 'candidates'>) =>
@@ -64,7 +67,8 @@ export const compile = defineCommand({
         type: 'string',
         describe: 'a truth file, for a strategy that reads the ledger',
       })
-      .option('timeout', timeoutOption),
+      .option('timeout', timeoutOption)
+      .option('strict', strictOption),
   run: async (a, { io }) => {
     const [ref] = pickStrategies([a.strategy]) as [StrategyRef];
     const hosts = new Hosts({
@@ -75,9 +79,10 @@ export const compile = defineCommand({
     try {
       const strategy = await compileStrategy(ref, hosts);
       const budget = budgetOf(a.budget);
+      const lint = lintOf(a.strict, io);
       return await (a.batch === undefined
-        ? compileFiles(a, budget, strategy, hosts, io)
-        : compileBatch(a.batch, a.output, budget, strategy, hosts, io));
+        ? compileFiles(a, budget, strategy, hosts, io, lint)
+        : compileBatch(a.batch, a.output, budget, strategy, hosts, io, lint));
     } finally {
       hosts.close();
     }
@@ -109,23 +114,26 @@ async function compileFiles(
   strategy: HostedStrategy,
   hosts: Hosts,
   io: Io,
+  lint: Lint,
 ): Promise<ExitCode> {
   if (a.request === undefined || a.candidates === undefined || a.policy === undefined) {
     throw new UsageError('compile needs --request, --candidates and --policy (or --batch F.jsonl)');
   }
   const files = { request: a.request, candidates: a.candidates, policy: a.policy };
   const inputs: Inputs = {
-    request: withBudget(loadRequest(files.request), budget),
-    ...loadCandidates(files.candidates),
-    policy: loadPolicy(files.policy),
+    request: withBudget(loadRequest(files.request, lint), budget),
+    ...loadCandidates(files.candidates, { lint }),
+    policy: loadPolicy(files.policy, lint),
   };
   // The compiler checks its own inputs; located here only when another strategy will run.
-  if (strategy.name !== 'compiler') checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
+  if (strategy.name !== 'compiler')
+    checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
+  else settle(orderRoles(inputs.candidates, inputs.policy, files.candidates), lint);
   if (strategy.readsLedger === true && a.ledger === undefined) {
     throw new UsageError(`${strategy.name} reads the ledger: give --ledger F (a truth file)`);
   }
   const ledger =
-    strategy.readsLedger === true && a.ledger ? readTruth(a.ledger, identitiesOf(inputs)) : undefined;
+    strategy.readsLedger === true && a.ledger ? readLedger(a.ledger, identitiesOf(inputs), lint) : undefined;
   const out = await compileOne(strategy, { ...inputs, ledger }, files, hosts, 'files');
   if ('error' in out) {
     io.err(`ctxbench: ${out.error}\n`);
@@ -137,6 +145,13 @@ async function compileFiles(
   return EXIT.ok;
 }
 
+/** A truth file (or a batch line's `ledger`), every problem found before it is read. */
+function readLedger(file: string, identities: ReadonlySet<string>, lint: Lint, inline?: unknown) {
+  const raw = inline === undefined ? readJsonFile(file) : inline;
+  settleTruth(file, raw, identities, lint, inline === undefined ? undefined : 'ledger');
+  return truthFrom(file, raw, identities);
+}
+
 /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
 function batchLine(
   where: string,
@@ -144,21 +159,25 @@ function batchLine(
   budget: number | undefined,
   strategy: HostedStrategy,
   hosts: Hosts,
+  lint: Lint,
 ): Promise<unknown> {
   const parsed = parseJson(line);
   if ('problem' in parsed) throw new InputError(where, parsed.problem);
   const o = parsed.value;
   if (!isPlainObject(o)) throw new InputError(where, 'not a JSON object');
+  const shape = new Findings(where);
+  lintBatchShape(o, shape);
+  settle(shape, lint);
   const inputs = {
-    request: withBudget(toRequest(where, o.request), budget),
-    ...toCandidates(where, o.candidates),
-    policy: toPolicy(where, o.policy),
+    request: withBudget(toRequest(where, o.request, lint), budget),
+    ...toCandidates(where, o.candidates, { lint }),
+    policy: toPolicy(where, o.policy, lint),
   };
   const files: InputFiles = { request: where, candidates: where, policy: where };
-  checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
+  checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
   const ledger =
     strategy.readsLedger === true && o.ledger !== undefined
-      ? truthFrom(where, o.ledger, identitiesOf(inputs))
+      ? readLedger(where, identitiesOf(inputs), lint, o.ledger)
       : undefined;
   if (strategy.readsLedger === true && ledger === undefined)
     throw new InputError(where, `${strategy.name} needs a "ledger"`);
@@ -177,15 +196,18 @@ async function compileBatch(
   strategy: HostedStrategy,
   hosts: Hosts,
   io: Io,
+  lint: Lint,
 ): Promise<ExitCode> {
   const written: string[] = [];
+  // A problem of a line is told with `ctxbench check` on the whole file, which lists every line's.
+  const lineLint: Lint = { ...lint, checkPath: file };
   for (const [k, line] of readTextLines(file).entries()) {
     if ('text' in line && line.text.trim() === '') continue;
     const where = `${file}:${k + 1}`;
     let out: unknown;
     try {
       if ('problem' in line) throw new InputError(where, line.problem);
-      out = await batchLine(where, line.text, budget, strategy, hosts);
+      out = await batchLine(where, line.text, budget, strategy, hosts, lineLint);
     } catch (e) {
       if (e instanceof InputError) out = { error: e.line };
       else throw e;

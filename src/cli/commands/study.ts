@@ -5,6 +5,7 @@ import { policyToJSON } from '../../compiler/index.js';
 import { loadCorpus } from '../../harness/input/corpus.js';
 import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
+import { settleLedger } from '../../harness/input/lint-corpus.js';
 import { checkOut } from '../../harness/output/folder.js';
 import { corpusDigest, RUN_MARKS, reportTitle } from '../../harness/output/run-folder.js';
 import { type RunIdentity, RunWriter } from '../../harness/output/run-writer.js';
@@ -17,7 +18,16 @@ import { parseShard, sliceOf } from '../../harness/run/shard.js';
 import { runSlice } from '../../harness/run/slice.js';
 import type { CaseLedger, Corpus, HostedStrategy, ShardInfo } from '../../harness/types.js';
 import { STRATEGY_ERROR } from '../../harness/vocabulary.js';
-import { type Context, DEFAULTS, defineCommand, splitList, timeoutOf, timeoutOption } from '../command.js';
+import {
+  type Context,
+  DEFAULTS,
+  defineCommand,
+  lintOf,
+  splitList,
+  strictOption,
+  timeoutOf,
+  timeoutOption,
+} from '../command.js';
 import { EXIT, type ExitCode } from '../io.js';
 import { Stopped, shellLine, stoppable } from '../signals.js';
 
@@ -56,10 +66,13 @@ export const study = defineCommand({
         type: 'boolean',
         default: false,
         describe: 'continue a stopped or killed run into the same --out from its finished compilations',
-      }),
+      })
+      .option('strict', strictOption),
   run: async (a, ctx) => {
-    const corpus = loadCorpus(a.corpus, a.policy);
+    const lint = lintOf(a.strict, ctx.io);
+    const corpus = loadCorpus(a.corpus, a.policy, lint);
     const ledgerDir = ledgerDirFor(corpus);
+    settleLedger(ledgerDir, corpus, lint);
     const ledger = loadLedger(ledgerDir, corpus);
     const refs = pickStrategies(splitList(a.strategies));
     const out = a.out ?? path.join('runs', corpus.name);

@@ -1,6 +1,7 @@
 import { loadCorpus } from '../../harness/input/corpus.js';
 import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
+import { settleLedger } from '../../harness/input/lint-corpus.js';
 import { jsonText } from '../../harness/output/files.js';
 import { traceJSON, traceTable, traceView } from '../../harness/report/trace.js';
 import { Hosts } from '../../harness/run/hosts.js';
@@ -9,7 +10,7 @@ import { compileHosted } from '../../harness/run/one.js';
 import { pickStrategies } from '../../harness/run/registry.js';
 import type { BudgetName, HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
-import { DEFAULTS, defineCommand, timeoutOf, timeoutOption } from '../command.js';
+import { DEFAULTS, defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 
 export function parseBudget(text: string): BudgetName | number {
@@ -36,11 +37,13 @@ export const trace = defineCommand({
       .option('strategy', { type: 'string', default: 'compiler' })
       .option('corpus', { type: 'string', default: DEFAULTS.corpus() })
       .option('json', { type: 'boolean', default: false, describe: 'print the trace as JSON' })
-      .option('timeout', timeoutOption),
+      .option('timeout', timeoutOption)
+      .option('strict', strictOption),
   run: async (a, { io }) => {
     const [ref] = pickStrategies([a.strategy]) as [StrategyRef];
     const budget = parseBudget(a.budget);
-    const corpus = loadCorpus(a.corpus);
+    const lint = lintOf(a.strict, io);
+    const corpus = loadCorpus(a.corpus, undefined, lint);
     const kase = corpus.cases.find((c) => c.name === a.case);
     if (kase === undefined) {
       throw new UsageError(`unknown case "${a.case}" (known: ${corpus.cases.map((c) => c.name).join(', ')})`);
@@ -50,6 +53,7 @@ export const trace = defineCommand({
     const hosts = new Hosts({ timeout: timeoutOf(a.timeout), keep: 1, secrets: [ledgerDirFor(corpus)] });
     const compiled = await (async () => {
       const [strategy] = (await hosts.describe([ref])) as [HostedStrategy];
+      if (strategy.readsLedger === true) settleLedger(ledgerDirFor(corpus), corpus, lint);
       const ledger =
         strategy.readsLedger === true ? loadLedger(ledgerDirFor(corpus), corpus).get(kase.name) : undefined;
       return compileHosted(hosts, strategy, kase.name, { ...inputs, ledger });

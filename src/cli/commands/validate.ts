@@ -4,7 +4,7 @@ import { checkInputs } from '../../harness/input/checks.js';
 import { InputError, UsageError } from '../../harness/input/errors.js';
 import { readJsonFile } from '../../harness/input/files.js';
 import { loadCandidates, loadPolicy, loadRequest, locate } from '../../harness/input/records.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, lintOf, strictOption } from '../command.js';
 import { EXIT } from '../io.js';
 
 /**
@@ -23,18 +23,20 @@ export const validate = defineCommand({
       })
       .option('request', { type: 'string' })
       .option('candidates', { type: 'string' })
-      .option('policy', { type: 'string' }),
+      .option('policy', { type: 'string' })
+      .option('strict', strictOption),
   run: (a, { io }) => {
     if (!a.compilation || !a.request || !a.candidates || !a.policy) {
       throw new UsageError('validate needs --compilation, --request, --candidates and --policy');
     }
     const files = { request: a.request, candidates: a.candidates, policy: a.policy };
+    const lint = lintOf(a.strict, io);
     const inputs = {
-      request: loadRequest(files.request),
-      candidates: loadCandidates(files.candidates).candidates,
-      policy: loadPolicy(files.policy),
+      request: loadRequest(files.request, lint),
+      candidates: loadCandidates(files.candidates, { lint }).candidates,
+      policy: loadPolicy(files.policy, lint),
     };
-    checkInputs(inputs.request, inputs.candidates, inputs.policy, files);
+    checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
     const file = a.compilation;
     const doc = readJsonFile(file);
     if (!isPlainObject(doc)) throw new InputError(file, 'not a JSON object');

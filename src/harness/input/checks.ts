@@ -4,9 +4,12 @@ import {
   type ContextCandidate,
   type ContextRequest,
   checkCompilerInputs,
+  isPlainObject,
+  quote,
   RecordError,
 } from '../../compiler/index.js';
-import { InputError } from './errors.js';
+import { InputError, recordName } from './errors.js';
+import { Findings, type Lint, settle } from './lint.js';
 
 /** Where each input came from, so a thrown input error can name the right file. */
 export interface InputFiles {
@@ -27,8 +30,42 @@ export function checkInputs(
   candidates: readonly ContextCandidate[],
   policy: CompilerPolicy,
   files: InputFiles,
+  lint?: Lint,
 ): void {
   located(files, () => checkCompilerInputs(request, candidates, policy));
+  settle(orderRoles(candidates, policy, files.candidates), lint);
+}
+
+/** How many roles a message lists before it elides the rest: a policy may name any number. */
+const ROLES_SHOWN = 8;
+
+/**
+ * Candidates whose `order_role` the policy does not list: the layout puts them last, after the
+ * tools (docs/compiler.md §11.1), which is rarely what the author meant. A warning each.
+ */
+export function orderRoles(
+  candidates: readonly (ContextCandidate | unknown)[],
+  policy: Pick<CompilerPolicy, 'order_roles'>,
+  file: string,
+): Findings {
+  const findings = new Findings(file);
+  const roles = new Set(policy.order_roles);
+  const listed =
+    policy.order_roles.length <= ROLES_SHOWN
+      ? policy.order_roles.join(', ')
+      : `${policy.order_roles.slice(0, ROLES_SHOWN).join(', ')}, ...`;
+  // Raw records too (`ctxbench check` reads on past other problems): a role that is no string
+  // is the record's own problem, not the policy's.
+  candidates.forEach((c, k) => {
+    const role = isPlainObject(c) ? c.order_role : undefined;
+    if (typeof role !== 'string' || roles.has(role)) return;
+    findings.warning(
+      recordName('candidates', k, c),
+      'order_role',
+      `${quote(role)} is not among the policy's order_roles (${listed}); laid out last`,
+    );
+  });
+  return findings;
 }
 
 export function located<T>(files: InputFiles, run: () => T): T {

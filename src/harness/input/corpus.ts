@@ -16,6 +16,8 @@ import { BUDGETS } from '../vocabulary.js';
 import { checkInputs } from './checks.js';
 import { InputError } from './errors.js';
 import { readJsonFile } from './files.js';
+import { Findings, type Lint, settle } from './lint.js';
+import { lintManifest } from './lint-files.js';
 import { loadCandidates, loadPolicy, loadRequest } from './records.js';
 
 const CANDIDATES_SUFFIX = '.candidates.json';
@@ -28,7 +30,7 @@ export function requestAt(c: CorpusCase, budget: BudgetName | number): ContextRe
 }
 
 /** The corpus's policy: the one `*policy*.json` that is not a case's file nor the manifest. */
-function policyFileOf(dir: string): string {
+export function policyFileOf(dir: string): string {
   const casesFile = (f: string) => f.endsWith(CANDIDATES_SUFFIX) || f.endsWith(REQUEST_SUFFIX);
   const found = fs
     .readdirSync(dir)
@@ -39,9 +41,14 @@ function policyFileOf(dir: string): string {
   return path.join(dir, found[0] as string);
 }
 
-function readManifest(file: string, cases: readonly string[]) {
+function readManifest(file: string, cases: readonly string[], lint: Lint | undefined) {
   if (!fs.existsSync(file)) throw new InputError(file, 'no budget manifest');
   const raw = readJsonFile(file);
+  // Every problem first (a case without its expected outcomes among them); the checks below
+  // are what remains of the reader's own, for the shapes the lint lets through.
+  const findings = new Findings(file);
+  lintManifest(raw, findings, cases);
+  settle(findings, lint);
   if (!isPlainObject(raw) || !isPlainObject(raw.budgets))
     throw new InputError(file, 'need an object with "budgets"');
   if (raw.expected !== undefined && !isPlainObject(raw.expected))
@@ -100,7 +107,7 @@ function deepFreeze(candidates: ContextCandidate[]): readonly ContextCandidate[]
  * manifest `manifest.json` (three budgets and the expected outcome per case) and one policy.
  * Truth files are never listed here: the ledger is loaded only by the scorer and the oracle.
  */
-export function loadCorpus(dir: string, policyOverride?: string | undefined): Corpus {
+export function loadCorpus(dir: string, policyOverride?: string | undefined, lint?: Lint): Corpus {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
     throw new InputError(dir, 'corpus folder not found');
   const names = fs
@@ -109,22 +116,19 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined): Co
     .map((f) => f.slice(0, -CANDIDATES_SUFFIX.length))
     .sort();
   if (names.length === 0) throw new InputError(dir, `no *${CANDIDATES_SUFFIX} files`);
-  const manifest = readManifest(path.join(dir, 'manifest.json'), names);
+  const manifest = readManifest(path.join(dir, 'manifest.json'), names, lint);
   const policyFile = policyOverride ?? policyFileOf(dir);
-  const policy = loadPolicy(policyFile);
+  const policy = loadPolicy(policyFile, lint);
   const cases = names.map((name): CorpusCase => {
     const requestFile = path.join(dir, `${name}${REQUEST_SUFFIX}`);
     const candidatesFile = path.join(dir, `${name}${CANDIDATES_SUFFIX}`);
     if (!fs.existsSync(requestFile)) throw new InputError(requestFile, `case ${name} has no request file`);
-    const base = loadRequest(requestFile);
+    const base = loadRequest(requestFile, lint);
     // A replacement policy is a policy comparison: the requests follow its version.
     const request = policyOverride ? { ...base, policy_version: policy.policy_version } : base;
-    const loaded = loadCandidates(candidatesFile, { corpus: true });
-    checkInputs(request, loaded.candidates, policy, {
-      request: requestFile,
-      candidates: candidatesFile,
-      policy: policyFile,
-    });
+    const loaded = loadCandidates(candidatesFile, { corpus: true, lint });
+    const files = { request: requestFile, candidates: candidatesFile, policy: policyFile };
+    checkInputs(request, loaded.candidates, policy, files, lint);
     return {
       name,
       request,

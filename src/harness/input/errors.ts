@@ -8,19 +8,34 @@ export class InputError extends Error {
   override readonly name = 'InputError';
   readonly file: string;
   readonly record: string | undefined;
+  /** The other problems found with this one, and the path `ctxbench check` lists them all for. */
+  readonly more: More | undefined;
 
-  constructor(file: string, message: string, record?: string | undefined) {
+  constructor(file: string, message: string, record?: string | undefined, more?: More | undefined) {
     super(message);
     this.file = file;
     this.record = record;
+    this.more = more !== undefined && more.count > 0 ? more : undefined;
   }
 
   get line(): string {
-    return oneLine(
-      [this.file, this.record, this.message].filter((p) => p !== undefined && p !== '').join(': '),
-    );
+    const text = [this.file, this.record, this.message].filter((p) => p !== undefined && p !== '').join(': ');
+    return oneLine(this.more === undefined ? text : `${text} ${moreText(this.more)}`);
   }
 }
+
+/** Problems beyond the first: the CLI shows one line, and says where to see the rest. */
+export interface More {
+  readonly count: number;
+  readonly path: string;
+}
+
+const moreText = ({ count, path }: More): string =>
+  `(and ${count} more problem${count === 1 ? '' : 's'}: ctxbench check ${shellWord(path)})`;
+
+/** A path as one shell word, so the suggested command can be pasted as it is. */
+export const shellWord = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 
 const LONGEST_LINE = 1000;
 

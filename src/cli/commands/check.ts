@@ -1,0 +1,68 @@
+import { UsageError } from '../../harness/input/errors.js';
+import { asProblem, type Finding, findingLine } from '../../harness/input/lint.js';
+import { walk } from '../../harness/input/lint-target.js';
+import { jsonText } from '../../harness/output/files.js';
+import { defineCommand, strictOption } from '../command.js';
+import { EXIT } from '../io.js';
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * Every problem and warning of a corpus folder or of one file, one line each, then a summary.
+ * Where the other commands stop at the first problem, this one reads on: it is what their
+ * `(and N more problems: ctxbench check ...)` points to. Exit 0 when clean (warnings alone
+ * included, unless `--strict`), 1 with problems; 2 only for a path that is not there.
+ */
+/**
+ * What help shows of the command. Spread into the spec below rather than written in it, so that
+ * this module fits the command table whether it keeps names and descriptions here or in
+ * `main.ts` (spread properties are not excess properties).
+ */
+const help = {
+  name: 'check <path>',
+  describe: 'every problem and warning of a corpus folder or one input file, one line each',
+  examples: [
+    ['$0 check corpus/compiler-v1', 'every case, the policy, the manifest and the ledger'],
+    ['$0 check pool.candidates.json --policy policy.json', 'one pool, its order roles against a policy'],
+    ['$0 check batch.jsonl --json', 'every line of a batch file, as a JSON list'],
+  ],
+} as const;
+
+export const check = defineCommand({
+  ...help,
+  options: (y) =>
+    y
+      .positional('path', { type: 'string', demandOption: true, describe: 'a corpus folder or one file' })
+      .option('policy', {
+        type: 'string',
+        describe:
+          "the policy a lone pool is laid out by (default: the one beside it), or a corpus's replacement",
+      })
+      .option('json', { type: 'boolean', default: false, describe: 'print the findings as a JSON list' })
+      .option('strict', strictOption),
+  run: (a, { io }) => {
+    if (a.path === undefined || a.path === '') throw new UsageError('check needs a corpus folder or a file');
+    const found = walk(a.path, a.policy);
+    const findings: Finding[] = found.files.flatMap((f) => f.list).map((f) => asProblem(f, a.strict));
+    const problems = findings.filter((f) => f.severity === 'error').length;
+    const warnings = findings.length - problems;
+    if (a.json)
+      io.out(
+        jsonText(
+          findings.map((f) => ({
+            severity: f.severity,
+            file: f.file,
+            record: f.record ?? null,
+            field: f.field ?? null,
+            message: f.text,
+          })),
+        ),
+      );
+    else {
+      for (const f of findings) io.out(`${findingLine(f)}\n`);
+      const what = found.cases === undefined ? '1 file' : count(found.cases, 'case');
+      io.out(`check: ${what}, ${count(problems, 'problem')}, ${count(warnings, 'warning')}\n`);
+    }
+    return problems > 0 ? EXIT.checkFailed : EXIT.ok;
+  },
+});
