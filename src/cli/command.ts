@@ -7,6 +7,7 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { UsageError } from '../harness/input/errors.js';
 import { fromRoot } from '../harness/input/files.js';
 import type { Lint } from '../harness/input/lint.js';
+import { TABLE_FORMATS, type TableFormat } from '../harness/report/table.js';
 import type { ExitCode, Io } from './io.js';
 
 /** What a handler gets besides its options. */
@@ -20,21 +21,43 @@ export interface Context {
 
 /** A command, its generics erased so that `main.ts` can hold a list of them. */
 export interface Command {
-  readonly register: (parser: Argv, ctx: Context, done: (code: ExitCode | Promise<ExitCode>) => void) => Argv;
+  readonly register: (
+    parser: Argv,
+    listed: Listed,
+    ctx: Context,
+    done: (code: ExitCode | Promise<ExitCode>) => void,
+  ) => Argv;
+}
+
+/**
+ * A command as `main.ts` lists it: its name as yargs takes it (with positionals, `trace <case>`),
+ * the line `--help` prints, and its module, loaded only when that command runs.
+ */
+export interface Listed {
+  readonly name: string;
+  readonly describe: string;
+  readonly load: () => Promise<Command>;
 }
 
 export interface CommandSpec<A> {
-  /** As yargs takes it: the name, then positionals (`trace <case>`). */
-  readonly name: string;
-  readonly describe: string;
+  /** Command lines with what they do, for the command's help page (`$0` is `ctxbench`). */
+  readonly examples: readonly (readonly [command: string, what: string])[];
   readonly options: (y: Argv) => Argv<A>;
   readonly run: (args: ArgumentsCamelCase<A>, ctx: Context) => ExitCode | Promise<ExitCode>;
 }
 
 export function defineCommand<A>(spec: CommandSpec<A>): Command {
   return {
-    register: (parser, ctx, done) =>
-      parser.command(spec.name, spec.describe, spec.options, (a) => done(spec.run(a, ctx))),
+    register: (parser, listed, ctx, done) =>
+      parser.command(
+        listed.name,
+        listed.describe,
+        (y) => {
+          for (const [command, what] of spec.examples) y.example(command, what);
+          return spec.options(y);
+        },
+        (a) => done(spec.run(a, ctx)),
+      ),
   };
 }
 
@@ -87,3 +110,25 @@ export const DEFAULTS = {
   golden: () => fromRoot('test/fixtures/golden/python-v0.1.0'),
   published: () => fromRoot('corpus/compiler-v1/published'),
 };
+
+/** `--format`, wherever a table is printed: aligned text for people, or md, csv, json. */
+export const formatOption = {
+  choices: TABLE_FORMATS,
+  default: 'text' as TableFormat,
+  describe: 'how to print the table',
+} as const;
+
+/** `--quiet`, wherever long work shows progress on stderr. */
+export const quietOption = {
+  type: 'boolean',
+  default: false,
+  describe: 'no progress on stderr (a terminal shows one updating line, a log only the last)',
+} as const;
+
+/** `--corpus`: help shows where the default lies in the package, not this machine's path. */
+export const corpusOption = {
+  type: 'string',
+  default: DEFAULTS.corpus(),
+  defaultDescription: 'corpus/compiler-v1, the reference corpus',
+  describe: 'corpus folder (cases, policy, manifest)',
+} as const;

@@ -5,39 +5,88 @@
  */
 import yargs from 'yargs';
 import { InputError, UsageError } from '../harness/input/errors.js';
-import { type Command, type Context, packageVersion } from './command.js';
-import { bench } from './commands/bench.js';
-import { check } from './commands/check.js';
-import { compare } from './commands/compare.js';
-import { compile } from './commands/compile.js';
-import { conformance } from './commands/conformance.js';
-import { generate } from './commands/generate.js';
-import { merge } from './commands/merge.js';
-import { report } from './commands/report.js';
-import { strategies } from './commands/strategies.js';
-import { study } from './commands/study.js';
-import { survey } from './commands/survey.js';
-import { trace } from './commands/trace.js';
-import { validate } from './commands/validate.js';
-import { verify } from './commands/verify.js';
+import { type Context, type Listed, packageVersion } from './command.js';
 import { EXIT, type ExitCode, type Io, processIo } from './io.js';
 
-/** In the order `--help` lists them. */
-const COMMANDS: readonly Command[] = [
-  compile,
-  validate,
-  check,
-  conformance,
-  trace,
-  study,
-  verify,
-  compare,
-  report,
-  generate,
-  merge,
-  bench,
-  survey,
-  strategies,
+/**
+ * Every command, in the order `--help` lists them. A command's module (and all it imports: the
+ * compiler, the strategies' hosts, the tokenizers, the chart renderer) is loaded only when that
+ * command runs, so `--help` and `--version` start at once.
+ */
+const COMMANDS: readonly Listed[] = [
+  {
+    name: 'compile',
+    describe: 'one compilation: {bundle, result, rendered_text, validation} as JSON',
+    load: async () => (await import('./commands/compile.js')).compile,
+  },
+  {
+    name: 'validate',
+    describe: 'check a stored compilation against its inputs, re-deriving everything it claims',
+    load: async () => (await import('./commands/validate.js')).validate,
+  },
+  {
+    name: 'check <path>',
+    describe: 'every problem and warning of a corpus folder or one input file, one line each',
+    load: async () => (await import('./commands/check.js')).check,
+  },
+  {
+    name: 'conformance',
+    describe: 'recompile the 42 golden cases of the Python reference and compare',
+    load: async () => (await import('./commands/conformance.js')).conformance,
+  },
+  {
+    name: 'trace <case>',
+    describe: "a case's decision trace: blocking candidates first, then every candidate",
+    load: async () => (await import('./commands/trace.js')).trace,
+  },
+  {
+    name: 'study',
+    describe: 'run every case x budget x strategy, score against the ledger, write a run folder',
+    load: async () => (await import('./commands/study.js')).study,
+  },
+  {
+    name: 'verify <run>',
+    describe:
+      "compare a run's rows of the published strategies it holds with the published run (run-001, or a run folder)",
+    load: async () => (await import('./commands/verify.js')).verify,
+  },
+  {
+    name: 'compare <a> <b>',
+    describe:
+      'the compilations that changed between two run folders (outcome, admitted set, tokens, any metric), and the headline deltas per strategy',
+    load: async () => (await import('./commands/compare.js')).compare,
+  },
+  {
+    name: 'report <run>',
+    describe: "regenerate report.md, report.html, summary.json and rows.csv from a run folder's rows",
+    load: async () => (await import('./commands/report.js')).report,
+  },
+  {
+    name: 'generate',
+    describe: 'write a synthetic case (or with --cases a corpus with its ledger) from a seed',
+    load: async () => (await import('./commands/generate.js')).generate,
+  },
+  {
+    name: 'merge <dirs..>',
+    describe: 'join shard run folders into the run folder of the whole matrix',
+    load: async () => (await import('./commands/merge.js')).merge,
+  },
+  {
+    name: 'bench',
+    describe: 'time every strategy on every case, the whole study and generated pools (tinybench)',
+    load: async () => (await import('./commands/bench.js')).bench,
+  },
+  {
+    name: 'survey <runs..>',
+    describe:
+      'refusals, false refusals, illegal and incomplete bundles and gaps against exact, per run, with 95% intervals',
+    load: async () => (await import('./commands/survey.js')).survey,
+  },
+  {
+    name: 'strategies',
+    describe: 'list the registered strategies',
+    load: async () => (await import('./commands/strategies.js')).strategies,
+  },
 ];
 
 export async function run(args: readonly string[], io: Io = processIo): Promise<number> {
@@ -52,14 +101,22 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg);
+      throw err ?? new UsageError(unknownOnce(msg));
     })
     .demandCommand(1, 'name a command');
-  for (const c of COMMANDS)
-    parser = c.register(parser, ctx, (result) => {
-      code = result;
-    });
+  const done = (result: ExitCode | Promise<ExitCode>) => {
+    code = result;
+  };
+  // The command is the first word; only its module is loaded, the others are listed for --help.
+  const word = args.find((a) => !a.startsWith('-'));
+  const chosen = COMMANDS.find((c) => c.name.split(' ')[0] === word);
   try {
+    const command = await chosen?.load();
+    for (const c of COMMANDS)
+      parser =
+        c === chosen && command !== undefined
+          ? command.register(parser, c, ctx, done)
+          : parser.command(c.name, c.describe);
     await parser.parseAsync([...args], {}, (err, _argv, output) => {
       if (output && !err) io.out(`${output}\n`);
     });
@@ -67,6 +124,21 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
   } catch (e) {
     return reportError(e, io);
   }
+}
+
+/**
+ * yargs names an unknown flag twice, as typed and camel-cased (`bogus-flag, bogusFlag`): keep
+ * each flag once, as typed.
+ */
+function unknownOnce(message: string): string {
+  const m = /^(Unknown arguments?): (.*)$/.exec(message);
+  if (m === null) return message;
+  const names = (m[2] as string).split(', ');
+  const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  const kept = names.filter(
+    (n) => !names.some((other) => other !== n && other.includes('-') && camel(other) === n),
+  );
+  return `${kept.length === 1 ? 'Unknown argument' : 'Unknown arguments'}: ${kept.join(', ')}`;
 }
 
 function reportError(e: unknown, io: Io): number {

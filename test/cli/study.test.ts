@@ -29,8 +29,47 @@ describe('study writes a run folder that reruns byte for byte', () => {
       'rows.jsonl',
       'summary.json',
     ]);
-    expect(r.stdout).toMatch(/## Headline[\s\S]*\| dump \|[\s\S]*\| compiler \|/);
+    // The headline: one aligned line per strategy, within 100 columns; progress on stderr ends in one line.
+    const table = r.stdout
+      .split('\n')
+      .slice(2)
+      .filter((l) => l !== '');
+    expect(table.map((l) => l.split(/\s+/)[0])).toEqual([
+      'strategy',
+      expect.stringMatching(/^-+$/),
+      'dump',
+      'compiler',
+    ]);
+    for (const line of table) expect(line.length).toBeLessThanOrEqual(100);
+    expect(r.stderr).toMatch(/^study: 84 compilations in [\d.]+ m?s\n$/);
     expect(fs.readFileSync(path.join(out, 'rows.jsonl'), 'utf8').trim().split('\n')).toHaveLength(84);
+  });
+
+  it('--format json prints the headline as data, and --quiet shows no progress', async () => {
+    const r = await cli(
+      'study',
+      '--strategies',
+      'dump,compiler',
+      '--out',
+      `${out}-json`,
+      '--format',
+      'json',
+      '--quiet',
+    );
+    expect(r.stderr).toBe('');
+    const headline = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
+    const rows = fs
+      .readFileSync(path.join(`${out}-json`, 'rows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    for (const name of ['dump', 'compiler']) {
+      const own = rows.filter((x) => x.strategy === name);
+      const line = headline.find((h: { strategy: string }) => h.strategy === name);
+      expect(line.correct).toBe(own.filter((x) => x.status_correct).length);
+      expect(line.refused).toBe(own.filter((x) => !x.success).length);
+      expect(line.tokens).toBe(own.reduce((t, x) => t + x.rendered_tokens, 0));
+    }
   });
 
   it('refuses to overwrite without --force, and --force gives the same bytes but the manifest', async () => {

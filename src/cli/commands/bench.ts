@@ -15,16 +15,21 @@ import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
 import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
 import { textTable } from '../../harness/report/table.js';
 import { loadStrategies } from '../../harness/run/registry.js';
-import { DEFAULTS, defineCommand, splitList } from '../command.js';
+import { corpusOption, defineCommand, splitList } from '../command.js';
 import { EXIT } from '../io.js';
 
 /** Time the strategies; with --baseline, exit 1 on a flagged slow-down or a changed outcome. */
 export const bench = defineCommand({
-  name: 'bench',
-  describe: 'time every strategy on every case, the whole study and generated pools (tinybench)',
+  examples: [
+    ['$0 bench --save runs/bench.json', 'time everything and keep the figures'],
+    [
+      '$0 bench --baseline runs/bench.json --sizes 100,1000',
+      'compare with them; exit 1 on a slow-down or a changed outcome',
+    ],
+  ],
   options: (y) =>
     y
-      .option('corpus', { type: 'string', default: DEFAULTS.corpus() })
+      .option('corpus', corpusOption)
       .option('strategies', { type: 'string', describe: 'comma-separated subset (default: all)' })
       .option('sizes', { type: 'string', default: '100,1000,10000', describe: 'generated pool sizes' })
       .option('time', { type: 'number', default: 200, describe: 'milliseconds of samples per task' })

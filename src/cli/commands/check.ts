@@ -13,23 +13,12 @@ const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * `(and N more problems: ctxbench check ...)` points to. Exit 0 when clean (warnings alone
  * included, unless `--strict`), 1 with problems; 2 only for a path that is not there.
  */
-/**
- * What help shows of the command. Spread into the spec below rather than written in it, so that
- * this module fits the command table whether it keeps names and descriptions here or in
- * `main.ts` (spread properties are not excess properties).
- */
-const help = {
-  name: 'check <path>',
-  describe: 'every problem and warning of a corpus folder or one input file, one line each',
+export const check = defineCommand({
   examples: [
     ['$0 check corpus/compiler-v1', 'every case, the policy, the manifest and the ledger'],
     ['$0 check pool.candidates.json --policy policy.json', 'one pool, its order roles against a policy'],
     ['$0 check batch.jsonl --json', 'every line of a batch file, as a JSON list'],
   ],
-} as const;
-
-export const check = defineCommand({
-  ...help,
   options: (y) =>
     y
       .positional('path', { type: 'string', demandOption: true, describe: 'a corpus folder or one file' })

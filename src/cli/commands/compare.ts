@@ -16,9 +16,10 @@ import { EXIT } from '../io.js';
 
 /** Compare two run folders compilation by compilation, and each strategy's headline figures. */
 export const compare = defineCommand({
-  name: 'compare <a> <b>',
-  describe:
-    'the compilations that changed between two run folders (outcome, admitted set, tokens, any metric), and the headline deltas per strategy',
+  examples: [
+    ['$0 compare runs/before runs/after', 'what changed between two runs'],
+    ['$0 compare runs/before runs/after --json --fail-on-change', 'as JSON; exit 1 if anything changed'],
+  ],
   options: (y) =>
     y
       .positional('a', { type: 'string', demandOption: true, describe: 'run folder A (before)' })

@@ -36,8 +36,14 @@ const outputJSON = (x: unknown, candidates: number): string =>
  * bundle, refused, or built one the validators reject.
  */
 export const compile = defineCommand({
-  name: 'compile',
-  describe: 'one compilation: {bundle, result, rendered_text, validation} as JSON',
+  examples: [
+    ['$0 compile --request r.json --candidates c.json --policy p.json', 'one compilation by the compiler'],
+    [
+      '$0 compile --request r.json --candidates c.json --policy p.json --strategy exact --budget 900',
+      'by exact, at 900 tokens',
+    ],
+    ['$0 compile --batch pools.jsonl --output out.jsonl', 'one output line per input line'],
+  ],
   options: (y) =>
     y
       .option('request', { type: 'string', describe: 'request JSON file' })

@@ -1,13 +1,15 @@
 import { runConformance } from '../../harness/checks/conformance.js';
 import { loadCorpus } from '../../harness/input/corpus.js';
 import { jsonText } from '../../harness/output/files.js';
-import { DEFAULTS, defineCommand } from '../command.js';
+import { corpusOption, DEFAULTS, defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
 /** The 42 golden compilations of the Python reference, recompiled and compared. */
 export const conformance = defineCommand({
-  name: 'conformance',
-  describe: 'recompile the 42 golden cases of the Python reference and compare',
+  examples: [
+    ['$0 conformance', 'recompile the 42 golden cases'],
+    ['$0 conformance --json', 'the same as JSON'],
+  ],
   options: (y) =>
     y
       .option('json', {
@@ -15,8 +17,13 @@ export const conformance = defineCommand({
         default: false,
         describe: 'print {"cases", "mismatches", "details"}',
       })
-      .option('corpus', { type: 'string', default: DEFAULTS.corpus() })
-      .option('golden', { type: 'string', default: DEFAULTS.golden() }),
+      .option('corpus', corpusOption)
+      .option('golden', {
+        type: 'string',
+        default: DEFAULTS.golden(),
+        defaultDescription: 'test/fixtures/golden/python-v0.1.0, the 42 frozen outputs',
+        describe: 'folder of golden compilations of the Python reference',
+      }),
   run: (a, { io }) => {
     const report = runConformance(loadCorpus(a.corpus), a.golden);
     if (a.json) {

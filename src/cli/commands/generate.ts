@@ -4,10 +4,11 @@ import { GENERATED_MARKS, writeCase, writeCorpus } from '../../harness/generate/
 import { UsageError } from '../../harness/input/errors.js';
 import { loadPolicy } from '../../harness/input/records.js';
 import { checkOut } from '../../harness/output/folder.js';
+import { progressLine } from '../../harness/output/progress.js';
 import { count } from '../../harness/report/format.js';
 import type { Profile } from '../../harness/types.js';
 import { PROFILES } from '../../harness/vocabulary.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, quietOption } from '../command.js';
 import { EXIT } from '../io.js';
 
 const SHAPE = `Profile mixed (the default): the instruction and the task (MANDATORY, always eligible); a few
@@ -33,8 +34,13 @@ distractors, untrusted snippets harmful. Budgets as for mixed.`;
 
 /** One synthetic case, or with --cases a whole corpus with its ledger; the seed is printed. */
 export const generate = defineCommand({
-  name: 'generate',
-  describe: 'write a synthetic case (or with --cases a corpus with its ledger) from a seed',
+  examples: [
+    ['$0 generate --seed s1 --candidates 200 --out pools/one', 'one case of 200 candidates'],
+    [
+      '$0 generate --seed s1 --candidates 200 --cases 5 --out corpora/g200',
+      'a corpus of 5 cases with its ledger and certified budgets',
+    ],
+  ],
   options: (y) =>
     y
       .option('seed', {
@@ -52,6 +58,7 @@ export const generate = defineCommand({
         describe: 'the shape of pool (below)',
       })
       .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
+      .option('quiet', quietOption)
       .epilogue(SHAPE),
   run: (a, { io }) => {
     if (!Number.isInteger(a.candidates) || a.candidates < 1)
@@ -72,13 +79,14 @@ export const generate = defineCommand({
       );
       return EXIT.ok;
     }
-    const { refusals, unproven } = writeCorpus(a.out, {
-      seed: a.seed,
-      cases: a.cases,
-      candidates: a.candidates,
-      policy,
-      profile: a.profile,
-    });
+    const progress = progressLine(io, { quiet: a.quiet });
+    const cases = a.cases;
+    const { refusals, unproven } = writeCorpus(
+      a.out,
+      { seed: a.seed, cases, candidates: a.candidates, policy, profile: a.profile },
+      (done) => progress.update(`generate ${done}/${cases} cases, budgets certified by exact`),
+    );
+    progress.end(`generate: ${count(cases, 'case')}`);
     io.out(
       `seed ${a.seed}: ${count(a.cases, 'case')} of ${count(a.candidates, 'candidate')} written to ${a.out}; ` +
         `exact expects ${count(refusals, 'refusal')} of ${a.cases * 3}${unproven ? ` (${count(unproven, 'optimum', 'optima')} not proven)` : ''}\n`,

@@ -7,13 +7,12 @@ import { EXIT } from '../io.js';
 
 /** Shard folders in, one run folder out: the same files an unsharded run writes. */
 export const merge = defineCommand({
-  name: 'merge <dirs..>',
-  describe: 'join shard run folders into the run folder of the whole matrix',
+  examples: [['$0 merge runs/s1 runs/s2 runs/s3 --out runs/whole', 'the run folder an unsharded run writes']],
   options: (y) =>
     y
       .positional('dirs', { type: 'string', array: true, demandOption: true })
       .option('out', { type: 'string', demandOption: true, describe: 'the merged run folder' })
-      .option('force', { type: 'boolean', default: false }),
+      .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' }),
   run: async (a, ctx) => {
     const dirs = a.dirs as string[];
     checkOut(a.out, a.force, RUN_MARKS);

@@ -9,8 +9,10 @@ import { EXIT } from '../io.js';
  * for report.html's grid, its compilations), without compiling.
  */
 export const report = defineCommand({
-  name: 'report <run>',
-  describe: "regenerate report.md, report.html, summary.json and rows.csv from a run folder's rows",
+  examples: [
+    ['$0 report runs/compiler-v1', 'regenerate the reports in place'],
+    ['$0 report runs/compiler-v1 --out reports', 'into another folder'],
+  ],
   options: (y) =>
     y
       .positional('run', { type: 'string', demandOption: true })

@@ -7,9 +7,18 @@ import { EXIT } from '../io.js';
 
 /** The registered strategies, in registry order. */
 export const strategies = defineCommand({
-  name: 'strategies',
-  describe: 'list the registered strategies',
-  options: (y) => y.option('json', { type: 'boolean', default: false }).option('timeout', timeoutOption),
+  examples: [
+    ['$0 strategies', 'name, description, whether it reads the ledger'],
+    ['$0 strategies --json', 'as JSON'],
+  ],
+  options: (y) =>
+    y
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print [{name, description, readsLedger}]',
+      })
+      .option('timeout', timeoutOption),
   run: async (a, { io }) => {
     // Each loaded in a process of its own, as a study would run it: listing runs no plug-in here.
     const refs = listStrategies();

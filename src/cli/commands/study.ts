@@ -7,22 +7,34 @@ import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
 import { settleLedger } from '../../harness/input/lint-corpus.js';
 import { checkOut } from '../../harness/output/folder.js';
-import { corpusDigest, RUN_MARKS, reportTitle } from '../../harness/output/run-folder.js';
+import { progressLine } from '../../harness/output/progress.js';
+import { corpusDigest, RUN_MARKS } from '../../harness/output/run-folder.js';
 import { type RunIdentity, RunWriter } from '../../harness/output/run-writer.js';
 import { count } from '../../harness/report/format.js';
-import { reportMarkdown } from '../../harness/report/markdown.js';
+import { headlineTable } from '../../harness/report/headline.js';
+import { renderTable, type TableFormat } from '../../harness/report/table.js';
 import { Hosts } from '../../harness/run/hosts.js';
 import { pickStrategies } from '../../harness/run/registry.js';
 import { type Cell, cells } from '../../harness/run/runner.js';
 import { parseShard, sliceOf } from '../../harness/run/shard.js';
 import { runSlice } from '../../harness/run/slice.js';
-import type { CaseLedger, Corpus, HostedStrategy, ShardInfo } from '../../harness/types.js';
+import { rowsOf, strategiesOf, strategyStats } from '../../harness/score/stats.js';
+import type {
+  CaseLedger,
+  CompilationLine,
+  Corpus,
+  HostedStrategy,
+  Row,
+  ShardInfo,
+} from '../../harness/types.js';
 import { STRATEGY_ERROR } from '../../harness/vocabulary.js';
 import {
   type Context,
-  DEFAULTS,
+  corpusOption,
   defineCommand,
+  formatOption,
   lintOf,
+  quietOption,
   splitList,
   strictOption,
   timeoutOf,
@@ -31,23 +43,22 @@ import {
 import { EXIT, type ExitCode } from '../io.js';
 import { Stopped, shellLine, stoppable } from '../signals.js';
 
-/** The headline table of a report, for the terminal. */
-const headline = (report: string): string => {
-  const start = report.indexOf('## Headline');
-  const end = report.indexOf('\n## ', start + 1);
-  return report.slice(start, end < 0 ? undefined : end).trimEnd();
-};
-
 /**
  * Run the matrix and write the run folder. Everything that can be wrong with the inputs is
  * found before anything is written; a strategy that fails becomes an error row and exit 1.
  */
 export const study = defineCommand({
-  name: 'study',
-  describe: 'run every case x budget x strategy, score against the ledger, write a run folder',
+  examples: [
+    ['$0 study', 'the reference study into runs/compiler-v1'],
+    [
+      '$0 study --strategies compiler,exact --jobs 2 --out runs/two',
+      'two strategies, two compilations at once',
+    ],
+    ['$0 study --out runs/two --resume', 'finish a run that was stopped or killed'],
+  ],
   options: (y) =>
     y
-      .option('corpus', { type: 'string', default: DEFAULTS.corpus(), describe: 'corpus folder' })
+      .option('corpus', corpusOption)
       .option('strategies', {
         type: 'string',
         describe: 'comma-separated subset (default: all registered)',
@@ -67,7 +78,9 @@ export const study = defineCommand({
         default: false,
         describe: 'continue a stopped or killed run into the same --out from its finished compilations',
       })
-      .option('strict', strictOption),
+      .option('strict', strictOption)
+      .option('format', formatOption)
+      .option('quiet', quietOption),
   run: async (a, ctx) => {
     const lint = lintOf(a.strict, ctx.io);
     const corpus = loadCorpus(a.corpus, a.policy, lint);
@@ -123,7 +136,7 @@ interface Plan {
 const fileDigest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 async function runStudy(
-  a: { jobs: number; resume: boolean },
+  a: { jobs: number; resume: boolean; format: TableFormat; quiet: boolean },
   ctx: Context,
   p: Plan,
   signal: AbortSignal,
@@ -139,11 +152,17 @@ async function runStudy(
   const { rows } = writer;
   if (a.resume)
     io.err(`ctxbench: resuming ${out}: ${rows.length} of ${count(to - from, 'compilation')} kept\n`);
+  const progress = progressLine(io, { quiet: a.quiet });
+  const take = (row: Row, line: CompilationLine) => {
+    writer.take(row, line);
+    progress.update(`study ${rows.length}/${to - from}: ${row.strategy} on ${row.case}/${row.budget}`);
+  };
   try {
     await runSlice(
-      { corpus, ledger, matrix, from: from + rows.length, to, take: (row, line) => writer.take(row, line) },
+      { corpus, ledger, matrix, from: from + rows.length, to, take },
       { jobs: a.jobs, hosts: p.hosts, signal },
     );
+    progress.end(`study: ${count(to - from, 'compilation')}`);
     await writer.finish({
       version: ctx.version(),
       command: ['ctxbench', ...ctx.argv],
@@ -168,7 +187,8 @@ async function runStudy(
     ? ` (shard ${shard.index}/${shard.count}: cells ${shard.from}..${shard.to - 1} of ${shard.total})`
     : '';
   io.out(`${count(rows.length, 'compilation')} written to ${out}${part}\n\n`);
-  io.out(`${headline(reportMarkdown(rows, reportTitle(corpus.name)))}\n`);
+  const stats = new Map(strategiesOf(rows).map((n) => [n, strategyStats(rowsOf(rows, n))]));
+  io.out(renderTable(headlineTable(stats), a.format));
   const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
   if (failed.length === 0) return EXIT.ok;
   io.err(`ctxbench: ${failed.length} error rows:\n`);

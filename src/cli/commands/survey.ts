@@ -7,9 +7,9 @@ import { EXIT } from '../io.js';
 
 /** Strategies against exact over runs of generated corpora, one per size, with Wilson intervals. */
 export const survey = defineCommand({
-  name: 'survey <runs..>',
-  describe:
-    'refusals, false refusals, illegal and incomplete bundles and gaps against exact, per run, with 95% intervals',
+  examples: [
+    ['$0 survey runs/g40 runs/g200 --out reports/survey', 'each strategy against exact, per corpus size'],
+  ],
   options: (y) =>
     y
       .positional('runs', {

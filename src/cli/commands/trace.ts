@@ -10,7 +10,7 @@ import { compileHosted } from '../../harness/run/one.js';
 import { pickStrategies } from '../../harness/run/registry.js';
 import type { BudgetName, HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
-import { DEFAULTS, defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
+import { corpusOption, defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 
 export function parseBudget(text: string): BudgetName | number {
@@ -24,8 +24,13 @@ export function parseBudget(text: string): BudgetName | number {
  * never reached included, then every candidate, what happened to it, why, and what it cost.
  */
 export const trace = defineCommand({
-  name: 'trace <case>',
-  describe: "a case's decision trace: blocking candidates first, then every candidate",
+  examples: [
+    ['$0 trace dependency-trap --budget tight', "the compiler's decisions, one row per candidate"],
+    [
+      '$0 trace mandatory-overflow --budget 4000 --strategy exact --json',
+      "exact's trace at 4,000 tokens, as JSON",
+    ],
+  ],
   options: (y) =>
     y
       .positional('case', { type: 'string', demandOption: true })
@@ -34,8 +39,8 @@ export const trace = defineCommand({
         demandOption: true,
         describe: 'tight, medium, roomy or a number',
       })
-      .option('strategy', { type: 'string', default: 'compiler' })
-      .option('corpus', { type: 'string', default: DEFAULTS.corpus() })
+      .option('strategy', { type: 'string', default: 'compiler', describe: 'whose decisions to show' })
+      .option('corpus', corpusOption)
       .option('json', { type: 'boolean', default: false, describe: 'print the trace as JSON' })
       .option('timeout', timeoutOption)
       .option('strict', strictOption),

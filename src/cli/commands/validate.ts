@@ -13,17 +13,21 @@ import { EXIT } from '../io.js';
  * `checkCompilation`: `valid` and exit 0, or each problem with its rule and exit 1.
  */
 export const validate = defineCommand({
-  name: 'validate',
-  describe: 'check a stored compilation against its inputs, re-deriving everything it claims',
+  examples: [
+    [
+      '$0 validate --compilation out.json --request r.json --candidates c.json --policy p.json',
+      're-check a stored compilation',
+    ],
+  ],
   options: (y) =>
     y
       .option('compilation', {
         type: 'string',
         describe: 'a file with "result", "bundle" and "rendered_text" (compile output)',
       })
-      .option('request', { type: 'string' })
-      .option('candidates', { type: 'string' })
-      .option('policy', { type: 'string' })
+      .option('request', { type: 'string', describe: 'the request it was compiled for' })
+      .option('candidates', { type: 'string', describe: 'the candidates it was compiled from' })
+      .option('policy', { type: 'string', describe: 'the policy it was compiled under' })
       .option('strict', strictOption),
   run: (a, { io }) => {
     if (!a.compilation || !a.request || !a.candidates || !a.policy) {

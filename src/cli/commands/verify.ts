@@ -13,13 +13,15 @@ const corpusText = (c: CorpusFacts): string =>
  * that neither buries the verdict under hundreds of lines that only restate it.
  */
 export const verify = defineCommand({
-  name: 'verify <run>',
-  describe:
-    "compare a run's rows of the published strategies it holds with the published run (run-001, or a run folder)",
+  examples: [
+    ['$0 verify runs/compiler-v1', 'against the published run-001'],
+    ['$0 verify runs/mine --published runs/compiler-v1', 'against another run folder'],
+  ],
   options: (y) =>
     y.positional('run', { type: 'string', demandOption: true, describe: 'run folder' }).option('published', {
       type: 'string',
       default: DEFAULTS.published(),
+      defaultDescription: 'corpus/compiler-v1/published, run-001',
       describe: 'the published run: the vendored run-001, or a run folder written by ctxbench study',
     }),
   run: (a, { io }) => {

@@ -53,7 +53,12 @@ export interface CorpusSpec {
 export const caseName = (seed: string, k: number, cases: number) =>
   `gen-${seed}-${String(k).padStart(String(Math.max(1, cases - 1)).length, '0')}`;
 
-export function writeCorpus(out: string, spec: CorpusSpec): { refusals: number; unproven: number } {
+/** `done` is called after each case is written, for progress. */
+export function writeCorpus(
+  out: string,
+  spec: CorpusSpec,
+  done: (cases: number) => void = () => {},
+): { refusals: number; unproven: number } {
   let refusals = 0;
   let unproven = 0;
   writeWhole(out, (w) => {
@@ -80,6 +85,7 @@ export function writeCorpus(out: string, spec: CorpusSpec): { refusals: number; 
         (expected[name] as Record<string, unknown>)[level] =
           'refusal' in sel ? { success: false, reason: sel.refusal.reason } : { success: true, reason: null };
       }
+      done(k + 1);
     }
     const manifest = {
       fixture_set: path.basename(path.resolve(out)),
