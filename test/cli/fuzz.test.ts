@@ -51,7 +51,7 @@ const totalOf = (target: string) => {
 };
 const report = (target: string) => {
   const m = counts.get(target) ?? none();
-  const blank = m.blank > 0 ? `, ${m.blank} blank lines skipped` : '';
+  const blank = m.blank > 0 ? `, ${m.blank} blank ${m.blank === 1 ? 'line' : 'lines'} skipped` : '';
   console.log(
     `fuzz ${target} (seed ${SEED}): ${totalOf(target)} inputs: ${m.bundle} bundles, ${m.refusal} refusals, ${m.stopped} stopped with one line${blank}`,
   );
