@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, inputFlags, tempDir } from '../helpers/cli.js';
+import { COMPILE_KEYS, cli, inputFlags, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 
 const tmp = tempDir('cli');
@@ -29,14 +29,7 @@ describe('compile', () => {
     );
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout);
-    expect(Object.keys(o)).toEqual([
-      'bundle',
-      'result',
-      'rendered_text',
-      'validation',
-      'real_tokens',
-      'extras',
-    ]);
+    expect(Object.keys(o)).toEqual(COMPILE_KEYS);
     // The compiler reports nothing beside its result.
     expect(o.extras).toEqual({});
     expect(o.result.schema_version).toBe('project_context.compilation_result.v2');

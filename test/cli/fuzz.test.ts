@@ -11,7 +11,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listStrategies } from '../../src/harness/run/registry.js';
-import { cli, inputFlags, tempDir } from '../helpers/cli.js';
+import { COMPILE_KEYS, cli, inputFlags, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 import { breakDocument, describeMutations, type Json, mutations } from '../helpers/fuzz.js';
 
@@ -100,14 +100,7 @@ function expectOnlyWarnings(stderr: string, what: string) {
 /** A compilation as `compile` prints it, read back. */
 function expectCompilation(text: string, what: string): Outcome {
   const doc = JSON.parse(text);
-  expect(Object.keys(doc), what).toEqual([
-    'bundle',
-    'result',
-    'rendered_text',
-    'validation',
-    'real_tokens',
-    'extras',
-  ]);
+  expect(Object.keys(doc), what).toEqual(COMPILE_KEYS);
   return doc.bundle === null ? 'refusal' : 'bundle';
 }
 

@@ -77,7 +77,7 @@ export async function load(url, context, next) {
     return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : [];
   }
 
-  it('--help and --version load no command module; a command loads its own alone', () => {
+  it('--help and --version load no command module and no compiler stage; a command loads its own alone', () => {
     for (const flag of ['--help', '--version']) {
       const loaded = loadedBy(flag);
       expect(loaded, flag).toContain('/dist/src/cli/main.js');
@@ -87,6 +87,11 @@ export async function load(url, context, next) {
       ).toEqual([]);
       expect(
         loaded.filter((u) => u.includes('/harness/run/')),
+        flag,
+      ).toEqual([]);
+      // Nor the compiler's stages: a message quotes values through compiler/json.js alone.
+      expect(
+        loaded.filter((u) => u.includes('/compiler/') && !u.endsWith('/compiler/json.js')),
         flag,
       ).toEqual([]);
     }

@@ -14,6 +14,9 @@ export const processArgs = (...args: string[]): string[] => [
   ...args,
 ];
 
+/** The keys of `compile`'s output object, in the order it prints them. */
+export const COMPILE_KEYS = ['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras'];
+
 /** The CLI in-process: exit code and what it printed. */
 export async function cli(...args: string[]) {
   const io = bufferIo();

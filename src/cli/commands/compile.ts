@@ -83,17 +83,29 @@ export const compile = defineCommand({
       secrets: a.ledger === undefined ? [] : [a.ledger],
     });
     try {
-      const strategy = await compileStrategy(ref, hosts);
-      const budget = budgetOf(a.budget);
-      const lint = lintOf(a.strict, io);
+      const run: Run = {
+        strategy: await compileStrategy(ref, hosts),
+        hosts,
+        budget: budgetOf(a.budget),
+        lint: lintOf(a.strict, io),
+      };
       return await (a.batch === undefined
-        ? compileFiles(a, budget, strategy, hosts, io, lint)
-        : compileBatch(a.batch, a.output, budget, strategy, hosts, io, lint));
+        ? compileFiles(a, run, io)
+        : compileBatch(a.batch, a.output, run, io));
     } finally {
       hosts.close();
     }
   },
 });
+
+/** What every compilation of one `compile` command shares. */
+interface Run {
+  readonly strategy: HostedStrategy;
+  readonly hosts: Hosts;
+  /** `--budget`, or undefined to keep each request's own. */
+  readonly budget: number | undefined;
+  readonly lint: Lint;
+}
 
 /** `--budget`, checked; undefined keeps each request's own. */
 function budgetOf(budget: number | undefined): number | undefined {
@@ -114,14 +126,8 @@ interface FileArgs {
 }
 
 /** One compilation of the three input files. */
-async function compileFiles(
-  a: FileArgs,
-  budget: number | undefined,
-  strategy: HostedStrategy,
-  hosts: Hosts,
-  io: Io,
-  lint: Lint,
-): Promise<ExitCode> {
+async function compileFiles(a: FileArgs, run: Run, io: Io): Promise<ExitCode> {
+  const { strategy, budget, lint } = run;
   if (a.request === undefined || a.candidates === undefined || a.policy === undefined) {
     throw new UsageError('compile needs --request, --candidates and --policy (or --batch F.jsonl)');
   }
@@ -140,7 +146,7 @@ async function compileFiles(
   }
   const ledger =
     strategy.readsLedger === true && a.ledger ? readLedger(a.ledger, identitiesOf(inputs), lint) : undefined;
-  const out = await compileOne(strategy, { ...inputs, ledger }, files, hosts, 'files');
+  const out = await compileOne(strategy, { ...inputs, ledger }, files, run.hosts, 'files');
   if ('error' in out) {
     io.err(`ctxbench: ${out.error}\n`);
     return EXIT.checkFailed;
@@ -159,14 +165,8 @@ function readLedger(file: string, identities: ReadonlySet<string>, lint: Lint, i
 }
 
 /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
-function batchLine(
-  where: string,
-  line: string,
-  budget: number | undefined,
-  strategy: HostedStrategy,
-  hosts: Hosts,
-  lint: Lint,
-): Promise<unknown> {
+function batchLine(where: string, line: string, run: Run): Promise<unknown> {
+  const { strategy, budget, lint } = run;
   const parsed = parseJson(line);
   if ('problem' in parsed) throw new InputError(where, parsed.problem);
   const o = parsed.value;
@@ -187,7 +187,7 @@ function batchLine(
       : undefined;
   if (strategy.readsLedger === true && ledger === undefined)
     throw new InputError(where, `${strategy.name} needs a "ledger"`);
-  return compileOne(strategy, { ...inputs, ledger }, files, hosts, where);
+  return compileOne(strategy, { ...inputs, ledger }, files, run.hosts, where);
 }
 
 /**
@@ -195,25 +195,17 @@ function batchLine(
  * `{"error": "file:line: ..."}` and the rest go on; only an unreadable file stops the command.
  * With `output`, the lines are written there whole, or not at all.
  */
-async function compileBatch(
-  file: string,
-  output: string | undefined,
-  budget: number | undefined,
-  strategy: HostedStrategy,
-  hosts: Hosts,
-  io: Io,
-  lint: Lint,
-): Promise<ExitCode> {
+async function compileBatch(file: string, output: string | undefined, run: Run, io: Io): Promise<ExitCode> {
   const written: string[] = [];
   // A problem of a line is told with `ctxbench check` on the whole file, which lists every line's.
-  const lineLint: Lint = { ...lint, checkPath: file };
+  const lineRun: Run = { ...run, lint: { ...run.lint, checkPath: file } };
   for (const [k, line] of readTextLines(file).entries()) {
     if ('text' in line && line.text.trim() === '') continue;
     const where = `${file}:${k + 1}`;
     let out: unknown;
     try {
       if ('problem' in line) throw new InputError(where, line.problem);
-      out = await batchLine(where, line.text, budget, strategy, hosts, lineLint);
+      out = await batchLine(where, line.text, lineRun);
     } catch (e) {
       if (e instanceof InputError) out = { error: e.line };
       else throw e;

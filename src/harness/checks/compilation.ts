@@ -74,8 +74,10 @@ export function checkCompilation(doc: StoredCompilation, inputs: CheckInputs): P
   const text = renderBundleText(bundle, policy.frame);
   if (doc.rendered_text !== text)
     say('rendered')(`rendered_text is not the ${policy.frame} rendering of the bundle`);
+  // The tag hashes every content: taken once, not once per item.
+  const tag = policy.frame === 'v2' ? frameTag(bundle) : null;
   for (const item of bundle.items) {
-    const forged = forgedLine(item.content, policy.frame === 'v2' ? frameTag(bundle) : null);
+    const forged = forgedLine(item.content, tag);
     if (forged !== null)
       say('frame')(
         `content of ${item.id} forges the ${policy.frame} frame with a line ${JSON.stringify(forged)}`,

@@ -1,4 +1,5 @@
-import { quote } from '../../compiler/index.js';
+// The one piece of the compiler a message needs: importing its index would load every stage at start-up.
+import { quote } from '../../compiler/json.js';
 
 /**
  * Bad input that stops a command: exit 2 and one line naming the file, the record (an id or an
