@@ -62,6 +62,11 @@ const COMMANDS: readonly Listed[] = [
     load: async () => (await import('./commands/report.js')).report,
   },
   {
+    name: 'findings <run>',
+    describe: 'a findings document from a template whose every figure the run fills',
+    load: async () => (await import('./commands/findings.js')).findings,
+  },
+  {
     name: 'generate',
     describe: 'write a synthetic case (or with --cases a corpus with its ledger) from a seed',
     load: async () => (await import('./commands/generate.js')).generate,

@@ -139,3 +139,21 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined, lin
   });
   return { dir, name: path.basename(path.resolve(dir)), policy, policyFile, cases };
 }
+
+/**
+ * What each case is for: the manifest's optional `purpose` (case name to a sentence), which
+ * `ctxbench findings` quotes. A purpose that is not a string is an error, not a blank.
+ */
+export function casePurposes(dir: string): Map<string, string> {
+  const file = path.join(dir, 'manifest.json');
+  const raw = readJsonFile(file) as { purpose?: unknown } | null;
+  const purposes = new Map<string, string>();
+  if (raw?.purpose === undefined) return purposes;
+  if (!isPlainObject(raw.purpose))
+    throw new InputError(file, 'invalid purpose: need an object of case names to text');
+  for (const [name, text] of Object.entries(raw.purpose)) {
+    if (typeof text !== 'string') throw new InputError(file, 'invalid purpose: need text', name);
+    purposes.set(name, text);
+  }
+  return purposes;
+}
