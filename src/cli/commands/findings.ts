@@ -38,6 +38,7 @@ export const findings = defineCommand({
     const run = a.run as string;
     const template = a.template as string;
     if (!fs.existsSync(template)) throw new InputError(template, 'template not found');
+    const rows = readRows(run);
     const corpusDir = a.corpus ?? corpusDirOf(run);
     const compilations = readJsonLines(path.join(run, 'compilations.jsonl')).map(
       ({ value }) => value as CompilationLine,
@@ -45,7 +46,7 @@ export const findings = defineCommand({
     let text: string;
     try {
       text = renderFindings(fs.readFileSync(template, 'utf8'), {
-        rows: readRows(run),
+        rows,
         compilations,
         purposes: casePurposes(corpusDir),
       });
