@@ -18,7 +18,7 @@ const dump: Strategy = {
     const kept = [...pool];
     let cost = costOf(kept, input);
     while (kept.length > 0 && cost > input.budget)
-      cost -= renderedIncrement(kept.pop() as (typeof kept)[number], kept.length);
+      cost -= renderedIncrement(kept.pop() as (typeof kept)[number], kept.length, input.policy);
     return baselineAnswer(input, pool, kept, 'dump-truncate');
   },
 };

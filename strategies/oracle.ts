@@ -70,7 +70,7 @@ const oracle: Strategy = {
       }
       let after = cost;
       for (const [k, c] of [...addition.values()].entries())
-        after += renderedIncrement(c, selected.length + k);
+        after += renderedIncrement(c, selected.length + k, input.policy);
       if (after > input.budget) return 'does not fit';
       for (const c of addition.values()) {
         selected.push(c);

@@ -49,6 +49,7 @@ import type { Repair } from './stages/repair/victims.js';
 import { requiredStage } from './stages/required.js';
 import { checkRequiredSources } from './stages/sources.js';
 import { CompileState } from './state.js';
+import { overheadCounter } from './tokens.js';
 import { makeTrace } from './trace.js';
 import type {
   CompileOutput,
@@ -89,6 +90,9 @@ export function compileContext(
   options: CompileOptions = {},
 ): CompileOutput {
   checkCompilerInputs(request, candidates, policy);
+  // Whether the policy's tokenizer is registered is a fact of this process, not of the inputs,
+  // so the input checks leave it; it is asked before any decision, not halfway through one.
+  overheadCounter(policy);
   const run = IMPLEMENTATIONS[options.engine ?? 'fast'];
   const s = new CompileState(new Pool(candidates, request, policy));
   const early = checkRequiredSources(s);
@@ -125,7 +129,7 @@ function refused(s: CompileState, r: StageRefusal): CompileOutput {
 
 function succeeded(s: CompileState, placed: Placed): CompileOutput {
   const { request, policy } = s.pool;
-  const bundle = buildBundle(placed.live, request);
+  const bundle = buildBundle(placed.live, request, policy);
   placed.live.forEach((c, position) => {
     const entry = s.entries.get(c.candidate_id);
     if (entry) entry.position = position;

@@ -48,8 +48,12 @@ export {
   frameV2,
   headerCost,
   itemRenderCost,
+  overheadCounter,
+  type RealTokenizer,
+  registerTokenCounter,
   roundHalfEven,
-  SEPARATOR_COST,
+  separatorCost,
+  type TokenCounter,
 } from './tokens.js';
 export { type Decision, makeTrace, traceEntry } from './trace.js';
 export type {
@@ -68,6 +72,7 @@ export type {
   GateCode,
   GreedyClass,
   MandatoryForm,
+  OverheadTokenizer,
   Pricing,
   RequiredMissing,
   RequirementClass,
@@ -82,6 +87,7 @@ export {
   GATE_CODES,
   GREEDY_CLASSES,
   MANDATORY_FORMS,
+  OVERHEAD_TOKENIZERS,
   PRICINGS,
   REQUIRED_MISSING_MODES,
   REQUIREMENT_CLASSES,

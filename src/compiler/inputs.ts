@@ -1,7 +1,7 @@
 import { requiredGroupOf } from './groups.js';
 import { quote, RecordError } from './json.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from './types.js';
-import { MANDATORY_FORMS } from './vocabulary.js';
+import { MANDATORY_FORMS, OVERHEAD_TOKENIZERS } from './vocabulary.js';
 
 /**
  * Malformed input is thrown before any decision is made (docs/compiler.md §4); every
@@ -54,6 +54,9 @@ function checkPolicy(request: ContextRequest, policy: CompilerPolicy): void {
     throw new RecordError(`unsupported mandatory_form: ${quote(policy.mandatory_form)}`, 'mandatory_form');
   }
   plannedNeedsRefuse(policy);
+  const tokenizer = policy.overhead_tokenizer;
+  if (tokenizer !== undefined && !(OVERHEAD_TOKENIZERS as readonly string[]).includes(tokenizer))
+    throw new RecordError(`unsupported overhead_tokenizer: ${quote(tokenizer)}`, 'overhead_tokenizer');
 }
 
 /**

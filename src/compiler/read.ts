@@ -26,6 +26,7 @@ import type {
   ContextRequest,
   Frame,
   MandatoryForm,
+  OverheadTokenizer,
   Pricing,
   RequiredMissing,
   RequirementClass,
@@ -35,6 +36,7 @@ import {
   DEFAULT_POLICY_VERSION,
   FRAMES,
   MANDATORY_FORMS,
+  OVERHEAD_TOKENIZERS,
   PRICINGS,
   REPAIR_DROP_LAST_DISCRETIONARY,
   REQUIRED_MISSING_MODES,
@@ -129,6 +131,16 @@ export function readPolicy(raw: unknown): CompilerPolicy {
       : oneOf<Pricing>(o.pricing, PRICINGS, 'pricing', 'pricing');
   const frame =
     o.frame === undefined || o.frame === null ? 'v1' : oneOf<Frame>(o.frame, FRAMES, 'frame', 'frame');
+  // Left out when it is the estimate, so that a policy saying so is the reference's record.
+  const overhead =
+    o.overhead_tokenizer === undefined || o.overhead_tokenizer === null
+      ? 'estimate'
+      : oneOf<OverheadTokenizer>(
+          o.overhead_tokenizer,
+          OVERHEAD_TOKENIZERS,
+          'overhead_tokenizer',
+          'overhead_tokenizer',
+        );
   plannedNeedsRefuse({ mandatory_form: mandatory_form as MandatoryForm, required_missing });
   return {
     schema_version,
@@ -140,5 +152,6 @@ export function readPolicy(raw: unknown): CompilerPolicy {
     required_missing,
     pricing,
     frame,
+    ...(overhead === 'estimate' ? {} : { overhead_tokenizer: overhead }),
   };
 }

@@ -4,14 +4,7 @@
  */
 import { bundleHash } from './hash.js';
 import { makeBundle } from './read-results.js';
-import {
-  frameV2,
-  headerCost,
-  itemRenderCost,
-  SEPARATOR,
-  SEPARATOR_COST,
-  TOKEN_PROVENANCE,
-} from './tokens.js';
+import { frameV2, headerCost, itemRenderCost, SEPARATOR, separatorCost, TOKEN_PROVENANCE } from './tokens.js';
 import type { CompilerPolicy, ContextBundle, ContextCandidate, ContextRequest, Frame } from './types.js';
 import { SCHEMA } from './vocabulary.js';
 
@@ -26,16 +19,23 @@ export function renderedCost(
   policy: CompilerPolicy,
 ): number {
   let total = headerCost(request, policy);
-  for (const [k, c] of live.entries()) total += renderedIncrement(c, k);
+  for (const [k, c] of live.entries()) total += renderedIncrement(c, k, policy);
   return total;
 }
 
 /** What one more item adds to a rendered bundle that already holds `count` items. */
-export const renderedIncrement = (c: ContextCandidate, count: number): number =>
-  itemRenderCost(c) + (count > 0 ? SEPARATOR_COST : 0);
+export const renderedIncrement = (c: ContextCandidate, count: number, policy: CompilerPolicy): number =>
+  itemRenderCost(c, policy) + (count > 0 ? separatorCost(policy) : 0);
 
-/** The bundle record for candidates already in layout order. */
-export function buildBundle(ordered: readonly ContextCandidate[], request: ContextRequest): ContextBundle {
+/**
+ * The bundle record for candidates already in layout order; each item's `token_count` is its
+ * render cost under the policy's overhead tokenizer.
+ */
+export function buildBundle(
+  ordered: readonly ContextCandidate[],
+  request: ContextRequest,
+  policy: CompilerPolicy,
+): ContextBundle {
   const items = ordered.map((c, position) => ({
     schema_version: SCHEMA.item,
     id: c.candidate_id,
@@ -43,7 +43,7 @@ export function buildBundle(ordered: readonly ContextCandidate[], request: Conte
     kind: c.kind,
     content: c.content,
     position,
-    token_count: itemRenderCost(c),
+    token_count: itemRenderCost(c, policy),
     token_provenance: TOKEN_PROVENANCE,
     authority: null,
     scope: null,

@@ -3,7 +3,7 @@
  * admitted, the contents and coverage keys that covers, and the trace entries.
  */
 import type { Content, Fact, Pool } from './pool.js';
-import { headerCost, itemRenderCost, SEPARATOR_COST } from './tokens.js';
+import { headerCost, itemRenderCost, separatorCost } from './tokens.js';
 import { traceEntry, type WorkingEntry } from './trace.js';
 import type { ContextCandidate, RequirementClass, TraceDecision } from './types.js';
 
@@ -68,12 +68,15 @@ export class CompileState {
 
   /** Admission charges rendered increments (docs/compiler.md §17.5), not declared counts. */
   readonly rendered: boolean;
+  /** What a separator costs under the policy's overhead tokenizer. */
+  readonly separator: number;
 
   constructor(pool: Pool) {
     this.pool = pool;
     this.entries = new EntryTable(pool);
     this.admittedIdentities = new IdentityTable(pool);
     this.rendered = pool.policy.pricing === 'rendered';
+    this.separator = separatorCost(pool.policy);
     // Rendered pricing charges the frame before anything is admitted: what remains is real.
     this.remaining =
       pool.request.usable_token_budget - (this.rendered ? headerCost(pool.request, pool.policy) : 0);
@@ -85,8 +88,8 @@ export class CompileState {
    */
   private nodeCost(f: Fact, first: boolean): number {
     if (!this.rendered) return f.c.token_count;
-    f.itemCost ??= itemRenderCost(f.c);
-    return f.itemCost + (first ? 0 : SEPARATOR_COST);
+    f.itemCost ??= itemRenderCost(f.c, this.pool.policy);
+    return f.itemCost + (first ? 0 : this.separator);
   }
 
   /** What admitting this one candidate alone would charge, nothing else of its closure considered. */

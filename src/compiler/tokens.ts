@@ -1,5 +1,20 @@
-/** Token costs (docs/compiler.md §3): the word-count estimate and the costs derived from it. */
-import type { CompilerPolicy, ContextCandidate, ContextRequest } from './types.js';
+/**
+ * Token costs (docs/compiler.md §3): the word-count estimate, the real tokenizers a caller may
+ * register beside it, and the costs of the text the engine adds, priced by whichever the policy
+ * names.
+ */
+import { quote, RecordError } from './json.js';
+import type { CompilerPolicy, ContextCandidate, ContextRequest, OverheadTokenizer } from './types.js';
+import { OVERHEAD_TOKENIZERS } from './vocabulary.js';
+
+/**
+ * How many tokens a text is. It must be a pure function of the text: the compiler is one only
+ * as long as its counters are.
+ */
+export type TokenCounter = (text: string) => number;
+
+/** The tokenizers a caller registers; the estimate is the compiler's own and cannot be replaced. */
+export type RealTokenizer = Exclude<OverheadTokenizer, 'estimate'>;
 
 /** Python's `round()` to an integer: exact halves go to the even neighbour. */
 export function roundHalfEven(x: number): number {
@@ -10,37 +25,94 @@ export function roundHalfEven(x: number): number {
   return floor % 2 === 0 ? floor : floor + 1;
 }
 
+/** A counter that remembers: headers, decorations and separators repeat endlessly. */
+function remembering(count: TokenCounter): TokenCounter {
+  const known = new Map<string, number>();
+  return (text) => {
+    const seen = known.get(text);
+    if (seen !== undefined) return seen;
+    const tokens = count(text);
+    // Bounded, so a pool of endless distinct kinds cannot grow it without end.
+    if (known.size >= 4096) known.clear();
+    known.set(text, tokens);
+    return tokens;
+  };
+}
+
 /**
  * The reference's word-count estimate: 1.3 tokens per whitespace-separated word, rounded half to
  * even, at least 1 for non-empty text. An approximation, not a tokenizer: the engine only uses it
  * for the header, decorations and separators; declared token counts are never re-estimated.
  */
-export function estimateTokens_APPROX(text: string): number {
-  const known = estimates.get(text);
-  if (known !== undefined) return known;
+export const estimateTokens_APPROX: TokenCounter = remembering((text) => {
   const words = text.split(/\s+/).filter((w) => w.length > 0).length;
-  const tokens = words === 0 ? 0 : Math.max(1, roundHalfEven(words * 1.3));
-  // Decorations and headers repeat endlessly; a pure function may remember (within bounds).
-  if (estimates.size >= 4096) estimates.clear();
-  estimates.set(text, tokens);
-  return tokens;
+  return words === 0 ? 0 : Math.max(1, roundHalfEven(words * 1.3));
+});
+
+const REAL_TOKENIZERS = OVERHEAD_TOKENIZERS.filter((t): t is RealTokenizer => t !== 'estimate');
+const registered = new Map<string, TokenCounter>();
+
+/**
+ * Lets policies name a real tokenizer in `overhead_tokenizer` (docs/compiler.md §17.7). The
+ * compiler imports nothing, so it ships none; ctxbench's harness registers gpt-tokenizer's. A
+ * second registration of a name replaces the first.
+ */
+export function registerTokenCounter(name: RealTokenizer, count: TokenCounter): void {
+  if (!(REAL_TOKENIZERS as readonly string[]).includes(name))
+    throw new RecordError(
+      `cannot register a token counter as ${quote(name)} (need ${REAL_TOKENIZERS.join(' or ')})`,
+      'overhead_tokenizer',
+    );
+  registered.set(
+    name,
+    remembering((text) => {
+      const tokens = count(text);
+      // A budget compared with a fraction or a negative would be compared with nothing real.
+      if (!Number.isSafeInteger(tokens) || tokens < 0)
+        throw new RecordError(
+          `the ${name} token counter returned ${quote(tokens)}, not a count`,
+          'overhead_tokenizer',
+        );
+      return tokens;
+    }),
+  );
 }
 
-const estimates = new Map<string, number>();
+/**
+ * The counter that prices what the engine adds under this policy. A name the vocabulary does not
+ * know, or one nobody registered, throws: pricing with another counter would be a silent lie.
+ */
+export function overheadCounter(policy: Pick<CompilerPolicy, 'overhead_tokenizer'>): TokenCounter {
+  const name = policy.overhead_tokenizer;
+  if (name === undefined || name === 'estimate') return estimateTokens_APPROX;
+  const counter = registered.get(name);
+  if (counter !== undefined) return counter;
+  if (!(OVERHEAD_TOKENIZERS as readonly string[]).includes(name))
+    throw new RecordError(`unsupported overhead_tokenizer: ${quote(name)}`, 'overhead_tokenizer');
+  throw new RecordError(
+    `overhead_tokenizer ${quote(name)} has no token counter registered (registerTokenCounter)`,
+    'overhead_tokenizer',
+  );
+}
 
 export const TOKEN_PROVENANCE = 'approximation';
 export const SEPARATOR = '\n---\n';
-export const SEPARATOR_COST = estimateTokens_APPROX(SEPARATOR);
+
+/** Between two neighbouring items; a v2 separator is priced as this one (§17.6). */
+export const separatorCost = (policy: Pick<CompilerPolicy, 'overhead_tokenizer'>): number =>
+  overheadCounter(policy)(SEPARATOR);
 
 /**
  * Charged once per bundle although the text renderer never prints it (a reference quirk). Under
  * the v2 frame the frame's own lines are charged too, since the v1 frame was never priced.
  */
-export const headerCost = (request: ContextRequest, policy: CompilerPolicy): number =>
-  estimateTokens_APPROX(`${request.request_id} ${request.task_id} ${policy.policy_version}`) +
-  (policy.frame === 'v2'
-    ? estimateTokens_APPROX(frameV2(`${request.request_id}-bundle`, 'TAG', 'N', []))
-    : 0);
+export function headerCost(request: ContextRequest, policy: CompilerPolicy): number {
+  const count = overheadCounter(policy);
+  return (
+    count(`${request.request_id} ${request.task_id} ${policy.policy_version}`) +
+    (policy.frame === 'v2' ? count(frameV2(`${request.request_id}-bundle`, 'TAG', 'N', [])) : 0)
+  );
+}
 
 /**
  * The v2 frame around `contents` (docs/compiler.md §17.6). Every delimiter carries `tag`, derived
@@ -54,8 +126,13 @@ export function frameV2(bundleId: string, tag: string, count: string, contents: 
   return `${lines.join('\n')}\n`;
 }
 
-export const decorationCost = (c: ContextCandidate): number =>
-  estimateTokens_APPROX(`${c.source_kind} ${c.kind}`);
+export const decorationCost = (
+  c: ContextCandidate,
+  policy: Pick<CompilerPolicy, 'overhead_tokenizer'>,
+): number => overheadCounter(policy)(`${c.source_kind} ${c.kind}`);
 
 /** What one item costs in a rendered bundle: its declared count plus its decoration. */
-export const itemRenderCost = (c: ContextCandidate): number => c.token_count + decorationCost(c);
+export const itemRenderCost = (
+  c: ContextCandidate,
+  policy: Pick<CompilerPolicy, 'overhead_tokenizer'>,
+): number => c.token_count + decorationCost(c, policy);

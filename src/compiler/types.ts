@@ -11,6 +11,7 @@ import type {
   GATE_CODES,
   GREEDY_CLASSES,
   MANDATORY_FORMS,
+  OVERHEAD_TOKENIZERS,
   PRICINGS,
   REQUIRED_MISSING_MODES,
   REQUIREMENT_CLASSES,
@@ -49,6 +50,9 @@ export type Pricing = (typeof PRICINGS)[number];
 
 /** How the bundle is framed as text: see `FRAMES`. */
 export type Frame = (typeof FRAMES)[number];
+
+/** What prices the rendering overhead: see `OVERHEAD_TOKENIZERS`. */
+export type OverheadTokenizer = (typeof OVERHEAD_TOKENIZERS)[number];
 
 /** Which implementation of the greedy and repair stages runs (docs/compiler.md §18). */
 export type Engine = (typeof ENGINES)[number];
@@ -117,6 +121,12 @@ export interface CompilerPolicy {
   readonly pricing: Pricing;
   /** ctxbench's extension (absent from the reference record): see {@link Frame}. */
   readonly frame: Frame;
+  /**
+   * ctxbench's extension, absent from the reference record: see {@link OverheadTokenizer}.
+   * Absent means `estimate`, and the reader leaves it absent then, so a default policy is the
+   * reference's record to the byte.
+   */
+  readonly overhead_tokenizer?: OverheadTokenizer;
 }
 
 export interface ContextItem {

@@ -68,6 +68,10 @@ export const policyToJSON = (p: CompilerPolicy) => ({
   required_missing: p.required_missing,
   pricing: p.pricing,
   frame: p.frame,
+  // Written only when it is not the estimate: every policy written before it stays byte-identical.
+  ...(p.overhead_tokenizer === undefined || p.overhead_tokenizer === 'estimate'
+    ? {}
+    : { overhead_tokenizer: p.overhead_tokenizer }),
 });
 
 export const itemToJSON = (i: ContextItem) => ({

@@ -86,7 +86,7 @@ export type RealTokens = Readonly<Record<Tokenizer, number>>;
 export interface RealTokenStats {
   /** Bundles counted. */
   readonly bundles: number;
-  /** Mean, over those bundles, of the rendered cost (declared counts and the word estimate) over the real count. */
+  /** Mean, over those bundles, of the rendered cost (declared counts and the priced overhead) over the real count. */
   readonly declared_to_real: number | null;
   /** Bundles within the budget by the rendered cost but over it by the real count. */
   readonly overruns: number;

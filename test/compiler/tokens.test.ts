@@ -4,6 +4,7 @@ import {
   estimateTokens_APPROX,
   headerCost,
   roundHalfEven,
+  separatorCost,
 } from '../../src/compiler/index.js';
 import { cand, policy, req } from '../helpers/pool.js';
 
@@ -41,9 +42,9 @@ describe('the word estimate (1.3 tokens a word, half to even)', () => {
 
 describe('derived costs', () => {
   it('a separator costs 1, a decoration of two words 3, a three-word header 4', () => {
-    expect(estimateTokens_APPROX('\n---\n')).toBe(1);
-    expect(decorationCost(cand('a'))).toBe(3);
-    expect(decorationCost(cand('a', { source_kind: 'one', kind: 'two three four' }))).toBe(5);
+    expect(separatorCost(policy())).toBe(1);
+    expect(decorationCost(cand('a'), policy())).toBe(3);
+    expect(decorationCost(cand('a', { source_kind: 'one', kind: 'two three four' }), policy())).toBe(5);
     expect(headerCost(req(10), policy())).toBe(4);
     expect(headerCost(req(10, { request_id: 'a b c' }), policy())).toBe(6);
   });

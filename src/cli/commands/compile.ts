@@ -1,4 +1,4 @@
-import { type ContextRequest, isPlainObject } from '../../compiler/index.js';
+import { type CompilerPolicy, type ContextRequest, isPlainObject } from '../../compiler/index.js';
 import { checkInputs, type InputFiles, orderRoles } from '../../harness/input/checks.js';
 import { InputError, UsageError } from '../../harness/input/errors.js';
 import { readJsonFile, readTextLines } from '../../harness/input/files.js';
@@ -23,6 +23,7 @@ import { pickStrategies } from '../../harness/run/registry.js';
 import type { HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode, type Io } from '../io.js';
+import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 
 const identitiesOf = (inputs: Pick<Inputs, 'candidates'>) =>
   new Set(inputs.candidates.map((c) => c.content_identity));
@@ -43,6 +44,10 @@ export const compile = defineCommand({
       'by exact, at 900 tokens',
     ],
     ['$0 compile --batch pools.jsonl --output out.jsonl', 'one output line per input line'],
+    [
+      '$0 compile --request r.json --candidates c.json --policy p.json --tokenizer o200k',
+      'the overhead priced by o200k instead of the word estimate',
+    ],
   ],
   options: (y) =>
     y
@@ -73,6 +78,7 @@ export const compile = defineCommand({
         type: 'string',
         describe: 'a truth file, for a strategy that reads the ledger',
       })
+      .option('tokenizer', tokenizerOption)
       .option('timeout', timeoutOption)
       .option('strict', strictOption),
   run: async (a, { io }) => {
@@ -87,6 +93,7 @@ export const compile = defineCommand({
         strategy: await compileStrategy(ref, hosts),
         hosts,
         budget: budgetOf(a.budget),
+        policy: tokenizerSetting(a.tokenizer),
         lint: lintOf(a.strict, io),
       };
       return await (a.batch === undefined
@@ -104,6 +111,8 @@ interface Run {
   readonly hosts: Hosts;
   /** `--budget`, or undefined to keep each request's own. */
   readonly budget: number | undefined;
+  /** Each policy as `--tokenizer` leaves it. */
+  readonly policy: (p: CompilerPolicy) => CompilerPolicy;
   readonly lint: Lint;
 }
 
@@ -135,7 +144,7 @@ async function compileFiles(a: FileArgs, run: Run, io: Io): Promise<ExitCode> {
   const inputs: Inputs = {
     request: withBudget(loadRequest(files.request, lint), budget),
     ...loadCandidates(files.candidates, { lint }),
-    policy: loadPolicy(files.policy, lint),
+    policy: run.policy(loadPolicy(files.policy, lint)),
   };
   // The compiler checks its own inputs; located here only when another strategy will run.
   if (strategy.name !== 'compiler')
@@ -177,7 +186,7 @@ function batchLine(where: string, line: string, run: Run): Promise<unknown> {
   const inputs = {
     request: withBudget(toRequest(where, o.request, lint), budget),
     ...toCandidates(where, o.candidates, { lint }),
-    policy: toPolicy(where, o.policy, lint),
+    policy: run.policy(toPolicy(where, o.policy, lint)),
   };
   const files: InputFiles = { request: where, candidates: where, policy: where };
   checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);

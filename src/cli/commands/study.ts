@@ -42,6 +42,7 @@ import {
 } from '../command.js';
 import { EXIT, type ExitCode } from '../io.js';
 import { Stopped, shellLine, stoppable } from '../signals.js';
+import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 
 /**
  * Run the matrix and write the run folder. Everything that can be wrong with the inputs is
@@ -55,6 +56,10 @@ export const study = defineCommand({
       'two strategies, two compilations at once',
     ],
     ['$0 study --out runs/two --resume', 'finish a run that was stopped or killed'],
+    [
+      '$0 study --tokenizer o200k --out runs/o200k',
+      'the overhead priced by o200k; the run records it in manifest.json',
+    ],
   ],
   options: (y) =>
     y
@@ -64,6 +69,7 @@ export const study = defineCommand({
         describe: 'comma-separated subset (default: all registered)',
       })
       .option('policy', { type: 'string', describe: "a policy file replacing the corpus's" })
+      .option('tokenizer', tokenizerOption)
       .option('out', { type: 'string', describe: 'run folder (default runs/<corpus name>)' })
       .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
       .option('jobs', {
@@ -83,7 +89,9 @@ export const study = defineCommand({
       .option('quiet', quietOption),
   run: async (a, ctx) => {
     const lint = lintOf(a.strict, ctx.io);
-    const corpus = loadCorpus(a.corpus, a.policy, lint);
+    const underTokenizer = tokenizerSetting(a.tokenizer);
+    const loaded = loadCorpus(a.corpus, a.policy, lint);
+    const corpus = { ...loaded, policy: underTokenizer(loaded.policy) };
     const ledgerDir = ledgerDirFor(corpus);
     settleLedger(ledgerDir, corpus, lint);
     const ledger = loadLedger(ledgerDir, corpus);

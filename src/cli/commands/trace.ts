@@ -12,6 +12,7 @@ import type { BudgetName, HostedStrategy, StrategyRef } from '../../harness/type
 import { BUDGETS } from '../../harness/vocabulary.js';
 import { corpusOption, defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
+import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 
 export function parseBudget(text: string): BudgetName | number {
   if ((BUDGETS as readonly string[]).includes(text)) return text as BudgetName;
@@ -41,6 +42,7 @@ export const trace = defineCommand({
       })
       .option('strategy', { type: 'string', default: 'compiler', describe: 'whose decisions to show' })
       .option('corpus', corpusOption)
+      .option('tokenizer', tokenizerOption)
       .option('json', { type: 'boolean', default: false, describe: 'print the trace as JSON' })
       .option('timeout', timeoutOption)
       .option('strict', strictOption),
@@ -54,7 +56,7 @@ export const trace = defineCommand({
       throw new UsageError(`unknown case "${a.case}" (known: ${corpus.cases.map((c) => c.name).join(', ')})`);
     }
     // The corpus checked every case's inputs when it was loaded.
-    const inputs = caseInputs(kase, budget, corpus.policy, undefined);
+    const inputs = caseInputs(kase, budget, tokenizerSetting(a.tokenizer)(corpus.policy), undefined);
     const hosts = new Hosts({ timeout: timeoutOf(a.timeout), keep: 1, secrets: [ledgerDirFor(corpus)] });
     const compiled = await (async () => {
       const [strategy] = (await hosts.describe([ref])) as [HostedStrategy];

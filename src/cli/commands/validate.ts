@@ -6,6 +6,7 @@ import { readJsonFile } from '../../harness/input/files.js';
 import { loadCandidates, loadPolicy, loadRequest, locate } from '../../harness/input/records.js';
 import { defineCommand, lintOf, strictOption } from '../command.js';
 import { EXIT } from '../io.js';
+import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 
 /**
  * A stored compilation (the output of `compile`, or a golden file) checked against its inputs:
@@ -28,6 +29,7 @@ export const validate = defineCommand({
       .option('request', { type: 'string', describe: 'the request it was compiled for' })
       .option('candidates', { type: 'string', describe: 'the candidates it was compiled from' })
       .option('policy', { type: 'string', describe: 'the policy it was compiled under' })
+      .option('tokenizer', { ...tokenizerOption, describe: 'the --tokenizer it was compiled with' })
       .option('strict', strictOption),
   run: (a, { io }) => {
     if (!a.compilation || !a.request || !a.candidates || !a.policy) {
@@ -38,7 +40,7 @@ export const validate = defineCommand({
     const inputs = {
       request: loadRequest(files.request, lint),
       candidates: loadCandidates(files.candidates, { lint }).candidates,
-      policy: loadPolicy(files.policy, lint),
+      policy: tokenizerSetting(a.tokenizer)(loadPolicy(files.policy, lint)),
     };
     checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
     const file = a.compilation;

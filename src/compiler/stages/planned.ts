@@ -7,7 +7,6 @@
  * search: every pass is a fixed walk over the demands, and the passes are bounded.
  */
 import type { CompileState } from '../state.js';
-import { SEPARATOR_COST } from '../tokens.js';
 import { type Demand, demandsOf } from './plan/demands.js';
 import { Plan } from './plan/plan.js';
 import { refuse, type StageRefusal } from './refusal.js';
@@ -39,7 +38,7 @@ export function plannedStage(s: CompileState): StageRefusal | null {
   }
   improve(s, plan, contents);
   // The first item of an empty bundle has no separator before it.
-  const need = plan.cost - (s.rendered && plan.size > 0 && s.admitted.size === 0 ? SEPARATOR_COST : 0);
+  const need = plan.cost - (s.rendered && plan.size > 0 && s.admitted.size === 0 ? s.separator : 0);
   if (need > s.remaining) return overBudget(s, plan, demands, need);
   commit(s, demands);
   return null;

@@ -59,7 +59,7 @@ export function checkCompilation(doc: StoredCompilation, inputs: CheckInputs): P
     return problems;
   }
   for (const text of validateBundle(bundle, request, candidates, policy)) say('legal')(text);
-  const live = itemsAgainstCandidates(bundle, known, request, say('item'));
+  const live = itemsAgainstCandidates(bundle, known, { request, policy }, say('item'));
   const ordered = orderByRole(live, policy.order_roles);
   if (ordered.some((c, k) => c !== live[k]))
     say('order')(`items are not in the policy's order: ${ordered.map((c) => c.candidate_id).join(', ')}`);
@@ -113,7 +113,7 @@ function resultAgainstInputs(
 function itemsAgainstCandidates(
   bundle: ContextBundle,
   known: ReadonlyMap<string, ContextCandidate>,
-  request: ContextRequest,
+  { request, policy }: { readonly request: ContextRequest; readonly policy: CompilerPolicy },
   say: (text: string) => void,
 ): ContextCandidate[] {
   const live: ContextCandidate[] = [];
@@ -124,7 +124,7 @@ function itemsAgainstCandidates(
     else if (c !== undefined) live.push(c);
     seen.add(item.id);
   }
-  const built = buildBundle(live, request);
+  const built = buildBundle(live, request, policy);
   for (const key of ['schema_version', 'id', 'created_at', 'evidence_class', 'provenance'] as const)
     if (JSON.stringify(bundle[key]) !== JSON.stringify(built[key]))
       say(`bundle ${key} is not what the request gives`);

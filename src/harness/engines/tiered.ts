@@ -93,7 +93,7 @@ export function compileTiered(input: StrategyInput, mode: Mode): Selection {
   let cost = costOf(start, input);
   const remove = (items: readonly ContextCandidate[], reason: Why) => {
     for (const c of items) {
-      cost -= renderedIncrement(c, --count);
+      cost -= renderedIncrement(c, --count, input.policy);
       why.set(c.candidate_id, reason);
     }
   };

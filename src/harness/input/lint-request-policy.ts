@@ -9,6 +9,7 @@ import {
   FRAMES,
   isPlainObject,
   MANDATORY_FORMS,
+  OVERHEAD_TOKENIZERS,
   PRICINGS,
   quote,
   REQUIRED_MISSING_MODES,
@@ -62,11 +63,15 @@ export function lintRequest(raw: unknown, at: At): void {
 const DEFAULTS = defaultPolicy();
 /** `none` is the spelling docs/formats.md gives "never repair"; the reader takes any string so. */
 export const REPAIRS = [DEFAULTS.repair, 'none'] as const;
-/** The keys of a policy (and `$schema`, for editors): any other is warned about. */
+/**
+ * The keys of a policy (and `$schema`, for editors): any other is warned about. The default
+ * policy leaves `overhead_tokenizer` out (it is the estimate), so it is named here.
+ */
 export const POLICY_KEYS: ReadonlySet<string> = new Set([
   '$schema',
   'schema_version',
   ...Object.keys(DEFAULTS),
+  'overhead_tokenizer',
 ]);
 
 export function lintPolicy(raw: unknown, at: At): void {
@@ -99,6 +104,7 @@ export function lintPolicy(raw: unknown, at: At): void {
   const missingMode = word(raw, 'required_missing', REQUIRED_MISSING_MODES, at, false);
   word(raw, 'pricing', PRICINGS, at, false);
   word(raw, 'frame', FRAMES, at, false);
+  word(raw, 'overhead_tokenizer', OVERHEAD_TOKENIZERS, at, false);
   // The reader's order: an unsupported mode is its own problem; an absent one is the default.
   const mode = raw.required_missing === undefined || raw.required_missing === null ? 'omit' : missingMode;
   if (form === 'planned' && mode !== undefined && mode !== 'refuse')

@@ -12,6 +12,7 @@ import {
   readPolicy,
   readRequest,
 } from '../../compiler/index.js';
+import { withCounters } from '../score/real-tokens.js';
 import type { Annotations } from '../types.js';
 import { InputError, recordName } from './errors.js';
 import { readJsonFile } from './files.js';
@@ -41,7 +42,8 @@ export function toPolicy(file: string, raw: unknown, lint?: Lint): CompilerPolic
   const findings = new Findings(file);
   lintPolicy(raw, { out: findings, record: 'policy' });
   settle(findings, lint);
-  return locate(file, 'policy', () => readPolicy(raw));
+  // A policy that names a real tokenizer can be compiled under at once, here and in the checks.
+  return withCounters(locate(file, 'policy', () => readPolicy(raw)));
 }
 
 export interface CandidateRules extends LintRules {

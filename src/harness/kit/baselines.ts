@@ -28,7 +28,7 @@ export function greedyFill(ordered: readonly ContextCandidate[], input: Strategy
   const selected: ContextCandidate[] = [];
   let cost = costOf([], input);
   for (const c of ordered) {
-    const next = cost + renderedIncrement(c, selected.length);
+    const next = cost + renderedIncrement(c, selected.length, input.policy);
     if (next > input.budget) continue;
     selected.push(c);
     cost = next;

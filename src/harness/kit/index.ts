@@ -22,7 +22,7 @@ export {
   renderedIncrement,
   requiredGroupOf,
   requiredGroups,
-  SEPARATOR_COST,
+  separatorCost,
   type TraceEntry,
   walkClosure,
 } from '../../compiler/index.js';

@@ -50,7 +50,7 @@ export function selectionTrace(
   let cost = costOf([], input);
   live.forEach((c, position) => {
     const before = input.budget - cost;
-    cost += renderedIncrement(c, position);
+    cost += renderedIncrement(c, position, input.policy);
     spent.set(c.candidate_id, [before, input.budget - cost, position]);
   });
   const rest = admitted.length > 0 ? input.budget - cost : input.budget;

@@ -4,6 +4,7 @@
  * back is the guard's answer, JSON text or a message. Started by `hosts.ts`, never by hand.
  */
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from '../../compiler/index.js';
+import { withCounters } from '../score/real-tokens.js';
 import type { Annotations, CaseLedger, Strategy, StrategyInfo } from '../types.js';
 import { type Answer, assembleGuarded, deepFreeze, describeThrown } from './guard.js';
 import { strategyInput } from './input.js';
@@ -44,7 +45,11 @@ async function serve(file: string): Promise<void> {
   let strategy: Strategy | undefined;
   let shared: SharedInputs | undefined;
   const answer = (m: HostRequest) => {
-    if (m.shared !== undefined) shared = deepFreeze(m.shared);
+    if (m.shared !== undefined) {
+      // A strategy prices with this process's compiler, which must know the policy's tokenizer.
+      withCounters(m.shared.policy);
+      shared = deepFreeze(m.shared);
+    }
     if (shared === undefined || strategy === undefined) throw new Error('asked before the inputs were sent');
     const inputs = { ...shared, request: m.request, ledger: m.ledger };
     send({ id: m.id, answer: assembleGuarded(strategy, strategyInput(strategy, inputs)) });

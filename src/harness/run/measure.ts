@@ -123,7 +123,7 @@ function bundleOf(
     ids.map((id) => lookup.get(id) as ContextCandidate),
     policy.order_roles,
   );
-  const bundle = buildBundle(live, request);
+  const bundle = buildBundle(live, request, policy);
   const renderedTokens = renderedCost(live, request, policy);
   const record = bundleResult(
     request,

@@ -1,18 +1,57 @@
 /**
- * Real token counts of rendered text, by OpenAI's BPE vocabularies shipped inside gpt-tokenizer
- * (offline). The ruler prices declared counts plus a word estimate; these say what a model would
- * actually be sent. Loading the vocabularies takes a large part of a second, so only what counts
- * tokens imports this module.
+ * Real token counts of text, by OpenAI's BPE vocabularies shipped inside gpt-tokenizer (offline):
+ * what a model would actually be sent, beside the ruler's declared counts and overhead; and the
+ * same tokenizers lent to the compiler, for a policy whose `overhead_tokenizer` names one
+ * (docs/compiler.md §17.7).
  */
-import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
-import type { RealTokens } from '../types.js';
+import { createRequire } from 'node:module';
+import { type CompilerPolicy, registerTokenCounter } from '../../compiler/index.js';
+import type { RealTokens, Tokenizer } from '../types.js';
+import { TOKENIZERS } from '../vocabulary.js';
+
+type Encoding = typeof import('gpt-tokenizer/encoding/o200k_base');
+
+// Loading a vocabulary takes a large part of a second: each is loaded when it first counts, not
+// when this module is imported, so registering the counters costs nothing until one is used.
+// `require` is what can load it at that moment, inside a synchronous count.
+const load = createRequire(import.meta.url);
+const encodings = new Map<Tokenizer, Encoding>();
 
 // Content is data: a special token's spelling (`<|endoftext|>`) is counted as the text it is,
 // never refused and never read as a control token.
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
+/** `text` in one tokenizer's tokens. */
+export function countTokens(tokenizer: Tokenizer, text: string): number {
+  let encoding = encodings.get(tokenizer);
+  if (encoding === undefined) {
+    encoding = load(`gpt-tokenizer/encoding/${tokenizer}_base`) as Encoding;
+    encodings.set(tokenizer, encoding);
+  }
+  return encoding.countTokens(text, PLAIN);
+}
+
 export const realTokens = (text: string): RealTokens => ({
-  o200k: o200k(text, PLAIN),
-  cl100k: cl100k(text, PLAIN),
+  o200k: countTokens('o200k', text),
+  cl100k: countTokens('cl100k', text),
 });
+
+let registered = false;
+
+/** Every real tokenizer, registered with the compiler as an overhead counter (once). */
+export function registerRealCounters(): void {
+  if (registered) return;
+  for (const t of TOKENIZERS) registerTokenCounter(t, (text) => countTokens(t, text));
+  registered = true;
+}
+
+/**
+ * The policy, after registering the real tokenizers if it names one: the harness calls this
+ * wherever a policy enters a process (a file read, `--tokenizer`, a strategy's process given its
+ * input), so nothing it compiles or measures meets an unregistered name.
+ */
+export function withCounters(policy: CompilerPolicy): CompilerPolicy {
+  if (policy.overhead_tokenizer !== undefined && policy.overhead_tokenizer !== 'estimate')
+    registerRealCounters();
+  return policy;
+}

@@ -4,7 +4,7 @@
  * it, priced as admission would price it. Nothing here writes the trace.
  */
 import type { CompileState } from '../../state.js';
-import { itemRenderCost, SEPARATOR_COST } from '../../tokens.js';
+import { itemRenderCost } from '../../tokens.js';
 
 /** One way to meet a demand: the roots admitted and the closure they bring. */
 export interface Option {
@@ -27,7 +27,7 @@ export class Plan {
 
   nodeCost(id: string): number {
     const c = this.s.pool.get(id);
-    return this.s.rendered ? itemRenderCost(c) + SEPARATOR_COST : c.token_count;
+    return this.s.rendered ? itemRenderCost(c, this.s.pool.policy) + this.s.separator : c.token_count;
   }
 
   holds(id: string): boolean {

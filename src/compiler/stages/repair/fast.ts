@@ -7,7 +7,7 @@
 import { requiredGroupOf } from '../../groups.js';
 import { Heap } from '../../heap.js';
 import type { CompileState } from '../../state.js';
-import { headerCost, itemRenderCost, SEPARATOR_COST } from '../../tokens.js';
+import { headerCost, itemRenderCost } from '../../tokens.js';
 import type { ContextCandidate } from '../../types.js';
 import { drop, victimsOf } from './victims.js';
 
@@ -42,8 +42,9 @@ export function repairFast(s: CompileState, start: readonly ContextCandidate[]):
   };
   const heap = new Heap<string>((a, b) => (position.get(a) as number) > (position.get(b) as number));
   for (const c of start) if (droppable(c.candidate_id)) heap.push(c.candidate_id);
-  let items = start.reduce((sum, c) => sum + itemRenderCost(c), 0);
-  const cost = () => headerCost(request, policy) + items + Math.max(0, alive.size - 1) * SEPARATOR_COST;
+  let items = start.reduce((sum, c) => sum + itemRenderCost(c, policy), 0);
+  const header = headerCost(request, policy);
+  const cost = () => header + items + Math.max(0, alive.size - 1) * s.separator;
   const release = (v: ContextCandidate, d: string) => {
     holders.set(d, (holders.get(d) ?? 0) - 1);
     if (droppable(d)) heap.push(d);
@@ -62,7 +63,7 @@ export function repairFast(s: CompileState, start: readonly ContextCandidate[]):
     for (const v of victims) {
       const released = depsOf(v);
       alive.delete(v.candidate_id);
-      items -= itemRenderCost(v);
+      items -= itemRenderCost(v, policy);
       for (const d of released) release(v, d);
     }
     drop(s, victims);

@@ -21,7 +21,7 @@ import {
   itemRenderCost,
   promotedClass,
   requiredGroups,
-  SEPARATOR_COST,
+  separatorCost,
 } from '../../kit/index.js';
 import type { StrategyInput } from '../../types.js';
 
@@ -73,12 +73,13 @@ export class BundleModel {
       this.binaries.push(`x${k}`);
     });
     this.frame = headerCost(input.request, input.policy);
+    const separator = separatorCost(input.policy);
     this.oneFormPerContent(req.contents);
     this.gatesAndNames(req.named);
     this.dependenciesAndGroups();
     this.costTerms = [
-      ...this.sorted.map((c, k): Term => [itemRenderCost(c) + SEPARATOR_COST, `x${k}`]),
-      [-SEPARATOR_COST, 'y'],
+      ...this.sorted.map((c, k): Term => [itemRenderCost(c, input.policy) + separator, `x${k}`]),
+      [-separator, 'y'],
     ];
     this.binaries.push('y');
     if (this.sorted.length > 0)

@@ -12,6 +12,7 @@ import {
   promotedClass,
   requiredGroupOf,
   requiredGroups,
+  separatorCost,
   walkClosure,
 } from '../../kit/index.js';
 import type { Objective, StrategyInput } from '../../types.js';
@@ -32,6 +33,8 @@ export class Problem {
   /** Content identity -> the form `required_ids` names for it. */
   readonly named = new Map<string, string>();
   readonly header: number;
+  /** What a separator between two members costs. */
+  readonly separator: number;
   readonly valueP = new Map<string, number>();
   readonly valueD = new Map<string, number>();
 
@@ -39,6 +42,7 @@ export class Problem {
     this.input = input;
     this.lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
     this.header = headerCost(input.request, input.policy);
+    this.separator = separatorCost(input.policy);
     const sorted = [...input.candidates].sort(byCandidateId);
     for (const c of sorted) {
       this.byIdentity.set(c.content_identity, [...(this.byIdentity.get(c.content_identity) ?? []), c]);
@@ -117,7 +121,7 @@ export class Problem {
   }
 
   itemCost(id: string): number {
-    return itemRenderCost(this.lookup.get(id) as ContextCandidate);
+    return itemRenderCost(this.lookup.get(id) as ContextCandidate, this.input.policy);
   }
 }
 

@@ -4,7 +4,7 @@
  * by construction. Bounded by a node count, never by a clock, so the answer does not depend on
  * the machine.
  */
-import { type ContextCandidate, SEPARATOR_COST } from '../../kit/index.js';
+import type { ContextCandidate } from '../../kit/index.js';
 import { compareIdLists, compareObjectives, EPSILON, objectiveOf } from '../../score/objective.js';
 import type { Found, Problem, SearchGoal } from './problem.js';
 
@@ -56,7 +56,7 @@ export class Search {
         ? [...problem.byIdentity.keys()].filter((i) => !goal.required.has(i) && valuable(i))
         : [];
     const ratio = (m: Map<string, number>) => (i: string) =>
-      (m.get(i) ?? 0) / ((this.minItem.get(i) ?? 1) + SEPARATOR_COST);
+      (m.get(i) ?? 0) / ((this.minItem.get(i) ?? 1) + problem.separator);
     const byRatio = (m: Map<string, number>) =>
       [...optional].sort((a, b) => ratio(m)(b) - ratio(m)(a) || (a < b ? -1 : 1));
     this.ratioP = byRatio(this.maxP);
@@ -74,7 +74,7 @@ export class Search {
 
   private cost(extraItems = 0, extraCount = 0): number {
     const n = this.chosen.size + extraCount;
-    return this.problem.header + this.items + extraItems + Math.max(0, n - 1) * SEPARATOR_COST;
+    return this.problem.header + this.items + extraItems + Math.max(0, n - 1) * this.problem.separator;
   }
 
   /** Seed the search with a known legal bundle, so pruning starts at once. */
@@ -264,7 +264,7 @@ export class Search {
       if (this.decided.has(identity)) continue;
       const v = this.reachable(identity, best, values);
       if (v <= 0) continue;
-      const w = (this.minItem.get(identity) ?? 0) + SEPARATOR_COST;
+      const w = (this.minItem.get(identity) ?? 0) + this.problem.separator;
       if (w <= left) {
         total += v;
         left -= w;

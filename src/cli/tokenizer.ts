@@ -1,0 +1,34 @@
+/**
+ * `--tokenizer`, for the commands that compile under a policy: what prices the rendering overhead
+ * (docs/compiler.md §17.7). Apart from `command.ts` because it needs the compiler, which `--help`
+ * must not load.
+ */
+import { type CompilerPolicy, OVERHEAD_TOKENIZERS, type OverheadTokenizer } from '../compiler/index.js';
+import { UsageError } from '../harness/input/errors.js';
+import { withCounters } from '../harness/score/real-tokens.js';
+
+// A string checked here, not yargs' `choices`: its complaint spans lines and the first one, all
+// a one-line error keeps, does not say which option was wrong.
+export const tokenizerOption = {
+  type: 'string',
+  describe:
+    'what prices the header, decorations and separators: estimate, the reference setting (1.3 tokens a ' +
+    "word), or o200k or cl100k, a real tokenizer, as an option beside it; sets the policy's overhead_tokenizer",
+  defaultDescription: "the policy's overhead_tokenizer, estimate when it names none",
+} as const;
+
+/**
+ * What `--tokenizer` does to a policy, its value checked at once: absent, nothing; `estimate`
+ * leaves the field out, so the policy is the reference's record again.
+ */
+export function tokenizerSetting(tokenizer: string | undefined): (policy: CompilerPolicy) => CompilerPolicy {
+  if (tokenizer === undefined) return (policy) => policy;
+  if (!(OVERHEAD_TOKENIZERS as readonly string[]).includes(tokenizer))
+    throw new UsageError(`--tokenizer must be ${OVERHEAD_TOKENIZERS.join(', ')}, not "${tokenizer}"`);
+  return (policy) => {
+    const { overhead_tokenizer: _replaced, ...rest } = policy;
+    return withCounters(
+      tokenizer === 'estimate' ? rest : { ...rest, overhead_tokenizer: tokenizer as OverheadTokenizer },
+    );
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * `--tokenizer` on compile, validate, trace and study (docs/compiler.md §17.7): the overhead of a
+ * bundle counted here with gpt-tokenizer, independently of the code; the default setting the
+ * reference's output to the byte; a bad name one line naming what was wrong, exit 2.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { requestAt } from '../../src/harness/input/corpus.js';
+import type { Row } from '../../src/harness/types.js';
+import { caseFlags, cli, corpusCopy, inputFlags, tempDir } from '../helpers/cli.js';
+import { CORPUS_DIR, corpus } from '../helpers/corpus.js';
+
+const tmp = tempDir('tokenizer');
+const plain = { disallowedSpecial: new Set<string>() };
+const COUNT = {
+  o200k: (text: string) => o200kCount(text, plain),
+  cl100k: (text: string) => cl100kCount(text, plain),
+};
+const CASE = 'heterogeneous-basic';
+const request = JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, `${CASE}.request.json`), 'utf8'));
+const byId = new Map(
+  corpus().cases.flatMap((k) => k.candidates.map((c) => [`${k.name}/${c.candidate_id}`, c])),
+);
+const writePolicy = (name: string, data: unknown) => {
+  const file = path.join(tmp, `${name}.policy.json`);
+  fs.writeFileSync(file, JSON.stringify(data));
+  return file;
+};
+
+/** A bundle's rendered cost by docs/compiler.md §3 and §11.2, under a real tokenizer. */
+function realCost(
+  kase: string,
+  ids: readonly string[],
+  req: { request_id: string; task_id: string },
+  t: 'o200k' | 'cl100k',
+) {
+  const count = COUNT[t];
+  let total = count(`${req.request_id} ${req.task_id} compiler-policy-v1`);
+  for (const id of ids) {
+    const c = byId.get(`${kase}/${id}`);
+    if (c === undefined) throw new Error(`no candidate ${kase}/${id}`);
+    total += c.token_count + count(`${c.source_kind} ${c.kind}`);
+  }
+  return total + Math.max(0, ids.length - 1) * count('\n---\n');
+}
+
+describe('compile --tokenizer', () => {
+  it.each(['o200k', 'cl100k'] as const)(
+    '%s prices each item and the bundle with the real counts',
+    async (t) => {
+      const r = await cli('compile', ...caseFlags(CASE), '--tokenizer', t);
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.validation).toEqual({ valid: true, problems: [] });
+      const ids: string[] = out.bundle.items.map((i: { id: string }) => i.id);
+      for (const item of out.bundle.items) {
+        const c = byId.get(`${CASE}/${item.id}`);
+        expect(item.token_count).toBe(
+          (c?.token_count ?? Number.NaN) + COUNT[t](`${c?.source_kind} ${c?.kind}`),
+        );
+      }
+      expect(out.result.bundle_tokens).toBe(realCost(CASE, ids, request, t));
+      // The estimate charges another overhead: the test is not passing by coincidence.
+      const reference = JSON.parse((await cli('compile', ...caseFlags(CASE))).stdout);
+      expect(reference.result.bundle_tokens).not.toBe(out.result.bundle_tokens);
+    },
+  );
+
+  it('the default setting is the reference output to the byte, for every case and budget', async () => {
+    for (const kase of corpus().cases)
+      for (const budget of Object.values(kase.budgets)) {
+        const flags = [...caseFlags(kase.name), '--budget', String(budget)];
+        const none = await cli('compile', ...flags);
+        const estimate = await cli('compile', ...flags, '--tokenizer', 'estimate');
+        expect(none.code).toBe(0);
+        expect(estimate.stdout, `${kase.name}/${budget}`).toBe(none.stdout);
+      }
+  });
+
+  it('a policy file may name the tokenizer; --tokenizer estimate takes the reference back', async () => {
+    const file = writePolicy('cl100k', { overhead_tokenizer: 'cl100k' });
+    const byFile = await cli('compile', ...inputFlags(...requestAndCandidates(), file));
+    const byFlag = await cli('compile', ...caseFlags(CASE), '--tokenizer', 'cl100k');
+    expect(byFile.code, byFile.stderr).toBe(0);
+    expect(byFile.stdout).toBe(byFlag.stdout);
+    const back = await cli(
+      'compile',
+      ...inputFlags(...requestAndCandidates(), file),
+      '--tokenizer',
+      'estimate',
+    );
+    expect(back.stdout).toBe((await cli('compile', ...caseFlags(CASE))).stdout);
+  });
+
+  it('a strategy in its own process prices with the same tokenizer as the ruler', async () => {
+    for (const strategy of ['exact', 'dump', 'compiler-v2']) {
+      const r = await cli(
+        'compile',
+        ...caseFlags(CASE),
+        '--strategy',
+        strategy,
+        '--budget',
+        '500',
+        '--tokenizer',
+        'o200k',
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.validation, strategy).toEqual({ valid: true, problems: [] });
+      if (out.bundle === null) continue;
+      const ids: string[] = out.bundle.items.map((i: { id: string }) => i.id);
+      expect(out.result.bundle_tokens, strategy).toBe(realCost(CASE, ids, request, 'o200k'));
+      expect(out.result.bundle_tokens).toBeLessThanOrEqual(500);
+    }
+  });
+});
+
+function requestAndCandidates(): [string, string] {
+  return [path.join(CORPUS_DIR, `${CASE}.request.json`), path.join(CORPUS_DIR, `${CASE}.candidates.json`)];
+}
+
+describe('validate --tokenizer', () => {
+  it('takes a compilation made under o200k as valid only under o200k', async () => {
+    const compiled = path.join(tmp, 'o200k.json');
+    fs.writeFileSync(compiled, (await cli('compile', ...caseFlags(CASE), '--tokenizer', 'o200k')).stdout);
+    const under = await cli(
+      'validate',
+      '--compilation',
+      compiled,
+      ...caseFlags(CASE),
+      '--tokenizer',
+      'o200k',
+    );
+    expect([under.code, under.stdout]).toEqual([0, 'valid\n']);
+    const without = await cli('validate', '--compilation', compiled, ...caseFlags(CASE));
+    expect(without.code).toBe(1);
+    expect(without.stdout).toMatch(/^INVALID tokens: bundle_tokens \d+ is not the rendered cost \d+$/m);
+  });
+});
+
+describe('a name nobody knows', () => {
+  it('--tokenizer: exit 2, one line naming the option', async () => {
+    for (const command of [
+      ['compile', ...caseFlags(CASE)],
+      ['trace', CASE, '--budget', 'tight'],
+      ['study', '--out', path.join(tmp, 'never')],
+    ]) {
+      const r = await cli(...command, '--tokenizer', 'p50k');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        'ctxbench: --tokenizer must be estimate, o200k, cl100k, not "p50k" (see ctxbench --help)\n',
+      );
+    }
+    expect(fs.existsSync(path.join(tmp, 'never'))).toBe(false);
+  });
+
+  it('in a policy file: exit 2, one line naming the file and the field', async () => {
+    const file = writePolicy('p50k', { overhead_tokenizer: 'p50k' });
+    const r = await cli('compile', ...inputFlags(...requestAndCandidates(), file));
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')).toEqual([
+      `ctxbench: ${file}: policy: unsupported overhead_tokenizer: "p50k" (need estimate, o200k or cl100k)`,
+      '',
+    ]);
+  });
+});
+
+describe('check', () => {
+  it('takes a corpus whose policy names a real tokenizer as it is: nothing to register to lint', async () => {
+    const dir = corpusCopy(tmp, 'o200k-corpus', (d) => {
+      const file = path.join(d, 'compiler-policy-v1.json');
+      fs.writeFileSync(
+        file,
+        JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), overhead_tokenizer: 'o200k' }),
+      );
+    });
+    const r = await cli('check', dir);
+    expect([r.code, r.stdout.trim().split('\n').at(-1)]).toEqual([
+      0,
+      'check: 14 cases, 0 problems, 0 warnings',
+    ]);
+  });
+});
+
+describe('trace --tokenizer', () => {
+  it('shows the real overhead; the default is the reference trace', async () => {
+    const args = ['trace', CASE, '--budget', 'tight', '--json'];
+    const none = await cli(...args);
+    expect((await cli(...args, '--tokenizer', 'estimate')).stdout).toBe(none.stdout);
+    const o200k = await cli(...args, '--tokenizer', 'o200k');
+    expect(o200k.code, o200k.stderr).toBe(0);
+    expect(o200k.stdout).not.toBe(none.stdout);
+  });
+});
+
+describe('study --tokenizer o200k', () => {
+  const out = path.join(tmp, 'run');
+  let rows: Row[] = [];
+  let code = -1;
+  let stderr = '';
+  beforeAll(async () => {
+    const r = await cli('study', '--tokenizer', 'o200k', '--out', out, '--jobs', '2', '--quiet');
+    code = r.code;
+    stderr = r.stderr;
+    rows = fs
+      .readFileSync(path.join(out, 'rows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row);
+  }, 240_000);
+
+  it('runs every strategy without an error row', () => {
+    expect(code, stderr).toBe(0);
+    expect(new Set(rows.map((r) => r.strategy)).size).toBeGreaterThan(6);
+    expect(rows.filter((r) => r.reason === 'STRATEGY_ERROR')).toEqual([]);
+  });
+
+  it('records the setting in the manifest, so the run says how it was priced', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.policy.overhead_tokenizer).toBe('o200k');
+  });
+
+  it('prices every bundle of every strategy with the declared counts and the real overhead', () => {
+    const bundles = rows.filter((r) => r.success);
+    expect(bundles.length).toBeGreaterThan(300);
+    const cases = new Map(corpus().cases.map((k) => [k.name, k]));
+    for (const r of bundles) {
+      const kase = cases.get(r.case);
+      if (kase === undefined) throw new Error(`no case ${r.case}`);
+      expect(r.rendered_tokens, `${r.case}/${r.budget}/${r.strategy}`).toBe(
+        realCost(r.case, r.admitted, requestAt(kase, r.budget), 'o200k'),
+      );
+    }
+  });
+});
