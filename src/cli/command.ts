@@ -7,7 +7,13 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { UsageError } from '../harness/input/errors.js';
 import { fromRoot } from '../harness/input/files.js';
 import type { Lint } from '../harness/input/lint.js';
-import { TABLE_FORMATS, type TableFormat } from '../harness/report/table.js';
+import {
+  isDataFormat,
+  renderTable,
+  TABLE_FORMATS,
+  type Table,
+  type TableFormat,
+} from '../harness/report/table.js';
 import type { ExitCode, Io } from './io.js';
 
 /** What a handler gets besides its options. */
@@ -111,18 +117,54 @@ export const DEFAULTS = {
   published: () => fromRoot('corpus/compiler-v1/published'),
 };
 
-/** `--format`, wherever a table is printed: aligned text for people, or md, csv, json. */
+/**
+ * `--format`, wherever a table is printed. One rule for every command: the format is the table's;
+ * a command's `--json`, where it has one, stays its whole document (a contract), and `--format
+ * json` is the table alone, a row an object.
+ */
 export const formatOption = {
   choices: TABLE_FORMATS,
   default: 'text' as TableFormat,
-  describe: 'how to print the table',
+  describe:
+    'how to print the table: text (aligned), md, csv or json (an object per row); under csv and json stdout holds the table alone, the lines around it go to stderr',
 } as const;
+
+/** `--json` prints a whole document, `--format` a table: asked for both, which one is meant is unclear. */
+export function oneOutput(json: boolean, format: TableFormat): void {
+  if (json && format !== 'text')
+    throw new UsageError(`--json and --format ${format} both say what to print: give one`);
+}
+
+/** Where a command prints: its table in the format asked for, and the lines around it. */
+export interface TableOutput {
+  /** Lines for people: stdout beside a text or md table; stderr under csv and json; none under --quiet there. */
+  note(text: string): void;
+  table(t: Table): void;
+}
+
+export function tableOutput(io: Io, format: TableFormat, quiet = false): TableOutput {
+  const data = isDataFormat(format);
+  return {
+    note(text) {
+      // Blank lines set a note off from the table on stdout; on stderr they would only be gaps.
+      if (!data) io.out(text);
+      else if (!quiet) io.err(text.replace(/^\n+/, '').replace(/\n+$/, '\n'));
+    },
+    table: (t) => io.out(renderTable(t, format)),
+  };
+}
 
 /** `--quiet`, wherever long work shows progress on stderr. */
 export const quietOption = {
   type: 'boolean',
   default: false,
   describe: 'no progress on stderr (a terminal shows one updating line, a log only the last)',
+} as const;
+
+/** `--quiet` where a table is printed too: what csv and json move to stderr goes quiet with the progress. */
+export const quietTableOption = {
+  ...quietOption,
+  describe: `${quietOption.describe}, nor under --format csv or json the lines around the table`,
 } as const;
 
 /** `--corpus`: help shows where the default lies in the package, not this machine's path. */

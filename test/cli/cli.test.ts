@@ -266,19 +266,19 @@ describe('conformance and trace', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[2]).toMatch(
-      /^\s*candidate\s+decision\s+reason\s+detail\s+class\s+relevance\s+marginal\s+before\s+after\s+dependencies\s+position$/,
+      /^blocking\s+candidate\s+decision\s+reason\s+detail\s+class\s+relevance\s+marginal\s+before\s+after\s+dependencies\s+position$/,
     );
     const rows = lines.slice(4);
     expect(rows).toHaveLength(6);
     expect(rows.find((l) => l.trim().startsWith('ref-cheap'))).toMatch(
-      /ADMITTED\s+admitted\s+discretionary-greedy .* 1300\s+630\s+resolver-tool\s+2$/,
+      /ADMITTED\s+admitted\s+discretionary-greedy .* 0\.9000\s+20\s+1,300\s+630\s+resolver-tool\s+2$/,
     );
   });
 
   it('trace shows the blocking candidates of a refusal first, the one never reached included', async () => {
     const r = await cli('trace', 'mandatory-overflow', '--budget', 'tight');
     const rows = r.stdout.trim().split('\n').slice(4);
-    expect(rows[0]).toMatch(/^!\s+mand-b\s+-\s+not-reached\s/);
+    expect(rows[0]).toMatch(/^yes\s+mand-b\s+-\s+not-reached\s/);
     const json = JSON.parse((await cli('trace', 'mandatory-overflow', '--budget', 'tight', '--json')).stdout);
     expect([json.outcome, json.blocking, json.not_reached]).toEqual(['refusal', ['mand-b'], ['mand-b']]);
     expect(json.failure.reason).toBe('INSUFFICIENT_BUDGET');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
+import { expectMarkdownTable, expectSameRows, parseCsv, textTables } from '../helpers/tables.js';
 
 const tmp = tempDir('compare');
 
@@ -98,7 +99,8 @@ describe('compare two runs', () => {
       const was = before.get(idOf(after));
       if (was === undefined || was.rendered_tokens === after.rendered_tokens) continue;
       const line = lines.find((l) => l.startsWith(`${idOf(after)}: `));
-      expect(line).toContain(`rendered_tokens ${was.rendered_tokens} → ${after.rendered_tokens}`);
+      const tokens = (x: RowJson) => (x.rendered_tokens as number).toLocaleString('en-US');
+      expect(line).toContain(`rendered_tokens ${tokens(was)} → ${tokens(after)}`);
     }
     expect((await cli('compare', base, loose, '--fail-on-change')).code).toBe(1);
   });
@@ -123,6 +125,23 @@ describe('compare two runs', () => {
       expect(d.delta.distractor).toBe(distractors(loose, s) - distractors(base, s));
       expect(d.changed).toBe(ids.filter((id: string) => id.endsWith(`/${s}`)).length);
     }
+  });
+
+  it('--format: the headline table alone on stdout, the same rows in every format', async () => {
+    const text = await cli('compare', base, loose);
+    const [table] = textTables(text.stdout);
+    expect(table?.rows.map((r) => r[0])).toEqual(['dump', 'compiler']);
+    // A figure that moved reads `A → B (delta)`, one that held the figure alone.
+    expect(table?.rows.flat().some((c) => / → .* \([+-]/.test(c))).toBe(true);
+    const csv = await cli('compare', base, loose, '--format', 'csv');
+    expectSameRows(table as NonNullable<typeof table>, parseCsv(csv.stdout));
+    // What surrounds the table in text went to stderr, the table's heading included.
+    expect(csv.stderr).toBe(text.stdout.slice(0, text.stdout.indexOf('\nstrategy ') + 1));
+    const json = JSON.parse((await cli('compare', base, loose, '--format', 'json')).stdout);
+    expect(json.map((r: { strategy: string }) => r.strategy)).toEqual(['dump', 'compiler']);
+    expect(json[0].compilations).toBe(42);
+    expectMarkdownTable((await cli('compare', base, loose, '--format', 'md')).stdout);
+    expect((await cli('compare', base, loose, '--json', '--format', 'md')).code).toBe(2);
   });
 
   it('a strategy on one side only is named once, not as its compilations', async () => {

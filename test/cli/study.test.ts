@@ -57,7 +57,8 @@ describe('study writes a run folder that reruns byte for byte', () => {
       '--quiet',
     );
     expect(r.stderr).toBe('');
-    const headline = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
+    // Under json stdout holds the table alone; the line naming the folder went to stderr, quieted.
+    const headline = JSON.parse(r.stdout);
     const rows = fs
       .readFileSync(path.join(`${out}-json`, 'rows.jsonl'), 'utf8')
       .trim()

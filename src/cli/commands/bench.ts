@@ -1,11 +1,12 @@
 import { benchFile, corpusTasks, readBaseline, runBench, scaleTasks } from '../../harness/bench/bench.js';
 import {
   compareBench,
-  comparisonText,
+  comparisonSummary,
+  comparisonTable,
   isRegression,
   MIN_SLOWDOWN,
   MIN_SLOWDOWN_MS,
-  ms,
+  recordsTable,
   SPREAD_FACTOR,
 } from '../../harness/bench/compare.js';
 import { benchProgress } from '../../harness/bench/progress.js';
@@ -13,9 +14,15 @@ import { loadCorpus } from '../../harness/input/corpus.js';
 import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
 import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
-import { textTable } from '../../harness/report/table.js';
 import { loadStrategies } from '../../harness/run/registry.js';
-import { corpusOption, defineCommand, splitList } from '../command.js';
+import {
+  corpusOption,
+  defineCommand,
+  formatOption,
+  quietTableOption,
+  splitList,
+  tableOutput,
+} from '../command.js';
 import { EXIT } from '../io.js';
 
 /** Time the strategies; with --baseline, exit 1 on a flagged slow-down or a changed outcome. */
@@ -25,6 +32,10 @@ export const bench = defineCommand({
     [
       '$0 bench --baseline runs/bench.json --sizes 100,1000',
       'compare with them; exit 1 on a slow-down or a changed outcome',
+    ],
+    [
+      '$0 bench --sizes 100 --format csv --quiet > bench.csv',
+      'the timings alone as CSV, milliseconds as plain numbers',
     ],
   ],
   options: (y) =>
@@ -38,11 +49,8 @@ export const bench = defineCommand({
         type: 'string',
         describe: `compare with a saved run; exit 1 on a changed outcome or a slow-down beyond ${MIN_SLOWDOWN * 100}%, ${SPREAD_FACTOR} x both runs' spread and ${MIN_SLOWDOWN_MS} ms`,
       })
-      .option('quiet', {
-        type: 'boolean',
-        default: false,
-        describe: 'no progress on stderr (by default one updating line on a terminal, else a final line)',
-      }),
+      .option('format', formatOption)
+      .option('quiet', quietTableOption),
   run: async (a, ctx) => {
     const { io } = ctx;
     const sizes = (splitList(a.sizes) ?? []).map(Number);
@@ -58,24 +66,14 @@ export const bench = defineCommand({
     const records = await runBench(tasks, { time: a.time, warmup: Math.max(10, a.time / 5), progress });
     const file = benchFile(ctx.version(), records, new Date().toISOString());
     if (a.save) writeFileAtomic(a.save, jsonText(file));
+    const out = tableOutput(io, a.format, a.quiet);
     if (baseline === null) {
-      io.out(
-        textTable(
-          ['task', 'median ms', 'mad ms', 'samples', 'outcome'],
-          records.map((r) => [
-            r.name,
-            ms(r.median_ms),
-            ms(r.mad_ms),
-            String(r.samples),
-            r.outcome.slice(0, 24),
-          ]),
-          ['left', 'right', 'right', 'right', 'left'],
-        ),
-      );
+      out.table(recordsTable(records));
       return EXIT.ok;
     }
     const comparisons = compareBench(records, baseline.tasks);
-    io.out(comparisonText(comparisons));
+    out.table(comparisonTable(comparisons));
+    out.note(`\n${comparisonSummary(comparisons)}`);
     const flagged = comparisons.filter(isRegression);
     for (const c of flagged) io.err(`ctxbench: regression: ${c.name}: ${c.detail}\n`);
     return flagged.length === 0 ? EXIT.ok : EXIT.checkFailed;

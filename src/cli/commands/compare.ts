@@ -9,9 +9,9 @@ import {
   type Value,
 } from '../../harness/checks/compare.js';
 import { readRunFolder } from '../../harness/checks/read-run.js';
-import { fixed, int, signed } from '../../harness/report/format.js';
-import { textTable } from '../../harness/report/table.js';
-import { defineCommand } from '../command.js';
+import { DIGITS, fixed, int, type Kind, signed } from '../../harness/report/format.js';
+import { type Cell, isDataFormat, type Table } from '../../harness/report/table.js';
+import { defineCommand, formatOption, oneOutput, tableOutput } from '../command.js';
 import { EXIT } from '../io.js';
 
 /** Compare two run folders compilation by compilation, and each strategy's headline figures. */
@@ -19,21 +19,36 @@ export const compare = defineCommand({
   examples: [
     ['$0 compare runs/before runs/after', 'what changed between two runs'],
     ['$0 compare runs/before runs/after --json --fail-on-change', 'as JSON; exit 1 if anything changed'],
+    [
+      '$0 compare runs/before runs/after --format csv > headline.csv',
+      'the headline per strategy alone as CSV (the changes go to stderr)',
+    ],
   ],
   options: (y) =>
     y
       .positional('a', { type: 'string', demandOption: true, describe: 'run folder A (before)' })
       .positional('b', { type: 'string', demandOption: true, describe: 'run folder B (after)' })
-      .option('json', { type: 'boolean', default: false, describe: 'one JSON document instead of tables' })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'the whole comparison as one JSON document (--format json prints the headline table alone)',
+      })
+      .option('format', formatOption)
       .option('fail-on-change', {
         type: 'boolean',
         default: false,
         describe: 'exit 1 when a compilation changed or is held by one run only',
-      })
-      .example('$0 compare runs/before runs/after --fail-on-change', ''),
+      }),
   run: (a, { io }) => {
+    oneOutput(a.json, a.format);
     const c = compareRuns(readRunFolder(a.a as string), readRunFolder(a.b as string));
-    io.out(a.json ? `${JSON.stringify(c, null, 2)}\n` : comparisonText(c));
+    if (a.json) io.out(`${JSON.stringify(c, null, 2)}\n`);
+    else {
+      const out = tableOutput(io, a.format);
+      out.note(comparisonText(c));
+      // A program reading the headline gets its table even when it is empty.
+      if (c.headline.length > 0 || isDataFormat(a.format)) out.table(headlineTable(c));
+    }
     return a.failOnChange && anythingChanged(c) ? EXIT.checkFailed : EXIT.ok;
   },
 });
@@ -53,13 +68,18 @@ function onlyParts(name: 'A' | 'B', s: Side): string[] {
 const corpusText = (s: Side) =>
   `corpus ${s.corpus.name}${s.corpus.digest === null ? '' : ` (digest ${s.corpus.digest.slice(0, 12)})`}, ${int(s.corpus.cases)} cases`;
 
-function valueText(field: string, v: Value): string {
+/** A value of a changed field; `digits` are the places of both sides' numbers, so that they line up. */
+function valueText(field: string, v: Value, digits: number): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return field === 'bundle_hash' ? v.slice(0, 12) : v;
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(4)));
+  if (typeof v === 'number') return fixed(v, digits);
   if (typeof v === 'boolean') return String(v);
   return `[${v.join(' ')}]`;
 }
+
+/** Counts as counts; a field with a fraction on either side is a score on both (`1.0000 → 0.6000`). */
+const digitsOf = (...values: Value[]) =>
+  values.some((v) => typeof v === 'number' && !Number.isInteger(v)) ? DIGITS.score : DIGITS.count;
 
 function changeText(c: Change): string {
   switch (c.kind) {
@@ -70,37 +90,41 @@ function changeText(c: Change): string {
       return moved.length === 0 ? 'admitted reordered' : `admitted ${moved.join(' ')}`;
     }
     case 'value':
-      return `${c.field} ${valueText(c.field, c.a)} → ${valueText(c.field, c.b)}`;
+      return `${c.field} ${valueText(c.field, c.a, digitsOf(c.a, c.b))} → ${valueText(c.field, c.b, digitsOf(c.a, c.b))}`;
     case 'extras':
       return `extras differ at ${c.at}`;
   }
 }
 
-const DIGITS: Readonly<Record<(typeof HEADLINE)[number], number>> = {
-  correct: 0,
-  refusals: 0,
-  errors: 0,
-  illegal: 0,
-  violations: 0,
-  distractor: 0,
-  harmful: 0,
-  must_recall: 3,
-  rendered_tokens: 0,
+const KINDS: Readonly<Record<(typeof HEADLINE)[number], Kind>> = {
+  correct: 'count',
+  refusals: 'count',
+  errors: 'count',
+  illegal: 'count',
+  violations: 'count',
+  distractor: 'count',
+  harmful: 'count',
+  must_recall: 'score',
+  rendered_tokens: 'count',
 };
 
-const figure = (n: number | null, digits: number) =>
-  n === null ? '-' : digits === 0 ? int(n) : fixed(n, digits);
-
-/** One headline cell: the figure when it held, else `A → B (delta)`. */
-function cell(d: StrategyDelta, k: (typeof HEADLINE)[number]): string {
-  const x = d.a[k];
-  const y = d.b[k];
-  const digits = DIGITS[k];
-  if (figure(x, digits) === figure(y, digits)) return figure(x, digits);
-  return `${figure(x, digits)} → ${figure(y, digits)} (${signed(d.delta[k], digits)})`;
+/** One headline cell: the figure when it held, else `A → B (delta)`, as text. */
+function cell(d: StrategyDelta, k: (typeof HEADLINE)[number]): Cell {
+  const digits = DIGITS[KINDS[k]];
+  const [x, y] = [fixed(d.a[k], digits), fixed(d.b[k], digits)];
+  return x === y ? d.a[k] : `${x} → ${y} (${signed(d.delta[k], digits)})`;
 }
 
-/** The summary line, the corpus and policy in a line each when they differ, the changes, the headline. */
+/** Each strategy's headline figures over the compilations both runs hold. */
+export function headlineTable(c: Comparison): Table {
+  return {
+    headers: ['strategy', 'compilations', 'changed', ...HEADLINE.map((k) => k.replace('_', ' '))],
+    rows: c.headline.map((d) => [d.strategy, d.compilations, d.changed, ...HEADLINE.map((k) => cell(d, k))]),
+    kinds: [undefined, 'count', 'count', ...HEADLINE.map((k) => KINDS[k])],
+  };
+}
+
+/** The summary line, the corpus and policy in a line each when they differ, the changes, the headline's heading. */
 export function comparisonText(c: Comparison): string {
   const { shared, changed } = c.compilations;
   const head =
@@ -129,16 +153,7 @@ export function comparisonText(c: Comparison): string {
     for (const x of c.changes)
       out.push(`${x.case}/${x.budget}/${x.strategy}: ${x.changes.map(changeText).join('; ')}`);
   }
-  if (c.headline.length > 0) {
+  if (c.headline.length > 0)
     out.push('', `headline per strategy over the ${int(shared)} compilations both hold (A → B):`);
-    const headers = ['strategy', 'compilations', 'changed', ...HEADLINE.map((k) => k.replace('_', ' '))];
-    const rows = c.headline.map((d) => [
-      d.strategy,
-      int(d.compilations),
-      int(d.changed),
-      ...HEADLINE.map((k) => cell(d, k)),
-    ]);
-    out.push(textTable(headers, rows, ['left', ...headers.slice(1).map(() => 'right' as const)]).trimEnd());
-  }
   return `${out.join('\n')}\n`;
 }

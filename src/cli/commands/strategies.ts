@@ -1,25 +1,27 @@
 import { jsonText } from '../../harness/output/files.js';
-import { textTable } from '../../harness/report/table.js';
 import { Hosts } from '../../harness/run/hosts.js';
 import { infoOf, listStrategies } from '../../harness/run/registry.js';
-import { defineCommand, timeoutOf, timeoutOption } from '../command.js';
+import { defineCommand, formatOption, oneOutput, tableOutput, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 
 /** The registered strategies, in registry order. */
 export const strategies = defineCommand({
   examples: [
     ['$0 strategies', 'name, description, whether it reads the ledger'],
-    ['$0 strategies --json', 'as JSON'],
+    ['$0 strategies --json', 'as JSON: [{name, description, readsLedger}], a fixed contract'],
+    ['$0 strategies --format md', 'the table as Markdown, for a document'],
   ],
   options: (y) =>
     y
       .option('json', {
         type: 'boolean',
         default: false,
-        describe: 'print [{name, description, readsLedger}]',
+        describe: 'print [{name, description, readsLedger}] (--format json prints the table alone)',
       })
+      .option('format', formatOption)
       .option('timeout', timeoutOption),
   run: async (a, { io }) => {
+    oneOutput(a.json, a.format);
     // Each loaded in a process of its own, as a study would run it: listing runs no plug-in here.
     const refs = listStrategies();
     const hosts = new Hosts({ timeout: timeoutOf(a.timeout), keep: refs.length, secrets: [] });
@@ -29,12 +31,11 @@ export const strategies = defineCommand({
       .finally(() => hosts.close());
     if (a.json) io.out(jsonText(listed));
     else
-      io.out(
-        textTable(
-          ['name', 'ledger', 'description'],
-          listed.map((s) => [s.name, s.readsLedger ? 'reads' : '-', s.description]),
-        ),
-      );
+      tableOutput(io, a.format).table({
+        headers: ['name', 'ledger', 'description'],
+        rows: listed.map((s) => [s.name, s.readsLedger ? 'reads' : null, s.description]),
+        align: ['left', 'left', 'left'],
+      });
     return EXIT.ok;
   },
 });

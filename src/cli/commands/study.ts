@@ -12,7 +12,7 @@ import { corpusDigest, RUN_MARKS } from '../../harness/output/run-folder.js';
 import { type RunIdentity, RunWriter } from '../../harness/output/run-writer.js';
 import { count } from '../../harness/report/format.js';
 import { headlineTable } from '../../harness/report/headline.js';
-import { renderTable, type TableFormat } from '../../harness/report/table.js';
+import type { TableFormat } from '../../harness/report/table.js';
 import { Hosts } from '../../harness/run/hosts.js';
 import { pickStrategies } from '../../harness/run/registry.js';
 import { type Cell, cells } from '../../harness/run/runner.js';
@@ -34,9 +34,10 @@ import {
   defineCommand,
   formatOption,
   lintOf,
-  quietOption,
+  quietTableOption,
   splitList,
   strictOption,
+  tableOutput,
   timeoutOf,
   timeoutOption,
 } from '../command.js';
@@ -86,7 +87,7 @@ export const study = defineCommand({
       })
       .option('strict', strictOption)
       .option('format', formatOption)
-      .option('quiet', quietOption),
+      .option('quiet', quietTableOption),
   run: async (a, ctx) => {
     const lint = lintOf(a.strict, ctx.io);
     const underTokenizer = tokenizerSetting(a.tokenizer);
@@ -194,9 +195,10 @@ async function runStudy(
   const part = shard
     ? ` (shard ${shard.index}/${shard.count}: cells ${shard.from}..${shard.to - 1} of ${shard.total})`
     : '';
-  io.out(`${count(rows.length, 'compilation')} written to ${out}${part}\n\n`);
+  const printed = tableOutput(io, a.format, a.quiet);
+  printed.note(`${count(rows.length, 'compilation')} written to ${out}${part}\n\n`);
   const stats = new Map(strategiesOf(rows).map((n) => [n, strategyStats(rowsOf(rows, n))]));
-  io.out(renderTable(headlineTable(stats), a.format));
+  printed.table(headlineTable(stats));
   const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
   if (failed.length === 0) return EXIT.ok;
   io.err(`ctxbench: ${failed.length} error rows:\n`);

@@ -1,14 +1,29 @@
 import path from 'node:path';
 import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
+import { progressLine } from '../../harness/output/progress.js';
 import { readRows, runLabel } from '../../harness/output/run-folder.js';
-import { surveyLines, surveyMarkdown } from '../../harness/report/survey.js';
-import { defineCommand } from '../command.js';
+import { count } from '../../harness/report/format.js';
+import {
+  type SurveyRun,
+  sectionNote,
+  surveyLines,
+  surveyMarkdown,
+  surveySections,
+} from '../../harness/report/survey.js';
+import { isDataFormat, stackTables } from '../../harness/report/table.js';
+import { defineCommand, formatOption, quietTableOption, tableOutput } from '../command.js';
 import { EXIT } from '../io.js';
 
 /** Strategies against exact over runs of generated corpora, one per size, with Wilson intervals. */
 export const survey = defineCommand({
   examples: [
-    ['$0 survey runs/g40 runs/g200 --out reports/survey', 'each strategy against exact, per corpus size'],
+    ['$0 survey runs/g40 runs/g200', 'each strategy against exact, a table per corpus size'],
+    ['$0 survey runs/g40 runs/g200 --format md', 'the survey as Markdown, as survey.md holds it'],
+    [
+      '$0 survey runs/g40 runs/g200 --format csv > survey.csv',
+      'every table as one CSV, a column naming the run',
+    ],
+    ['$0 survey runs/g40 runs/g200 --out reports/survey', 'write survey.md and survey.json instead'],
   ],
   options: (y) =>
     y
@@ -19,17 +34,50 @@ export const survey = defineCommand({
         describe: 'run folders that include exact',
       })
       .option('out', { type: 'string', describe: 'write survey.md and survey.json here instead of printing' })
-      .example('$0 survey runs/survey/run-40 runs/survey/run-200 --out reports/survey', ''),
+      .option('format', {
+        ...formatOption,
+        describe: `${formatOption.describe}; md is the whole survey.md, csv and json one table with a run column`,
+      })
+      .option('quiet', quietTableOption),
   run: (a, { io }) => {
-    const runs = (a.runs as string[]).map((dir) => ({ label: runLabel(dir), rows: readRows(dir) }));
-    const markdown = surveyMarkdown(runs);
-    if (a.out === undefined) {
-      io.out(markdown);
+    const dirs = a.runs as string[];
+    // Reading a large run's rows and scoring them take seconds each: the line says which run.
+    const progress = progressLine(io, { quiet: a.quiet });
+    const runs: SurveyRun[] = dirs.map((dir, k) => {
+      progress.update(`survey ${k}/${dirs.length} runs read, reading ${dir}`);
+      return { label: runLabel(dir), rows: readRows(dir) };
+    });
+    const lines = surveyLines(runs, (run, k) =>
+      progress.update(`survey ${k}/${runs.length} runs scored, scoring ${run.label}`),
+    );
+    const rows = runs.reduce((n, run) => n + run.rows.length, 0);
+    progress.end(`survey: ${count(runs.length, 'run')}, ${count(rows, 'row')}`);
+    const sections = surveySections(runs, lines);
+    if (a.out !== undefined) {
+      writeFileAtomic(path.join(a.out, 'survey.md'), surveyMarkdown(sections));
+      writeFileAtomic(path.join(a.out, 'survey.json'), jsonText(lines));
+      io.out(`survey.md, survey.json written to ${a.out}\n`);
       return EXIT.ok;
     }
-    writeFileAtomic(path.join(a.out, 'survey.md'), markdown);
-    writeFileAtomic(path.join(a.out, 'survey.json'), jsonText(surveyLines(runs)));
-    io.out(`survey.md, survey.json written to ${a.out}\n`);
+    if (a.format === 'md') {
+      io.out(surveyMarkdown(sections));
+      return EXIT.ok;
+    }
+    const out = tableOutput(io, a.format, a.quiet);
+    if (isDataFormat(a.format)) {
+      for (const s of sections) out.note(`${s.label}: ${sectionNote(s)}\n`);
+      out.table(
+        stackTables(
+          'run',
+          sections.map((s) => [s.label, s.table]),
+        ),
+      );
+      return EXIT.ok;
+    }
+    for (const [k, s] of sections.entries()) {
+      out.note(`${k > 0 ? '\n' : ''}${s.label}: ${sectionNote(s)}\n\n`);
+      out.table(s.table);
+    }
     return EXIT.ok;
   },
 });

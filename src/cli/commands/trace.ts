@@ -3,6 +3,7 @@ import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
 import { settleLedger } from '../../harness/input/lint-corpus.js';
 import { jsonText } from '../../harness/output/files.js';
+import { int } from '../../harness/report/format.js';
 import { traceJSON, traceTable, traceView } from '../../harness/report/trace.js';
 import { Hosts } from '../../harness/run/hosts.js';
 import { caseInputs } from '../../harness/run/input.js';
@@ -10,7 +11,17 @@ import { compileHosted } from '../../harness/run/one.js';
 import { pickStrategies } from '../../harness/run/registry.js';
 import type { BudgetName, HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
-import { corpusOption, defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
+import {
+  corpusOption,
+  defineCommand,
+  formatOption,
+  lintOf,
+  oneOutput,
+  strictOption,
+  tableOutput,
+  timeoutOf,
+  timeoutOption,
+} from '../command.js';
 import { EXIT } from '../io.js';
 import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 
@@ -31,6 +42,10 @@ export const trace = defineCommand({
       '$0 trace mandatory-overflow --budget 4000 --strategy exact --json',
       "exact's trace at 4,000 tokens, as JSON",
     ],
+    [
+      '$0 trace dependency-trap --budget 1400 --format csv > trace.csv',
+      'the table alone as CSV, for a spreadsheet (the outcome line goes to stderr)',
+    ],
   ],
   options: (y) =>
     y
@@ -43,10 +58,16 @@ export const trace = defineCommand({
       .option('strategy', { type: 'string', default: 'compiler', describe: 'whose decisions to show' })
       .option('corpus', corpusOption)
       .option('tokenizer', tokenizerOption)
-      .option('json', { type: 'boolean', default: false, describe: 'print the trace as JSON' })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the whole trace as one JSON document (--format json prints the table alone)',
+      })
+      .option('format', formatOption)
       .option('timeout', timeoutOption)
       .option('strict', strictOption),
   run: async (a, { io }) => {
+    oneOutput(a.json, a.format);
     const [ref] = pickStrategies([a.strategy]) as [StrategyRef];
     const budget = parseBudget(a.budget);
     const lint = lintOf(a.strict, io);
@@ -75,8 +96,9 @@ export const trace = defineCommand({
       io.out(jsonText(traceJSON(view, { case: kase.name, budget_tokens: budgetTokens, strategy: ref.name })));
       return EXIT.ok;
     }
-    io.out(`${kase.name} at ${budgetTokens} tokens (${ref.name}): ${view.outcome}\n\n`);
-    io.out(traceTable(view, kase.candidates));
+    const out = tableOutput(io, a.format);
+    out.note(`${kase.name} at ${int(budgetTokens)} tokens (${ref.name}): ${view.outcome}\n\n`);
+    out.table(traceTable(view, kase.candidates));
     return EXIT.ok;
   },
 });

@@ -15,7 +15,8 @@
  * Only tasks in both runs are compared; a task in one run only is listed once, as such, never as
  * a regression. A changed outcome is a regression of its own, however fast.
  */
-import { textTable } from '../report/table.js';
+import { DIGITS, figure, signed } from '../report/format.js';
+import type { Table } from '../report/table.js';
 import type { BenchRecord } from './bench.js';
 
 /** Slow-downs under 10% are never flagged; noisier tasks need a larger one. */
@@ -47,11 +48,10 @@ export interface Comparison {
   readonly detail: string;
 }
 
-/** Milliseconds with the precision their size deserves. */
-export const ms = (x: number): string =>
-  Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toFixed(4);
-const signedMs = (x: number): string => (x > 0 ? `+${ms(x)}` : ms(x));
-const times = (r: number): string => (Number.isFinite(r) ? `${r.toFixed(2)}x` : '-');
+/** Milliseconds as every table shows them (report/format.ts). */
+export const ms = (x: number): string => figure(x, 'ms');
+const signedMs = (x: number): string => signed(x, DIGITS.ms);
+const times = (r: number): string => (Number.isFinite(r) ? `${figure(r, 'factor')}x` : '-');
 
 const oneSide = (r: BenchRecord, presence: 'new' | 'gone'): Comparison => ({
   name: r.name,
@@ -126,23 +126,39 @@ const verdict = (c: Comparison): string =>
     ? c.detail
     : [...(c.changed ? ['OUTCOME CHANGED'] : []), ...(c.slower ? ['SLOWER'] : [])].join(', ') || 'ok';
 
-const cell = (x: number | null, f: (x: number) => string): string => (x === null ? '-' : f(x));
+/** A bench run's records, one row per task. */
+export function recordsTable(records: readonly BenchRecord[]): Table {
+  return {
+    headers: ['task', 'median ms', 'mad ms', 'samples', 'outcome'],
+    // The outcome cut short: a bundle's hash in full would double the table's width.
+    rows: records.map((r) => [r.name, r.median_ms, r.mad_ms, r.samples, r.outcome.slice(0, 24)]),
+    kinds: [undefined, 'ms', 'ms', 'count', undefined],
+    align: ['left', 'right', 'right', 'right', 'left'],
+  };
+}
 
-/** The comparison as a table, milliseconds beside each ratio, and a closing summary line. */
-export function comparisonText(comparisons: readonly Comparison[]): string {
-  const table = textTable(
-    ['task', 'baseline ms', 'current ms', 'diff ms', 'ratio', 'flag above ms', 'verdict'],
-    comparisons.map((c) => [
+/** The comparison as a table, milliseconds beside each ratio. */
+export function comparisonTable(comparisons: readonly Comparison[]): Table {
+  return {
+    headers: ['task', 'baseline ms', 'current ms', 'diff ms', 'ratio', 'flag above ms', 'verdict'],
+    rows: comparisons.map((c) => [
       c.name,
-      cell(c.baseline_ms, ms),
-      cell(c.current_ms, ms),
-      cell(c.diff_ms, signedMs),
-      cell(c.ratio, times),
-      cell(c.flag_above_ms, ms),
+      c.baseline_ms,
+      c.current_ms,
+      c.diff_ms,
+      // Over a baseline of 0 ms the ratio is infinite: no figure, as where the task ran once.
+      c.ratio !== null && Number.isFinite(c.ratio) ? c.ratio : null,
+      c.flag_above_ms,
       verdict(c),
     ]),
-    ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
-  );
+    kinds: [undefined, 'ms', 'ms', 'ms', 'factor', 'ms', undefined],
+    signed: [false, false, false, true, false, false, false],
+    align: ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
+  };
+}
+
+/** The line after the comparison's table: how many tasks were compared, and what it found. */
+export function comparisonSummary(comparisons: readonly Comparison[]): string {
   const count = (p: (c: Comparison) => boolean) => comparisons.filter(p).length;
   const compared = count((c) => c.presence === 'both');
   const onlyNew = count((c) => c.presence === 'new');
@@ -151,9 +167,10 @@ export function comparisonText(comparisons: readonly Comparison[]): string {
     ...(onlyNew > 0 ? [`${onlyNew} only in this run`] : []),
     ...(onlyGone > 0 ? [`${onlyGone} only in the baseline`] : []),
   ];
-  const summary =
+  return (
     `${compared} tasks compared: ${count((c) => c.slower)} slower, ${count((c) => c.changed)} outcomes changed` +
     ` (slower means more than ${MIN_SLOWDOWN * 100}%, ${SPREAD_FACTOR} x the two runs' spread and ${MIN_SLOWDOWN_MS} ms)` +
-    (sides.length > 0 ? `; ${sides.join(', ')}, not compared` : '');
-  return `${table}\n${summary}\n`;
+    (sides.length > 0 ? `; ${sides.join(', ')}, not compared` : '') +
+    '\n'
+  );
 }

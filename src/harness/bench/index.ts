@@ -12,12 +12,14 @@ export {
 export {
   type Comparison,
   compareBench,
-  comparisonText,
+  comparisonSummary,
+  comparisonTable,
   isRegression,
   MIN_SLOWDOWN,
   MIN_SLOWDOWN_MS,
   ms,
   type Presence,
+  recordsTable,
   SPREAD_FACTOR,
 } from './compare.js';
 export { type BenchProgress, benchProgress, duration, type ProgressSink } from './progress.js';

@@ -6,14 +6,14 @@
 import { mean } from '../score/stats.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { signed } from './format.js';
+import { DIGITS, int, signed } from './format.js';
 import { markdownTable } from './table.js';
 
 const cellKey = (r: Row) => `${r.case}/${r.budget}`;
 
 function verdict(exact: Row | undefined): string {
   if (exact === undefined || exact.reason === STRATEGY_ERROR) return 'unknown (no exact row)';
-  if (exact.success) return `yes: exact found ${exact.rendered_tokens} tokens`;
+  if (exact.success) return `yes: exact found ${int(exact.rendered_tokens)} tokens`;
   if (exact.reason === 'SEARCH_LIMIT') return 'unknown (search limit)';
   return `no: certified ${exact.reason}`;
 }
@@ -53,14 +53,14 @@ function againstLine(rows: readonly Row[], name: string, exactAt: ReadonlyMap<st
   const illegal = own.filter((r) => r.success && r.audit?.legal === false).length;
   return [
     name,
-    String(own.filter((r) => !r.success).length),
-    String(falseRefusals),
-    String(silent),
-    String(illegal),
-    signed(mean(gapP), 4),
-    signed(mean(gapD), 4),
-    signed(mean(gapCost), 1),
-    String(gapP.length),
+    int(own.filter((r) => !r.success).length),
+    int(falseRefusals),
+    int(silent),
+    int(illegal),
+    signed(mean(gapP), DIGITS.score),
+    signed(mean(gapD), DIGITS.score),
+    signed(mean(gapCost), DIGITS.mean),
+    int(gapP.length),
   ];
 }
 
@@ -113,7 +113,7 @@ export function exactSection(rows: readonly Row[], names: readonly string[]): st
       'False refusals: refused where exact found a legal bundle. Silent omissions: bundles lacking MANDATORY or REQUIRED ' +
       'content or a named id. Illegal: bundles breaking any legality rule. Gaps, where both returned a bundle: exact minus the ' +
       `strategy for earned PREFERRED and DISCRETIONARY relevance, the strategy minus exact for rendered tokens. ` +
-      `Exact bundles not proven optimal (node limit): ${t.unproven} of ${t.proven}.`,
+      `Exact bundles not proven optimal (node limit): ${int(t.unproven)} of ${int(t.proven)}.`,
     markdownTable(t.against.headers, t.against.lines, [
       'left',
       ...AGAINST_HEADERS.slice(1).map(() => 'right' as const),

@@ -6,17 +6,18 @@
  */
 import type { StrategyStats } from '../types.js';
 import { VIOLATION_KINDS } from '../vocabulary.js';
+import type { Kind } from './format.js';
 import type { Cell, Table } from './table.js';
 
-const COLUMNS: readonly (readonly [header: string, digits: number, figure: (s: StrategyStats) => Cell])[] = [
-  ['correct', 0, (s) => s.correct],
-  ['refused', 0, (s) => s.refusals],
-  ['errors', 0, (s) => s.errors],
-  ['violations', 0, (s) => VIOLATION_KINDS.reduce((sum, kind) => sum + s.violations[kind], 0)],
-  ['distractor', 0, (s) => s.distractor],
-  ['harmful', 0, (s) => s.harmful],
-  ['must recall', 2, (s) => s.must_recall_feasible],
-  ['tokens', 0, (s) => s.rendered_tokens],
+const COLUMNS: readonly (readonly [header: string, kind: Kind, figure: (s: StrategyStats) => Cell])[] = [
+  ['correct', 'count', (s) => s.correct],
+  ['refused', 'count', (s) => s.refusals],
+  ['errors', 'count', (s) => s.errors],
+  ['violations', 'count', (s) => VIOLATION_KINDS.reduce((sum, kind) => sum + s.violations[kind], 0)],
+  ['distractor', 'count', (s) => s.distractor],
+  ['harmful', 'count', (s) => s.harmful],
+  ['must recall', 'score', (s) => s.must_recall_feasible],
+  ['tokens', 'count', (s) => s.rendered_tokens],
 ];
 
 export function headlineTable(stats: ReadonlyMap<string, StrategyStats>): Table {
@@ -25,6 +26,6 @@ export function headlineTable(stats: ReadonlyMap<string, StrategyStats>): Table 
   return {
     headers: ['strategy', ...columns.map(([header]) => header)],
     rows: [...stats].map(([name, s]) => [name, ...columns.map(([, , figure]) => figure(s))]),
-    digits: [0, ...columns.map(([, digits]) => digits)],
+    kinds: [undefined, ...columns.map(([, kind]) => kind)],
   };
 }

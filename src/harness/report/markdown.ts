@@ -6,107 +6,72 @@ import { budgetStats, oracleGap, rowsOf, strategiesOf, strategyStats } from '../
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, TOKENIZERS, VIOLATION_KINDS } from '../vocabulary.js';
 import { exactSection } from './exact.js';
-import { fixed, int, signed } from './format.js';
-import { markdownTable } from './table.js';
+import { DIGITS, fixed, int, type Kind } from './format.js';
+import { type Cell, markdownTable, renderTable } from './table.js';
 
-function statusTable(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string {
-  return markdownTable(
-    ['strategy', 'correct outcomes', 'of', 'bundles', 'refusals', 'errors'],
-    names.map((n) => {
-      const s = stats.get(n) as StrategyStats;
-      return [
-        n,
-        String(s.correct),
-        String(s.rows),
-        String(s.rows - s.refusals - s.errors),
-        String(s.refusals),
-        String(s.errors),
-      ];
-    }),
-    ['left', 'right', 'right', 'right', 'right', 'right'],
+/** One row per strategy: each column a header, the kind of its figures and the figure. */
+type Column = readonly [header: string, kind: Kind, figure: (s: StrategyStats) => Cell];
+
+function perStrategy(
+  names: readonly string[],
+  stats: ReadonlyMap<string, StrategyStats>,
+  columns: readonly Column[],
+): string {
+  return renderTable(
+    {
+      headers: ['strategy', ...columns.map(([header]) => header)],
+      rows: names.map((n) => [n, ...columns.map(([, , figure]) => figure(stats.get(n) as StrategyStats))]),
+      kinds: [undefined, ...columns.map(([, kind]) => kind)],
+    },
+    'md',
   );
 }
 
-/** The book's column order, each header beside the figure under it. */
-const VIOLATION_COLUMNS: readonly (readonly [string, (s: StrategyStats) => number])[] = [
-  ['dependency', (s) => s.violations.dependency],
-  ['group', (s) => s.violations.group],
-  ['floor', (s) => s.violations.floor],
-  ['distractor', (s) => s.distractor],
-  ['scope', (s) => s.violations.scope],
-  ['freshness', (s) => s.violations.freshness],
-  ['authority', (s) => s.violations.authority],
-  ['illegal', (s) => s.illegal],
-  ['harmful', (s) => s.harmful],
+const STATUS_COLUMNS: readonly Column[] = [
+  ['correct outcomes', 'count', (s) => s.correct],
+  ['of', 'count', (s) => s.rows],
+  ['bundles', 'count', (s) => s.rows - s.refusals - s.errors],
+  ['refusals', 'count', (s) => s.refusals],
+  ['errors', 'count', (s) => s.errors],
 ];
 
-function violationsTable(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string {
-  return markdownTable(
-    ['strategy', ...VIOLATION_COLUMNS.map(([header]) => header)],
-    names.map((n) => {
-      const s = stats.get(n) as StrategyStats;
-      return [n, ...VIOLATION_COLUMNS.map(([, figure]) => String(figure(s)))];
-    }),
-    ['left', ...VIOLATION_COLUMNS.map(() => 'right' as const)],
-  );
-}
+/** The book's column order, each header beside the figure under it. */
+const VIOLATION_COLUMNS: readonly Column[] = [
+  ['dependency', 'count', (s) => s.violations.dependency],
+  ['group', 'count', (s) => s.violations.group],
+  ['floor', 'count', (s) => s.violations.floor],
+  ['distractor', 'count', (s) => s.distractor],
+  ['scope', 'count', (s) => s.violations.scope],
+  ['freshness', 'count', (s) => s.violations.freshness],
+  ['authority', 'count', (s) => s.violations.authority],
+  ['illegal', 'count', (s) => s.illegal],
+  ['harmful', 'count', (s) => s.harmful],
+];
 
 /** Each strategy's bundles as real tokenizers count their rendered text. */
-function realTokensTable(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string {
-  return markdownTable(
-    ['strategy', 'bundles', ...TOKENIZERS.flatMap((t) => [`declared / real (${t})`, `over budget by ${t}`])],
-    names.map((n) => {
-      const real = (stats.get(n) as StrategyStats).real_tokens;
-      return [
-        n,
-        int(real.o200k.bundles),
-        ...TOKENIZERS.flatMap((t) => [fixed(real[t].declared_to_real, 2), int(real[t].overruns)]),
-      ];
-    }),
-    ['left', 'right', ...TOKENIZERS.flatMap(() => ['right', 'right'] as const)],
-  );
-}
+const REAL_TOKEN_COLUMNS: readonly Column[] = [
+  ['bundles', 'count', (s) => s.real_tokens.o200k.bundles],
+  ...TOKENIZERS.flatMap((t): Column[] => [
+    [`declared / real (${t})`, 'factor', (s) => s.real_tokens[t].declared_to_real],
+    [`over budget by ${t}`, 'count', (s) => s.real_tokens[t].overruns],
+  ]),
+];
 
-function headlineTable(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string {
-  const headers = [
-    'strategy',
-    'correct',
-    'refusals',
-    'wrong',
-    ...VIOLATION_KINDS,
-    'distractor',
-    'harmful',
-    'must recall (feasible)',
-    'should recall',
-    'precision',
-    'over-admission',
-    'under-admission',
-    'rendered tokens',
-    'budget slack (feasible mean)',
-  ];
-  return markdownTable(
-    headers,
-    names.map((n) => {
-      const s = stats.get(n) as StrategyStats;
-      const v = s.violations;
-      return [
-        n,
-        String(s.correct),
-        String(s.refusals),
-        String(s.wrong),
-        ...[...VIOLATION_KINDS.map((k) => v[k]), s.distractor, s.harmful].map(String),
-        fixed(s.must_recall_feasible, 4),
-        fixed(s.should_recall, 4),
-        fixed(s.precision, 4),
-        String(s.over_admission),
-        String(s.under_admission),
-        int(s.rendered_tokens),
-        fixed(s.budget_slack_feasible, 1),
-      ];
-    }),
-    ['left', ...Array(headers.length - 1).fill('right')],
-  );
-}
+const HEADLINE_COLUMNS: readonly Column[] = [
+  ['correct', 'count', (s) => s.correct],
+  ['refusals', 'count', (s) => s.refusals],
+  ['wrong', 'count', (s) => s.wrong],
+  ...VIOLATION_KINDS.map((k): Column => [k, 'count', (s) => s.violations[k]]),
+  ['distractor', 'count', (s) => s.distractor],
+  ['harmful', 'count', (s) => s.harmful],
+  ['must recall (feasible)', 'score', (s) => s.must_recall_feasible],
+  ['should recall', 'score', (s) => s.should_recall],
+  ['precision', 'score', (s) => s.precision],
+  ['over-admission', 'count', (s) => s.over_admission],
+  ['under-admission', 'count', (s) => s.under_admission],
+  ['rendered tokens', 'count', (s) => s.rendered_tokens],
+  ['budget slack (feasible mean)', 'mean', (s) => s.budget_slack_feasible],
+];
 
 function perBudgetTable(rows: readonly Row[], names: readonly string[]): string {
   return markdownTable(
@@ -118,13 +83,13 @@ function perBudgetTable(rows: readonly Row[], names: readonly string[]): string 
         ...BUDGETS.map((k) => {
           const s = b[k];
           return [
-            s.correct,
-            s.illegal,
-            s.distractor,
-            s.harmful,
-            fixed(s.must_recall, 4),
+            int(s.correct),
+            int(s.illegal),
+            int(s.distractor),
+            int(s.harmful),
+            fixed(s.must_recall, DIGITS.score),
             int(s.rendered_tokens),
-            s.structural,
+            int(s.structural),
           ].join(' / ');
         }),
       ];
@@ -133,22 +98,26 @@ function perBudgetTable(rows: readonly Row[], names: readonly string[]): string 
 }
 
 function gapTable(rows: readonly Row[], names: readonly string[]): string {
-  return markdownTable(
-    ['strategy', 'token gap min', 'token gap max', 'token gap mean', 'must gap mean', 'should gap mean'],
-    names
-      .filter((n) => n !== 'oracle')
-      .map((n) => {
-        const g = oracleGap(rows, n);
-        return [
-          n,
-          signed(g.token_min),
-          signed(g.token_max),
-          signed(g.token_mean, 2),
-          signed(g.must_mean, 4),
-          signed(g.should_mean, 4),
-        ];
-      }),
-    ['left', 'right', 'right', 'right', 'right', 'right'],
+  return renderTable(
+    {
+      headers: [
+        'strategy',
+        'token gap min',
+        'token gap max',
+        'token gap mean',
+        'must gap mean',
+        'should gap mean',
+      ],
+      rows: names
+        .filter((n) => n !== 'oracle')
+        .map((n) => {
+          const g = oracleGap(rows, n);
+          return [n, g.token_min, g.token_max, g.token_mean, g.must_mean, g.should_mean];
+        }),
+      kinds: [undefined, 'count', 'count', 'mean', 'score', 'score'],
+      signed: [false, true, true, true, true, true],
+    },
+    'md',
   );
 }
 
@@ -159,24 +128,24 @@ export function reportMarkdown(rows: readonly Row[], title: string): string {
   const cases = new Set(rows.map((r) => r.case)).size;
   const parts = [
     `# ${title}`,
-    `${rows.length} compilations: ${cases} cases x ${BUDGETS.length} budgets x ${names.length} strategies. ` +
+    `${int(rows.length)} compilations: ${int(cases)} cases x ${BUDGETS.length} budgets x ${int(names.length)} strategies. ` +
       'Generated by `ctxbench report` from rows.jsonl; every number is computed, none is typed in.',
     '## Correct outcomes\n\nA bundle where the manifest expects one, or the expected refusal where it expects one.',
-    statusTable(names, stats),
+    perStrategy(names, stats, STATUS_COLUMNS),
     "## Violations and admissions\n\nSums over each strategy's compilations. Illegal = admitted items failing a hard gate; distractor and harmful are ledger classes.",
-    violationsTable(names, stats),
+    perStrategy(names, stats, VIOLATION_COLUMNS),
     '## Headline\n\n' +
       'Wrong = an outcome other than the expected one. Must recall is the mean over the compilations expected to ' +
       'return a bundle (a refusal scores 0); should recall and precision are means over every compilation where ' +
       'defined; over- and under-admission and rendered tokens are sums.',
-    headlineTable(names, stats),
+    perStrategy(names, stats, HEADLINE_COLUMNS),
     '## Per budget\n\nEach cell: correct / illegal / distractor / harmful / must recall (mean, refusals 0) / rendered tokens / dependency + group violations.',
     perBudgetTable(rows, names),
     '## Real token counts\n\n' +
       "Each bundle's rendered text counted by real tokenizers (gpt-tokenizer, offline). Declared / real = the " +
       'rendered cost (declared counts and the word estimate) over the real count, a mean over bundles; over ' +
       'budget = bundles within the budget by the rendered cost but over it by the real count.',
-    realTokensTable(names, stats),
+    perStrategy(names, stats, REAL_TOKEN_COLUMNS),
   ];
   if (names.includes('exact')) parts.push(...exactSection(rows, names));
   if (names.includes('oracle')) {

@@ -1,3 +1,5 @@
+import { DIGITS, fixed, type Kind, signed } from './format.js';
+
 export type Align = 'left' | 'right';
 
 /** A plain-text table with aligned columns, for terminals. */
@@ -22,33 +24,51 @@ export function markdownTable(
   align: readonly Align[] = [],
 ): string {
   const rule = headers.map((_, k) => (align[k] === 'right' ? '---:' : '---'));
-  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  // A bar inside a cell would end it: a trace's detail or a strategy's description may hold one.
+  const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   return `${[line(headers), line(rule), ...rows.map(line)].join('\n')}\n`;
 }
 
-/** How a command prints a table: aligned text for terminals, Markdown, CSV, or JSON. */
+/**
+ * How a command prints a table: aligned text for terminals, Markdown, CSV, or JSON (an array of
+ * objects, one per row, keyed by the headers).
+ */
 export const TABLE_FORMATS = ['text', 'md', 'csv', 'json'] as const;
 export type TableFormat = (typeof TABLE_FORMATS)[number];
 
-/** A cell as data: text, a number shown to `digits` places (thousands separated), or nothing. */
+/** Whether a format is for programs: then stdout holds the table alone. */
+export const isDataFormat = (format: TableFormat): boolean => format === 'csv' || format === 'json';
+
+/** A cell as data: text, a number (shown by its column's kind), or nothing. */
 export type Cell = string | number | null;
 
 /** A table as data, so that each format can print it its own way. */
 export interface Table {
   readonly headers: readonly string[];
   readonly rows: readonly (readonly Cell[])[];
-  /** Decimal places per column for numbers in text and Markdown (0 when absent). */
-  readonly digits?: readonly number[];
+  /** The kind of each column's numbers in text and Markdown (format.ts); `count` when absent. */
+  readonly kinds?: readonly (Kind | undefined)[];
+  /** Columns of differences, whose numbers carry their sign. */
+  readonly signed?: readonly boolean[];
   readonly align?: readonly Align[];
 }
 
+/** A number in text or Markdown, by the rule of format.ts. */
+const shownNumber = (t: Table, k: number, n: number): string => {
+  const digits = DIGITS[t.kinds?.[k] ?? 'count'];
+  return t.signed?.[k] === true ? signed(n, digits) : fixed(n, digits);
+};
+
 /**
  * The table in `format`. Text and Markdown show numbers as people read them (`5,318,541`,
- * `0.83`, `-` for nothing); CSV and JSON keep the numbers as numbers, for programs.
+ * `0.8300`, `-` for nothing); CSV and JSON keep the numbers as numbers, for programs.
  */
 export function renderTable(t: Table, format: TableFormat): string {
   if (format === 'json') {
-    const objects = t.rows.map((r) => Object.fromEntries(t.headers.map((h, k) => [h, r[k] ?? null])));
+    // JSON has no infinity: a figure without a finite value is null there, as it is `-` in text.
+    const value = (c: Cell | undefined) =>
+      typeof c === 'number' && !Number.isFinite(c) ? null : (c ?? null);
+    const objects = t.rows.map((r) => Object.fromEntries(t.headers.map((h, k) => [h, value(r[k])])));
     return `${JSON.stringify(objects, null, 2)}\n`;
   }
   if (format === 'csv') {
@@ -59,12 +79,23 @@ export function renderTable(t: Table, format: TableFormat): string {
     return `${[t.headers, ...t.rows].map((r) => r.map(quote).join(',')).join('\n')}\n`;
   }
   const shown = t.rows.map((r) =>
-    r.map((c, k) => {
-      if (typeof c !== 'number') return c ?? '-';
-      const digits = t.digits?.[k] ?? 0;
-      return c.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    }),
+    r.map((c, k) => (typeof c === 'number' ? shownNumber(t, k, c) : (c ?? '-'))),
   );
   const align = t.align ?? t.headers.map((_, k) => (k === 0 ? 'left' : 'right'));
   return format === 'md' ? markdownTable(t.headers, shown, align) : textTable(t.headers, shown, align);
+}
+
+/**
+ * Tables of the same columns as one, a first column naming where each row came from: what a
+ * program reads where people read one table per section (the survey's runs).
+ */
+export function stackTables(header: string, parts: readonly (readonly [label: string, t: Table])[]): Table {
+  const first = parts[0]?.[1];
+  return {
+    headers: [header, ...(first?.headers ?? [])],
+    rows: parts.flatMap(([label, t]) => t.rows.map((r) => [label, ...r])),
+    kinds: [undefined, ...(first?.kinds ?? [])],
+    signed: [false, ...(first?.signed ?? [])],
+    align: ['left', ...(first?.align ?? first?.headers.map((_, k) => (k === 0 ? 'left' : 'right')) ?? [])],
+  };
 }

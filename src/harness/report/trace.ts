@@ -3,7 +3,8 @@
  * (those the compile never reached included), then every other candidate in id order.
  */
 import { type CompilationResult, type ContextCandidate, traceToJSON } from '../../compiler/index.js';
-import { type Align, textTable } from './table.js';
+import { figure, type Kind } from './format.js';
+import type { Align, Cell, Table } from './table.js';
 
 export interface TraceView {
   readonly outcome: string;
@@ -22,84 +23,77 @@ export function traceView(result: CompilationResult, candidates: readonly Contex
     .sort();
   const traced = new Set(result.trace.entries.map((e) => e.candidate_id));
   const outcome = result.success
-    ? `bundle of ${result.bundle_tokens} tokens, hash ${result.bundle_hash}`
+    ? `bundle of ${figure(result.bundle_tokens, 'count')} tokens, hash ${result.bundle_hash}`
     : `refused ${result.failure?.reason}: ${result.failure?.diagnostic}`;
   return { outcome, blocking, notReached: blocking.filter((id) => !traced.has(id)), result };
 }
 
-const COLUMNS = [
-  '',
-  'candidate',
-  'decision',
-  'reason',
-  'detail',
-  'class',
-  'relevance',
-  'marginal',
-  'before',
-  'after',
-  'dependencies',
-  'position',
-];
-const ALIGN: readonly Align[] = [
-  'left',
-  'left',
-  'left',
-  'left',
-  'left',
-  'left',
-  'right',
-  'right',
-  'right',
-  'right',
-  'left',
-  'right',
+/** Each column's header, alignment and, for numbers, their kind. */
+const COLUMNS: readonly (readonly [header: string, align: Align, kind?: Kind])[] = [
+  ['blocking', 'left'],
+  ['candidate', 'left'],
+  ['decision', 'left'],
+  ['reason', 'left'],
+  ['detail', 'left'],
+  ['class', 'left'],
+  ['relevance', 'right', 'score'],
+  ['marginal', 'right', 'count'],
+  ['before', 'right', 'count'],
+  ['after', 'right', 'count'],
+  ['dependencies', 'left'],
+  ['position', 'right', 'count'],
 ];
 
-/** The table: `!` marks a blocking candidate; one the compile never reached says so. */
-export function traceTable(view: TraceView, candidates: readonly ContextCandidate[]): string {
+/** The table: `yes` marks a blocking candidate; one the compile never reached says so. */
+export function traceTable(view: TraceView, candidates: readonly ContextCandidate[]): Table {
   const blocking = new Set(view.blocking);
+  const mark = (id: string) => (blocking.has(id) ? 'yes' : '');
   const entries = [...view.result.trace.entries].sort(
     (a, b) => Number(blocking.has(b.candidate_id)) - Number(blocking.has(a.candidate_id)),
   );
   const lookup = new Map(candidates.map((c) => [c.candidate_id, c]));
-  const unreached = view.notReached.map((id) => {
+  const unreached = view.notReached.map((id): Cell[] => {
     const c = lookup.get(id) as ContextCandidate;
     return [
-      '!',
+      mark(id),
       id,
-      '-',
+      null,
       'not-reached',
       'the compile refused before reaching it',
       c.requirement,
-      String(c.relevance),
-      String(c.token_count),
-      '-',
-      '-',
-      c.depends_on.join(',') || '-',
-      '-',
+      c.relevance,
+      c.token_count,
+      null,
+      null,
+      c.depends_on.join(',') || null,
+      null,
     ];
   });
-  const rows = entries.map((e) => [
-    blocking.has(e.candidate_id) ? '!' : '',
+  const rows = entries.map((e): Cell[] => [
+    mark(e.candidate_id),
     e.candidate_id,
     e.decision,
     e.reason_code,
     e.reason_detail,
     e.priority_band,
-    String(e.relevance),
-    String(e.marginal_cost),
-    String(e.budget_before),
-    String(e.budget_after),
-    e.dependency_closure.join(',') || '-',
-    e.position === null ? '-' : String(e.position),
+    e.relevance,
+    e.marginal_cost,
+    e.budget_before,
+    e.budget_after,
+    e.dependency_closure.join(',') || null,
+    e.position,
   ]);
   const firstOthers = rows.findIndex((r) => r[0] === '');
   const ordered =
     firstOthers < 0
       ? [...rows, ...unreached]
       : [...rows.slice(0, firstOthers), ...unreached, ...rows.slice(firstOthers)];
-  return textTable(COLUMNS, ordered, ALIGN);
+  return {
+    headers: COLUMNS.map(([header]) => header),
+    rows: ordered,
+    kinds: COLUMNS.map(([, , kind]) => kind),
+    align: COLUMNS.map(([, align]) => align),
+  };
 }
 
 /** The view as JSON: the outcome, the blocking and unreached candidates, the entries in the table's order. */

@@ -5,6 +5,7 @@ import { bufferIo } from '../../../src/cli/io.js';
 import { run } from '../../../src/cli/main.js';
 import type { BenchRecord } from '../../../src/harness/bench/bench.js';
 import { cli, corpusCopy, tempDir } from '../../helpers/cli.js';
+import { expectMarkdownTable, parseCsv, textTables } from '../../helpers/tables.js';
 
 const tmp = tempDir('bench');
 
@@ -58,6 +59,38 @@ describe('ctxbench bench', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('regression: dump budget-slack: outcome changed');
     expect(again.stderr).not.toContain('retired-case');
+  });
+
+  it('--format: the timings as csv, json or md; the line after a comparison to stderr', async () => {
+    const text = await cli(...tiny, '--quiet');
+    const [table] = textTables(text.stdout);
+    const names = ['dump budget-slack', 'study one-case', 'dump @20'];
+    expect(table?.rows.map((r) => r[0])).toEqual(names);
+    // Milliseconds to three places in text; each run times anew, so only the shape is compared.
+    for (const r of table?.rows ?? []) expect(r[1]).toMatch(/^\d[\d,]*\.\d{3}$/);
+    const csv = parseCsv((await cli(...tiny, '--quiet', '--format', 'csv')).stdout);
+    expect(csv[0]).toEqual(table?.headers);
+    expect(csv.slice(1).map((r) => r[0])).toEqual(names);
+    for (const r of csv.slice(1)) expect(Number(r[1])).toBeGreaterThan(0);
+    const json = JSON.parse((await cli(...tiny, '--quiet', '--format', 'json')).stdout);
+    expect(json.map((r: { task: string }) => r.task)).toEqual(names);
+    expect(typeof json[0]['median ms']).toBe('number');
+    expectMarkdownTable((await cli(...tiny, '--quiet', '--format', 'md')).stdout);
+
+    const saved = path.join(tmp, 'for-format.json');
+    expect((await cli(...tiny, '--quiet', '--save', saved)).code).toBe(0);
+    const against = await cli(...tiny, '--baseline', saved, '--format', 'csv');
+    expect(parseCsv(against.stdout)[0]).toEqual([
+      'task',
+      'baseline ms',
+      'current ms',
+      'diff ms',
+      'ratio',
+      'flag above ms',
+      'verdict',
+    ]);
+    expect(against.stderr).toMatch(/\n3 tasks compared: /);
+    expect((await cli(...tiny, '--baseline', saved, '--format', 'csv', '--quiet')).stderr).toBe('');
   });
 
   it('on a terminal shows one updating line, and nothing with --quiet', async () => {

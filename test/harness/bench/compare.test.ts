@@ -4,14 +4,17 @@ import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { type BenchRecord, readBaseline } from '../../../src/harness/bench/bench.js';
 import {
+  type Comparison,
   compareBench,
-  comparisonText,
+  comparisonSummary,
+  comparisonTable,
   isRegression,
   MIN_SLOWDOWN,
   MIN_SLOWDOWN_MS,
   SPREAD_FACTOR,
 } from '../../../src/harness/bench/compare.js';
 import { InputError } from '../../../src/harness/input/errors.js';
+import { renderTable } from '../../../src/harness/report/table.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const tmp = tempDir('bench-compare');
@@ -23,6 +26,9 @@ const rec = (name: string, median: number, mad: number, outcome = 'bundle x'): B
   samples: 10,
   outcome,
 });
+/** The comparison as `bench --baseline` prints it to a terminal. */
+const comparisonText = (comparisons: readonly Comparison[]) =>
+  `${renderTable(comparisonTable(comparisons), 'text')}\n${comparisonSummary(comparisons)}`;
 const one = (current: BenchRecord, baseline: BenchRecord) => {
   const [c] = compareBench([current], [baseline]);
   if (c === undefined) throw new Error('no comparison');
@@ -52,7 +58,7 @@ describe('comparing with a baseline', () => {
     expect(c).toMatchObject({ slower: true, changed: false, diff_ms: 10, ratio: 2 });
     expect(isRegression(c)).toBe(true);
     expect(c.flag_above_ms).toBeCloseTo(11); // 10% of 10 ms beats 3 x 0.2 ms and the 1 ms floor
-    expect(c.detail).toBe('slower: 10.00 ms -> 20.00 ms (+10.00 ms, 2.00x; flagged above 11.00 ms)');
+    expect(c.detail).toBe('slower: 10.000 ms -> 20.000 ms (+10.000 ms, 2.00x; flagged above 11.000 ms)');
   });
 
   it('never flags an absolute difference under the floor, however large the ratio', () => {
@@ -92,7 +98,7 @@ describe('comparing with a baseline', () => {
     expect(isRegression(c)).toBe(true);
     expect(c.detail).toBe('outcome changed: bundle x -> refusal INSUFFICIENT_BUDGET');
     const both = one(rec('t', 30, 0, 'bundle y'), rec('t', 10, 0, 'bundle x'));
-    expect(both.detail).toMatch(/^outcome changed: bundle x -> bundle y; slower: 10\.00 ms -> 30\.00 ms/);
+    expect(both.detail).toMatch(/^outcome changed: bundle x -> bundle y; slower: 10\.000 ms -> 30\.000 ms/);
   });
 
   it('compares only tasks in both runs and lists the others once, never as failures', () => {
@@ -141,8 +147,18 @@ describe('comparing with a baseline', () => {
       'flag above ms',
       'verdict',
     ]);
-    expect(lines[2]?.split(/\s+/)).toEqual(['steady', '0.1000', '0.1234', '+0.0234', '1.23x', '1.10', 'ok']);
-    expect(lines[3]?.split(/\s+/)).toEqual(['slow', '100', '250', '+150', '2.50x', '110', 'SLOWER']);
+    // Milliseconds to three places however large, so that the points line up in a column.
+    expect(lines[2]?.split(/\s+/)).toEqual(['steady', '0.100', '0.123', '+0.023', '1.23', '1.100', 'ok']);
+    expect(lines[3]?.split(/\s+/)).toEqual([
+      'slow',
+      '100.000',
+      '250.000',
+      '+150.000',
+      '2.50',
+      '110.000',
+      'SLOWER',
+    ]);
+    expect(lines[2]?.indexOf('0.123')).toBe((lines[3]?.indexOf('250.000') ?? 0) + 2);
     expect(text).toContain('2 tasks compared: 1 slower, 0 outcomes changed');
   });
 });

@@ -8,10 +8,10 @@ import { row } from '../../helpers/rows.js';
 const TABLE: Table = {
   headers: ['name', 'count', 'share'],
   rows: [
-    ['a, "quoted"', 5318541, 0.825],
+    ['a, "quoted"', 5318541, 0.826],
     ['b', 7, null],
   ],
-  digits: [0, 0, 2],
+  kinds: [undefined, 'count', 'factor'],
 };
 
 describe('renderTable', () => {
@@ -24,9 +24,9 @@ describe('renderTable', () => {
   });
 
   it('CSV and JSON keep numbers as numbers, and quote what needs it', () => {
-    expect(renderTable(TABLE, 'csv')).toBe('name,count,share\n"a, ""quoted""",5318541,0.825\nb,7,\n');
+    expect(renderTable(TABLE, 'csv')).toBe('name,count,share\n"a, ""quoted""",5318541,0.826\nb,7,\n');
     expect(JSON.parse(renderTable(TABLE, 'json'))).toEqual([
-      { name: 'a, "quoted"', count: 5318541, share: 0.825 },
+      { name: 'a, "quoted"', count: 5318541, share: 0.826 },
       { name: 'b', count: 7, share: null },
     ]);
   });

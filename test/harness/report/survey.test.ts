@@ -3,7 +3,12 @@
  * out by hand (0 of 10: 0 to 27.75%; 5 of 10: 23.66% to 76.34%).
  */
 import { describe, expect, it } from 'vitest';
-import { formatRate, surveyLines, surveyMarkdown } from '../../../src/harness/report/survey.js';
+import {
+  formatRate,
+  surveyLines,
+  surveyMarkdown,
+  surveySections,
+} from '../../../src/harness/report/survey.js';
 import { wilson } from '../../../src/harness/score/stats.js';
 import type { Audit, Row } from '../../../src/harness/types.js';
 import { row } from '../../helpers/rows.js';
@@ -30,6 +35,8 @@ describe('wilson', () => {
   it('formats as count, base, share and interval', () => {
     expect(formatRate(wilson(5, 10))).toBe('5 / 10 (50.0%, 23.7% to 76.3%)');
     expect(formatRate(wilson(0, 0))).toBe('-');
+    // Counts separated like every count: 2423 of 3000 is not printed beside 5,318,541.
+    expect(formatRate(wilson(2423, 3000))).toMatch(/^2,423 \/ 3,000 \(80\.8%, /);
   });
 });
 
@@ -62,10 +69,25 @@ describe('surveyLines', () => {
   });
 
   it('writes a table per run with a row per strategy but exact', () => {
-    const md = surveyMarkdown([{ label: 'four', rows }]);
+    const runs = [{ label: 'four', rows }];
+    const md = surveyMarkdown(surveySections(runs, surveyLines(runs)));
     expect(md).toContain('## four');
     expect(md).toContain('| s | 2 / 4 (50.0%');
     expect(md).not.toContain('| exact |');
     expect(md).toContain('4 cells; `exact` found a legal bundle in 2');
+    // The gaps signed, to the places of their kind: relevance 4, a mean of tokens 1.
+    expect(md).toMatch(/^\| s \| .* \| \+0\.5000 \| 0\.0000 \| -10\.0 \|$/m);
+  });
+
+  it('tells its caller each run before scoring it, for progress', () => {
+    const told: string[] = [];
+    surveyLines(
+      [
+        { label: 'a', rows },
+        { label: 'b', rows },
+      ],
+      (run, k) => told.push(`${k} ${run.label}`),
+    );
+    expect(told).toEqual(['0 a', '1 b']);
   });
 });
