@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { casePurposes } from '../../harness/input/corpus.js';
+import { casePurposes, loadCorpus } from '../../harness/input/corpus.js';
 import { InputError } from '../../harness/input/errors.js';
 import { readJsonFile, readJsonLines } from '../../harness/input/files.js';
 import { writeFileAtomic } from '../../harness/output/files.js';
-import { readRows } from '../../harness/output/run-folder.js';
+import { corpusDigest, readRows } from '../../harness/output/run-folder.js';
 import { renderFindings } from '../../harness/report/findings.js';
 import type { CompilationLine } from '../../harness/types.js';
 import { defineCommand } from '../command.js';
@@ -32,27 +32,38 @@ export const findings = defineCommand({
       .option('out', { type: 'string', describe: 'write the document here (default: print it)' })
       .option('corpus', {
         type: 'string',
-        describe: "the corpus folder whose manifest says what each case is for (default: the run's)",
+        describe: "the corpus folder the run compiled, for purposes and candidates (default: the run's)",
       }),
   run: (a, { io }) => {
     const run = a.run as string;
     const template = a.template as string;
     if (!fs.existsSync(template)) throw new InputError(template, 'template not found');
     const rows = readRows(run);
-    const corpusDir = a.corpus ?? corpusDirOf(run);
-    const compilations = readJsonLines(path.join(run, 'compilations.jsonl')).map(
-      ({ value }) => value as CompilationLine,
-    );
+    const recorded = runCorpus(run, a.corpus);
+    const dir = a.corpus ?? recorded.dir;
+    if (!fs.existsSync(dir))
+      throw new InputError(dir, "the run's corpus folder is not found from here: pass --corpus");
+    // Purposes and candidates are read from the folder as it is now, which the run may predate.
+    if (recorded.digest !== undefined && corpusDigest(dir) !== recorded.digest)
+      io.err(
+        `ctxbench: warning: ${dir} has changed since the run; its purposes and candidates may not match\n`,
+      );
+    const corpus = loadCorpus(dir);
+    const lines = path.join(run, 'compilations.jsonl');
+    const compilations = fs.existsSync(lines)
+      ? readJsonLines(lines).map(({ value }) => value as CompilationLine)
+      : [];
     let text: string;
     try {
       text = renderFindings(fs.readFileSync(template, 'utf8'), {
         rows,
         compilations,
-        purposes: casePurposes(corpusDir),
+        purposes: casePurposes(dir),
+        candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
       });
     } catch (e) {
-      if (e instanceof InputError) throw e;
-      throw new InputError(template, (e as Error).message.replace(/^findings: /, ''));
+      if (!(e instanceof Error) || !e.message.startsWith('findings: ')) throw e;
+      throw new InputError(template, e.message.slice('findings: '.length));
     }
     if (a.out === undefined) io.out(text);
     else {
@@ -63,9 +74,14 @@ export const findings = defineCommand({
   },
 });
 
-function corpusDirOf(run: string): string {
+/** The corpus folder and digest the run's manifest records (not needed when --corpus names one). */
+function runCorpus(run: string, given: string | undefined): { dir: string; digest: string | undefined } {
   const file = path.join(run, 'manifest.json');
-  const dir = (readJsonFile(file) as { corpus?: { dir?: unknown } } | null)?.corpus?.dir;
-  if (typeof dir !== 'string') throw new InputError(file, 'the run names no corpus folder: pass --corpus');
-  return dir;
+  const read = given !== undefined && !fs.existsSync(file) ? null : readJsonFile(file);
+  const corpus = (read as { corpus?: { dir?: unknown; digest?: unknown } } | null)?.corpus;
+  if (typeof corpus?.dir !== 'string') {
+    if (given !== undefined) return { dir: given, digest: undefined };
+    throw new InputError(file, 'the run names no corpus folder: pass --corpus');
+  }
+  return { dir: corpus.dir, digest: typeof corpus.digest === 'string' ? corpus.digest : undefined };
 }

@@ -53,6 +53,7 @@ export function lintManifest(raw: unknown, out: Findings, cases?: readonly strin
     }
     for (const name of named) if (!has(budgets, name)) out.error(name, 'budgets', 'no budgets for this case');
   }
+  if (has(raw, 'purpose')) purposes(raw, top, known);
   const expected = has(raw, 'expected') ? object(raw, 'expected', top, `{"<case>": ${LEVEL_KEYS}}`) : {};
   if (expected === undefined) return;
   for (const name of named) {
@@ -68,6 +69,17 @@ export function lintManifest(raw: unknown, out: Findings, cases?: readonly strin
   }
   for (const name of Object.keys(expected))
     if (!known.has(name)) warn(name, { out, record: name, prefix: 'expected.' }, 'no such case; ignored');
+}
+
+/** What each case is for (`ctxbench findings` quotes it): text, for cases the folder has. */
+function purposes(raw: Json, top: At, known: ReadonlySet<string>): void {
+  const p = object(raw, 'purpose', top, '{"<case>": "what the case is for"}');
+  if (p === undefined) return;
+  for (const [name, text] of Object.entries(p)) {
+    const at: At = { out: top.out, record: name, prefix: 'purpose.' };
+    if (typeof text !== 'string') invalid('', text, 'text', { ...at, prefix: 'purpose' });
+    else if (!known.has(name)) warn(name, at, 'no such case; ignored');
+  }
 }
 
 /** Each of the three budget levels, and a warning for any other key. */

@@ -2,16 +2,24 @@
  * docs/findings.md from a template and a run: every figure in the document is a placeholder the
  * run fills, so the text cannot drift from the results (a test renders it again and compares).
  *
- * Placeholders, each on the run's rows (and, for decisions, its compilations):
- * - `{CASE/BUDGET/STRATEGY.metric}`: one row's figure; `*` in any of the three sums over them
- *   (a boolean counts its true rows). Metrics: any numeric or boolean field of a row, `admitted`,
- *   and `outcome`, `refused`, `compilations` (1 a row), `violations` (the six kinds summed).
+ * Placeholders, filled in one pass (a filled-in text is never read again as a template):
+ * - `{CASE/BUDGET/STRATEGY.metric}`: one row's figure; `*` in any of the three sums counts over
+ *   the rows it names (a boolean counts its true rows; fractions and text are not summed).
+ *   Metrics: any field of a row, and `outcome`, `refused`, `compilations` (1 a row), `violations`
+ *   (the six kinds summed), `illegal` (1 for a bundle that breaks any legality rule, a missing
+ *   required content included), `admitted`.
  * - `{{generated}}`: the line saying the document is generated.
  * - `{{purpose CASE}}`: what the case is for, from the corpus manifest.
+ * - `{{candidate CASE ID FIELD}}`: a candidate's field; FIELD `cost` is the declared tokens of the
+ *   candidate with everything it depends on, what admitting it costs into an empty bundle.
  * - `{{outcomes CASE metric,...}}`: a table of every strategy at every budget.
- * - `{{decision CASE BUDGET STRATEGY CANDIDATE}}`: that candidate's trace entry.
- * A placeholder naming nothing in the run is an error, never an empty string.
+ * - `{{decision CASE BUDGET STRATEGY CANDIDATE}}`: that candidate's trace entry, with its
+ *   dependencies' own entries.
+ * - `{{refusal CASE BUDGET STRATEGY}}`: that refusal's code, blocking ids and diagnostic.
+ * Braces around anything else are left as they are, unless they hold a `/` (a placeholder
+ * mistyped); a placeholder naming nothing in the run is an error, with its line, never a blank.
  */
+import type { ContextCandidate } from '../../compiler/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { figure, int } from './format.js';
@@ -19,12 +27,20 @@ import { markdownTable } from './table.js';
 
 export interface FindingsRun {
   readonly rows: readonly Row[];
+  /** The run's compilations.jsonl, for decisions and refusals (empty when the run has none). */
   readonly compilations: readonly CompilationLine[];
   /** Case name to what the case is for (the manifest's `purpose`). */
   readonly purposes: ReadonlyMap<string, string>;
+  /** Case name to its candidates, for `{{candidate}}`. */
+  readonly candidates: ReadonlyMap<string, readonly ContextCandidate[]>;
 }
 
 type Value = number | boolean | string | null;
+
+class TemplateError extends Error {}
+const fail = (text: string): never => {
+  throw new TemplateError(text);
+};
 
 const violations = (r: Row): number =>
   VIOLATION_KINDS.reduce(
@@ -32,19 +48,22 @@ const violations = (r: Row): number =>
     0,
   );
 
+const outcome = (r: Row): string =>
+  r.success ? `bundle of ${int(r.rendered_tokens)}` : `refused ${r.reason}`;
+
 /** A metric of one row, or undefined when the row has no such field. */
 function metric(r: Row, name: string): Value | undefined {
   if (name === 'outcome') return outcome(r);
   if (name === 'refused') return !r.success;
   if (name === 'compilations') return 1;
   if (name === 'violations') return violations(r);
+  if (name === 'illegal') return r.success && (r.audit === null ? null : !r.audit.legal);
   if (name === 'admitted') return r.admitted.join(', ');
   const v = (r as unknown as Record<string, unknown>)[name];
-  return typeof v === 'number' || typeof v === 'boolean' || v === null ? v : undefined;
+  return typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' || v === null
+    ? v
+    : undefined;
 }
-
-const outcome = (r: Row): string =>
-  r.success ? `bundle of ${int(r.rendered_tokens)}` : `refused ${r.reason}`;
 
 // Scores (recall, precision) are fractions; every other number a metric yields is a count.
 const FRACTIONS = new Set(['must_recall', 'should_recall', 'precision']);
@@ -57,48 +76,52 @@ function show(name: string, v: Value): string {
 }
 
 /** The rows a placeholder names; an empty selection is an error in the template. */
-function select(run: FindingsRun, kase: string, budget: string, strategy: string, where: string): Row[] {
+function select(run: FindingsRun, kase: string, budget: string, strategy: string): Row[] {
   const rows = run.rows.filter(
     (r) =>
       (kase === '*' || r.case === kase) &&
       (budget === '*' || r.budget === budget) &&
       (strategy === '*' || r.strategy === strategy),
   );
-  if (rows.length === 0) throw new Error(`findings: ${where} names no compilation of the run`);
-  return rows;
+  return rows.length > 0 ? rows : fail('names no compilation of the run');
 }
 
+const FIGURE = /^([\w*-]+)\/([\w*-]+)\/([\w*-]+)\.(\w+)$/;
+
 function figureOf(run: FindingsRun, spec: string): string {
-  const m = /^([\w*-]+)\/([\w*-]+)\/([\w*-]+)\.(\w+)$/.exec(spec);
-  if (!m) throw new Error(`findings: {${spec}} is not CASE/BUDGET/STRATEGY.metric`);
+  const m = FIGURE.exec(spec) ?? fail('is not CASE/BUDGET/STRATEGY.metric');
   const [, kase, budget, strategy, name] = m as unknown as [string, string, string, string, string];
-  const rows = select(run, kase, budget, strategy, `{${spec}}`);
+  const rows = select(run, kase, budget, strategy);
   const values = rows.map((r) => metric(r, name));
-  if (values.some((v) => v === undefined)) throw new Error(`findings: {${spec}}: no metric ${name}`);
+  if (values.some((v) => v === undefined)) fail(`no metric ${name}`);
   if (rows.length === 1) return show(name, values[0] as Value);
-  if (values.some((v) => typeof v === 'string'))
-    throw new Error(`findings: {${spec}}: ${name} cannot be summed over several rows`);
+  if (FRACTIONS.has(name) || values.some((v) => typeof v === 'string'))
+    fail(`${name} is not summed over several rows: name one case, budget and strategy`);
+  if (values.some((v) => v === null)) fail(`${name} is missing in some of the rows it would sum`);
   return show(
     name,
-    values.reduce<number>((sum, v) => sum + (v === true ? 1 : typeof v === 'number' ? v : 0), 0),
+    values.reduce<number>((sum, v) => sum + (v === true ? 1 : (v as number | false) || 0), 0),
   );
 }
 
 /** A metric's name in a table cell: `must` for must_recall, `authority` for authority_violations. */
 const label = (name: string): string => name.replace(/_(recall|violations|admission)$/, '');
 
-function outcomes(run: FindingsRun, kase: string, names: readonly string[]): string {
-  const rows = select(run, kase, '*', '*', `{{outcomes ${kase}}}`);
+function outcomes(run: FindingsRun, args: readonly string[]): string {
+  if (args.length < 1 || args.length > 2) fail('needs a case and at most one comma-separated metric list');
+  const [kase, list] = args as [string, string | undefined];
+  const names = list === undefined ? [] : list.split(',');
+  const rows = select(run, kase, '*', '*');
+  // A cell holds figures; text metrics (outcome, admitted) would repeat or swamp it.
+  for (const name of names) {
+    const v = metric(rows[0] as Row, name);
+    if (v === undefined || typeof v === 'string') fail(`no table metric "${name}"`);
+  }
   const strategies = [...new Set(rows.map((r) => r.strategy))];
   const cell = (r: Row | undefined): string => {
     if (!r) return '-';
-    const parts = [outcome(r)];
-    for (const name of names) {
-      const v = metric(r, name);
-      if (v === undefined) throw new Error(`findings: {{outcomes ${kase}}}: no metric ${name}`);
-      if (r.success) parts.push(`${label(name)} ${show(name, v)}`);
-    }
-    return parts.join(', ');
+    if (!r.success) return outcome(r);
+    return [outcome(r), ...names.map((n) => `${label(n)} ${show(n, metric(r, n) ?? null)}`)].join(', ');
   };
   const body = strategies.map((s) => [
     s,
@@ -118,31 +141,90 @@ interface Entry {
   readonly dependency_closure?: readonly string[];
 }
 
-function decision(run: FindingsRun, args: readonly string[]): string {
-  const [kase, budget, strategy, id] = args;
+interface Result {
+  readonly trace?: { readonly entries?: readonly Entry[] };
+  readonly failure?: {
+    readonly reason: string;
+    readonly blocking_ids?: readonly string[];
+    readonly diagnostic?: string;
+  } | null;
+}
+
+function resultOf(run: FindingsRun, kase?: string, budget?: string, strategy?: string): Result {
   const line = run.compilations.find(
     (c) => c.case === kase && c.budget === budget && c.strategy === strategy,
   );
-  const trace = (line?.result as { trace?: { entries?: readonly Entry[] } } | undefined)?.trace;
-  const entry = trace?.entries?.find((e) => e.candidate_id === id);
-  if (!entry) throw new Error(`findings: {{decision ${args.join(' ')}}} names no trace entry of the run`);
-  const deps = entry.dependency_closure ?? [];
-  const named = deps.length > 0 ? `; its dependencies: ${deps.map((d) => `\`${d}\``).join(', ')}` : '';
-  return `\`${entry.candidate_id}\`: ${entry.decision} (${entry.reason_code}, "${entry.reason_detail}")${named}`;
+  return (
+    (line?.result as Result | undefined) ??
+    fail('names no compilation of the run (or it has no compilations.jsonl)')
+  );
+}
+
+const entryText = (e: Entry): string => `${e.decision} (${e.reason_code}, "${e.reason_detail}")`;
+
+function decision(run: FindingsRun, args: readonly string[]): string {
+  if (args.length !== 4) fail('needs CASE BUDGET STRATEGY CANDIDATE');
+  const [kase, budget, strategy, id] = args;
+  const entries = resultOf(run, kase, budget, strategy).trace?.entries ?? [];
+  const entry = entries.find((e) => e.candidate_id === id) ?? fail(`no trace entry for ${id}`);
+  const deps = (entry.dependency_closure ?? []).map((d) => {
+    const own = entries.find((e) => e.candidate_id === d);
+    return `\`${d}\`${own ? `, itself ${entryText(own)}` : ''}`;
+  });
+  const named = deps.length > 0 ? `; its dependencies: ${deps.join('; ')}` : '';
+  return `\`${entry.candidate_id}\`: ${entryText(entry)}${named}`;
+}
+
+function refusal(run: FindingsRun, args: readonly string[]): string {
+  if (args.length !== 3) fail('needs CASE BUDGET STRATEGY');
+  const failure = resultOf(run, ...args).failure ?? fail('is not a refusal');
+  const blocking = (failure.blocking_ids ?? []).map((id) => `\`${id}\``).join(', ');
+  return `${failure.reason}${blocking ? `, blocking ${blocking}` : ''}${failure.diagnostic ? `: "${failure.diagnostic}"` : ''}`;
+}
+
+/** The candidate and everything it depends on, each once: what it costs into an empty bundle. */
+function closureCost(pool: readonly ContextCandidate[], id: string): number {
+  const byId = new Map(pool.map((c) => [c.candidate_id, c]));
+  const seen = new Set<string>();
+  const walk = (x: string): void => {
+    const c = byId.get(x);
+    if (c === undefined || seen.has(x)) return;
+    seen.add(x);
+    for (const d of c.depends_on) walk(d);
+  };
+  walk(id);
+  return [...seen].reduce((sum, x) => sum + (byId.get(x)?.token_count ?? 0), 0);
+}
+
+function candidate(run: FindingsRun, args: readonly string[]): string {
+  if (args.length !== 3) fail('needs CASE CANDIDATE FIELD');
+  const [kase, id, field] = args as [string, string, string];
+  const pool = run.candidates.get(kase) ?? fail(`no case ${kase} in the corpus`);
+  const c = pool.find((x) => x.candidate_id === id) ?? fail(`no candidate ${id} in ${kase}`);
+  if (field === 'cost') return int(closureCost(pool, id));
+  const v = (c as unknown as Record<string, unknown>)[field];
+  if (typeof v === 'number') return field === 'relevance' ? String(v) : int(v);
+  return typeof v === 'string' || typeof v === 'boolean' ? String(v) : fail(`no field ${field}`);
 }
 
 function directive(run: FindingsRun, text: string): string {
   const [verb, ...args] = text.trim().split(/\s+/);
-  if (verb === 'generated' && args.length === 0) return GENERATED;
-  if (verb === 'purpose' && args.length === 1) {
-    const purpose = run.purposes.get(args[0] as string);
-    if (purpose === undefined) throw new Error(`findings: no purpose for case ${args[0]} in the manifest`);
-    return purpose;
+  switch (verb) {
+    case 'generated':
+      return GENERATED;
+    case 'purpose':
+      return run.purposes.get(args[0] ?? '') ?? fail(`no purpose for case ${args[0]} in the manifest`);
+    case 'candidate':
+      return candidate(run, args);
+    case 'outcomes':
+      return outcomes(run, args);
+    case 'decision':
+      return decision(run, args);
+    case 'refusal':
+      return refusal(run, args);
+    default:
+      return fail('is not a directive (generated, purpose, candidate, outcomes, decision, refusal)');
   }
-  if (verb === 'outcomes' && args.length >= 1)
-    return outcomes(run, args[0] as string, args[1] ? args[1].split(',') : []);
-  if (verb === 'decision' && args.length === 4) return decision(run, args);
-  throw new Error(`findings: unknown directive {{${text}}}`);
 }
 
 const GENERATED =
@@ -150,7 +232,17 @@ const GENERATED =
 
 /** The document: the template with every placeholder filled from the run. */
 export function renderFindings(template: string, run: FindingsRun): string {
-  return template
-    .replace(/\{\{([^{}]+)\}\}/g, (_, text: string) => directive(run, text))
-    .replace(/\{([^{}\s]+)\}/g, (_, spec: string) => figureOf(run, spec));
+  return template.replace(
+    /\{\{([^{}]*)\}\}|\{([^{}\n]*)\}/g,
+    (whole, text?: string, spec?: string, at = 0) => {
+      try {
+        if (text !== undefined) return directive(run, text);
+        return FIGURE.test(spec ?? '') || spec?.includes('/') ? figureOf(run, spec ?? '') : whole;
+      } catch (e) {
+        if (!(e instanceof TemplateError)) throw e;
+        const line = template.slice(0, at as number).split('\n').length;
+        throw new Error(`findings: line ${line}: ${whole} ${e.message}`);
+      }
+    },
+  );
 }

@@ -211,4 +211,17 @@ describe('the budget manifest', () => {
       'ghost: budgets name an unknown case',
     ]);
   });
+
+  it('purpose: text for each case it names; not text is an error, an unknown case a warning', () => {
+    const m = {
+      ...manifest(),
+      purpose: { 'wrong-scope': 'what it is for', 'stale-cheap': null, ghost: 'x' },
+    };
+    const out = new Findings('manifest.json');
+    lintManifest(m, out, cases);
+    expect(out.list.map((f) => `${f.severity} ${f.record}: ${f.text}`)).toEqual([
+      'error stale-cheap: invalid purpose: null (need text)',
+      'warning ghost: purpose.ghost: no such case; ignored',
+    ]);
+  });
 });

@@ -1,31 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { casePurposes, loadCorpus } from '../../../src/harness/input/corpus.js';
-import { ledgerDirFor, loadLedger } from '../../../src/harness/input/ledger.js';
+import { casePurposes } from '../../../src/harness/input/corpus.js';
 import { derivedFiles } from '../../../src/harness/output/run-folder.js';
 import { renderFindings } from '../../../src/harness/report/findings.js';
-import { loadStrategies } from '../../../src/harness/run/registry.js';
-import { runStudy } from '../../../src/harness/run/runner.js';
-import type { CompilationLine, Row } from '../../../src/harness/types.js';
-import { BUDGETS } from '../../../src/harness/vocabulary.js';
+import type { Row } from '../../../src/harness/types.js';
+import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
 import { ROOT } from '../../helpers/corpus.js';
+import { cand, corpus, DIR, each, entryOf, findingsRun, row, study, sum } from '../../helpers/corpus-v2.js';
 
-const DIR = path.join(ROOT, 'corpus/compiler-v2');
-const corpus = loadCorpus(DIR);
-const compilations: CompilationLine[] = [];
-const study = loadStrategies().then((strategies) =>
-  runStudy(corpus, loadLedger(ledgerDirFor(corpus), corpus), strategies, (c) => compilations.push(c)),
-);
-
-const row = async (kase: string, budget: string, strategy: string): Promise<Row> => {
-  const r = (await study).find((x) => x.case === kase && x.budget === budget && x.strategy === strategy);
-  if (!r) throw new Error(`no row ${kase}/${budget}/${strategy}`);
-  return r;
-};
-const each = async (kase: string, strategy: string): Promise<Row[]> =>
-  Promise.all(BUDGETS.map((b) => row(kase, b, strategy)));
-const sum = (rows: readonly Row[], f: (r: Row) => number | null) => rows.reduce((s, r) => s + (f(r) ?? 0), 0);
+const GATES = ['scope', 'freshness', 'authority', 'floor'] as const;
+const violations = (r: Row) => VIOLATION_KINDS.reduce((s, k) => s + (r[`${k}_violations`] ?? 0), 0);
+const gateFailures = (r: Row) => GATES.reduce((s, g) => s + (r[`${g}_violations`] ?? 0), 0);
 
 describe('corpus v2: the cases and their certified expectations', () => {
   it('has a purpose for every case and only for its cases', () => {
@@ -53,80 +39,169 @@ describe('corpus v2: the cases and their certified expectations', () => {
 });
 
 describe('corpus v2: each case shows what it is for', () => {
-  it('authority tempted: relevance rankers admit authority failures, the gated strategies none', async () => {
-    for (const s of ['dump', 'topk', 'weighted'])
+  const COMPILERS = ['compiler', 'compiler-strict', 'compiler-v2'];
+
+  it('over the corpus: compiler-v2 and exact always right and legal, no compiler admits a gate failure', async () => {
+    for (const s of ['compiler-v2', 'exact']) {
+      const rows = (await study).filter((r) => r.strategy === s);
+      expect(
+        rows.every((r) => r.status_correct && !(r.success && !r.audit?.legal)),
+        s,
+      ).toBe(true);
+    }
+    for (const s of COMPILERS)
+      expect(
+        sum(
+          (await study).filter((r) => r.strategy === s),
+          gateFailures,
+        ),
+        s,
+      ).toBe(0);
+    // The compiler's wrong outcomes are exactly the three cases the findings name.
+    const wrong = (await study)
+      .filter((r) => r.strategy === 'compiler' && !r.status_correct)
+      .map((r) => r.case);
+    expect(new Set(wrong)).toEqual(
+      new Set(['cheapest-form-refuses', 'decorations-overrun', 'named-ineligible']),
+    );
+  });
+
+  it('authority tempted: strategies without gates admit authority failures, the gated ones none', async () => {
+    for (const s of ['dump', 'topk', 'weighted', 'tiered'])
       expect(
         sum(await each('authority-tempted', s), (r) => r.authority_violations),
         s,
       ).toBeGreaterThan(0);
-    for (const s of ['gated', 'compiler', 'compiler-v2', 'exact', 'oracle'])
+    for (const s of ['gated', ...COMPILERS, 'exact', 'oracle'])
       expect(
         sum(await each('authority-tempted', s), (r) => r.authority_violations),
         s,
       ).toBe(0);
+    expect((await row('authority-tempted', 'tight', 'topk')).must_recall).toBeLessThan(1);
+    expect((await row('authority-tempted', 'tight', 'compiler')).must_recall).toBe(1);
+    for (const id of ['inject-note', 'proposed-decision']) {
+      expect(cand('authority-tempted', id).authority_eligible).toBe(false);
+      expect(cand('authority-tempted', id).relevance).toBeGreaterThan(
+        cand('authority-tempted', 'approved-decision').relevance,
+      );
+    }
   });
 
-  it('the sixth decision: REJECTED_DEPENDENCY with the illegal dependency named in the trace', async () => {
-    await study;
-    const line = compilations.find(
-      (c) => c.case === 'dependency-illegal' && c.budget === 'tight' && c.strategy === 'compiler',
-    );
-    if (!line) throw new Error('no compilation of dependency-illegal/tight/compiler');
-    const entries = (line.result as { trace: { entries: Record<string, unknown>[] } }).trace.entries;
-    const ref = entries.find((e) => e.candidate_id === 'patch-ref');
-    expect(ref).toMatchObject({ decision: 'REJECTED_DEPENDENCY', dependency_closure: ['build-log-old'] });
-    expect(entries.find((e) => e.candidate_id === 'build-log-old')?.reason_code).toBe('freshness_ineligible');
-    expect(sum(await each('dependency-illegal', 'gated'), (r) => r.dependency_violations)).toBeGreaterThan(0);
+  it('the sixth decision: REJECTED_DEPENDENCY at every budget, the illegal dependency named in the trace', async () => {
+    for (const budget of BUDGETS) {
+      const { entry } = await entryOf('dependency-illegal', budget, 'compiler', 'patch-ref');
+      expect(entry).toMatchObject({ decision: 'REJECTED_DEPENDENCY', dependency_closure: ['build-log-old'] });
+      const dep = await entryOf('dependency-illegal', budget, 'compiler', 'build-log-old');
+      expect(dep.entry?.reason_code).toBe('freshness_ineligible');
+    }
+    // At the medium budget nothing but the dependency stands in the way.
+    const medium = corpus.cases.find((c) => c.name === 'dependency-illegal')!.budgets.medium;
+    expect(
+      cand('dependency-illegal', 'patch-ref').token_count +
+        cand('dependency-illegal', 'build-log-old').token_count,
+    ).toBeLessThan(medium - 100);
+    for (const r of await each('dependency-illegal', 'gated')) expect(r.dependency_violations).toBe(1);
   });
 
-  it('the cheapest form refuses where exact and compiler-v2 find a bundle', async () => {
-    for (const r of await each('cheapest-form-refuses', 'compiler')) expect(r.success).toBe(false);
-    for (const s of ['exact', 'compiler-v2'])
-      for (const r of await each('cheapest-form-refuses', s)) expect(r.audit?.legal, s).toBe(true);
+  it('the cheapest form refuses where exact and compiler-v2 find the same legal bundle', async () => {
+    for (const budget of BUDGETS) {
+      const { failure } = await entryOf('cheapest-form-refuses', budget, 'compiler', 'migration-plan');
+      expect(failure).toMatchObject({ reason: 'UNSATISFIED_DEPENDENCY' });
+      expect(String(failure?.diagnostic)).toContain('alternative-collision:schema-full');
+      expect((await row('cheapest-form-refuses', budget, 'compiler-strict')).success).toBe(false);
+      const exact = await row('cheapest-form-refuses', budget, 'exact');
+      expect(exact.audit?.legal).toBe(true);
+      expect((await row('cheapest-form-refuses', budget, 'compiler-v2')).admitted).toEqual(exact.admitted);
+      for (const s of ['dump', 'topk', 'weighted', 'gated'])
+        expect((await row('cheapest-form-refuses', budget, s)).audit?.legal, s).toBe(false);
+    }
   });
 
-  it('relevance buys the dearer set: at the tight budget the compiler spends more and recalls less than the oracle', async () => {
+  it('relevance buys the dearer set: 670 against 400, and at the tight budget the runbook no longer fits', async () => {
+    const ref = cand('relevance-buys-dearer', 'incident-ref');
+    const full = cand('relevance-buys-dearer', 'incident-full');
+    const resolver = cand('relevance-buys-dearer', ref.depends_on[0] as string);
+    expect([ref.token_count + resolver.token_count, full.token_count]).toEqual([670, 400]);
+    expect([ref.relevance, full.relevance]).toEqual([0.9, 0.7]);
     const compiler = await row('relevance-buys-dearer', 'tight', 'compiler');
     const oracle = await row('relevance-buys-dearer', 'tight', 'oracle');
     expect(compiler.admitted).toEqual(expect.arrayContaining(['incident-ref', 'resolver-tool']));
+    expect(oracle.admitted).toContain('incident-full');
+    expect((await entryOf('relevance-buys-dearer', 'tight', 'compiler', 'runbook')).entry?.decision).toBe(
+      'REJECTED_BUDGET',
+    );
     expect(compiler.rendered_tokens).toBeGreaterThan(oracle.rendered_tokens);
     expect(compiler.should_recall ?? 0).toBeLessThan(oracle.should_recall ?? 0);
+    expect((await row('relevance-buys-dearer', 'tight', 'exact')).admitted).toEqual(oracle.admitted);
+    // With room for everything every ledger-free strategy takes the resolver too.
+    const roomy = (await study).filter((r) => r.case === 'relevance-buys-dearer' && r.budget === 'roomy');
+    for (const s of ['compiler', 'compiler-v2', 'exact', 'topk'])
+      expect(roomy.find((r) => r.strategy === s)?.rendered_tokens, s).toBe(
+        roomy.find((r) => r.strategy === 'exact')?.rendered_tokens,
+      );
   });
 
-  it('decorations overrun: the reference refuses at a budget where a legal bundle exists', async () => {
-    const tight = await row('decorations-overrun', 'tight', 'compiler');
-    expect(tight.reason).toBe('INSUFFICIENT_BUDGET');
-    expect((await row('decorations-overrun', 'tight', 'exact')).success).toBe(true);
-    // Admission's declared sum fits: only the unpriced decorations break the budget.
+  it('decorations overrun: declared counts fit, nothing DISCRETIONARY, the reference refuses where a legal bundle exists', async () => {
     const kase = corpus.cases.find((c) => c.name === 'decorations-overrun')!;
+    expect(kase.candidates.filter((c) => c.requirement === 'PREFERRED')).toHaveLength(12);
+    expect(kase.candidates.some((c) => c.requirement === 'DISCRETIONARY')).toBe(false);
     const declared = kase.candidates.reduce((s, c) => s + c.token_count, 0);
     expect(declared).toBeLessThanOrEqual(kase.budgets.tight);
-  });
-
-  it('named but ineligible: the reference returns a bundle without it, compiler-strict refuses', async () => {
-    for (const r of await each('named-ineligible', 'compiler')) {
-      expect(r.success).toBe(true);
-      expect(r.admitted).not.toContain('retention-policy-2024');
+    for (const budget of ['tight', 'medium'] as const) {
+      expect((await row('decorations-overrun', budget, 'compiler')).reason).toBe('INSUFFICIENT_BUDGET');
+      const exact = await row('decorations-overrun', budget, 'exact');
+      expect(exact.success).toBe(true);
+      expect((await row('decorations-overrun', budget, 'compiler-v2')).rendered_tokens).toBe(
+        exact.rendered_tokens,
+      );
     }
-    for (const r of await each('named-ineligible', 'compiler-strict')) expect(r.success).toBe(false);
+    expect((await row('decorations-overrun', 'roomy', 'compiler')).success).toBe(true);
+    for (const s of ['dump', 'topk', 'weighted', 'gated'])
+      for (const r of await each('decorations-overrun', s)) expect(r.status_correct, s).toBe(true);
   });
 
-  it('a group split by promotion: the reference admits part of the group, compiler-strict the whole', async () => {
-    for (const r of await each('group-split-by-promotion', 'compiler')) expect(r.group_violations).toBe(1);
-    for (const r of await each('group-split-by-promotion', 'compiler-strict'))
-      expect(r.group_violations).toBe(0);
+  it('named but ineligible: the reference reports success without it, compiler-strict refuses', async () => {
+    for (const budget of BUDGETS) {
+      const r = await row('named-ineligible', budget, 'compiler');
+      expect([r.success, r.reason]).toEqual([true, null]);
+      expect(r.admitted).not.toContain('retention-policy-2024');
+      expect(r.audit?.missing_required).toContain('retention-policy-2024');
+      expect((await row('named-ineligible', budget, 'compiler-strict')).reason).toBe('REQUIRED_INELIGIBLE');
+    }
   });
 
-  it('legal is not useful: legal bundles with harm, two kinds of it, and none from the oracle', async () => {
-    const kase = corpus.cases.find((c) => c.name === 'legal-not-useful')!;
-    const harmful = ['old-preference', 'deprecated-tool'];
-    expect(
-      new Set(kase.candidates.filter((c) => harmful.includes(c.candidate_id)).map((c) => c.kind)).size,
-    ).toBe(2);
-    const compiler = await each('legal-not-useful', 'compiler');
-    expect(compiler.every((r) => r.audit?.legal)).toBe(true);
-    expect(sum(compiler, (r) => r.harmful_admission)).toBeGreaterThan(0);
+  it('a group split by promotion: the reference admits the named member alone, its partner no-earn', async () => {
+    for (const budget of BUDGETS) {
+      expect((await row('group-split-by-promotion', budget, 'compiler')).group_violations).toBe(1);
+      const { entry } = await entryOf('group-split-by-promotion', budget, 'compiler', 'migration-script');
+      expect(entry).toMatchObject({ decision: 'REJECTED_REDUNDANT', reason_code: 'no-earn' });
+      for (const s of ['compiler-strict', 'compiler-v2', 'exact'])
+        expect((await row('group-split-by-promotion', budget, s)).group_violations, s).toBe(0);
+    }
+    for (const s of ['topk', 'weighted', 'gated'])
+      expect((await row('group-split-by-promotion', 'tight', s)).group_violations, s).toBe(1);
+  });
+
+  it('legal is not useful: two harmful kinds, admitted by every ledger-free strategy, none by the oracle', async () => {
+    const harmful = ['old-preference', 'deprecated-tool'].map((id) => cand('legal-not-useful', id));
+    expect(new Set(harmful.map((c) => c.kind)).size).toBe(2);
+    for (const c of harmful) expect([c.relevance, c.token_count]).toEqual([0.55, 130]);
+    const all = (await study).filter((r) => r.case === 'legal-not-useful');
+    for (const s of new Set(all.map((r) => r.strategy)))
+      if (s !== 'oracle')
+        expect(
+          sum(await each('legal-not-useful', s), (r) => r.harmful_admission),
+          s,
+        ).toBeGreaterThan(0);
     expect(sum(await each('legal-not-useful', 'oracle'), (r) => r.harmful_admission)).toBe(0);
+    expect(sum(all, violations)).toBe(0);
+    for (const s of [...COMPILERS, 'exact'])
+      expect(
+        (await each('legal-not-useful', s)).every((r) => r.audit?.legal),
+        s,
+      ).toBe(true);
+    const { entry } = await entryOf('legal-not-useful', 'medium', 'compiler', 'deprecated-tool');
+    expect(entry).toMatchObject({ decision: 'REJECTED_BUDGET', reason_code: 'repair-drop' });
   });
 });
 
@@ -141,35 +216,9 @@ describe('corpus v2: what is generated from its run', () => {
 
   it('docs/findings.md is its template filled from a fresh run (npm run reports regenerates it)', async () => {
     const template = fs.readFileSync(path.join(ROOT, 'docs/findings.template.md'), 'utf8');
-    const text = renderFindings(template, { rows: await study, compilations, purposes: casePurposes(DIR) });
+    const text = renderFindings(template, findingsRun(await study));
     expect(text, 'docs/findings.md drifted: run npm run reports').toBe(
       fs.readFileSync(path.join(ROOT, 'docs/findings.md'), 'utf8'),
-    );
-  });
-
-  it('a placeholder naming nothing in the run is an error, not a blank', async () => {
-    const run = { rows: await study, compilations, purposes: casePurposes(DIR) };
-    expect(renderFindings('{authority-tempted/tight/topk.authority_violations}', run)).toMatch(/^\d+$/);
-    for (const bad of [
-      '{authority-tempted/tight/nobody.must_recall}',
-      '{authority-tempted/tight/topk.no_such_metric}',
-      '{no-case/*/*.refused}',
-      '{{purpose no-case}}',
-      '{{decision authority-tempted tight compiler no-candidate}}',
-      '{{unknown}}',
-      '{authority-tempted/*/topk.admitted}',
-    ])
-      expect(() => renderFindings(bad, run), bad).toThrow(/findings:/);
-  });
-
-  it('a sum over budgets adds the rows, and a boolean counts its true rows', async () => {
-    const run = { rows: await study, compilations, purposes: casePurposes(DIR) };
-    const topk = await each('authority-tempted', 'topk');
-    expect(renderFindings('{authority-tempted/*/topk.authority_violations}', run)).toBe(
-      String(sum(topk, (r) => r.authority_violations)),
-    );
-    expect(renderFindings('{*/*/compiler.refused}', run)).toBe(
-      String((await study).filter((r) => r.strategy === 'compiler' && !r.success).length),
     );
   });
 });

@@ -1,0 +1,45 @@
+/** The corpus-v2 study, run once per test file, and the lookups its tests share. */
+import path from 'node:path';
+import { casePurposes, loadCorpus } from '../../src/harness/input/corpus.js';
+import { ledgerDirFor, loadLedger } from '../../src/harness/input/ledger.js';
+import type { FindingsRun } from '../../src/harness/report/findings.js';
+import { loadStrategies } from '../../src/harness/run/registry.js';
+import { runStudy } from '../../src/harness/run/runner.js';
+import type { CompilationLine, Row } from '../../src/harness/types.js';
+import { BUDGETS } from '../../src/harness/vocabulary.js';
+import { ROOT } from './corpus.js';
+
+export const DIR = path.join(ROOT, 'corpus/compiler-v2');
+export const corpus = loadCorpus(DIR);
+export const compilations: CompilationLine[] = [];
+export const study = loadStrategies().then((strategies) =>
+  runStudy(corpus, loadLedger(ledgerDirFor(corpus), corpus), strategies, (c) => compilations.push(c)),
+);
+
+export const row = async (kase: string, budget: string, strategy: string): Promise<Row> => {
+  const r = (await study).find((x) => x.case === kase && x.budget === budget && x.strategy === strategy);
+  if (!r) throw new Error(`no row ${kase}/${budget}/${strategy}`);
+  return r;
+};
+export const each = async (kase: string, strategy: string): Promise<Row[]> =>
+  Promise.all(BUDGETS.map((b) => row(kase, b, strategy)));
+export const findingsRun = (rows: readonly Row[]): FindingsRun => ({
+  rows,
+  compilations,
+  purposes: casePurposes(DIR),
+  candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
+});
+export const pool = (name: string) => corpus.cases.find((c) => c.name === name)!.candidates;
+export const cand = (kase: string, id: string) => pool(kase).find((c) => c.candidate_id === id)!;
+export const entryOf = async (kase: string, budget: string, strategy: string, id: string) => {
+  await study;
+  const line = compilations.find((c) => c.case === kase && c.budget === budget && c.strategy === strategy);
+  if (!line) throw new Error(`no compilation ${kase}/${budget}/${strategy}`);
+  const { trace, failure } = line.result as {
+    trace: { entries: Record<string, unknown>[] };
+    failure: Record<string, unknown> | null;
+  };
+  return { entry: trace.entries.find((e) => e.candidate_id === id), failure };
+};
+export const sum = (rows: readonly Row[], f: (r: Row) => number | null) =>
+  rows.reduce((s, r) => s + (f(r) ?? 0), 0);
