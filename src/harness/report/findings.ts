@@ -237,7 +237,8 @@ export function renderFindings(template: string, run: FindingsRun): string {
     (whole, text?: string, spec?: string, at = 0) => {
       try {
         if (text !== undefined) return directive(run, text);
-        return FIGURE.test(spec ?? '') || spec?.includes('/') ? figureOf(run, spec ?? '') : whole;
+        // A `/` makes it a figure, well formed or not: a mistyped one must not pass as text.
+        return spec?.includes('/') ? figureOf(run, spec) : whole;
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
         const line = template.slice(0, at as number).split('\n').length;
