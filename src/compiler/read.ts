@@ -10,6 +10,7 @@ import {
   bool,
   checkSchema,
   coerceNumber,
+  type Json,
   num,
   oneOf,
   optStr,
@@ -102,6 +103,12 @@ export function readRequest(raw: unknown): ContextRequest {
   };
 }
 
+/** A policy setting from its word list; absent or null, its default. */
+function setting<T extends string>(o: Json, field: string, allowed: readonly T[], absent: T): T {
+  const v = o[field];
+  return v === undefined || v === null ? absent : oneOf<T>(v, allowed, field, field);
+}
+
 export function readPolicy(raw: unknown): CompilerPolicy {
   const o = asObject(raw, 'policy');
   const schema_version = checkSchema(o, 'CompilerPolicy', [SCHEMA.policy]);
@@ -116,31 +123,11 @@ export function readPolicy(raw: unknown): CompilerPolicy {
     }
     order_roles = [...o.order_roles];
   }
-  const required_missing =
-    o.required_missing === undefined || o.required_missing === null
-      ? 'omit'
-      : oneOf<RequiredMissing>(
-          o.required_missing,
-          REQUIRED_MISSING_MODES,
-          'required_missing',
-          'required_missing',
-        );
-  const pricing =
-    o.pricing === undefined || o.pricing === null
-      ? 'declared'
-      : oneOf<Pricing>(o.pricing, PRICINGS, 'pricing', 'pricing');
-  const frame =
-    o.frame === undefined || o.frame === null ? 'v1' : oneOf<Frame>(o.frame, FRAMES, 'frame', 'frame');
+  const required_missing = setting<RequiredMissing>(o, 'required_missing', REQUIRED_MISSING_MODES, 'omit');
+  const pricing = setting<Pricing>(o, 'pricing', PRICINGS, 'declared');
+  const frame = setting<Frame>(o, 'frame', FRAMES, 'v1');
   // Left out when it is the estimate, so that a policy saying so is the reference's record.
-  const overhead =
-    o.overhead_tokenizer === undefined || o.overhead_tokenizer === null
-      ? 'estimate'
-      : oneOf<OverheadTokenizer>(
-          o.overhead_tokenizer,
-          OVERHEAD_TOKENIZERS,
-          'overhead_tokenizer',
-          'overhead_tokenizer',
-        );
+  const overhead = setting<OverheadTokenizer>(o, 'overhead_tokenizer', OVERHEAD_TOKENIZERS, 'estimate');
   plannedNeedsRefuse({ mandatory_form: mandatory_form as MandatoryForm, required_missing });
   return {
     schema_version,
