@@ -88,8 +88,13 @@ export class CompileState {
    */
   private nodeCost(f: Fact, first: boolean): number {
     if (!this.rendered) return f.c.token_count;
+    return this.itemCost(f) + (first ? 0 : this.separator);
+  }
+
+  /** A candidate's rendered item cost (docs/compiler.md §3), priced once and kept on its fact. */
+  itemCost(f: Fact): number {
     f.itemCost ??= itemRenderCost(f.c, this.pool.policy);
-    return f.itemCost + (first ? 0 : this.separator);
+    return f.itemCost;
   }
 
   /** What admitting this one candidate alone would charge, nothing else of its closure considered. */

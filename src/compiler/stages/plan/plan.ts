@@ -4,7 +4,6 @@
  * it, priced as admission would price it. Nothing here writes the trace.
  */
 import type { CompileState } from '../../state.js';
-import { itemRenderCost } from '../../tokens.js';
 
 /** One way to meet a demand: the roots admitted and the closure they bring. */
 export interface Option {
@@ -26,8 +25,8 @@ export class Plan {
   }
 
   nodeCost(id: string): number {
-    const c = this.s.pool.get(id);
-    return this.s.rendered ? itemRenderCost(c, this.s.pool.policy) + this.s.separator : c.token_count;
+    const f = this.s.pool.fact(id);
+    return this.s.rendered ? this.s.itemCost(f) + this.s.separator : f.c.token_count;
   }
 
   holds(id: string): boolean {

@@ -7,7 +7,7 @@
 import { requiredGroupOf } from '../../groups.js';
 import { Heap } from '../../heap.js';
 import type { CompileState } from '../../state.js';
-import { headerCost, itemRenderCost } from '../../tokens.js';
+import { headerCost } from '../../tokens.js';
 import type { ContextCandidate } from '../../types.js';
 import { drop, victimsOf } from './victims.js';
 
@@ -42,7 +42,7 @@ export function repairFast(s: CompileState, start: readonly ContextCandidate[]):
   };
   const heap = new Heap<string>((a, b) => (position.get(a) as number) > (position.get(b) as number));
   for (const c of start) if (droppable(c.candidate_id)) heap.push(c.candidate_id);
-  let items = start.reduce((sum, c) => sum + itemRenderCost(c, policy), 0);
+  let items = start.reduce((sum, c) => sum + s.itemCost(pool.fact(c.candidate_id)), 0);
   const header = headerCost(request, policy);
   const cost = () => header + items + Math.max(0, alive.size - 1) * s.separator;
   const release = (v: ContextCandidate, d: string) => {
@@ -63,7 +63,7 @@ export function repairFast(s: CompileState, start: readonly ContextCandidate[]):
     for (const v of victims) {
       const released = depsOf(v);
       alive.delete(v.candidate_id);
-      items -= itemRenderCost(v, policy);
+      items -= s.itemCost(pool.fact(v.candidate_id));
       for (const d of released) release(v, d);
     }
     drop(s, victims);
