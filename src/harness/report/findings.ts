@@ -19,7 +19,7 @@
  * Braces around anything else are left as they are, unless they hold a `/` (a placeholder
  * mistyped); a placeholder naming nothing in the run is an error, with its line, never a blank.
  */
-import type { ContextCandidate } from '../../compiler/index.js';
+import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { figure, int } from './format.js';
@@ -185,15 +185,8 @@ function refusal(run: FindingsRun, args: readonly string[]): string {
 /** The candidate and everything it depends on, each once: what it costs into an empty bundle. */
 function closureCost(pool: readonly ContextCandidate[], id: string): number {
   const byId = new Map(pool.map((c) => [c.candidate_id, c]));
-  const seen = new Set<string>();
-  const walk = (x: string): void => {
-    const c = byId.get(x);
-    if (c === undefined || seen.has(x)) return;
-    seen.add(x);
-    for (const d of c.depends_on) walk(d);
-  };
-  walk(id);
-  return [...seen].reduce((sum, x) => sum + (byId.get(x)?.token_count ?? 0), 0);
+  // An id missing from the pool costs nothing, as it is in the compiler's own walk.
+  return dependencyClosure(id, byId).reduce((sum, x) => sum + (byId.get(x)?.token_count ?? 0), 0);
 }
 
 function candidate(run: FindingsRun, args: readonly string[]): string {
