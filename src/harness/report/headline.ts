@@ -9,7 +9,23 @@ import { VIOLATION_KINDS } from '../vocabulary.js';
 import type { Kind } from './format.js';
 import type { Cell, Table } from './table.js';
 
-const COLUMNS: readonly (readonly [header: string, kind: Kind, figure: (s: StrategyStats) => Cell])[] = [
+/** One row per strategy: each column a header, the kind of its figures and the figure. */
+export type Column = readonly [header: string, kind: Kind, figure: (s: StrategyStats) => Cell];
+
+/** A table with one row per strategy, in `names`' order, and a column per `columns`. */
+export function strategyTable(
+  names: readonly string[],
+  stats: ReadonlyMap<string, StrategyStats>,
+  columns: readonly Column[],
+): Table {
+  return {
+    headers: ['strategy', ...columns.map(([header]) => header)],
+    rows: names.map((n) => [n, ...columns.map(([, , figure]) => figure(stats.get(n) as StrategyStats))]),
+    kinds: [undefined, ...columns.map(([, kind]) => kind)],
+  };
+}
+
+const COLUMNS: readonly Column[] = [
   ['correct', 'count', (s) => s.correct],
   ['refused', 'count', (s) => s.refusals],
   ['errors', 'count', (s) => s.errors],
@@ -23,9 +39,5 @@ const COLUMNS: readonly (readonly [header: string, kind: Kind, figure: (s: Strat
 export function headlineTable(stats: ReadonlyMap<string, StrategyStats>): Table {
   const failed = [...stats.values()].some((s) => s.errors > 0);
   const columns = COLUMNS.filter(([header]) => header !== 'errors' || failed);
-  return {
-    headers: ['strategy', ...columns.map(([header]) => header)],
-    rows: [...stats].map(([name, s]) => [name, ...columns.map(([, , figure]) => figure(s))]),
-    kinds: [undefined, ...columns.map(([, kind]) => kind)],
-  };
+  return strategyTable([...stats.keys()], stats, columns);
 }

@@ -6,26 +6,15 @@ import { budgetStats, oracleGap, rowsOf, strategiesOf, strategyStats } from '../
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, TOKENIZERS, VIOLATION_KINDS } from '../vocabulary.js';
 import { exactSection } from './exact.js';
-import { DIGITS, fixed, int, type Kind } from './format.js';
-import { type Cell, markdownTable, renderTable } from './table.js';
+import { DIGITS, fixed, int } from './format.js';
+import { type Column, strategyTable } from './headline.js';
+import { markdownTable, renderTable } from './table.js';
 
-/** One row per strategy: each column a header, the kind of its figures and the figure. */
-type Column = readonly [header: string, kind: Kind, figure: (s: StrategyStats) => Cell];
-
-function perStrategy(
+const perStrategy = (
   names: readonly string[],
   stats: ReadonlyMap<string, StrategyStats>,
   columns: readonly Column[],
-): string {
-  return renderTable(
-    {
-      headers: ['strategy', ...columns.map(([header]) => header)],
-      rows: names.map((n) => [n, ...columns.map(([, , figure]) => figure(stats.get(n) as StrategyStats))]),
-      kinds: [undefined, ...columns.map(([, kind]) => kind)],
-    },
-    'md',
-  );
-}
+): string => renderTable(strategyTable(names, stats, columns), 'md');
 
 const STATUS_COLUMNS: readonly Column[] = [
   ['correct outcomes', 'count', (s) => s.correct],
