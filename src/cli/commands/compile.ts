@@ -5,7 +5,7 @@ import { readJsonFile, readTextLines } from '../../harness/input/files.js';
 import { parseJson } from '../../harness/input/json.js';
 import { truthFrom } from '../../harness/input/ledger.js';
 import { Findings, type Lint, settle } from '../../harness/input/lint.js';
-import { settleTruth } from '../../harness/input/lint-corpus.js';
+import { identitiesOf } from '../../harness/input/lint-corpus.js';
 import { lintBatchShape } from '../../harness/input/lint-files.js';
 import {
   loadCandidates,
@@ -24,9 +24,6 @@ import type { HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode, type Io } from '../io.js';
 import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
-
-const identitiesOf = (inputs: Pick<Inputs, 'candidates'>) =>
-  new Set(inputs.candidates.map((c) => c.content_identity));
 
 /** Indented for people; past a thousand candidates, compact (pipe through `jq` to read it). */
 const outputJSON = (x: unknown, candidates: number): string =>
@@ -154,7 +151,9 @@ async function compileFiles(a: FileArgs, run: Run, io: Io): Promise<ExitCode> {
     throw new UsageError(`${strategy.name} reads the ledger: give --ledger F (a truth file)`);
   }
   const ledger =
-    strategy.readsLedger === true && a.ledger ? readLedger(a.ledger, identitiesOf(inputs), lint) : undefined;
+    strategy.readsLedger === true && a.ledger
+      ? readLedger(a.ledger, identitiesOf(inputs.candidates), lint)
+      : undefined;
   const out = await compileOne(strategy, { ...inputs, ledger }, files, run.hosts, 'files');
   if ('error' in out) {
     io.err(`ctxbench: ${out.error}\n`);
@@ -169,8 +168,7 @@ async function compileFiles(a: FileArgs, run: Run, io: Io): Promise<ExitCode> {
 /** A truth file (or a batch line's `ledger`), every problem found before it is read. */
 function readLedger(file: string, identities: ReadonlySet<string>, lint: Lint, inline?: unknown) {
   const raw = inline === undefined ? readJsonFile(file) : inline;
-  settleTruth(file, raw, identities, lint, inline === undefined ? undefined : 'ledger');
-  return truthFrom(file, raw, identities);
+  return truthFrom(file, raw, identities, lint, inline === undefined ? undefined : 'ledger');
 }
 
 /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
@@ -192,7 +190,7 @@ function batchLine(where: string, line: string, run: Run): Promise<unknown> {
   checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
   const ledger =
     strategy.readsLedger === true && o.ledger !== undefined
-      ? readLedger(where, identitiesOf(inputs), lint, o.ledger)
+      ? readLedger(where, identitiesOf(inputs.candidates), lint, o.ledger)
       : undefined;
   if (strategy.readsLedger === true && ledger === undefined)
     throw new InputError(where, `${strategy.name} needs a "ledger"`);

@@ -5,7 +5,6 @@ import { policyToJSON } from '../../compiler/index.js';
 import { loadCorpus } from '../../harness/input/corpus.js';
 import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
-import { settleLedger } from '../../harness/input/lint-corpus.js';
 import { checkOut } from '../../harness/output/folder.js';
 import { progressLine } from '../../harness/output/progress.js';
 import { corpusDigest, RUN_MARKS } from '../../harness/output/run-folder.js';
@@ -94,8 +93,7 @@ export const study = defineCommand({
     const loaded = loadCorpus(a.corpus, a.policy, lint);
     const corpus = { ...loaded, policy: underTokenizer(loaded.policy) };
     const ledgerDir = ledgerDirFor(corpus);
-    settleLedger(ledgerDir, corpus, lint);
-    const ledger = loadLedger(ledgerDir, corpus);
+    const ledger = loadLedger(ledgerDir, corpus, lint);
     const refs = pickStrategies(splitList(a.strategies));
     const out = a.out ?? path.join('runs', corpus.name);
     checkOut(out, a.force, RUN_MARKS);

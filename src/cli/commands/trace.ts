@@ -1,7 +1,6 @@
 import { loadCorpus } from '../../harness/input/corpus.js';
 import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
-import { settleLedger } from '../../harness/input/lint-corpus.js';
 import { jsonText } from '../../harness/output/files.js';
 import { int } from '../../harness/report/format.js';
 import { traceJSON, traceTable, traceView } from '../../harness/report/trace.js';
@@ -81,9 +80,10 @@ export const trace = defineCommand({
     const hosts = new Hosts({ timeout: timeoutOf(a.timeout), keep: 1, secrets: [ledgerDirFor(corpus)] });
     const compiled = await (async () => {
       const [strategy] = (await hosts.describe([ref])) as [HostedStrategy];
-      if (strategy.readsLedger === true) settleLedger(ledgerDirFor(corpus), corpus, lint);
       const ledger =
-        strategy.readsLedger === true ? loadLedger(ledgerDirFor(corpus), corpus).get(kase.name) : undefined;
+        strategy.readsLedger === true
+          ? loadLedger(ledgerDirFor(corpus), corpus, lint).get(kase.name)
+          : undefined;
       return compileHosted(hosts, strategy, kase.name, { ...inputs, ledger });
     })().finally(() => hosts.close());
     if (compiled.outcome === 'error') {

@@ -20,8 +20,16 @@ import { Findings, type Lint, settle } from './lint.js';
 import { lintManifest } from './lint-files.js';
 import { loadCandidates, loadPolicy, loadRequest } from './records.js';
 
-const CANDIDATES_SUFFIX = '.candidates.json';
-const REQUEST_SUFFIX = '.request.json';
+export const CANDIDATES_SUFFIX = '.candidates.json';
+export const REQUEST_SUFFIX = '.request.json';
+
+/** The case names of a corpus folder: the stems of its candidates files, sorted. */
+export const caseNames = (dir: string): string[] =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(CANDIDATES_SUFFIX))
+    .map((f) => f.slice(0, -CANDIDATES_SUFFIX.length))
+    .sort();
 
 /** The request a case runs with at one budget: the id suffixed, the budget replaced. */
 export function requestAt(c: CorpusCase, budget: BudgetName | number): ContextRequest {
@@ -110,11 +118,7 @@ function deepFreeze(candidates: ContextCandidate[]): readonly ContextCandidate[]
 export function loadCorpus(dir: string, policyOverride?: string | undefined, lint?: Lint): Corpus {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
     throw new InputError(dir, 'corpus folder not found');
-  const names = fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(CANDIDATES_SUFFIX))
-    .map((f) => f.slice(0, -CANDIDATES_SUFFIX.length))
-    .sort();
+  const names = caseNames(dir);
   if (names.length === 0) throw new InputError(dir, `no *${CANDIDATES_SUFFIX} files`);
   const manifest = readManifest(path.join(dir, 'manifest.json'), names, lint);
   const policyFile = policyOverride ?? policyFileOf(dir);

@@ -8,22 +8,35 @@ import path from 'node:path';
 import type { CaseLedger, Corpus, EvalClass, IdentityTruth } from '../types.js';
 import { EVAL_CLASSES } from '../vocabulary.js';
 import { InputError } from './errors.js';
-import { fromRoot, readJsonFile } from './files.js';
-
-const SUFFIX = '.truth.json';
+import { readJsonFile } from './files.js';
+import { Findings, type Lint, settle } from './lint.js';
+import { identitiesOf, ledgerDirOf, lintLedger, TRUTH_SUFFIX } from './lint-corpus.js';
+import { lintTruth } from './lint-files.js';
 
 /** `DIR/ledger/` when the corpus carries one, else `ledger/<corpus name>/` of this package. */
-export function ledgerDirFor(corpus: Corpus): string {
-  const inside = path.join(corpus.dir, 'ledger');
-  return fs.existsSync(inside) ? inside : fromRoot('ledger', corpus.name);
+export const ledgerDirFor = (corpus: Corpus): string => ledgerDirOf(corpus.dir);
+
+/** A truth file; with `lint`, every problem of it found first, the first one stopping. */
+export function readTruth(file: string, identities: ReadonlySet<string>, lint?: Lint): CaseLedger {
+  return truthFrom(file, readJsonFile(file), identities, lint);
 }
 
-export function readTruth(file: string, identities: ReadonlySet<string>): CaseLedger {
-  return truthFrom(file, readJsonFile(file), identities);
-}
-
-/** A truth document already parsed (a batch line's `ledger`, say); `where` names it in errors. */
-export function truthFrom(file: string, doc: unknown, identities: ReadonlySet<string>): CaseLedger {
+/**
+ * A truth document already parsed (a batch line's `ledger`, say); with `lint`, every problem
+ * found first, the first one stopping, and `where` naming its record.
+ */
+export function truthFrom(
+  file: string,
+  doc: unknown,
+  identities: ReadonlySet<string>,
+  lint?: Lint,
+  where?: string,
+): CaseLedger {
+  if (lint !== undefined) {
+    const findings = new Findings(file);
+    lintTruth(doc, findings, identities, where);
+    settle(findings, lint);
+  }
   const raw = doc as { expected?: unknown; identity_truth?: unknown };
   const table = raw?.identity_truth;
   if (typeof table !== 'object' || table === null) throw new InputError(file, 'invalid identity_truth');
@@ -48,21 +61,31 @@ export function truthFrom(file: string, doc: unknown, identities: ReadonlySet<st
   };
 }
 
-/** Every case's truth file; one for an unknown case, or an unknown identity, stops the run. */
-export function loadLedger(dir: string, corpus: Corpus): ReadonlyMap<string, CaseLedger> {
+/**
+ * Every case's truth file; one for an unknown case, or an unknown identity, stops the run. With
+ * `lint`, the whole ledger is checked first (`lintLedger`) and each file read from what it parsed.
+ */
+export function loadLedger(dir: string, corpus: Corpus, lint?: Lint): ReadonlyMap<string, CaseLedger> {
+  let docs: Map<string, unknown> | undefined;
+  if (lint !== undefined) {
+    docs = new Map();
+    const identities = new Map(corpus.cases.map((c) => [c.name, identitiesOf(c.candidates)]));
+    for (const findings of lintLedger(dir, identities, docs)) settle(findings, lint);
+  }
   if (!fs.existsSync(dir)) throw new InputError(dir, 'ledger folder not found');
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith(SUFFIX));
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(TRUTH_SUFFIX));
   const cases = new Map(corpus.cases.map((c) => [c.name, c]));
   for (const f of files) {
-    const name = f.slice(0, -SUFFIX.length);
+    const name = f.slice(0, -TRUTH_SUFFIX.length);
     if (!cases.has(name))
       throw new InputError(path.join(dir, f), 'truth file for a case the corpus does not have');
   }
   const out = new Map<string, CaseLedger>();
   for (const c of corpus.cases) {
-    const file = path.join(dir, `${c.name}${SUFFIX}`);
+    const file = path.join(dir, `${c.name}${TRUTH_SUFFIX}`);
     if (!fs.existsSync(file)) throw new InputError(file, `case ${c.name} has no truth file`);
-    out.set(c.name, readTruth(file, new Set(c.candidates.map((x) => x.content_identity))));
+    const doc = docs === undefined ? readJsonFile(file) : docs.get(c.name);
+    out.set(c.name, truthFrom(file, doc, identitiesOf(c.candidates)));
   }
   return out;
 }

@@ -11,25 +11,26 @@ import {
   type ContextCandidate,
   type ContextRequest,
   checkCompilerInputs,
-  isPlainObject,
   RecordError,
   readCandidate,
   readPolicy,
   readRequest,
 } from '../../compiler/index.js';
-import type { Corpus } from '../types.js';
 import { located, orderRoles } from './checks.js';
-import { policyFileOf } from './corpus.js';
+import { CANDIDATES_SUFFIX, caseNames, policyFileOf, REQUEST_SUFFIX } from './corpus.js';
 import { InputError } from './errors.js';
 import { fromRoot, readJsonFile } from './files.js';
-import { Findings, type Lint, settle } from './lint.js';
+import { Findings } from './lint.js';
 import { lintManifest, lintTruth } from './lint-files.js';
-import { type CandidateRules, lintCandidates } from './lint-records.js';
+import { type CandidateRules, candidateList, lintCandidates } from './lint-records.js';
 import { lintPolicy, lintRequest } from './lint-request-policy.js';
 
-export const CANDIDATES_SUFFIX = '.candidates.json';
-export const REQUEST_SUFFIX = '.request.json';
 export const TRUTH_SUFFIX = '.truth.json';
+
+/** The content identities of a pool. */
+export const identitiesOf = (
+  candidates: readonly Pick<ContextCandidate, 'content_identity'>[],
+): Set<string> => new Set(candidates.map((c) => c.content_identity));
 
 /** What a walk found: the findings of every file it read, in the order it read them. */
 export interface Walk {
@@ -82,7 +83,7 @@ export function lintCandidatesFile(
   const findings = new Findings(file);
   const raw = readDoc(file, findings);
   if (raw !== undefined) lintCandidates(raw, findings, rules);
-  const list = Array.isArray(raw) ? raw : isPlainObject(raw) ? raw.candidates : undefined;
+  const list = candidateList(raw);
   const records: readonly unknown[] = Array.isArray(list) ? list : [];
   return {
     findings,
@@ -121,10 +122,12 @@ export function ledgerDirOf(dir: string): string {
 /**
  * Every truth file of a ledger folder against the corpus's cases: one per case, none for a
  * case the corpus lacks, every identity one of the case's (when its candidates could be read).
+ * `docs`, when given, collects each case's parsed document.
  */
 export function lintLedger(
   dir: string,
   identities: ReadonlyMap<string, ReadonlySet<string> | undefined>,
+  docs?: Map<string, unknown>,
 ): Findings[] {
   const top = new Findings(dir);
   if (!fs.existsSync(dir)) {
@@ -144,6 +147,7 @@ export function lintLedger(
     }
     const raw = readDoc(file, findings);
     if (raw !== undefined) lintTruth(raw, findings, identities.get(name));
+    docs?.set(name, raw);
   }
   for (const name of identities.keys())
     if (!files.includes(`${name}${TRUTH_SUFFIX}`)) {
@@ -154,14 +158,6 @@ export function lintLedger(
     }
   return found;
 }
-
-/** The case names of a corpus folder: the stems of its candidates files, sorted. */
-export const caseNames = (dir: string): string[] =>
-  fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(CANDIDATES_SUFFIX))
-    .map((f) => f.slice(0, -CANDIDATES_SUFFIX.length))
-    .sort();
 
 /** A corpus folder, every file of it; `policyFile` replaces the corpus's own, as `study --policy` does. */
 export function walkCorpus(dir: string, policyFile?: string): Walk {
@@ -203,7 +199,7 @@ export function walkCorpus(dir: string, policyFile?: string): Walk {
     }
     const c = lintCandidatesFile(candidatesFile, { corpus: true });
     files.push(c.findings);
-    identities.set(name, c.candidates && new Set(c.candidates.map((x) => x.content_identity)));
+    identities.set(name, c.candidates && identitiesOf(c.candidates));
     if (policy) files.push(orderRoles(c.records, policy, candidatesFile));
     if (request && c.candidates && policy && policyPath) {
       // As `study --policy` runs it: the requests follow a replacement policy's version.
@@ -214,25 +210,4 @@ export function walkCorpus(dir: string, policyFile?: string): Walk {
   }
   files.push(...lintLedger(ledgerDirOf(dir), identities));
   return { files, cases: names.length };
-}
-
-/** The ledger of a loaded corpus, checked whole before it is read: stop on the first problem. */
-export function settleLedger(dir: string, corpus: Corpus, lint: Lint): void {
-  const identities = new Map(
-    corpus.cases.map((c) => [c.name, new Set(c.candidates.map((x) => x.content_identity))]),
-  );
-  for (const findings of lintLedger(dir, identities)) settle(findings, lint);
-}
-
-/** A truth document a command is given, checked whole before it is read; `where` names its record. */
-export function settleTruth(
-  file: string,
-  raw: unknown,
-  identities: ReadonlySet<string>,
-  lint: Lint,
-  where?: string,
-): void {
-  const findings = new Findings(file);
-  lintTruth(raw, findings, identities, where);
-  settle(findings, lint);
 }

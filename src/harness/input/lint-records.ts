@@ -80,8 +80,13 @@ export interface CandidateRules {
 const INTEGER_TOKENS = 'an integer >= 0';
 const UNIT = 'a number in [0, 1]';
 
-const sameKeys = (a: readonly string[], b: readonly string[]) =>
+/** Two key lists alike, in order. */
+export const sameKeys = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((k, i) => k === b[i]);
+
+/** The records of a candidates document, `{"candidates": [...]}` or a bare list; not checked. */
+export const candidateList = (raw: unknown): unknown =>
+  Array.isArray(raw) ? raw : isPlainObject(raw) ? raw.candidates : undefined;
 
 /**
  * One candidate record; returns it when it is an object, for the checks across records. `seen`
@@ -154,7 +159,7 @@ function relevance(o: Json, at: At, rules: CandidateRules): void {
  * only the whole list shows (the compiler's own input checks, docs/compiler.md §4, per record).
  */
 export function lintCandidates(raw: unknown, out: Findings, rules: CandidateRules = {}, prefix = ''): void {
-  const list = Array.isArray(raw) ? raw : isPlainObject(raw) ? raw.candidates : undefined;
+  const list = candidateList(raw);
   if (!Array.isArray(list)) {
     const what = isPlainObject(raw) && !has(raw, 'candidates') ? 'missing candidates' : 'invalid candidates';
     out.error(

@@ -15,15 +15,14 @@ import {
   readRequest,
 } from '../../compiler/index.js';
 import { orderRoles } from './checks.js';
-import { policyFileOf } from './corpus.js';
+import { CANDIDATES_SUFFIX, caseNames, policyFileOf } from './corpus.js';
 import { InputError } from './errors.js';
 import { readTextLines } from './files.js';
 import { parseJson } from './json.js';
 import { Findings } from './lint.js';
 import {
   acrossFiles,
-  CANDIDATES_SUFFIX,
-  caseNames,
+  identitiesOf,
   lintCandidatesFile,
   lintPolicyFile,
   lintRequestFile,
@@ -33,7 +32,7 @@ import {
   walkCorpus,
 } from './lint-corpus.js';
 import { lintBatchShape, lintManifest, lintTruth } from './lint-files.js';
-import { lintCandidates } from './lint-records.js';
+import { candidateList, lintCandidates } from './lint-records.js';
 import { lintPolicy, lintRequest } from './lint-request-policy.js';
 
 export type FileKind = 'candidates' | 'request' | 'policy' | 'manifest' | 'truth' | 'batch';
@@ -85,7 +84,7 @@ function lonePool(file: string, policyFile: string | undefined): Findings[] {
 }
 
 /** The candidates of a truth file's case, where a corpus keeps them: beside its ledger folder. */
-function identitiesOf(truthFile: string): ReadonlySet<string> | undefined {
+function caseIdentities(truthFile: string): ReadonlySet<string> | undefined {
   const name = path.basename(truthFile).slice(0, -TRUTH_SUFFIX.length);
   const dir = path.dirname(path.resolve(truthFile));
   const places = [
@@ -95,7 +94,7 @@ function identitiesOf(truthFile: string): ReadonlySet<string> | undefined {
   const file = places.find((f) => fs.existsSync(f));
   if (file === undefined) return undefined;
   const c = lintCandidatesFile(file, {});
-  return c.candidates && new Set(c.candidates.map((x) => x.content_identity));
+  return c.candidates && identitiesOf(c.candidates);
 }
 
 /** One file of any kind. */
@@ -120,7 +119,7 @@ export function walkFile(file: string, policyFile?: string): Walk {
       break;
     }
     case 'truth':
-      lintTruth(raw, findings, identitiesOf(file));
+      lintTruth(raw, findings, caseIdentities(file));
       break;
     default:
       findings.error(
@@ -163,12 +162,8 @@ export function lintBatchLine(o: Readonly<Record<string, unknown>>, out: Finding
   if (o.candidates !== undefined) lintCandidates(o.candidates, out);
   if (o.policy !== undefined) lintPolicy(o.policy, { out, record: 'policy' });
   if (out.errors > 0) return;
-  const raw = Array.isArray(o.candidates)
-    ? o.candidates
-    : (o.candidates as { candidates: unknown[] }).candidates;
-  const candidates = raw.map((c) => readCandidate(c));
-  if (o.ledger !== undefined)
-    lintTruth(o.ledger, out, new Set(candidates.map((c) => c.content_identity)), 'ledger');
+  const candidates = (candidateList(o.candidates) as unknown[]).map((c) => readCandidate(c));
+  if (o.ledger !== undefined) lintTruth(o.ledger, out, identitiesOf(candidates), 'ledger');
   const where = { request: out.file, candidates: out.file, policy: out.file };
   const policy = readPolicy(o.policy);
   out.list.push(...acrossFiles(readRequest(o.request), candidates, policy, where).list);

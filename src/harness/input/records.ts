@@ -17,7 +17,13 @@ import type { Annotations } from '../types.js';
 import { InputError, recordName } from './errors.js';
 import { readJsonFile } from './files.js';
 import { Findings, type Lint, settle } from './lint.js';
-import { CANDIDATE_KEYS, type CandidateRules as LintRules, lintCandidates } from './lint-records.js';
+import {
+  CANDIDATE_KEYS,
+  candidateList,
+  type CandidateRules as LintRules,
+  lintCandidates,
+  sameKeys,
+} from './lint-records.js';
 import { lintPolicy, lintRequest } from './lint-request-policy.js';
 
 /** Run a record reader; a RecordError becomes an InputError that names file and record. */
@@ -56,9 +62,6 @@ export interface LoadedCandidates {
   readonly annotations: Annotations;
 }
 
-const sameKeys = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((k, i) => k === b[i]);
-
 /**
  * Candidates as `{"candidates": [...]}` or a bare list. Every problem of every record is found
  * before the first stops (`lint-records.ts`); each record is then read by the compiler's reader,
@@ -68,7 +71,7 @@ export function toCandidates(file: string, raw: unknown, rules: CandidateRules =
   const findings = new Findings(file);
   lintCandidates(raw, findings, rules);
   settle(findings, rules.lint);
-  const list = (Array.isArray(raw) ? raw : (raw as { candidates: unknown[] }).candidates) as unknown[];
+  const list = candidateList(raw) as unknown[];
   const annotations = new Map<string, Record<string, unknown>>();
   let plainKeys: readonly string[] = [];
   const candidates = list.map((entry, k) => {
