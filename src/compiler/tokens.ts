@@ -5,7 +5,7 @@
  */
 import { quote, RecordError } from './json.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest, OverheadTokenizer } from './types.js';
-import { OVERHEAD_TOKENIZERS } from './vocabulary.js';
+import { OVERHEAD_TOKENIZERS, REAL_TOKENIZERS } from './vocabulary.js';
 
 /**
  * How many tokens a text is. It must be a pure function of the text: the compiler is one only
@@ -49,7 +49,6 @@ export const estimateTokens_APPROX: TokenCounter = remembering((text) => {
   return words === 0 ? 0 : Math.max(1, roundHalfEven(words * 1.3));
 });
 
-const REAL_TOKENIZERS = OVERHEAD_TOKENIZERS.filter((t): t is RealTokenizer => t !== 'estimate');
 const registered = new Map<string, TokenCounter>();
 
 /**

@@ -85,12 +85,15 @@ export const PRICINGS = ['declared', 'rendered'] as const;
  */
 export const FRAMES = ['v1', 'v2'] as const;
 
+/** The real BPE tokenizers a policy may name, which a caller registers (`registerTokenCounter`). */
+export const REAL_TOKENIZERS = ['o200k', 'cl100k'] as const;
+
 /**
  * What prices the text the engine adds: header, decorations, separators (docs/compiler.md §3,
  * §17.7). `estimate` is the reference's word count; the others name real BPE tokenizers, which
  * the compiler does not ship: a caller registers them (`registerTokenCounter`) before compiling.
  */
-export const OVERHEAD_TOKENIZERS = ['estimate', 'o200k', 'cl100k'] as const;
+export const OVERHEAD_TOKENIZERS = ['estimate', ...REAL_TOKENIZERS] as const;
 
 /** The two implementations of the greedy and repair stages (docs/compiler.md §18). */
 export const ENGINES = ['fast', 'reference'] as const;

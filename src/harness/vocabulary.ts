@@ -1,6 +1,7 @@
 /**
  * The harness's word lists, each written once; `types.ts` derives its unions from them.
  */
+import { REAL_TOKENIZERS } from '../compiler/index.js';
 
 /** The three budgets of every case, in loop order. */
 export const BUDGETS = ['tight', 'medium', 'roomy'] as const;
@@ -40,5 +41,6 @@ export const PROFILES = ['mixed', 'agent'] as const;
 /**
  * The real tokenizers a bundle's rendered text is counted with, beside the word estimate the
  * rendered cost uses: OpenAI's o200k_base and cl100k_base vocabularies, offline (gpt-tokenizer).
+ * They are the compiler's own list, so a policy may name each of them as its overhead tokenizer.
  */
-export const TOKENIZERS = ['o200k', 'cl100k'] as const;
+export const TOKENIZERS = REAL_TOKENIZERS;
