@@ -31,10 +31,9 @@ export function countTokens(tokenizer: Tokenizer, text: string): number {
   return encoding.countTokens(text, PLAIN);
 }
 
-export const realTokens = (text: string): RealTokens => ({
-  o200k: countTokens('o200k', text),
-  cl100k: countTokens('cl100k', text),
-});
+/** `text` in every real tokenizer's tokens, keyed in `TOKENIZERS` order. */
+export const realTokens = (text: string): RealTokens =>
+  Object.fromEntries(TOKENIZERS.map((t) => [t, countTokens(t, text)])) as Record<Tokenizer, number>;
 
 let registered = false;
 
