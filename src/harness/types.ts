@@ -150,6 +150,8 @@ export interface Corpus {
   readonly policyFile: string;
   /** Sorted by name. */
   readonly cases: readonly CorpusCase[];
+  /** What each case is for: the manifest's optional `purpose`, case name to a sentence. */
+  readonly purposes: ReadonlyMap<string, string>;
 }
 
 ////////////////////////////////////////////////////////////////////////////////////////////////

@@ -1,6 +1,6 @@
 /** The corpus-v2 study, run once per test file, and the lookups its tests share. */
 import path from 'node:path';
-import { casePurposes, loadCorpus } from '../../src/harness/input/corpus.js';
+import { loadCorpus } from '../../src/harness/input/corpus.js';
 import { ledgerDirFor, loadLedger } from '../../src/harness/input/ledger.js';
 import type { FindingsRun } from '../../src/harness/report/findings.js';
 import { loadStrategies } from '../../src/harness/run/registry.js';
@@ -26,7 +26,7 @@ export const each = async (kase: string, strategy: string): Promise<Row[]> =>
 export const findingsRun = (rows: readonly Row[]): FindingsRun => ({
   rows,
   compilations,
-  purposes: casePurposes(DIR),
+  purposes: corpus.purposes,
   candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
 });
 export const pool = (name: string) => corpus.cases.find((c) => c.name === name)!.candidates;

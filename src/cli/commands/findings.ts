@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { casePurposes, loadCorpus } from '../../harness/input/corpus.js';
+import { loadCorpus } from '../../harness/input/corpus.js';
 import { InputError } from '../../harness/input/errors.js';
 import { readJsonFile, readJsonLines } from '../../harness/input/files.js';
 import { writeFileAtomic } from '../../harness/output/files.js';
@@ -58,7 +58,7 @@ export const findings = defineCommand({
       text = renderFindings(fs.readFileSync(template, 'utf8'), {
         rows,
         compilations,
-        purposes: casePurposes(dir),
+        purposes: corpus.purposes,
         candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
       });
     } catch (e) {

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { casePurposes } from '../../../src/harness/input/corpus.js';
 import { derivedFiles } from '../../../src/harness/output/run-folder.js';
 import { renderFindings } from '../../../src/harness/report/findings.js';
 import type { Row } from '../../../src/harness/types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
 import { ROOT } from '../../helpers/corpus.js';
-import { cand, corpus, DIR, each, entryOf, findingsRun, row, study, sum } from '../../helpers/corpus-v2.js';
+import { cand, corpus, each, entryOf, findingsRun, row, study, sum } from '../../helpers/corpus-v2.js';
 
 const GATES = ['scope', 'freshness', 'authority', 'floor'] as const;
 const violations = (r: Row) => VIOLATION_KINDS.reduce((s, k) => s + (r[`${k}_violations`] ?? 0), 0);
@@ -15,7 +14,7 @@ const gateFailures = (r: Row) => GATES.reduce((s, g) => s + (r[`${g}_violations`
 
 describe('corpus v2: the cases and their certified expectations', () => {
   it('has a purpose for every case and only for its cases', () => {
-    const purposes = casePurposes(DIR);
+    const purposes = corpus.purposes;
     expect([...purposes.keys()].sort()).toEqual(corpus.cases.map((c) => c.name));
     for (const text of purposes.values()) expect(text.length).toBeGreaterThan(40);
   });
