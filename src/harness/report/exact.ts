@@ -102,18 +102,36 @@ export function exactTables(
   };
 }
 
-export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
-  const t = exactTables(rows, names);
-  return [
-    '## Refusals: did a legal bundle exist?\n\n' +
-      'For every case and budget where a strategy refused, what `exact` found there: a legal bundle (so the refusal was ' +
+/**
+ * The exact sections' headings and prose, written once for report.md and report.html: `code` marks
+ * an identifier, `num` writes a count (the page has always printed its counts raw: String).
+ */
+export function exactProse(
+  t: { readonly unproven: number; readonly proven: number },
+  code: (s: string) => string,
+  num: (n: number) => string,
+) {
+  return {
+    refusalsTitle: 'Refusals: did a legal bundle exist?',
+    refusals:
+      `For every case and budget where a strategy refused, what ${code('exact')} found there: a legal bundle (so the refusal was ` +
       'false), or a certificate that none exists.',
-    markdownTable(t.refusals.headers, t.refusals.lines),
-    '## Against the optimum (`exact`)\n\n' +
+    againstTitle: `Against the optimum (${code('exact')})`,
+    against:
       'False refusals: refused where exact found a legal bundle. Silent omissions: bundles lacking MANDATORY or REQUIRED ' +
       'content or a named id. Illegal: bundles breaking any legality rule. Gaps, where both returned a bundle: exact minus the ' +
-      `strategy for earned PREFERRED and DISCRETIONARY relevance, the strategy minus exact for rendered tokens. ` +
-      `Exact bundles not proven optimal (node limit): ${int(t.unproven)} of ${int(t.proven)}.`,
+      'strategy for earned PREFERRED and DISCRETIONARY relevance, the strategy minus exact for rendered tokens. ' +
+      `Exact bundles not proven optimal (node limit): ${num(t.unproven)} of ${num(t.proven)}.`,
+  };
+}
+
+export function exactSection(rows: readonly Row[], names: readonly string[]): string[] {
+  const t = exactTables(rows, names);
+  const p = exactProse(t, (s) => `\`${s}\``, int);
+  return [
+    `## ${p.refusalsTitle}\n\n${p.refusals}`,
+    markdownTable(t.refusals.headers, t.refusals.lines),
+    `## ${p.againstTitle}\n\n${p.against}`,
     markdownTable(t.against.headers, t.against.lines, [
       'left',
       ...AGAINST_HEADERS.slice(1).map(() => 'right' as const),

@@ -9,7 +9,7 @@ import { strategiesOf } from '../score/stats.js';
 import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { type Chart, renderCharts } from './charts.js';
-import { type CellTable, exactTables } from './exact.js';
+import { type CellTable, exactProse, exactTables } from './exact.js';
 import { count, int } from './format.js';
 import { type GridCell, gridCells, ITEM_COLUMNS, OUTCOME_LEGEND, TRACE_COLUMNS } from './grid.js';
 import { SCRIPT, STYLE } from './page.js';
@@ -105,16 +105,13 @@ function gridSection(cells: readonly GridCell[], names: readonly string[]): stri
 function exactSectionHtml(rows: readonly Row[], names: readonly string[]): string {
   if (!names.includes('exact')) return '';
   const t = exactTables(rows, names);
+  const p = exactProse(t, (s) => `<code>${s}</code>`, String);
   return [
-    '<section id="exact"><h2>Refusals: did a legal bundle exist?</h2>',
-    '<p>For every case and budget where a strategy refused, what <code>exact</code> found there: a legal ' +
-      'bundle (so the refusal was false), or a certificate that none exists.</p>',
+    `<section id="exact"><h2>${p.refusalsTitle}</h2>`,
+    `<p>${p.refusals}</p>`,
     htmlTable(t.refusals, 'exact-refusals'),
-    '<h2>Against the optimum (<code>exact</code>)</h2>',
-    '<p>False refusals: refused where exact found a legal bundle. Silent omissions: bundles lacking MANDATORY ' +
-      'or REQUIRED content or a named id. Illegal: bundles breaking any legality rule. Gaps, where both returned ' +
-      'a bundle: exact minus the strategy for earned PREFERRED and DISCRETIONARY relevance, the strategy minus ' +
-      `exact for rendered tokens. Exact bundles not proven optimal (node limit): ${t.unproven} of ${t.proven}.</p>`,
+    `<h2>${p.againstTitle}</h2>`,
+    `<p>${p.against}</p>`,
     htmlTable(t.against, 'exact-against', (k) => k > 0),
     '</section>',
   ].join('\n');
