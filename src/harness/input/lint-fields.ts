@@ -176,6 +176,12 @@ function editDistance(a: string, b: string, limit: number): number {
   return Math.min(row[b.length] as number, limit);
 }
 
+/** `$schema` is for editors: a string, or a warning. */
+export function schemaKey(o: Json, at: At): void {
+  if (has(o, '$schema') && typeof o.$schema !== 'string')
+    warn('$schema', at, `${shown(o.$schema)} is not a string; ignored`);
+}
+
 /**
  * Every key the record's reader does not know is a warning: it is ignored, which was rarely
  * meant. `$schema`, where `known` lists it, is for editors: a string, or a warning too.
@@ -186,8 +192,7 @@ export function unknownKeys(
   at: At,
   skip?: (key: string) => boolean,
 ): void {
-  if (known.has('$schema') && has(o, '$schema') && typeof o.$schema !== 'string')
-    warn('$schema', at, `${shown(o.$schema)} is not a string; ignored`);
+  if (known.has('$schema')) schemaKey(o, at);
   for (const key of Object.keys(o)) {
     if (known.has(key) || skip?.(key)) continue;
     const near = closest(key, known);

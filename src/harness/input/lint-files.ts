@@ -12,6 +12,7 @@ import {
   missing,
   object,
   requiredString,
+  schemaKey,
   unknownKeys,
   warn,
   word,
@@ -39,7 +40,7 @@ export function lintManifest(raw: unknown, out: Findings, cases?: readonly strin
   }
   const top: At = { out, record: undefined };
   // The other top-level keys are the corpus's notes: only `$schema` is checked among them.
-  unknownKeys(raw, new Set([...Object.keys(raw).filter((k) => k !== '$schema'), '$schema']), top);
+  schemaKey(raw, top);
   const budgets = object(raw, 'budgets', top, `{"<case>": ${LEVEL_KEYS}}`);
   const named = cases ?? (budgets === undefined ? [] : Object.keys(budgets));
   const known = new Set(named);
