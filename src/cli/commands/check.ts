@@ -2,10 +2,9 @@ import { UsageError } from '../../harness/input/errors.js';
 import { asProblem, type Finding, findingLine } from '../../harness/input/lint.js';
 import { walk } from '../../harness/input/lint-target.js';
 import { jsonText } from '../../harness/output/files.js';
+import { count } from '../../harness/report/format.js';
 import { defineCommand, strictOption } from '../command.js';
 import { EXIT } from '../io.js';
-
-const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * Every problem and warning of a corpus folder or of one file, one line each, then a summary.

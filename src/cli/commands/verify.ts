@@ -5,7 +5,7 @@ import { DEFAULTS, defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
 const corpusText = (c: CorpusFacts): string =>
-  `${c.name} (${c.cases.length} ${c.cases.length === 1 ? 'case' : 'cases'}${c.digest === null ? '' : `, digest ${c.digest.slice(0, 12)}`})`;
+  `${c.name} (${count(c.cases.length, 'case')}${c.digest === null ? '' : `, digest ${c.digest.slice(0, 12)}`})`;
 
 /**
  * The run's rows of the published strategies it holds against the published run, row by row. A
