@@ -5,7 +5,8 @@
  */
 import { type CompilerPolicy, OVERHEAD_TOKENIZERS, type OverheadTokenizer } from '../compiler/index.js';
 import { UsageError } from '../harness/input/errors.js';
-import { withCounters } from '../harness/score/real-tokens.js';
+// Registers the real tokenizers, which `--tokenizer` may name.
+import '../harness/score/real-tokens.js';
 
 // A string checked here, not yargs' `choices`: its complaint spans lines and the first one, all
 // a one-line error keeps, does not say which option was wrong.
@@ -27,8 +28,6 @@ export function tokenizerSetting(tokenizer: string | undefined): (policy: Compil
     throw new UsageError(`--tokenizer must be ${OVERHEAD_TOKENIZERS.join(', ')}, not "${tokenizer}"`);
   return (policy) => {
     const { overhead_tokenizer: _replaced, ...rest } = policy;
-    return withCounters(
-      tokenizer === 'estimate' ? rest : { ...rest, overhead_tokenizer: tokenizer as OverheadTokenizer },
-    );
+    return tokenizer === 'estimate' ? rest : { ...rest, overhead_tokenizer: tokenizer as OverheadTokenizer };
   };
 }

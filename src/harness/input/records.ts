@@ -12,7 +12,8 @@ import {
   readPolicy,
   readRequest,
 } from '../../compiler/index.js';
-import { withCounters } from '../score/real-tokens.js';
+// Registers the real tokenizers: a policy read here may name one and be compiled under at once.
+import '../score/real-tokens.js';
 import type { Annotations } from '../types.js';
 import { InputError, recordName } from './errors.js';
 import { readJsonFile } from './files.js';
@@ -48,8 +49,7 @@ export function toPolicy(file: string, raw: unknown, lint?: Lint): CompilerPolic
   const findings = new Findings(file);
   lintPolicy(raw, { out: findings, record: 'policy' });
   settle(findings, lint);
-  // A policy that names a real tokenizer can be compiled under at once, here and in the checks.
-  return withCounters(locate(file, 'policy', () => readPolicy(raw)));
+  return locate(file, 'policy', () => readPolicy(raw));
 }
 
 export interface CandidateRules extends LintRules {

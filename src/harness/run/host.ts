@@ -4,7 +4,9 @@
  * back is the guard's answer, JSON text or a message. Started by `hosts.ts`, never by hand.
  */
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from '../../compiler/index.js';
-import { withCounters } from '../score/real-tokens.js';
+// Registers the real tokenizers: a strategy prices with this process's compiler, which must know
+// the policy's tokenizer.
+import '../score/real-tokens.js';
 import type { Annotations, CaseLedger, Strategy, StrategyInfo } from '../types.js';
 import { type Answer, assembleGuarded, deepFreeze, describeThrown } from './guard.js';
 import { strategyInput } from './input.js';
@@ -46,8 +48,6 @@ async function serve(file: string): Promise<void> {
   let shared: SharedInputs | undefined;
   const answer = (m: HostRequest) => {
     if (m.shared !== undefined) {
-      // A strategy prices with this process's compiler, which must know the policy's tokenizer.
-      withCounters(m.shared.policy);
       shared = deepFreeze(m.shared);
     }
     if (shared === undefined || strategy === undefined) throw new Error('asked before the inputs were sent');

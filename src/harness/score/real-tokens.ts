@@ -5,7 +5,7 @@
  * (docs/compiler.md §17.7).
  */
 import { createRequire } from 'node:module';
-import { type CompilerPolicy, registerTokenCounter } from '../../compiler/index.js';
+import { registerTokenCounter } from '../../compiler/index.js';
 import type { RealTokens, Tokenizer } from '../types.js';
 import { TOKENIZERS } from '../vocabulary.js';
 
@@ -35,22 +35,13 @@ export function countTokens(tokenizer: Tokenizer, text: string): number {
 export const realTokens = (text: string): RealTokens =>
   Object.fromEntries(TOKENIZERS.map((t) => [t, countTokens(t, text)])) as Record<Tokenizer, number>;
 
-let registered = false;
-
-/** Every real tokenizer, registered with the compiler as an overhead counter (once). */
+/** Every real tokenizer, registered with the compiler as an overhead counter (a repeat replaces). */
 export function registerRealCounters(): void {
-  if (registered) return;
   for (const t of TOKENIZERS) registerTokenCounter(t, (text) => countTokens(t, text));
-  registered = true;
 }
 
-/**
- * The policy, after registering the real tokenizers if it names one: the harness calls this
- * wherever a policy enters a process (a file read, `--tokenizer`, a strategy's process given its
- * input), so nothing it compiles or measures meets an unregistered name.
- */
-export function withCounters(policy: CompilerPolicy): CompilerPolicy {
-  if (policy.overhead_tokenizer !== undefined && policy.overhead_tokenizer !== 'estimate')
-    registerRealCounters();
-  return policy;
-}
+// Registered once, when this module is first imported: a vocabulary loads only when it first
+// counts, so this costs nothing. Wherever a policy enters a process (a file read, `--tokenizer`,
+// a strategy's process given its input) imports this module, so nothing the harness compiles or
+// measures meets an unregistered name.
+registerRealCounters();
