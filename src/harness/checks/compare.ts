@@ -3,10 +3,10 @@
  * one side holds and the other does not, and each strategy's headline figures over what both
  * hold. A compilation is identified by (case, budget, strategy).
  */
-import { strategyStats } from '../score/stats.js';
+import { strategiesOf, strategyStats, violationTotal } from '../score/stats.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { firstDifference } from './diff.js';
+import { firstDifference, same } from './diff.js';
 import { compilationId, METRIC_FIELDS, type RunFolder, sameCorpus } from './read-run.js';
 
 ////////////////////////////////////////////////////////////////////////////////////////////////
@@ -51,8 +51,6 @@ const VALUE_FIELDS: readonly (readonly [string, (r: Row) => Value])[] = [
   ['audit.objective.discretionary', (r) => r.audit?.objective.discretionary ?? null],
   ['audit.objective.rendered_cost', (r) => r.audit?.objective.rendered_cost ?? null],
 ];
-
-const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
 
 /** What differs between two rows of one compilation; empty when nothing does. */
 export function changesOf(a: Row, b: Row): Change[] {
@@ -99,7 +97,7 @@ function headlineOf(rows: readonly Row[]): Headline {
     refusals: s.refusals,
     errors: s.errors,
     illegal: s.illegal,
-    violations: Object.values(s.violations).reduce((n, x) => n + x, 0),
+    violations: violationTotal(s),
     distractor: s.distractor,
     harmful: s.harmful,
     must_recall: s.must_recall_feasible,
@@ -153,8 +151,6 @@ export interface Comparison {
   readonly headline: readonly StrategyDelta[];
 }
 
-const inOrder = (xs: readonly string[]): string[] => [...new Set(xs)];
-
 /** Whether anything differs: a changed compilation, or anything held on one side only. */
 export const anythingChanged = (c: Comparison): boolean =>
   c.compilations.changed > 0 ||
@@ -167,7 +163,7 @@ export function compareRuns(a: RunFolder, b: RunFolder): Comparison {
   const side = (run: RunFolder, other: RunFolder, otherRows: ReadonlyMap<string, Row>): Side => {
     const theirStrategies = new Set(other.rows.map((r) => r.strategy));
     const theirCases = new Set(other.corpus.cases);
-    const strategies = inOrder(run.rows.map((r) => r.strategy)).filter((s) => !theirStrategies.has(s));
+    const strategies = strategiesOf(run.rows).filter((s) => !theirStrategies.has(s));
     const cases = run.corpus.cases.filter((c) => !theirCases.has(c));
     // A missing strategy or case is named once, not as each of its compilations.
     const compilations = run.rows
@@ -188,7 +184,7 @@ export function compareRuns(a: RunFolder, b: RunFolder): Comparison {
   const changes = pairs
     .filter((p) => p.changes.length > 0)
     .map((p) => ({ case: p.a.case, budget: p.a.budget, strategy: p.a.strategy, changes: p.changes }));
-  const headline = inOrder(pairs.map((p) => p.a.strategy)).map((strategy): StrategyDelta => {
+  const headline = strategiesOf(pairs.map((p) => p.a)).map((strategy): StrategyDelta => {
     const mine = pairs.filter((p) => p.a.strategy === strategy);
     const ha = headlineOf(mine.map((p) => p.a));
     const hb = headlineOf(mine.map((p) => p.b));

@@ -1,3 +1,6 @@
+/** Equal as JSON text: key order counts, unlike firstDifference. */
+export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
 /**
  * The first place two parsed JSON values differ, as a path (`$.a[2].b`), or null when they are
  * structurally equal. Key order is irrelevant and numbers compare by value (`1` equals `1.0`).

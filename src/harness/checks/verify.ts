@@ -12,6 +12,7 @@ import { readJsonFile, readJsonLines } from '../input/files.js';
 import { corpusDigest } from '../output/run-folder.js';
 import type { Row } from '../types.js';
 import { PUBLISHED_ORDER } from '../vocabulary.js';
+import { same } from './diff.js';
 import {
   type CorpusFacts,
   casesOf,
@@ -150,8 +151,6 @@ export interface Verification {
   /** One line each; empty when every judged row reproduces. */
   readonly differences: readonly string[];
 }
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The run's rows of the published strategies it holds, against the published run. */
 export function verifyRun(

@@ -20,6 +20,7 @@
  * mistyped); a placeholder naming nothing in the run is an error, with its line, never a blank.
  */
 import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
+import { strategiesOf } from '../score/stats.js';
 import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { figure, int } from './format.js';
@@ -117,7 +118,7 @@ function outcomes(run: FindingsRun, args: readonly string[]): string {
     const v = metric(rows[0] as Row, name);
     if (v === undefined || typeof v === 'string') fail(`no table metric "${name}"`);
   }
-  const strategies = [...new Set(rows.map((r) => r.strategy))];
+  const strategies = strategiesOf(rows);
   const cell = (r: Row | undefined): string => {
     if (!r) return '-';
     if (!r.success) return outcome(r);

@@ -4,8 +4,8 @@
  * Correct counts the expected outcomes (report.md has the wrong ones too); violations sum the six kinds; tokens are the rendered tokens of every bundle; the errors column
  * appears only when a strategy failed somewhere.
  */
+import { violationTotal } from '../score/stats.js';
 import type { StrategyStats } from '../types.js';
-import { VIOLATION_KINDS } from '../vocabulary.js';
 import type { Kind } from './format.js';
 import type { Cell, Table } from './table.js';
 
@@ -29,7 +29,7 @@ const COLUMNS: readonly Column[] = [
   ['correct', 'count', (s) => s.correct],
   ['refused', 'count', (s) => s.refusals],
   ['errors', 'count', (s) => s.errors],
-  ['violations', 'count', (s) => VIOLATION_KINDS.reduce((sum, kind) => sum + s.violations[kind], 0)],
+  ['violations', 'count', violationTotal],
   ['distractor', 'count', (s) => s.distractor],
   ['harmful', 'count', (s) => s.harmful],
   ['must recall', 'score', (s) => s.must_recall_feasible],
