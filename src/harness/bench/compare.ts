@@ -41,15 +41,13 @@ export interface Comparison {
   readonly ratio: number | null;
   /** The current median in milliseconds above which the task counts as slower. */
   readonly flag_above_ms: number | null;
-  /** The same as a ratio to the baseline median. */
-  readonly threshold: number | null;
   readonly slower: boolean;
   readonly changed: boolean;
   readonly detail: string;
 }
 
 /** Milliseconds as every table shows them (report/format.ts). */
-export const ms = (x: number): string => figure(x, 'ms');
+const ms = (x: number): string => figure(x, 'ms');
 const signedMs = (x: number): string => signed(x, DIGITS.ms);
 const times = (r: number): string => (Number.isFinite(r) ? `${figure(r, 'factor')}x` : '-');
 
@@ -61,7 +59,6 @@ const oneSide = (r: BenchRecord, presence: 'new' | 'gone'): Comparison => ({
   diff_ms: null,
   ratio: null,
   flag_above_ms: null,
-  threshold: null,
   slower: false,
   changed: false,
   detail: presence === 'new' ? 'only in this run' : 'only in the baseline',
@@ -91,7 +88,6 @@ function compareOne(r: BenchRecord, b: BenchRecord): Comparison {
     diff_ms: diff,
     ratio,
     flag_above_ms: flagAbove,
-    threshold: base > 0 ? flagAbove / base : null,
     slower,
     changed,
     detail: details.join('; '),

@@ -17,9 +17,8 @@ export {
   isRegression,
   MIN_SLOWDOWN,
   MIN_SLOWDOWN_MS,
-  ms,
   type Presence,
   recordsTable,
   SPREAD_FACTOR,
 } from './compare.js';
-export { type BenchProgress, benchProgress, duration, type ProgressSink } from './progress.js';
+export { type BenchProgress, benchProgress } from './progress.js';

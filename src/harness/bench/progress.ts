@@ -5,8 +5,6 @@
 
 import { type ProgressOptions as LineOptions, type ProgressSink, progressLine } from '../output/progress.js';
 
-export { duration, type ProgressSink } from '../output/progress.js';
-
 export interface BenchProgress {
   /** Before the task is timed: `done` of `total` tasks are finished. */
   task(done: number, total: number, name: string): void;
