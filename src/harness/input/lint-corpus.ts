@@ -50,6 +50,13 @@ export function readDoc(file: string, out: Findings): unknown {
   }
 }
 
+/** A file's JSON as `walkFile` already parsed it, else read by `readDoc`. */
+export interface Parsed {
+  readonly raw: unknown;
+}
+const docOf = (file: string, out: Findings, parsed: Parsed | undefined): unknown =>
+  parsed === undefined ? readDoc(file, out) : parsed.raw;
+
 /** A reader run where the lint found nothing: it should not throw, but if it does, say so. */
 function reading<T>(out: Findings, record: string | undefined, read: () => T): T | undefined {
   if (out.errors > 0) return undefined;
@@ -62,16 +69,22 @@ function reading<T>(out: Findings, record: string | undefined, read: () => T): T
   }
 }
 
-export function lintRequestFile(file: string): { findings: Findings; request: ContextRequest | undefined } {
+export function lintRequestFile(
+  file: string,
+  parsed?: Parsed,
+): { findings: Findings; request: ContextRequest | undefined } {
   const findings = new Findings(file);
-  const raw = readDoc(file, findings);
+  const raw = docOf(file, findings, parsed);
   if (raw !== undefined) lintRequest(raw, { out: findings, record: 'request' });
   return { findings, request: reading(findings, 'request', () => readRequest(raw)) };
 }
 
-export function lintPolicyFile(file: string): { findings: Findings; policy: CompilerPolicy | undefined } {
+export function lintPolicyFile(
+  file: string,
+  parsed?: Parsed,
+): { findings: Findings; policy: CompilerPolicy | undefined } {
   const findings = new Findings(file);
-  const raw = readDoc(file, findings);
+  const raw = docOf(file, findings, parsed);
   if (raw !== undefined) lintPolicy(raw, { out: findings, record: 'policy' });
   return { findings, policy: reading(findings, 'policy', () => readPolicy(raw)) };
 }
@@ -79,9 +92,10 @@ export function lintPolicyFile(file: string): { findings: Findings; policy: Comp
 export function lintCandidatesFile(
   file: string,
   rules: CandidateRules,
+  parsed?: Parsed,
 ): { findings: Findings; records: readonly unknown[]; candidates: ContextCandidate[] | undefined } {
   const findings = new Findings(file);
-  const raw = readDoc(file, findings);
+  const raw = docOf(file, findings, parsed);
   if (raw !== undefined) lintCandidates(raw, findings, rules);
   const list = candidateList(raw);
   const records: readonly unknown[] = Array.isArray(list) ? list : [];

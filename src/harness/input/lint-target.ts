@@ -26,6 +26,7 @@ import {
   lintCandidatesFile,
   lintPolicyFile,
   lintRequestFile,
+  type Parsed,
   readDoc,
   TRUTH_SUFFIX,
   type Walk,
@@ -61,9 +62,9 @@ export function kindOf(file: string, doc?: unknown): FileKind | undefined {
  * A pool on its own: its records, and the order roles of the policy it would be compiled with:
  * the one given, else the one beside it, else the default.
  */
-function lonePool(file: string, policyFile: string | undefined): Findings[] {
+function lonePool(file: string, policyFile: string | undefined, parsed: Parsed): Findings[] {
   const dir = path.dirname(file);
-  const c = lintCandidatesFile(file, { corpus: fs.existsSync(path.join(dir, 'manifest.json')) });
+  const c = lintCandidatesFile(file, { corpus: fs.existsSync(path.join(dir, 'manifest.json')) }, parsed);
   const found = [c.findings];
   let policy: CompilerPolicy | undefined = defaultPolicy();
   let given = policyFile;
@@ -108,11 +109,11 @@ export function walkFile(file: string, policyFile?: string): Walk {
   const dir = path.dirname(file);
   switch (kind) {
     case 'candidates':
-      return { files: lonePool(file, policyFile), cases: undefined };
+      return { files: lonePool(file, policyFile, { raw }), cases: undefined };
     case 'request':
-      return { files: [lintRequestFile(file).findings], cases: undefined };
+      return { files: [lintRequestFile(file, { raw }).findings], cases: undefined };
     case 'policy':
-      return { files: [lintPolicyFile(file).findings], cases: undefined };
+      return { files: [lintPolicyFile(file, { raw }).findings], cases: undefined };
     case 'manifest': {
       const cases = fs.existsSync(path.join(dir, 'manifest.json')) ? caseNames(dir) : [];
       lintManifest(raw, findings, cases.length > 0 ? cases : undefined);
