@@ -161,7 +161,7 @@ export function lintTruth(
 }
 
 /** The keys of a batch line: the three inputs (required) and a ledger (optional). */
-export const BATCH_KEYS: ReadonlySet<string> = new Set(['request', 'candidates', 'policy', 'ledger']);
+const BATCH_KEYS: ReadonlySet<string> = new Set(['request', 'candidates', 'policy', 'ledger']);
 
 /** A batch line's shape; its records are checked by their own rules. */
 export function lintBatchShape(o: Json, out: Findings): void {

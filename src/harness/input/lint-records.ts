@@ -66,7 +66,7 @@ export const ANNOTATION_KEYS: ReadonlySet<string> = new Set(['tier']);
 const CANDIDATE_KNOWN = new Set([...CANDIDATE_KEYS, ...ANNOTATION_KEYS]);
 
 /** Evaluator keys: a ledger label riding inside a candidate would reach every strategy. */
-export const EVALUATOR_KEY = (k: string): boolean => k === 'eval_class' || k.startsWith('oracle_');
+const EVALUATOR_KEY = (k: string): boolean => k === 'eval_class' || k.startsWith('oracle_');
 
 export interface CandidateRules {
   /**

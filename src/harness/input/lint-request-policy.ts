@@ -62,7 +62,7 @@ export function lintRequest(raw: unknown, at: At): void {
 
 const DEFAULTS = defaultPolicy();
 /** `none` is the spelling docs/formats.md gives "never repair"; the reader takes any string so. */
-export const REPAIRS = [DEFAULTS.repair, 'none'] as const;
+const REPAIRS = [DEFAULTS.repair, 'none'] as const;
 /**
  * The keys of a policy (and `$schema`, for editors): any other is warned about. The default
  * policy leaves `overhead_tokenizer` out (it is the estimate), so it is named here.

@@ -36,10 +36,10 @@ import { lintBatchShape, lintManifest, lintTruth } from './lint-files.js';
 import { candidateList, lintCandidates } from './lint-records.js';
 import { lintPolicy, lintRequest } from './lint-request-policy.js';
 
-export type FileKind = 'candidates' | 'request' | 'policy' | 'manifest' | 'truth' | 'batch';
+type FileKind = 'candidates' | 'request' | 'policy' | 'manifest' | 'truth' | 'batch';
 
 /** A file's kind by its name, or by what it holds; undefined when neither tells. */
-export function kindOf(file: string, doc?: unknown): FileKind | undefined {
+function kindOf(file: string, doc?: unknown): FileKind | undefined {
   const base = path.basename(file);
   if (base.endsWith('.jsonl')) return 'batch';
   if (base.endsWith('candidates.json')) return 'candidates';
@@ -99,7 +99,7 @@ function caseIdentities(truthFile: string): ReadonlySet<string> | undefined {
 }
 
 /** One file of any kind. */
-export function walkFile(file: string, policyFile?: string): Walk {
+function walkFile(file: string, policyFile?: string): Walk {
   const named = kindOf(file);
   if (named === 'batch') return { files: walkBatch(file), cases: undefined };
   const findings = new Findings(file);

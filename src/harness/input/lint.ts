@@ -9,7 +9,7 @@
 import { quote } from '../../compiler/index.js';
 import { InputError, oneLine, shellWord } from './errors.js';
 
-export type Severity = 'error' | 'warning';
+type Severity = 'error' | 'warning';
 
 /** One problem of one file, located down to the record and the field. */
 export interface Finding {
@@ -34,7 +34,7 @@ export interface Lint {
 }
 
 /** The library's default: warnings are not errors and go nowhere. */
-export const QUIET: Lint = { strict: false };
+const QUIET: Lint = { strict: false };
 
 /** The findings of one file, in the order they were found. */
 export class Findings {
