@@ -17,7 +17,7 @@ import { pickStrategies } from '../../harness/run/registry.js';
 import { type Cell, cells } from '../../harness/run/runner.js';
 import { parseShard, sliceOf } from '../../harness/run/shard.js';
 import { runSlice } from '../../harness/run/slice.js';
-import { rowsOf, strategiesOf, strategyStats } from '../../harness/score/stats.js';
+import { statsByStrategy } from '../../harness/score/stats.js';
 import type {
   CaseLedger,
   CompilationLine,
@@ -195,7 +195,7 @@ async function runStudy(
     : '';
   const printed = tableOutput(io, a.format, a.quiet);
   printed.note(`${count(rows.length, 'compilation')} written to ${out}${part}\n\n`);
-  const stats = new Map(strategiesOf(rows).map((n) => [n, strategyStats(rowsOf(rows, n))]));
+  const stats = statsByStrategy(rows);
   printed.table(headlineTable(stats));
   const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
   if (failed.length === 0) return EXIT.ok;

@@ -6,9 +6,10 @@
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { budgetStats, rowsOf, strategiesOf, strategyStats } from '../score/stats.js';
-import type { Row } from '../types.js';
+import { budgetStats, statsByStrategy } from '../score/stats.js';
+import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
+import { CORRECT_COLOUR, REFUSAL_COLOUR } from './grid.js';
 
 /** A chart as the page shows it: an id for anchors and tests, a title, the SVG text. */
 export interface Chart {
@@ -30,16 +31,12 @@ const CONFIG = {
   title: { fontSize: 13, anchor: 'start' },
 } as const;
 
-/** Outcome colours of the charts; the grid's legend (html.ts) uses the same two. */
-export const CORRECT_COLOUR = '#2e7d32';
-export const REFUSAL_COLOUR = '#6a3d9a';
-
 const BAR_STEP = 14;
 
 /** (1) Correct outcomes and refusals per strategy, each beside the strategy's row count. */
-function outcomesSpec(rows: readonly Row[], names: readonly string[]): TopLevelSpec {
+function outcomesSpec(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): TopLevelSpec {
   const values = names.flatMap((strategy) => {
-    const s = strategyStats(rowsOf(rows, strategy));
+    const s = stats.get(strategy) as StrategyStats;
     return [
       { strategy, measure: 'correct outcomes', n: s.correct },
       { strategy, measure: 'refusals', n: s.refusals },
@@ -69,9 +66,9 @@ function outcomesSpec(rows: readonly Row[], names: readonly string[]): TopLevelS
 }
 
 /** (2) Gate and structure violations by kind, stacked per strategy. */
-function violationsSpec(rows: readonly Row[], names: readonly string[]): TopLevelSpec {
+function violationsSpec(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): TopLevelSpec {
   const values = names.flatMap((strategy) => {
-    const v = strategyStats(rowsOf(rows, strategy)).violations;
+    const v = (stats.get(strategy) as StrategyStats).violations;
     return VIOLATION_KINDS.map((kind) => ({ strategy, kind, n: v[kind] }));
   });
   return {
@@ -134,19 +131,22 @@ function recallTokensSpec(rows: readonly Row[], names: readonly string[]): TopLe
  * The three chart specs of a run's rows, in the page's order; the titles go in the page's
  * captions. With an x offset the width step is a single bar's, so wide runs stay readable.
  */
-export function chartSpecs(rows: readonly Row[]): { id: string; title: string; spec: TopLevelSpec }[] {
-  const names = strategiesOf(rows);
-  const each = rowsOf(rows, names[0] ?? '').length;
+function chartSpecs(
+  rows: readonly Row[],
+  names: readonly string[],
+): { id: string; title: string; spec: TopLevelSpec }[] {
+  const stats = statsByStrategy(rows, names);
+  const each = stats.get(names[0] ?? '')?.rows ?? 0;
   return [
     {
       id: 'outcomes',
       title: `Correct outcomes and refusals per strategy (of ${each} compilations each)`,
-      spec: outcomesSpec(rows, names),
+      spec: outcomesSpec(names, stats),
     },
     {
       id: 'violations',
       title: 'Violations by kind per strategy (sums over its compilations)',
-      spec: violationsSpec(rows, names),
+      spec: violationsSpec(names, stats),
     },
     {
       id: 'recall-tokens',
@@ -163,7 +163,7 @@ const textMetrics = (vega as unknown as { textMetrics: { canvas(use: boolean): v
 let queue: Promise<unknown> = Promise.resolve();
 
 /** One Vega-Lite spec as SVG text, the same bytes on every machine and every call. */
-export function renderSvg(spec: TopLevelSpec): Promise<string> {
+function renderSvg(spec: TopLevelSpec): Promise<string> {
   const render = async () => {
     textMetrics.canvas(false);
     vega.resetSVGDefIds();
@@ -181,9 +181,10 @@ export function renderSvg(spec: TopLevelSpec): Promise<string> {
   return next;
 }
 
-/** Every chart of a run's rows, rendered. */
-export async function renderCharts(rows: readonly Row[]): Promise<Chart[]> {
+/** Every chart of a run's rows, rendered; `names` the rows' strategies in their order. */
+export async function renderCharts(rows: readonly Row[], names: readonly string[]): Promise<Chart[]> {
   const out: Chart[] = [];
-  for (const c of chartSpecs(rows)) out.push({ id: c.id, title: c.title, svg: await renderSvg(c.spec) });
+  for (const c of chartSpecs(rows, names))
+    out.push({ id: c.id, title: c.title, svg: await renderSvg(c.spec) });
   return out;
 }

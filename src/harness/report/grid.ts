@@ -14,14 +14,18 @@ import { int } from './format.js';
 /** What a compilation came to, against what the corpus expected. */
 export type Outcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';
 
+/** The two outcome colours the charts (charts.ts) share with the legend. */
+export const CORRECT_COLOUR = '#2e7d32';
+export const REFUSAL_COLOUR = '#6a3d9a';
+
 /** The grid's legend: each outcome's words and colour, in the order the legend lists them. */
 export const OUTCOME_LEGEND: readonly {
   readonly outcome: Outcome;
   readonly label: string;
   readonly colour: string;
 }[] = [
-  { outcome: 'bundle', label: 'bundle, as expected', colour: '#2e7d32' },
-  { outcome: 'refusal', label: 'refusal, as expected', colour: '#6a3d9a' },
+  { outcome: 'bundle', label: 'bundle, as expected', colour: CORRECT_COLOUR },
+  { outcome: 'refusal', label: 'refusal, as expected', colour: REFUSAL_COLOUR },
   { outcome: 'wrong-bundle', label: 'bundle, a refusal expected', colour: '#ef6c00' },
   { outcome: 'wrong-refusal', label: 'refusal, not the expected outcome', colour: '#d81b60' },
   { outcome: 'error', label: 'strategy error', colour: '#212121' },

@@ -29,7 +29,7 @@ export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => EN
  * JSON for a `<script type="application/json">`: every `<` escaped inside its strings (none
  * occurs outside one), so no content can close the element or open a comment.
  */
-export const scriptJson = (x: unknown): string =>
+const scriptJson = (x: unknown): string =>
   JSON.stringify(x)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
@@ -129,7 +129,7 @@ export async function reportHtml(
   const names = strategiesOf(rows);
   const cases = new Set(rows.map((r) => r.case)).size;
   const cells = gridCells(rows, compilations);
-  const charts = await renderCharts(rows);
+  const charts = await renderCharts(rows, names);
   const data = {
     outcomes: Object.fromEntries(OUTCOME_LEGEND.map((o) => [o.outcome, o.label])),
     itemColumns: ITEM_COLUMNS,

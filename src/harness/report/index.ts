@@ -1,5 +1,5 @@
 /** Report: the book's tables as Markdown, report.html with its charts, findings from a template, the table layouts and the number formats. */
-export { type Chart, chartSpecs, renderCharts, renderSvg } from './charts.js';
+export { type Chart, renderCharts } from './charts.js';
 export { type CellTable, exactSection, exactTables } from './exact.js';
 export { type FindingsRun, renderFindings } from './findings.js';
 export { fixed, int, signed } from './format.js';

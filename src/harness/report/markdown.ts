@@ -2,7 +2,7 @@
  * report.md: the book's tables, generated from rows alone. Every table has one row per
  * strategy, starting `| <name> |`.
  */
-import { budgetStats, oracleGap, rowsOf, strategiesOf, strategyStats } from '../score/stats.js';
+import { budgetStats, oracleGap, statsByStrategy, strategiesOf } from '../score/stats.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, TOKENIZERS, VIOLATION_KINDS } from '../vocabulary.js';
 import { exactSection } from './exact.js';
@@ -113,7 +113,7 @@ function gapTable(rows: readonly Row[], names: readonly string[]): string {
 /** The whole report. `title` names the corpus; nothing in it depends on the clock. */
 export function reportMarkdown(rows: readonly Row[], title: string): string {
   const names = strategiesOf(rows);
-  const stats = new Map(names.map((n) => [n, strategyStats(rowsOf(rows, n))]));
+  const stats = statsByStrategy(rows, names);
   const cases = new Set(rows.map((r) => r.case)).size;
   const parts = [
     `# ${title}`,

@@ -75,10 +75,14 @@ export const strategiesOf = (rows: readonly Row[]): string[] => [...new Set(rows
 export const rowsOf = (rows: readonly Row[], strategy: string, budget?: BudgetName): Row[] =>
   rows.filter((r) => r.strategy === strategy && (budget === undefined || r.budget === budget));
 
+/** Each strategy's stats, in the order of `names` (the rows' own by default). */
+export const statsByStrategy = (
+  rows: readonly Row[],
+  names: readonly string[] = strategiesOf(rows),
+): Map<string, StrategyStats> => new Map(names.map((n) => [n, strategyStats(rowsOf(rows, n))]));
+
 export function summary(rows: readonly Row[]) {
-  return {
-    strategies: Object.fromEntries(strategiesOf(rows).map((s) => [s, strategyStats(rowsOf(rows, s))])),
-  };
+  return { strategies: Object.fromEntries(statsByStrategy(rows)) };
 }
 
 export interface BudgetStats {
