@@ -5,7 +5,7 @@ import { InputError } from '../../harness/input/errors.js';
 import { readJsonFile, readJsonLines } from '../../harness/input/files.js';
 import { writeFileAtomic } from '../../harness/output/files.js';
 import { corpusDigest, readRows } from '../../harness/output/run-folder.js';
-import { renderFindings } from '../../harness/report/findings.js';
+import { FindingsError, renderFindings } from '../../harness/report/findings.js';
 import type { CompilationLine } from '../../harness/types.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
@@ -62,8 +62,8 @@ export const findings = defineCommand({
         candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
       });
     } catch (e) {
-      if (!(e instanceof Error) || !e.message.startsWith('findings: ')) throw e;
-      throw new InputError(template, e.message.slice('findings: '.length));
+      if (!(e instanceof FindingsError)) throw e;
+      throw new InputError(template, e.where);
     }
     if (a.out === undefined) io.out(text);
     else {

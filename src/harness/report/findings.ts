@@ -39,6 +39,15 @@ export interface FindingsRun {
 type Value = number | boolean | string | null;
 
 class TemplateError extends Error {}
+
+/** A placeholder the run cannot fill, with the template line it stands on. */
+export class FindingsError extends Error {
+  readonly where: string;
+  constructor(line: number, detail: string) {
+    super(`findings: line ${line}: ${detail}`);
+    this.where = `line ${line}: ${detail}`;
+  }
+}
 const fail = (text: string): never => {
   throw new TemplateError(text);
 };
@@ -236,7 +245,7 @@ export function renderFindings(template: string, run: FindingsRun): string {
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
         const line = template.slice(0, at as number).split('\n').length;
-        throw new Error(`findings: line ${line}: ${whole} ${e.message}`);
+        throw new FindingsError(line, `${whole} ${e.message}`);
       }
     },
   );

@@ -1,7 +1,7 @@
 /** Report: the book's tables as Markdown, report.html with its charts, findings from a template, the table layouts and the number formats. */
 export { type Chart, renderCharts } from './charts.js';
 export { type CellTable, exactSection, exactTables } from './exact.js';
-export { type FindingsRun, renderFindings } from './findings.js';
+export { FindingsError, type FindingsRun, renderFindings } from './findings.js';
 export { fixed, int, signed } from './format.js';
 export { type GridCell, gridCells, OUTCOME_LEGEND, type Outcome, outcomeOf } from './grid.js';
 export { escapeHtml, reportHtml } from './html.js';
