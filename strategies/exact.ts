@@ -1,5 +1,7 @@
-import { solveExact } from '../src/harness/engines/exact/solve.js';
-import type { Strategy } from '../src/harness/kit/index.js';
+import { loadExact, type Strategy } from '../src/harness/kit/index.js';
+
+// HiGHS loads here, once per process, and only for the strategies that solve.
+const { solveExact } = await loadExact();
 
 /**
  * The optimal legal bundle for a documented, ledger-free objective, found by branch and bound; a

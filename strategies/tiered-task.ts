@@ -1,7 +1,6 @@
-import { compileTiered } from '../src/harness/engines/tiered.js';
-import type { Strategy } from '../src/harness/kit/index.js';
+import { compileTiered, type Strategy } from '../src/harness/kit/index.js';
 
-/** The tiered-memory compiler in its task mode (see src/harness/engines/tiered.ts for the tier map). */
+/** The tiered-memory compiler in its task mode (see src/harness/kit/tiered.ts for the tier map). */
 const tiered: Strategy = {
   name: 'tiered-task',
   description: 'tiered memory (task mode): fixed head, tiers shed T4, T3, T5, T6 under pressure, no gates',

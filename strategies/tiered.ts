@@ -1,8 +1,7 @@
-import { compileTiered } from '../src/harness/engines/tiered.js';
-import type { Strategy } from '../src/harness/kit/index.js';
+import { compileTiered, type Strategy } from '../src/harness/kit/index.js';
 
 /**
- * The tiered-memory compiler in its conversation mode (see src/harness/engines/tiered.ts for the
+ * The tiered-memory compiler in its conversation mode (see src/harness/kit/tiered.ts for the
  * tier map).
  */
 const tiered: Strategy = {

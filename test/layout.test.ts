@@ -65,15 +65,12 @@ const strategyFiles = filesUnder(path.join(ROOT, 'strategies'));
 const LEDGER = path.join(HARNESS, 'input/ledger.ts');
 
 describe('strategies reach only the plug-in kit', () => {
-  const allowed = [path.join(HARNESS, 'kit'), path.join(HARNESS, 'engines')];
+  const door = path.join(HARNESS, 'kit/index.ts');
   it.each(strategyFiles.map((f) => [path.basename(f), f]))(
-    '%s imports the kit or an engine, nothing else',
+    "%s imports the kit's index, nothing else",
     (_n, file) => {
       for (const target of importsOf(file))
-        expect(
-          besideIt(file, target) || allowed.some((d) => target.startsWith(d + path.sep)),
-          rel(target),
-        ).toBe(true);
+        expect(besideIt(file, target) || target === door, rel(target)).toBe(true);
     },
   );
 
@@ -81,12 +78,11 @@ describe('strategies reach only the plug-in kit', () => {
     '%s reaches no loader, run, output or ledger code, and no file system',
     (_n, file) => {
       const reached = [...reach(file)];
-      for (const forbidden of ['input', 'run', 'output', 'report', 'checks', 'generate', 'bench'])
+      for (const forbidden of ['input', 'run', 'output', 'report', 'checks', 'generate', 'bench', 'score'])
         expect(
           reached.filter((r) => r.startsWith(path.join(HARNESS, forbidden) + path.sep)).map(rel),
         ).toEqual([]);
       expect(reached.filter((r) => r.startsWith(path.join(SRC, 'cli')))).toEqual([]);
-      expect(reached).not.toContain(path.join(HARNESS, 'score/metrics.ts'));
       // The compiler hashes with node:crypto; exact solves with HiGHS (WebAssembly, no I/O).
       expect(externals(reached).filter((s) => s !== 'node:crypto' && s !== 'highs')).toEqual([]);
     },
@@ -97,7 +93,7 @@ describe('strategies reach only the plug-in kit', () => {
   });
 
   it('the import scan does find the ledger where it is imported', () => {
-    expect([...reach(path.join(HARNESS, 'run/runner.ts'))]).toContain(LEDGER);
+    expect([...reach(path.join(HARNESS, 'run/index.ts'))]).toContain(LEDGER);
     expect([...reach(path.join(SRC, 'cli/commands/study.ts'))]).toContain(LEDGER);
   });
 });
@@ -213,7 +209,6 @@ describe('the harness in folders by concern', () => {
     expect(folders.sort()).toEqual([
       'bench',
       'checks',
-      'engines',
       'generate',
       'input',
       'kit',
@@ -235,6 +230,110 @@ describe('the harness in folders by concern', () => {
       .map((f) => [rel(f), fs.readFileSync(f, 'utf8').split('\n').length] as const)
       .filter(([, n]) => n > 300);
     expect(long).toEqual([]);
+  });
+});
+
+/** Lowest first: a harness folder imports only folders before it in this list. */
+const ORDER = ['kit', 'input', 'score', 'report', 'output', 'checks', 'run', 'generate', 'bench'];
+
+/** The harness folder a file lies in, or null (a root module of the harness, or outside it). */
+function folderOf(file: string, harness: string): string | null {
+  const parts = path.relative(harness, file).split(path.sep);
+  return parts.length > 1 && parts[0] !== '..' ? (parts[0] as string) : null;
+}
+
+/**
+ * Every import that enters another harness folder past its index.ts, reaches into the compiler
+ * past its index, or climbs the folder order: one line each.
+ */
+function doorProblems(files: readonly string[], harness: string, order: readonly string[]): string[] {
+  const problems: string[] = [];
+  const compiler = path.join(path.dirname(harness), 'compiler');
+  for (const file of files) {
+    const own = folderOf(file, harness);
+    for (const target of importsOf(file)) {
+      // The one exception: the errors every command can raise are built at start-up, before
+      // the compiler's stages load, so they quote through its JSON module alone.
+      const early = file === path.join(harness, 'errors.ts');
+      if (target.startsWith(compiler + path.sep) && target !== path.join(compiler, 'index.ts') && !early)
+        problems.push(`${rel(file)} imports ${rel(target)} past the compiler's index`);
+      const folder = folderOf(target, harness);
+      if (folder === null || folder === own) continue;
+      if (target !== path.join(harness, folder, 'index.ts'))
+        problems.push(`${rel(file)} imports ${rel(target)} past ${folder}/index.ts`);
+      if (own !== null && order.indexOf(folder) >= order.indexOf(own))
+        problems.push(`${rel(file)}: ${own} imports ${folder}, which does not come before it`);
+    }
+  }
+  return problems;
+}
+
+/** The names each import statement of `files` takes from `index`. */
+function namesTakenFrom(index: string, files: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const file of files)
+    for (const [, list, spec] of fs
+      .readFileSync(file, 'utf8')
+      .matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g))
+      if (path.resolve(path.dirname(file), spec as string).replace(/\.js$/, '.ts') === index)
+        for (const name of (list as string).split(',')) names.add(bareName(name));
+  return names;
+}
+
+const bareName = (item: string) =>
+  item
+    .trim()
+    .replace(/^type\s+/, '')
+    .split(/\s+as\s+/)[0] as string;
+
+describe('each harness folder is entered through its index, in one direction', () => {
+  const code = [...filesUnder(HARNESS), ...filesUnder(path.join(SRC, 'cli'))];
+
+  it('the order names every folder once', () => {
+    const folders = fs
+      .readdirSync(HARNESS, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+    expect([...ORDER].sort()).toEqual(folders.sort());
+  });
+
+  it("no import of the harness or the CLI passes a folder's index or climbs the order", () => {
+    expect(doorProblems(code, HARNESS, ORDER)).toEqual([]);
+  });
+
+  it.each(ORDER.filter((f) => f !== 'kit'))(
+    '%s/index.ts exports only what another folder or the CLI imports',
+    (folder) => {
+      const index = path.join(HARNESS, folder, 'index.ts');
+      const outside = code.filter((f) => !f.startsWith(path.join(HARNESS, folder) + path.sep));
+      const taken = namesTakenFrom(index, outside);
+      const exported = [...fs.readFileSync(index, 'utf8').matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)]
+        .flatMap((m) => (m[1] as string).split(','))
+        .map(bareName)
+        .filter((n) => n !== '');
+      expect(exported.length).toBeGreaterThan(0);
+      expect(exported.filter((n) => !taken.has(n))).toEqual([]);
+    },
+  );
+
+  it('the check sees an import past an index and one that climbs the order', () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.doors-'));
+    const harness = path.join(dir, 'harness');
+    try {
+      for (const f of ['low/index.ts', 'low/inner.ts', 'high/index.ts', 'high/a.ts'])
+        fs.mkdirSync(path.dirname(path.join(harness, f)), { recursive: true });
+      fs.writeFileSync(path.join(harness, 'low/inner.ts'), 'export const x = 1;\n');
+      fs.writeFileSync(path.join(harness, 'low/index.ts'), "import '../high/index.js';\n");
+      fs.writeFileSync(path.join(harness, 'high/index.ts'), 'export const y = 2;\n');
+      fs.writeFileSync(path.join(harness, 'high/a.ts'), "import { x } from '../low/inner.js';\n");
+      const files = ['low/index.ts', 'high/a.ts'].map((f) => path.join(harness, f));
+      const found = doorProblems(files, harness, ['low', 'high']);
+      expect(found.some((p) => p.includes('past low/index.ts'))).toBe(true);
+      expect(found.some((p) => p.includes('low imports high'))).toBe(true);
+      expect(found).toHaveLength(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,16 +4,16 @@
  */
 import fs from 'node:fs';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { UsageError } from '../harness/input/errors.js';
-import { fromRoot } from '../harness/input/files.js';
-import type { Lint } from '../harness/input/lint.js';
+import { UsageError } from '../harness/errors.js';
+import type { Lint } from '../harness/input/index.js';
+import { fromRoot } from '../harness/paths.js';
 import {
   isDataFormat,
   renderTable,
   TABLE_FORMATS,
   type Table,
   type TableFormat,
-} from '../harness/report/table.js';
+} from '../harness/report/index.js';
 import type { ExitCode, Io } from './io.js';
 
 /** What a handler gets besides its options. */

@@ -4,7 +4,7 @@
  * beside its handler; this file only lists them and turns errors into exit codes.
  */
 import yargs from 'yargs';
-import { InputError, UsageError } from '../harness/input/errors.js';
+import { InputError, UsageError } from '../harness/errors.js';
 import { type Context, type Listed, packageVersion } from './command.js';
 import { EXIT, type ExitCode, type Io, processIo } from './io.js';
 

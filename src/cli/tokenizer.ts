@@ -4,9 +4,9 @@
  * must not load.
  */
 import { type CompilerPolicy, OVERHEAD_TOKENIZERS, type OverheadTokenizer } from '../compiler/index.js';
-import { UsageError } from '../harness/input/errors.js';
+import { UsageError } from '../harness/errors.js';
 // Registers the real tokenizers, which `--tokenizer` may name.
-import '../harness/score/real-tokens.js';
+import '../harness/input/index.js';
 
 // A string checked here, not yargs' `choices`: its complaint spans lines and the first one, all
 // a one-line error keeps, does not say which option was wrong.

@@ -11,7 +11,7 @@ export { type GateVerdict, gate } from './gates.js';
 export { requiredGroupOf, requiredGroups } from './groups.js';
 export { bundleHash } from './hash.js';
 export { checkCompilerInputs, validateInputs } from './inputs.js';
-export { isPlainObject, pyTruthy, quote, RecordError } from './json.js';
+export { coerceNumber, isPlainObject, pyTruthy, quote, RecordError } from './json.js';
 export { byCandidateId, orderByRole, sortedUnique } from './order.js';
 export { defaultPolicy } from './policy.js';
 export { readCandidate, readPolicy, readRequest } from './read.js';

@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateBundle, validateResult } from '../../src/compiler/index.js';
-import { solveExact } from '../../src/harness/engines/exact/solve.js';
 import { generateCase } from '../../src/harness/generate/case.js';
+import { solveExact } from '../../src/harness/kit/exact/solve.js';
+import { auditOf } from '../../src/harness/kit/legality.js';
 import { compileWith } from '../../src/harness/run/measure.js';
-import { auditOf } from '../../src/harness/score/legality.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import v2 from '../../strategies/compiler-v2.js';

@@ -1,20 +1,23 @@
-import { benchFile, corpusTasks, readBaseline, runBench, scaleTasks } from '../../harness/bench/bench.js';
 import {
+  benchFile,
+  benchProgress,
   compareBench,
   comparisonSummary,
   comparisonTable,
+  corpusTasks,
   isRegression,
   MIN_SLOWDOWN,
   MIN_SLOWDOWN_MS,
+  readBaseline,
   recordsTable,
+  runBench,
   SPREAD_FACTOR,
-} from '../../harness/bench/compare.js';
-import { benchProgress } from '../../harness/bench/progress.js';
-import { loadCorpus } from '../../harness/input/corpus.js';
-import { UsageError } from '../../harness/input/errors.js';
-import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
-import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
-import { loadStrategies } from '../../harness/run/registry.js';
+  scaleTasks,
+} from '../../harness/bench/index.js';
+import { UsageError } from '../../harness/errors.js';
+import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
+import { jsonText, writeFileAtomic } from '../../harness/output/index.js';
+import { loadStrategies } from '../../harness/run/index.js';
 import {
   corpusOption,
   defineCommand,

@@ -1,8 +1,7 @@
-import { UsageError } from '../../harness/input/errors.js';
-import { asProblem, type Finding, findingLine } from '../../harness/input/lint.js';
-import { walk } from '../../harness/input/lint-target.js';
-import { jsonText } from '../../harness/output/files.js';
-import { count } from '../../harness/report/format.js';
+import { UsageError } from '../../harness/errors.js';
+import { asProblem, type Finding, findingLine, walk } from '../../harness/input/index.js';
+import { jsonText } from '../../harness/output/index.js';
+import { count } from '../../harness/report/index.js';
 import { defineCommand, strictOption } from '../command.js';
 import { EXIT } from '../io.js';
 

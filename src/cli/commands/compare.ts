@@ -4,13 +4,21 @@ import {
   type Comparison,
   compareRuns,
   HEADLINE,
+  readRunFolder,
   type Side,
   type StrategyDelta,
   type Value,
-} from '../../harness/checks/compare.js';
-import { readRunFolder } from '../../harness/checks/read-run.js';
-import { DIGITS, fixed, int, type Kind, signed } from '../../harness/report/format.js';
-import { type Cell, isDataFormat, type Table } from '../../harness/report/table.js';
+} from '../../harness/checks/index.js';
+import {
+  type Cell,
+  DIGITS,
+  fixed,
+  int,
+  isDataFormat,
+  type Kind,
+  signed,
+  type Table,
+} from '../../harness/report/index.js';
 import { defineCommand, formatOption, oneOutput, tableOutput } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,25 +1,27 @@
 import { type CompilerPolicy, type ContextRequest, isPlainObject } from '../../compiler/index.js';
-import { checkInputs, type InputFiles, orderRoles } from '../../harness/input/checks.js';
-import { InputError, UsageError } from '../../harness/input/errors.js';
-import { readJsonFile, readTextLines } from '../../harness/input/files.js';
-import { parseJson } from '../../harness/input/json.js';
-import { truthFrom } from '../../harness/input/ledger.js';
-import { Findings, type Lint, settle } from '../../harness/input/lint.js';
-import { identitiesOf } from '../../harness/input/lint-corpus.js';
-import { lintBatchShape } from '../../harness/input/lint-files.js';
+import { InputError, UsageError } from '../../harness/errors.js';
 import {
+  checkInputs,
+  Findings,
+  type InputFiles,
+  identitiesOf,
+  type Lint,
+  lintBatchShape,
   loadCandidates,
   loadPolicy,
   loadRequest,
+  orderRoles,
+  parseJson,
+  readJsonFile,
+  readTextLines,
+  settle,
   toCandidates,
   toPolicy,
   toRequest,
-} from '../../harness/input/records.js';
-import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
-import { Hosts } from '../../harness/run/hosts.js';
-import type { Inputs } from '../../harness/run/input.js';
-import { compileOne, compileStrategy } from '../../harness/run/one.js';
-import { pickStrategies } from '../../harness/run/registry.js';
+  truthFrom,
+} from '../../harness/input/index.js';
+import { jsonText, writeFileAtomic } from '../../harness/output/index.js';
+import { compileOne, compileStrategy, Hosts, type Inputs, pickStrategies } from '../../harness/run/index.js';
 import type { HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode, type Io } from '../io.js';

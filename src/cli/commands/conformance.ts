@@ -1,6 +1,6 @@
-import { runConformance } from '../../harness/checks/conformance.js';
-import { loadCorpus } from '../../harness/input/corpus.js';
-import { jsonText } from '../../harness/output/files.js';
+import { runConformance } from '../../harness/checks/index.js';
+import { loadCorpus } from '../../harness/input/index.js';
+import { jsonText } from '../../harness/output/index.js';
 import { corpusOption, DEFAULTS, defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadCorpus } from '../../harness/input/corpus.js';
-import { InputError } from '../../harness/input/errors.js';
-import { readJsonFile, readJsonLines } from '../../harness/input/files.js';
-import { writeFileAtomic } from '../../harness/output/files.js';
-import { corpusDigest, readRows } from '../../harness/output/run-folder.js';
-import { FindingsError, renderFindings } from '../../harness/report/findings.js';
+import { InputError } from '../../harness/errors.js';
+import { loadCorpus, readJsonFile, readJsonLines } from '../../harness/input/index.js';
+import { corpusDigest, readRows, writeFileAtomic } from '../../harness/output/index.js';
+import { FindingsError, renderFindings } from '../../harness/report/index.js';
 import type { CompilationLine } from '../../harness/types.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';

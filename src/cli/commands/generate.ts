@@ -1,11 +1,9 @@
 import { defaultPolicy } from '../../compiler/index.js';
-import { generateCase } from '../../harness/generate/case.js';
-import { GENERATED_MARKS, writeCase, writeCorpus } from '../../harness/generate/write.js';
-import { UsageError } from '../../harness/input/errors.js';
-import { loadPolicy } from '../../harness/input/records.js';
-import { checkOut } from '../../harness/output/folder.js';
-import { progressLine } from '../../harness/output/progress.js';
-import { count } from '../../harness/report/format.js';
+import { UsageError } from '../../harness/errors.js';
+import { GENERATED_MARKS, generateCase, writeCase, writeCorpus } from '../../harness/generate/index.js';
+import { loadPolicy } from '../../harness/input/index.js';
+import { checkOut, progressLine } from '../../harness/output/index.js';
+import { count } from '../../harness/report/index.js';
 import type { Profile } from '../../harness/types.js';
 import { PROFILES } from '../../harness/vocabulary.js';
 import { defineCommand, quietOption } from '../command.js';

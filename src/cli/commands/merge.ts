@@ -1,7 +1,5 @@
-import { checkOut } from '../../harness/output/folder.js';
-import { mergeShards } from '../../harness/output/merge.js';
-import { RUN_MARKS } from '../../harness/output/run-folder.js';
-import { count } from '../../harness/report/format.js';
+import { checkOut, mergeShards, RUN_MARKS } from '../../harness/output/index.js';
+import { count } from '../../harness/report/index.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { writeFileAtomic } from '../../harness/output/files.js';
-import { corpusNameOf, readRows, reportFiles } from '../../harness/output/run-folder.js';
+import { corpusNameOf, readRows, reportFiles, writeFileAtomic } from '../../harness/output/index.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,6 +1,5 @@
-import { jsonText } from '../../harness/output/files.js';
-import { Hosts } from '../../harness/run/hosts.js';
-import { infoOf, listStrategies } from '../../harness/run/registry.js';
+import { jsonText } from '../../harness/output/index.js';
+import { Hosts, infoOf, listStrategies } from '../../harness/run/index.js';
 import { defineCommand, formatOption, oneOutput, tableOutput, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 

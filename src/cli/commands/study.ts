@@ -2,22 +2,27 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { policyToJSON } from '../../compiler/index.js';
-import { loadCorpus } from '../../harness/input/corpus.js';
-import { UsageError } from '../../harness/input/errors.js';
-import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
-import { checkOut } from '../../harness/output/folder.js';
-import { progressLine } from '../../harness/output/progress.js';
-import { corpusDigest, RUN_MARKS } from '../../harness/output/run-folder.js';
-import { type RunIdentity, RunWriter } from '../../harness/output/run-writer.js';
-import { count } from '../../harness/report/format.js';
-import { headlineTable } from '../../harness/report/headline.js';
-import type { TableFormat } from '../../harness/report/table.js';
-import { Hosts } from '../../harness/run/hosts.js';
-import { pickStrategies } from '../../harness/run/registry.js';
-import { type Cell, cells } from '../../harness/run/runner.js';
-import { parseShard, sliceOf } from '../../harness/run/shard.js';
-import { runSlice } from '../../harness/run/slice.js';
-import { statsByStrategy } from '../../harness/score/stats.js';
+import { UsageError } from '../../harness/errors.js';
+import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
+import {
+  checkOut,
+  corpusDigest,
+  progressLine,
+  RUN_MARKS,
+  type RunIdentity,
+  RunWriter,
+} from '../../harness/output/index.js';
+import { count, headlineTable, type TableFormat } from '../../harness/report/index.js';
+import {
+  type Cell,
+  cells,
+  Hosts,
+  parseShard,
+  pickStrategies,
+  runSlice,
+  sliceOf,
+} from '../../harness/run/index.js';
+import { statsByStrategy } from '../../harness/score/index.js';
 import type {
   CaseLedger,
   CompilationLine,

@@ -1,16 +1,15 @@
 import path from 'node:path';
-import { jsonText, writeFileAtomic } from '../../harness/output/files.js';
-import { progressLine } from '../../harness/output/progress.js';
-import { readRows, runLabel } from '../../harness/output/run-folder.js';
-import { count } from '../../harness/report/format.js';
+import { jsonText, progressLine, readRows, runLabel, writeFileAtomic } from '../../harness/output/index.js';
 import {
+  count,
+  isDataFormat,
   type SurveyRun,
   sectionNote,
+  stackTables,
   surveyLines,
   surveyMarkdown,
   surveySections,
-} from '../../harness/report/survey.js';
-import { isDataFormat, stackTables } from '../../harness/report/table.js';
+} from '../../harness/report/index.js';
 import { defineCommand, formatOption, quietTableOption, tableOutput } from '../command.js';
 import { EXIT } from '../io.js';
 

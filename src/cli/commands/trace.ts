@@ -1,13 +1,8 @@
-import { loadCorpus } from '../../harness/input/corpus.js';
-import { UsageError } from '../../harness/input/errors.js';
-import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
-import { jsonText } from '../../harness/output/files.js';
-import { int } from '../../harness/report/format.js';
-import { traceJSON, traceTable, traceView } from '../../harness/report/trace.js';
-import { Hosts } from '../../harness/run/hosts.js';
-import { caseInputs } from '../../harness/run/input.js';
-import { compileHosted } from '../../harness/run/one.js';
-import { pickStrategies } from '../../harness/run/registry.js';
+import { UsageError } from '../../harness/errors.js';
+import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
+import { jsonText } from '../../harness/output/index.js';
+import { int, traceJSON, traceTable, traceView } from '../../harness/report/index.js';
+import { caseInputs, compileHosted, Hosts, pickStrategies } from '../../harness/run/index.js';
 import type { BudgetName, HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
 import {

@@ -1,9 +1,14 @@
 import { type ContextBundle, isPlainObject, readBundle, readResult } from '../../compiler/index.js';
-import { checkCompilation, problemText } from '../../harness/checks/compilation.js';
-import { checkInputs } from '../../harness/input/checks.js';
-import { InputError, UsageError } from '../../harness/input/errors.js';
-import { readJsonFile } from '../../harness/input/files.js';
-import { loadCandidates, loadPolicy, loadRequest, locate } from '../../harness/input/records.js';
+import { checkCompilation, problemText } from '../../harness/checks/index.js';
+import { InputError, UsageError } from '../../harness/errors.js';
+import {
+  checkInputs,
+  loadCandidates,
+  loadPolicy,
+  loadRequest,
+  locate,
+  readJsonFile,
+} from '../../harness/input/index.js';
 import { defineCommand, lintOf, strictOption } from '../command.js';
 import { EXIT } from '../io.js';
 import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';

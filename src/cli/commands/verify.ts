@@ -1,6 +1,5 @@
-import { type CorpusFacts, readRunFolder } from '../../harness/checks/read-run.js';
-import { verifyRun } from '../../harness/checks/verify.js';
-import { count } from '../../harness/report/format.js';
+import { type CorpusFacts, readRunFolder, verifyRun } from '../../harness/checks/index.js';
+import { count } from '../../harness/report/index.js';
 import { DEFAULTS, defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 

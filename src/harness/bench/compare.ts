@@ -15,8 +15,7 @@
  * Only tasks in both runs are compared; a task in one run only is listed once, as such, never as
  * a regression. A changed outcome is a regression of its own, however fast.
  */
-import { DIGITS, figure, signed } from '../report/format.js';
-import type { Table } from '../report/table.js';
+import { DIGITS, figure, signed, type Table } from '../report/index.js';
 import type { BenchRecord } from './bench.js';
 
 /** Slow-downs under 10% are never flagged; noisier tasks need a larger one. */

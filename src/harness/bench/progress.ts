@@ -3,7 +3,7 @@
  * on the largest pool alone three, so the line names the task being timed and how many are done.
  */
 
-import { type ProgressOptions as LineOptions, type ProgressSink, progressLine } from '../output/progress.js';
+import { type ProgressOptions as LineOptions, type ProgressSink, progressLine } from '../output/index.js';
 
 export interface BenchProgress {
   /** Before the task is timed: `done` of `total` tasks are finished. */

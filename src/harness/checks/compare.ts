@@ -3,7 +3,7 @@
  * one side holds and the other does not, and each strategy's headline figures over what both
  * hold. A compilation is identified by (case, budget, strategy).
  */
-import { strategiesOf, strategyStats, violationTotal } from '../score/stats.js';
+import { strategiesOf, strategyStats, violationTotal } from '../score/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { firstDifference, same } from './diff.js';

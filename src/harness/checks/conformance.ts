@@ -10,9 +10,8 @@ import {
   validateBundle,
   validateResult,
 } from '../../compiler/index.js';
-import { requestAt } from '../input/corpus.js';
-import { InputError } from '../input/errors.js';
-import { readJsonFile } from '../input/files.js';
+import { InputError } from '../errors.js';
+import { readJsonFile, requestAt } from '../input/index.js';
 import type { BudgetName, Corpus } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { firstDifference } from './diff.js';

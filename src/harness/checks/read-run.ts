@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPlainObject } from '../../compiler/index.js';
-import { InputError } from '../input/errors.js';
-import { readJsonFile } from '../input/files.js';
-import { readRows } from '../output/run-folder.js';
-import { NO_METRICS } from '../score/metrics.js';
+import { InputError } from '../errors.js';
+import { readJsonFile } from '../input/index.js';
+import { readRows } from '../output/index.js';
+import { NO_METRICS } from '../score/index.js';
 import type { Metrics, Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPlainObject } from '../../compiler/index.js';
-import { InputError } from '../input/errors.js';
-import { readJsonFile, readJsonLines } from '../input/files.js';
-import { corpusDigest } from '../output/run-folder.js';
+import { InputError } from '../errors.js';
+import { readJsonFile, readJsonLines } from '../input/index.js';
+import { corpusDigest } from '../output/index.js';
 import type { Row } from '../types.js';
 import { PUBLISHED_ORDER } from '../vocabulary.js';
 import { same } from './diff.js';

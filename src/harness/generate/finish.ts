@@ -9,9 +9,11 @@ import {
   defaultPolicy,
   SCHEMA,
 } from '../../compiler/index.js';
-import { leastLegalCost } from '../engines/exact/optimise.js';
-import { DEFAULT_ILP_LIMITS } from '../engines/exact/solve.js';
+import { loadExact } from '../kit/index.js';
 import type { CaseLedger, IdentityTruth } from '../types.js';
+
+// Generated budgets and expectations are certified by exact, so generating loads HiGHS.
+const { leastLegalCost, DEFAULT_ILP_LIMITS } = await loadExact();
 
 export interface GeneratedCase {
   readonly request: ContextRequest;

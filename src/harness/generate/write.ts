@@ -11,14 +11,16 @@ import {
   policyToJSON,
   requestToJSON,
 } from '../../compiler/index.js';
-import { solveExact } from '../engines/exact/solve.js';
-import { jsonText as json } from '../output/files.js';
-import { type LineFile, writeWhole } from '../output/folder.js';
-import { strategyInput } from '../run/input.js';
+import { loadExact } from '../kit/index.js';
+import { jsonText as json, type LineFile, writeWhole } from '../output/index.js';
+import { strategyInput } from '../run/index.js';
 import type { Profile } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { generateCase } from './case.js';
 import type { GeneratedCase } from './finish.js';
+
+// Generated budgets and expectations are certified by exact, so generating loads HiGHS.
+const { solveExact } = await loadExact();
 
 /** `{"candidates": [...]}` one record a line, streamed: a pool can outgrow any single string. */
 function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[]): void {

@@ -8,7 +8,7 @@ import {
   quote,
   RecordError,
 } from '../../compiler/index.js';
-import { InputError, recordName } from './errors.js';
+import { InputError, recordName } from '../errors.js';
 import { Findings, type Lint, settle } from './lint.js';
 
 /** Where each input came from, so a thrown input error can name the right file. */

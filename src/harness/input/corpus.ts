@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ContextCandidate, ContextRequest, FailureReason } from '../../compiler/index.js';
+import { InputError } from '../errors.js';
 import type { BudgetName, Corpus, CorpusCase, Expectation } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { checkInputs } from './checks.js';
-import { InputError } from './errors.js';
 import { readJsonFile } from './files.js';
 import { Findings, type Lint, settle } from './lint.js';
 import { lintManifest } from './lint-files.js';

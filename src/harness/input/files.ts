@@ -1,8 +1,7 @@
 /** Reading input files, and finding the package's own files (the reference corpus, its ledger). */
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { InputError } from './errors.js';
+import { StringDecoder } from 'node:string_decoder';
+import { InputError } from '../errors.js';
 import { decodeText, parseJson } from './json.js';
 
 /**
@@ -74,22 +73,22 @@ export function readJsonLines(file: string): { readonly line: number; readonly v
   return out;
 }
 
-let root: string | undefined;
-
-/** The folder holding ctxbench's package.json, whether running from src/ or from dist/. */
-export function packageRoot(): string {
-  if (root !== undefined) return root;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'ctxbench') {
-      root = dir;
-      return dir;
+/** Each line of a file, read in chunks: the file may be larger than any string. */
+export function forEachLine(file: string, fn: (line: string) => void): void {
+  const fd = fs.openSync(file, 'r');
+  const chunk = Buffer.alloc(1 << 20);
+  // A character may straddle two chunks: the decoder holds its first bytes back until the rest come.
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  try {
+    for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
+      const lines = (rest + decoder.write(chunk.subarray(0, n))).split('\n');
+      rest = lines.pop() as string;
+      for (const line of lines) fn(line);
     }
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('ctxbench package root not found');
-    dir = up;
+    rest += decoder.end();
+    if (rest !== '') fn(rest);
+  } finally {
+    fs.closeSync(fd);
   }
 }
-
-export const fromRoot = (...parts: string[]): string => path.join(packageRoot(), ...parts);

@@ -1,12 +1,15 @@
 /** Input: reading what a run is given (corpus, ledger, records), checking it, and its errors. */
-export { checkInputs, type InputFiles, located } from './checks.js';
+export { checkInputs, type InputFiles, located, orderRoles } from './checks.js';
 export { loadCorpus, requestAt } from './corpus.js';
-export { InputError, recordName, UsageError } from './errors.js';
-export { fromRoot, packageRoot, readJsonFile } from './files.js';
-export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, readTruth, truthFrom } from './ledger.js';
+export { forEachLine, readJsonFile, readJsonLines, readTextLines } from './files.js';
+export { parseJson } from './json.js';
+export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, truthFrom } from './ledger.js';
+export { asProblem, type Finding, Findings, findingLine, type Lint, settle } from './lint.js';
+export { identitiesOf } from './lint-corpus.js';
+export { lintBatchShape } from './lint-files.js';
+export { walk } from './lint-target.js';
+export { realTokens } from './real-tokens.js';
 export {
-  type CandidateRules,
-  type LoadedCandidates,
   loadCandidates,
   loadPolicy,
   loadRequest,

@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { InputError } from '../errors.js';
 import type { CaseLedger, Corpus, EvalClass, IdentityTruth } from '../types.js';
 import { EVAL_CLASSES } from '../vocabulary.js';
-import { InputError } from './errors.js';
 import { readJsonFile } from './files.js';
 import { Findings, type Lint, settle } from './lint.js';
 import { identitiesOf, ledgerDirOf, lintLedger, TRUTH_SUFFIX } from './lint-corpus.js';

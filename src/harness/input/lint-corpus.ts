@@ -16,10 +16,11 @@ import {
   readPolicy,
   readRequest,
 } from '../../compiler/index.js';
+import { InputError } from '../errors.js';
+import { fromRoot } from '../paths.js';
 import { located, orderRoles } from './checks.js';
 import { CANDIDATES_SUFFIX, caseNames, policyFileOf, REQUEST_SUFFIX } from './corpus.js';
-import { InputError } from './errors.js';
-import { fromRoot, readJsonFile } from './files.js';
+import { readJsonFile } from './files.js';
 import { Findings } from './lint.js';
 import { lintManifest, lintTruth } from './lint-files.js';
 import { type CandidateRules, candidateList, lintCandidates } from './lint-records.js';

@@ -5,8 +5,7 @@
  * x: <value> (need ...)` when it holds the wrong thing, the allowed values listed. What the
  * reader accepts by coercion (a string where a number belongs, Python truthiness) is a warning.
  */
-import { isPlainObject, quote } from '../../compiler/index.js';
-import { coerceNumber } from '../../compiler/json.js';
+import { coerceNumber, isPlainObject, quote } from '../../compiler/index.js';
 import { alternatives, type Findings, fieldName } from './lint.js';
 
 type Json = Readonly<Record<string, unknown>>;

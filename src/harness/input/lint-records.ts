@@ -13,8 +13,8 @@ import {
   readCandidate,
   SCHEMA,
 } from '../../compiler/index.js';
-import { TIERS } from '../engines/tiered.js';
-import { recordName } from './errors.js';
+import { recordName } from '../errors.js';
+import { TIERS } from '../kit/index.js';
 import type { Findings } from './lint.js';
 import {
   type At,

@@ -14,9 +14,9 @@ import {
   readPolicy,
   readRequest,
 } from '../../compiler/index.js';
+import { InputError } from '../errors.js';
 import { orderRoles } from './checks.js';
 import { CANDIDATES_SUFFIX, caseNames, policyFileOf } from './corpus.js';
-import { InputError } from './errors.js';
 import { readTextLines } from './files.js';
 import { parseJson } from './json.js';
 import { Findings } from './lint.js';

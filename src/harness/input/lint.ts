@@ -7,7 +7,7 @@
  * and `lint-files.ts`; docs/formats.md lists them field by field.
  */
 import { quote } from '../../compiler/index.js';
-import { InputError, oneLine, shellWord } from './errors.js';
+import { InputError, oneLine, shellWord } from '../errors.js';
 
 type Severity = 'error' | 'warning';
 

@@ -13,9 +13,9 @@ import {
   readRequest,
 } from '../../compiler/index.js';
 // Registers the real tokenizers: a policy read here may name one and be compiled under at once.
-import '../score/real-tokens.js';
+import './real-tokens.js';
+import { InputError, recordName } from '../errors.js';
 import type { Annotations } from '../types.js';
-import { InputError, recordName } from './errors.js';
 import { readJsonFile } from './files.js';
 import { Findings, type Lint, settle } from './lint.js';
 import {

@@ -1,7 +1,8 @@
 /** Kit: the only thing a strategy imports (no loaders, no file system, no ledger code). */
-// The plug-in types, the shared ruler, the baselines' moves, trace builders, and the compiler
-// pieces a strategy may use. A strategy sees the ledger only as its input, and only when it
-// declares `readsLedger`.
+// The plug-in types, the shared ruler, the baselines' moves, trace builders, the ledger-free
+// legality and objective, the engines too large for one plug-in file (tiered, exact), and the
+// compiler pieces a strategy may use. A strategy sees the ledger only as its input, and only
+// when it declares `readsLedger`. The rest of the harness uses the same door.
 export {
   byCandidateId,
   type CompileOutput,
@@ -39,5 +40,17 @@ export type {
 } from '../types.js';
 export { baselineAnswer, defaultFormPool, greedyFill, rankBy } from './baselines.js';
 export { selectionOf } from './compiler.js';
+export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/engine.js';
+export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
+export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
 export { costOf, eligible } from './ruler.js';
+export { compileTiered, DEPTHS, MODES, type Mode, TIERS, type Tier, tierOf } from './tiered.js';
 export { baselineTrace, selectionTrace, type Why } from './trace.js';
+
+/**
+ * The exact engine (`solveExact`, `leastLegalCost`, their limits), loaded when first asked for:
+ * it instantiates HiGHS (WebAssembly, a good part of a second), which nothing that does not
+ * solve should pay for. A strategy awaits it at its top level:
+ * `const { solveExact } = await loadExact();`
+ */
+export const loadExact = () => import('./exact/engine.js');

@@ -6,8 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
-import { UsageError } from '../input/errors.js';
+import { UsageError } from '../errors.js';
 
 /** Appends lines to a file through a buffer: a run's compilations outgrow any single string. */
 export class LineFile {
@@ -32,26 +31,6 @@ export class LineFile {
   close(): void {
     this.flush();
     fs.closeSync(this.fd);
-  }
-}
-
-/** Each line of a file, read in chunks: the file may be larger than any string. */
-export function forEachLine(file: string, fn: (line: string) => void): void {
-  const fd = fs.openSync(file, 'r');
-  const chunk = Buffer.alloc(1 << 20);
-  // A character may straddle two chunks: the decoder holds its first bytes back until the rest come.
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  try {
-    for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
-      const lines = (rest + decoder.write(chunk.subarray(0, n))).split('\n');
-      rest = lines.pop() as string;
-      for (const line of lines) fn(line);
-    }
-    rest += decoder.end();
-    if (rest !== '') fn(rest);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -5,12 +5,12 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { InputError, UsageError } from '../input/errors.js';
-import { readJsonFile } from '../input/files.js';
-import { count } from '../report/format.js';
+import { InputError, UsageError } from '../errors.js';
+import { forEachLine, readJsonFile } from '../input/index.js';
+import { count } from '../report/index.js';
 import type { ShardInfo } from '../types.js';
 import { jsonText } from './files.js';
-import { forEachLine, writeWholeAsync } from './folder.js';
+import { writeWholeAsync } from './folder.js';
 import { readRows, writeRows } from './run-folder.js';
 
 interface ShardManifest {

@@ -7,10 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../input/errors.js';
+import { UsageError } from '../errors.js';
+import { forEachLine } from '../input/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { jsonText as json } from './files.js';
-import { FolderWriter, forEachLine, type LineFile } from './folder.js';
+import { FolderWriter, type LineFile } from './folder.js';
 import { type ManifestFacts, manifestOf, writeDerived } from './run-folder.js';
 
 /** Everything a resumed run must share with the run it continues; `run.json` holds it. */

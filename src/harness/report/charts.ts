@@ -4,9 +4,8 @@
  * must be the same on every machine: text widths come from Vega's estimate (font size times
  * characters), never from a canvas that would measure with whatever fonts the machine has.
  */
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
-import { budgetStats, statsByStrategy } from '../score/stats.js';
+import type { TopLevelSpec } from 'vega-lite';
+import { budgetStats, statsByStrategy } from '../score/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { CORRECT_COLOUR, REFUSAL_COLOUR } from './grid.js';
@@ -156,8 +155,17 @@ function chartSpecs(
   ];
 }
 
-/** What `vega` exports beyond its typings: the switch between canvas and estimated text widths. */
-const textMetrics = (vega as unknown as { textMetrics: { canvas(use: boolean): void } }).textMetrics;
+/**
+ * Vega and Vega-Lite, loaded when the first chart is drawn: they take most of a second to load,
+ * which every command that reaches the report folder without drawing (compare, verify, findings)
+ * should not pay.
+ */
+const renderer = async () => {
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
+  // What `vega` exports beyond its typings: the switch between canvas and estimated text widths.
+  const { textMetrics } = vega as unknown as { textMetrics: { canvas(use: boolean): void } };
+  return { vega, compile, textMetrics };
+};
 
 /** Renders wait for one another: SVG definition ids come from one module-wide counter. */
 let queue: Promise<unknown> = Promise.resolve();
@@ -165,6 +173,7 @@ let queue: Promise<unknown> = Promise.resolve();
 /** One Vega-Lite spec as SVG text, the same bytes on every machine and every call. */
 function renderSvg(spec: TopLevelSpec): Promise<string> {
   const render = async () => {
+    const { vega, compile, textMetrics } = await renderer();
     textMetrics.canvas(false);
     vega.resetSVGDefIds();
     const quiet = vega.logger(vega.Error);

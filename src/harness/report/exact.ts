@@ -3,7 +3,7 @@
  * exact certifies), and per strategy its false refusals, its bundles that silently lack
  * MANDATORY or REQUIRED content, and its objective gap to the optimum. From rows alone.
  */
-import { mean } from '../score/stats.js';
+import { mean } from '../score/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { DIGITS, int, signed } from './format.js';

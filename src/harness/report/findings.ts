@@ -20,7 +20,7 @@
  * mistyped); a placeholder naming nothing in the run is an error, with its line, never a blank.
  */
 import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
-import { strategiesOf } from '../score/stats.js';
+import { strategiesOf } from '../score/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { figure, int } from './format.js';

@@ -6,7 +6,7 @@
  * count, never a clock, and says where the whole record is.
  */
 import fs from 'node:fs';
-import { forEachLine } from '../output/folder.js';
+import { forEachLine } from '../input/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { int } from './format.js';

@@ -5,7 +5,7 @@
  * no external script or font, no date: like every file of a run folder but the manifest, the
  * same rows and compilations give the same bytes. Everything from the corpus is escaped.
  */
-import { strategiesOf } from '../score/stats.js';
+import { strategiesOf } from '../score/index.js';
 import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { type Chart, renderCharts } from './charts.js';

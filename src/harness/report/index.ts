@@ -1,9 +1,17 @@
 /** Report: the book's tables as Markdown, report.html with its charts, findings from a template, the table layouts and the number formats. */
-export { type Chart, renderCharts } from './charts.js';
-export { type CellTable, exactSection, exactTables } from './exact.js';
-export { FindingsError, type FindingsRun, renderFindings } from './findings.js';
-export { fixed, int, signed } from './format.js';
-export { type GridCell, gridCells, OUTCOME_LEGEND, type Outcome, outcomeOf } from './grid.js';
-export { escapeHtml, reportHtml } from './html.js';
+export { FindingsError, renderFindings } from './findings.js';
+export { count, DIGITS, figure, fixed, int, type Kind, signed } from './format.js';
+export { headlineTable } from './headline.js';
+export { reportHtml } from './html.js';
 export { reportMarkdown } from './markdown.js';
-export { type Align, markdownTable, textTable } from './table.js';
+export { type SurveyRun, sectionNote, surveyLines, surveyMarkdown, surveySections } from './survey.js';
+export {
+  type Cell,
+  isDataFormat,
+  renderTable,
+  stackTables,
+  TABLE_FORMATS,
+  type Table,
+  type TableFormat,
+} from './table.js';
+export { traceJSON, traceTable, traceView } from './trace.js';

@@ -2,7 +2,7 @@
  * report.md: the book's tables, generated from rows alone. Every table has one row per
  * strategy, starting `| <name> |`.
  */
-import { budgetStats, oracleGap, statsByStrategy, strategiesOf } from '../score/stats.js';
+import { budgetStats, oracleGap, statsByStrategy, strategiesOf } from '../score/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, TOKENIZERS, VIOLATION_KINDS } from '../vocabulary.js';
 import { exactSection } from './exact.js';

@@ -2,7 +2,7 @@
  * The survey: strategies against `exact` on generated corpora of several sizes, every rate with
  * its 95% Wilson interval. From rows alone: a run of each size, `exact` among its strategies.
  */
-import { mean, type Rate, wilson } from '../score/stats.js';
+import { mean, type Rate, wilson } from '../score/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { int, percent } from './format.js';

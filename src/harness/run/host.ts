@@ -6,7 +6,7 @@
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from '../../compiler/index.js';
 // Registers the real tokenizers: a strategy prices with this process's compiler, which must know
 // the policy's tokenizer.
-import '../score/real-tokens.js';
+import '../input/index.js';
 import type { Annotations, CaseLedger, Strategy, StrategyInfo } from '../types.js';
 import { type Answer, assembleGuarded, deepFreeze, describeThrown } from './guard.js';
 import { strategyInput } from './input.js';

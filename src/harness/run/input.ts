@@ -1,6 +1,6 @@
 /** The one place a strategy's input is built, and the one rule for who sees the ledger. */
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from '../../compiler/index.js';
-import { requestAt } from '../input/corpus.js';
+import { requestAt } from '../input/index.js';
 import type { Annotations, BudgetName, CaseLedger, CorpusCase, StrategyInput } from '../types.js';
 
 /** Everything a compilation may be given; the ledger reaches only the strategies that read it. */

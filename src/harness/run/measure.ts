@@ -20,7 +20,7 @@ import {
   resultToJSON,
   type TraceEntry,
 } from '../../compiler/index.js';
-import { selectionTrace } from '../kit/trace.js';
+import { selectionTrace } from '../kit/index.js';
 import type {
   Compiled,
   CompiledBundle,

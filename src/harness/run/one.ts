@@ -7,9 +7,8 @@ import {
   renderBundleText,
   resultToJSON,
 } from '../../compiler/index.js';
-import { checkCompilation, problemText } from '../checks/compilation.js';
-import { type InputFiles, located } from '../input/checks.js';
-import { realTokens } from '../score/real-tokens.js';
+import { checkCompilation, problemText } from '../checks/index.js';
+import { type InputFiles, located, realTokens } from '../input/index.js';
 import type { Compiled, HostedStrategy, RealTokens, StrategyRef } from '../types.js';
 import type { Hosts } from './hosts.js';
 import { type Inputs, strategyInput } from './input.js';

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { InputError, UsageError } from '../input/errors.js';
+import { InputError, UsageError } from '../errors.js';
 import type { Strategy, StrategyInfo, StrategyInput, StrategyRef } from '../types.js';
 import { PUBLISHED_ORDER } from '../vocabulary.js';
 

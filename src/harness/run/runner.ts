@@ -3,9 +3,9 @@
  * order. Each compilation is run through the one selection path and scored against the ledger.
  */
 import { bundleToJSON } from '../../compiler/index.js';
-import { auditOf } from '../score/legality.js';
-import { NO_METRICS, score } from '../score/metrics.js';
-import { realTokens } from '../score/real-tokens.js';
+import { realTokens } from '../input/index.js';
+import { auditOf } from '../kit/index.js';
+import { NO_METRICS, score } from '../score/index.js';
 import type {
   BudgetName,
   CaseLedger,

@@ -1,5 +1,5 @@
 /** Shards: the i-th of n contiguous slices of the loop order, for one CI job each. */
-import { UsageError } from '../input/errors.js';
+import { UsageError } from '../errors.js';
 import type { Shard, ShardInfo } from '../types.js';
 
 export function parseShard(text: string): Shard {

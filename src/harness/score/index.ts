@@ -1,15 +1,14 @@
 /** Score: metrics against the ledger, ledger-free legality, audit and objective, row statistics. */
-export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
-export { NO_METRICS, type Scored, score } from './metrics.js';
-export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
+export { NO_METRICS, score } from './metrics.js';
 export {
-  type BudgetStats,
   budgetStats,
-  type Gap,
   mean,
   oracleGap,
-  rowsOf,
+  type Rate,
+  statsByStrategy,
   strategiesOf,
   strategyStats,
   summary,
+  violationTotal,
+  wilson,
 } from './stats.js';

@@ -4,7 +4,7 @@
  * legal or not, sufficient or not. The only reader of the ledger besides the oracle.
  */
 import { type ContextCandidate, gate, requiredGroups } from '../../compiler/index.js';
-import { classOf, identitiesOfClass } from '../input/ledger.js';
+import { classOf, identitiesOfClass } from '../input/index.js';
 import type { CaseLedger, Expectation, Metrics } from '../types.js';
 
 export interface Scored {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anythingChanged, changesOf, compareRuns } from '../../../src/harness/checks/compare.js';
 import { type RunFolder, readRunFolder, sameCorpus } from '../../../src/harness/checks/read-run.js';
-import { InputError } from '../../../src/harness/input/errors.js';
+import { InputError } from '../../../src/harness/errors.js';
 import type { Row } from '../../../src/harness/types.js';
 import { tempDir } from '../../helpers/cli.js';
 import { row } from '../../helpers/rows.js';

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCompilerInputs, defaultPolicy, gate } from '../../../src/compiler/index.js';
-import { solveExact } from '../../../src/harness/engines/exact/solve.js';
 import { generateCase } from '../../../src/harness/generate/case.js';
+import { solveExact } from '../../../src/harness/kit/exact/solve.js';
 import { BUDGETS, PROFILES } from '../../../src/harness/vocabulary.js';
 import { runs } from '../../helpers/arbitrary.js';
 import { inputAt } from '../../helpers/generated.js';

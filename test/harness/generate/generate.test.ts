@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCompilerInputs, defaultPolicy, gate } from '../../../src/compiler/index.js';
-import { solveExact } from '../../../src/harness/engines/exact/solve.js';
 import { generateCase } from '../../../src/harness/generate/case.js';
 import { loadCorpus, requestAt } from '../../../src/harness/input/corpus.js';
 import { ledgerDirFor, loadLedger } from '../../../src/harness/input/ledger.js';
+import { solveExact } from '../../../src/harness/kit/exact/solve.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 
 const tmp = tempDir('generate');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InputError, UsageError } from '../../../src/harness/input/errors.js';
+import { InputError, UsageError } from '../../../src/harness/errors.js';
 import { mergeShards } from '../../../src/harness/output/merge.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/harness/input/errors.js';
+import { InputError } from '../../../src/harness/errors.js';
 import { Hosts } from '../../../src/harness/run/hosts.js';
 import { listStrategies, loadStrategyFile } from '../../../src/harness/run/registry.js';
 import { tempDir } from '../../helpers/cli.js';

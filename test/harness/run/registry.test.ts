@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/harness/input/errors.js';
+import { InputError } from '../../../src/harness/errors.js';
 import { EXTRAS_CAP } from '../../../src/harness/run/guard.js';
 import { compileWith, outcomeOf } from '../../../src/harness/run/measure.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/harness/input/errors.js';
+import { UsageError } from '../../../src/harness/errors.js';
 import { parseShard, sliceOf } from '../../../src/harness/run/shard.js';
 
 describe('parseShard', () => {

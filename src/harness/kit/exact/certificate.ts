@@ -3,7 +3,7 @@
  * hold together (each one dropped in turn would make the rest satisfiable), with what each costs
  * at least, so a person can check it.
  */
-import { type FailureReason, gate } from '../../kit/index.js';
+import { type FailureReason, gate } from '../../../compiler/index.js';
 import type { StrategyInput } from '../../types.js';
 import type { Problem } from './problem.js';
 

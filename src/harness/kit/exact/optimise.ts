@@ -4,10 +4,10 @@
  * least rendered cost; holding all three, the smaller sorted id list. Each level is held at the
  * value recomputed in plain arithmetic from the solution found, not at the solver's float.
  */
-import { requiredGroupOf, requiredGroups } from '../../kit/index.js';
-import { legalityProblems, requiredContents } from '../../score/legality.js';
-import { compareObjectives, objectiveOf } from '../../score/objective.js';
+import { requiredGroupOf, requiredGroups } from '../../../compiler/index.js';
 import type { Objective, StrategyInput } from '../../types.js';
+import { legalityProblems, requiredContents } from '../legality.js';
+import { compareObjectives, objectiveOf } from '../objective.js';
 import { type LpOutcome, type SolveLimits, solveLp } from './highs.js';
 import { BundleModel, RELEVANCE_SCALE, type Requirements } from './ilp.js';
 

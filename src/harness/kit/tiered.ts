@@ -7,16 +7,10 @@
  * refuses. Like that system it applies no eligibility gates and knows no dependencies or groups:
  * it is measured as it is.
  */
-import {
-  byCandidateId,
-  type ContextCandidate,
-  costOf,
-  renderedIncrement,
-  type Selection,
-  type StrategyInput,
-  selectionTrace,
-  type Why,
-} from '../kit/index.js';
+import { byCandidateId, type ContextCandidate, renderedIncrement } from '../../compiler/index.js';
+import type { Selection, StrategyInput } from '../types.js';
+import { costOf } from './ruler.js';
+import { selectionTrace, type Why } from './trace.js';
 
 export const TIERS = ['head', 'R', 'T6', 'T5', 'T3', 'T4'] as const;
 export type Tier = (typeof TIERS)[number];

@@ -14,7 +14,7 @@ import {
   requiredGroups,
   separatorCost,
   walkClosure,
-} from '../../kit/index.js';
+} from '../../../compiler/index.js';
 import type { Objective, StrategyInput } from '../../types.js';
 
 /** Why a form can never be a member, whatever else is chosen. */

@@ -1,5 +1,5 @@
 // The one piece of the compiler a message needs: importing its index would load every stage at start-up.
-import { quote } from '../../compiler/json.js';
+import { quote } from '../compiler/json.js';
 
 /**
  * Bad input that stops a command: exit 2 and one line naming the file, the record (an id or an

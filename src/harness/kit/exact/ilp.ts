@@ -22,7 +22,7 @@ import {
   promotedClass,
   requiredGroups,
   separatorCost,
-} from '../../kit/index.js';
+} from '../../../compiler/index.js';
 import type { StrategyInput } from '../../types.js';
 
 /** What a bundle must satisfy: contents present, candidates named, a budget (or none). */

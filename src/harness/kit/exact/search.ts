@@ -4,8 +4,8 @@
  * by construction. Bounded by a node count, never by a clock, so the answer does not depend on
  * the machine.
  */
-import type { ContextCandidate } from '../../kit/index.js';
-import { compareIdLists, compareObjectives, EPSILON, objectiveOf } from '../../score/objective.js';
+import type { ContextCandidate } from '../../../compiler/index.js';
+import { compareIdLists, compareObjectives, EPSILON, objectiveOf } from '../objective.js';
 import type { Found, Problem, SearchGoal } from './problem.js';
 
 /**

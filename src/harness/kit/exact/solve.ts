@@ -11,10 +11,10 @@ import {
   missingSources,
   REQUIRED_MISSING_MODES,
   type RequiredMissing,
-} from '../../kit/index.js';
-import { legalityProblems, requiredContents } from '../../score/legality.js';
-import { objectiveOf } from '../../score/objective.js';
+} from '../../../compiler/index.js';
 import type { Selection, StrategyInput } from '../../types.js';
+import { legalityProblems, requiredContents } from '../legality.js';
+import { objectiveOf } from '../objective.js';
 import { type Certificate, type CostOracle, certify } from './certificate.js';
 import { IlpCosts, SearchCosts } from './costs.js';
 import type { SolveLimits } from './highs.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { realTokens } from '../../../src/harness/score/real-tokens.js';
+import { realTokens } from '../../../src/harness/input/real-tokens.js';
 import { strategyStats } from '../../../src/harness/score/stats.js';
 import type { Row } from '../../../src/harness/types.js';
 import { cli, tempDir } from '../../helpers/cli.js';
