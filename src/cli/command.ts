@@ -2,7 +2,6 @@
  * What every command module is made of: its name and options, declared next to its handler.
  * `main.ts` only lists the commands; no command imports another.
  */
-import fs from 'node:fs';
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { UsageError } from '../harness/errors.js';
 import type { Lint } from '../harness/input/index.js';
@@ -66,14 +65,6 @@ export function defineCommand<A>(spec: CommandSpec<A>): Command {
       ),
   };
 }
-
-let version: string | undefined;
-
-/** The package's version, read once. */
-export const packageVersion = (): string => {
-  version ??= JSON.parse(fs.readFileSync(fromRoot('package.json'), 'utf8')).version as string;
-  return version;
-};
 
 /** `a,b , c` as a list; undefined stays undefined (the default applies). */
 export const splitList = (list: string | undefined): string[] | undefined =>

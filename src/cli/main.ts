@@ -5,7 +5,9 @@
  */
 import yargs from 'yargs';
 import { InputError, UsageError } from '../harness/errors.js';
-import { type Context, type Listed, packageVersion } from './command.js';
+import { packageVersion } from '../harness/paths.js';
+// Types alone: command.ts reaches the report folder, which only a running command needs.
+import type { Context, Listed } from './command.js';
 import { EXIT, type ExitCode, type Io, processIo } from './io.js';
 
 /**

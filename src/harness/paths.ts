@@ -26,3 +26,11 @@ export function packageRoot(): string {
 }
 
 export const fromRoot = (...parts: string[]): string => path.join(packageRoot(), ...parts);
+
+let version: string | undefined;
+
+/** The package's version, read once. */
+export const packageVersion = (): string => {
+  version ??= JSON.parse(fs.readFileSync(fromRoot('package.json'), 'utf8')).version as string;
+  return version;
+};

@@ -4,17 +4,19 @@ import { loadCorpus } from '../../src/harness/input/corpus.js';
 import { ledgerDirFor, loadLedger } from '../../src/harness/input/ledger.js';
 import type { FindingsRun } from '../../src/harness/report/findings.js';
 import { loadStrategies } from '../../src/harness/run/registry.js';
-import { runStudy } from '../../src/harness/run/runner.js';
 import type { CompilationLine, Row } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { ROOT } from './corpus.js';
+import { threadStudy } from './study.js';
 
 export const DIR = path.join(ROOT, 'corpus/compiler-v2');
 export const corpus = loadCorpus(DIR);
 export const compilations: CompilationLine[] = [];
-export const study = loadStrategies().then((strategies) =>
-  runStudy(corpus, loadLedger(ledgerDirFor(corpus), corpus), strategies, (c) => compilations.push(c)),
-);
+export const study = loadStrategies().then(async (strategies) => {
+  const out = await threadStudy(corpus, loadLedger(ledgerDirFor(corpus), corpus), strategies);
+  compilations.push(...out.compilations);
+  return out.rows;
+});
 
 export const row = async (kase: string, budget: string, strategy: string): Promise<Row> => {
   const r = (await study).find((x) => x.case === kase && x.budget === budget && x.strategy === strategy);

@@ -1,16 +1,25 @@
 import { ledgerDirFor, loadLedger } from '../../src/harness/input/ledger.js';
 import { loadStrategies } from '../../src/harness/run/registry.js';
-import { runStudy } from '../../src/harness/run/runner.js';
-import type { Row } from '../../src/harness/types.js';
+import { runStudy } from '../../src/harness/run/study.js';
+import type { CaseLedger, CompilationLine, Corpus, Row, Strategy } from '../../src/harness/types.js';
 import { corpus } from './corpus.js';
+
+/** A study of loaded strategies in this thread: its rows and compilations, in loop order. */
+export async function threadStudy(
+  of: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  strategies: readonly Strategy[],
+): Promise<{ rows: Row[]; compilations: CompilationLine[] }> {
+  const out = await runStudy({ corpus: of, ledger, where: { in: 'thread', strategies } });
+  if (out.state !== 'finished') throw new Error('a study with no signal cannot stop');
+  return { rows: [...out.rows], compilations: [...out.compilations] };
+}
 
 let cached: Promise<{ rows: Row[] }> | undefined;
 
 /** The reference study, run once per test file. */
 export const referenceStudy = (): Promise<{ rows: Row[] }> => {
-  cached ??= loadStrategies().then((strategies) => ({
-    rows: runStudy(corpus(), referenceLedger(), strategies),
-  }));
+  cached ??= loadStrategies().then((strategies) => threadStudy(corpus(), referenceLedger(), strategies));
   return cached;
 };
 

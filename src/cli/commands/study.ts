@@ -1,39 +1,12 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { policyToJSON } from '../../compiler/index.js';
 import { UsageError } from '../../harness/errors.js';
 import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
-import {
-  checkOut,
-  corpusDigest,
-  progressLine,
-  RUN_MARKS,
-  type RunIdentity,
-  RunWriter,
-} from '../../harness/output/index.js';
-import { count, headlineTable, type TableFormat } from '../../harness/report/index.js';
-import {
-  type Cell,
-  cells,
-  Hosts,
-  parseShard,
-  pickStrategies,
-  runSlice,
-  sliceOf,
-} from '../../harness/run/index.js';
+import { checkOut, progressLine, RUN_MARKS } from '../../harness/output/index.js';
+import { count, headlineTable } from '../../harness/report/index.js';
+import { parseShard, pickStrategies, runStudy } from '../../harness/run/index.js';
 import { statsByStrategy } from '../../harness/score/index.js';
-import type {
-  CaseLedger,
-  CompilationLine,
-  Corpus,
-  HostedStrategy,
-  Row,
-  ShardInfo,
-} from '../../harness/types.js';
 import { STRATEGY_ERROR } from '../../harness/vocabulary.js';
 import {
-  type Context,
   corpusOption,
   defineCommand,
   formatOption,
@@ -45,7 +18,7 @@ import {
   timeoutOf,
   timeoutOption,
 } from '../command.js';
-import { EXIT, type ExitCode } from '../io.js';
+import { EXIT } from '../io.js';
 import { Stopped, shellLine, stoppable } from '../signals.js';
 import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 
@@ -93,118 +66,57 @@ export const study = defineCommand({
       .option('format', formatOption)
       .option('quiet', quietTableOption),
   run: async (a, ctx) => {
-    const lint = lintOf(a.strict, ctx.io);
-    const underTokenizer = tokenizerSetting(a.tokenizer);
+    const { io } = ctx;
+    const lint = lintOf(a.strict, io);
     const loaded = loadCorpus(a.corpus, a.policy, lint);
-    const corpus = { ...loaded, policy: underTokenizer(loaded.policy) };
+    const corpus = { ...loaded, policy: tokenizerSetting(a.tokenizer)(loaded.policy) };
     const ledgerDir = ledgerDirFor(corpus);
     const ledger = loadLedger(ledgerDir, corpus, lint);
-    const refs = pickStrategies(splitList(a.strategies));
+    const strategies = pickStrategies(splitList(a.strategies));
     const out = a.out ?? path.join('runs', corpus.name);
     checkOut(out, a.force, RUN_MARKS);
     if (!Number.isInteger(a.jobs) || a.jobs < 1) throw new UsageError('--jobs must be a whole number >= 1');
     const timeout = timeoutOf(a.timeout);
     const shard = a.shard === undefined ? undefined : parseShard(a.shard);
-    const hosts = new Hosts({ timeout, keep: a.jobs + refs.length, secrets: [ledgerDir] });
-    try {
-      const strategies = await hosts.describe(refs);
-      const matrix = cells(corpus, strategies);
-      const plan: Plan = {
+    const progress = progressLine(io, { quiet: a.quiet });
+    const outcome = await stoppable((signal) =>
+      runStudy({
         corpus,
         ledger,
-        out,
-        hosts,
-        strategies,
-        matrix,
-        shard: shard && sliceOf(shard, matrix.length),
-        identity: {
-          ctxbench: ctx.version(),
-          corpus: corpusDigest(corpus.dir),
-          ledger: corpusDigest(ledgerDir),
-          policy: policyToJSON(corpus.policy),
-          strategies: refs.map((r) => `${r.name} ${fileDigest(r.file)}`),
-          shard: a.shard ?? null,
-          timeout,
+        ledgerDir,
+        where: { in: 'processes', strategies, timeout },
+        jobs: a.jobs,
+        shard,
+        onStart: (kept, total) => {
+          if (a.resume) io.err(`ctxbench: resuming ${out}: ${kept} of ${count(total, 'compilation')} kept\n`);
         },
-      };
-      return await stoppable((signal) => runStudy(a, ctx, plan, signal));
-    } finally {
-      hosts.close();
+        folder: { dir: out, resume: a.resume, version: ctx.version(), command: ['ctxbench', ...ctx.argv] },
+        onRow: (row, done, total) =>
+          progress.update(`study ${done}/${total}: ${row.strategy} on ${row.case}/${row.budget}`),
+        signal,
+      }),
+    );
+    if (outcome.state === 'stopped') {
+      const { reason, rows, total } = outcome;
+      if (!(reason instanceof Stopped)) throw reason;
+      const again = ctx.argv.includes('--resume') ? ctx.argv : [...ctx.argv, '--resume'];
+      io.err(
+        `ctxbench: ${reason.message} after ${rows.length} of ${count(total, 'compilation')}, kept in ${out}.partial; resume with: ${shellLine(['ctxbench', ...again])}\n`,
+      );
+      return EXIT[reason.signal];
     }
+    const { rows } = outcome;
+    progress.end(`study: ${count(rows.length, 'compilation')}`);
+    const part = outcome.shard
+      ? ` (shard ${outcome.shard.index}/${outcome.shard.count}: cells ${outcome.shard.from}..${outcome.shard.to - 1} of ${outcome.shard.total})`
+      : '';
+    const printed = tableOutput(io, a.format, a.quiet);
+    printed.note(`${count(rows.length, 'compilation')} written to ${out}${part}\n\n`);
+    printed.table(headlineTable(statsByStrategy(rows)));
+    const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
+    if (failed.length === 0) return EXIT.ok;
+    io.err(`ctxbench: ${count(failed.length, 'error row')}:\n`);
+    for (const r of failed) io.err(`  ${r.case}/${r.budget}/${r.strategy}: ${String(r.extras.error)}\n`);
+    return EXIT.checkFailed;
   },
 });
-
-interface Plan {
-  readonly corpus: Corpus;
-  readonly ledger: ReadonlyMap<string, CaseLedger>;
-  readonly out: string;
-  readonly hosts: Hosts;
-  readonly strategies: readonly HostedStrategy[];
-  readonly matrix: readonly Cell<HostedStrategy>[];
-  readonly shard: ShardInfo | undefined;
-  readonly identity: RunIdentity;
-}
-
-const fileDigest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-
-async function runStudy(
-  a: { jobs: number; resume: boolean; format: TableFormat; quiet: boolean },
-  ctx: Context,
-  p: Plan,
-  signal: AbortSignal,
-): Promise<ExitCode> {
-  const { io } = ctx;
-  const { corpus, ledger, out, matrix, shard } = p;
-  const [from, to] = shard ? [shard.from, shard.to] : [0, matrix.length];
-  const cellAt = (k: number) => {
-    const cell = matrix[from + k] as Cell<HostedStrategy>;
-    return { case: cell.kase.name, budget: cell.budget, strategy: cell.strategy.name };
-  };
-  const writer = new RunWriter(out, p.identity, cellAt, a.resume);
-  const { rows } = writer;
-  if (a.resume)
-    io.err(`ctxbench: resuming ${out}: ${rows.length} of ${count(to - from, 'compilation')} kept\n`);
-  const progress = progressLine(io, { quiet: a.quiet });
-  const take = (row: Row, line: CompilationLine) => {
-    writer.take(row, line);
-    progress.update(`study ${rows.length}/${to - from}: ${row.strategy} on ${row.case}/${row.budget}`);
-  };
-  try {
-    await runSlice(
-      { corpus, ledger, matrix, from: from + rows.length, to, take },
-      { jobs: a.jobs, hosts: p.hosts, signal },
-    );
-    progress.end(`study: ${count(to - from, 'compilation')}`);
-    await writer.finish({
-      version: ctx.version(),
-      command: ['ctxbench', ...ctx.argv],
-      corpus,
-      policy: corpus.policy,
-      strategies: p.strategies,
-      shard,
-    });
-  } catch (e) {
-    if (!(e instanceof Stopped)) {
-      writer.abort();
-      throw e;
-    }
-    writer.stop();
-    const again = ctx.argv.includes('--resume') ? ctx.argv : [...ctx.argv, '--resume'];
-    io.err(
-      `ctxbench: ${e.message} after ${rows.length} of ${count(to - from, 'compilation')}, kept in ${out}.partial; resume with: ${shellLine(['ctxbench', ...again])}\n`,
-    );
-    return EXIT[e.signal];
-  }
-  const part = shard
-    ? ` (shard ${shard.index}/${shard.count}: cells ${shard.from}..${shard.to - 1} of ${shard.total})`
-    : '';
-  const printed = tableOutput(io, a.format, a.quiet);
-  printed.note(`${count(rows.length, 'compilation')} written to ${out}${part}\n\n`);
-  const stats = statsByStrategy(rows);
-  printed.table(headlineTable(stats));
-  const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
-  if (failed.length === 0) return EXIT.ok;
-  io.err(`ctxbench: ${failed.length} error rows:\n`);
-  for (const r of failed) io.err(`  ${r.case}/${r.budget}/${r.strategy}: ${String(r.extras.error)}\n`);
-  return EXIT.checkFailed;
-}

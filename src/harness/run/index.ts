@@ -4,6 +4,5 @@ export { caseInputs, type Inputs, strategyInput } from './input.js';
 export { compileWith } from './measure.js';
 export { compileHosted, compileOne, compileStrategy } from './one.js';
 export { infoOf, listStrategies, loadStrategies, pickStrategies } from './registry.js';
-export { type Cell, cells, runStudy } from './runner.js';
-export { parseShard, sliceOf } from './shard.js';
-export { runSlice } from './slice.js';
+export { parseShard } from './shard.js';
+export { runStudy } from './study.js';

@@ -20,7 +20,7 @@ import type {
 } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { caseInputs, strategyInput } from './input.js';
-import { compileWith, outcomeOf } from './measure.js';
+import { outcomeOf } from './measure.js';
 
 export interface Cell<S extends StrategyInfo = Strategy> {
   readonly kase: CorpusCase;
@@ -94,11 +94,6 @@ export interface CellResult {
   readonly compilation: CompilationLine;
 }
 
-/** Run one cell: the strategy's compilation, its row, its line of compilations.jsonl. */
-export function runCell(cell: Cell, corpus: Corpus, ledger: ReadonlyMap<string, CaseLedger>): CellResult {
-  return finishCell(cell, corpus, ledger, (input) => compileWith(cell.strategy, input));
-}
-
 /** A cell's row and line from a compilation made by `compile`, here or in a strategy's process. */
 export function finishCell(
   cell: Cell<StrategyInfo>,
@@ -110,21 +105,4 @@ export function finishCell(
   const input = strategyInput(cell.strategy, caseInputs(cell.kase, cell.budget, corpus.policy, truth));
   const out = compile(input);
   return { row: rowOf(cell, out, truth, input), compilation: compilationOf(cell, out) };
-}
-
-/**
- * Run every cell in loop order, handing each compilation to `sink` as it is made; returns the
- * rows. Deterministic: the same corpus gives the same rows.
- */
-export function runStudy(
-  corpus: Corpus,
-  ledger: ReadonlyMap<string, CaseLedger>,
-  strategies: readonly Strategy[],
-  sink: (line: CompilationLine) => void = () => {},
-): Row[] {
-  return cells(corpus, strategies).map((cell) => {
-    const { row, compilation } = runCell(cell, corpus, ledger);
-    sink(compilation);
-    return row;
-  });
 }

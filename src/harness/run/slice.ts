@@ -1,11 +1,11 @@
 /**
- * A slice of the study matrix (all of it, or one shard): each strategy answers in a process of
- * its own, up to `jobs` at once, and this thread measures and scores every answer. Rows are
- * taken in loop order whatever order the answers come in, so the job count never shows.
+ * A slice of the study matrix (all of it, or one shard): each strategy answers (in a process of
+ * its own, or here), up to `jobs` at once, and this thread measures and scores every answer.
+ * Rows are taken in loop order whatever order the answers come in, so the job count never shows.
  */
-import type { CaseLedger, CompilationLine, Corpus, HostedStrategy, Row } from '../types.js';
-import type { Hosts } from './hosts.js';
-import { caseInputs } from './input.js';
+import type { CaseLedger, CompilationLine, Corpus, Row, StrategyInfo } from '../types.js';
+import type { Answer } from './guard.js';
+import { caseInputs, type Inputs } from './input.js';
 import { compileAnswer } from './measure.js';
 import { type Cell, type CellResult, finishCell } from './runner.js';
 
@@ -13,7 +13,7 @@ import { type Cell, type CellResult, finishCell } from './runner.js';
 export interface Slice {
   readonly corpus: Corpus;
   readonly ledger: ReadonlyMap<string, CaseLedger>;
-  readonly matrix: readonly Cell<HostedStrategy>[];
+  readonly matrix: readonly Cell<StrategyInfo>[];
   readonly from: number;
   readonly to: number;
   readonly take: (row: Row, compilation: CompilationLine) => void;
@@ -22,15 +22,17 @@ export interface Slice {
 export interface SliceOptions {
   /** Compilations running at once. */
   readonly jobs: number;
-  /** The strategies' processes, with their timeout; the caller closes them. */
-  readonly hosts: Hosts;
-  /** Aborting stops the run: no more cells start, the processes are stopped, the promise rejects. */
+  /** How a cell's strategy answers; never rejects for a strategy's own failure. */
+  readonly ask: Ask;
+  /** Aborting stops the run: no more cells start, the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal | undefined;
 }
 
+/** A cell's strategy answering the cell's inputs. */
+export type Ask = (cell: Cell<StrategyInfo>, inputs: Inputs) => Promise<Answer>;
+
 /** Run the slice; resolves when every cell has been taken. */
 export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
-  const { hosts } = o;
   const waiting = new Map<number, CellResult>();
   let next = r.from;
   let cursor = r.from;
@@ -40,7 +42,6 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
     const finish = (error?: unknown) => {
       if (over) return;
       over = true;
-      hosts.close();
       o.signal?.removeEventListener('abort', stop);
       if (error === undefined) resolve();
       else reject(error);
@@ -54,11 +55,10 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
       }
     };
     const start = (index: number) => {
-      const cell = r.matrix[index] as Cell<HostedStrategy>;
+      const cell = r.matrix[index] as Cell<StrategyInfo>;
       const inputs = caseInputs(cell.kase, cell.budget, r.corpus.policy, r.ledger.get(cell.kase.name));
       running++;
-      hosts
-        .ask(cell.strategy, cell.kase.name, inputs)
+      o.ask(cell, inputs)
         .then((answer) => {
           if (over) return;
           running--;

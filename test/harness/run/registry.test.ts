@@ -11,13 +11,12 @@ import {
   loadStrategyFile,
   pickStrategies,
 } from '../../../src/harness/run/registry.js';
-import { runStudy } from '../../../src/harness/run/runner.js';
 import type { Strategy, StrategyInput } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { asError } from '../../helpers/compiled.js';
 import { corpus } from '../../helpers/corpus.js';
 import { cand, policy, req } from '../../helpers/pool.js';
-import { referenceLedger } from '../../helpers/study.js';
+import { referenceLedger, threadStudy } from '../../helpers/study.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-plugins-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -195,10 +194,10 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
       },
     };
     const [compiler] = await loadStrategies(['compiler']);
-    const rows = runStudy(corpus(), referenceLedger(), [vandal, compiler!]);
+    const { rows } = await threadStudy(corpus(), referenceLedger(), [vandal, compiler!]);
     expect(rows.filter((r) => r.strategy === 'vandal').every((r) => r.reason === STRATEGY_ERROR)).toBe(true);
     expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(
-      runStudy(corpus(), referenceLedger(), [compiler!]),
+      (await threadStudy(corpus(), referenceLedger(), [compiler!])).rows,
     );
   });
 
@@ -211,8 +210,8 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
       },
     };
     const [compiler] = await loadStrategies(['compiler']);
-    const rows = runStudy(corpus(), referenceLedger(), [compiler!, boom]);
-    const alone = runStudy(corpus(), referenceLedger(), [compiler!]);
+    const { rows } = await threadStudy(corpus(), referenceLedger(), [compiler!, boom]);
+    const { rows: alone } = await threadStudy(corpus(), referenceLedger(), [compiler!]);
     expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(alone);
     const failed = rows.filter((r) => r.strategy === 'boom');
     expect(failed).toHaveLength(42);
