@@ -55,7 +55,7 @@ export const compare = defineCommand({
       const out = tableOutput(io, a.format);
       out.note(comparisonText(c));
       // A program reading the headline gets its table even when it is empty.
-      if (c.headline.length > 0 || isDataFormat(a.format)) out.table(headlineTable(c));
+      if (c.headline.length > 0 || isDataFormat(a.format)) out.table(deltaTable(c));
     }
     return a.failOnChange && anythingChanged(c) ? EXIT.checkFailed : EXIT.ok;
   },
@@ -124,7 +124,7 @@ function cell(d: StrategyDelta, k: (typeof HEADLINE)[number]): Cell {
 }
 
 /** Each strategy's headline figures over the compilations both runs hold. */
-export function headlineTable(c: Comparison): Table {
+export function deltaTable(c: Comparison): Table {
   return {
     headers: ['strategy', 'compilations', 'changed', ...HEADLINE.map((k) => k.replace('_', ' '))],
     rows: c.headline.map((d) => [d.strategy, d.compilations, d.changed, ...HEADLINE.map((k) => cell(d, k))]),

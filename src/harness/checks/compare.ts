@@ -29,7 +29,7 @@ export type Change =
   /** Where the strategy's extras first differ (they can be large: a certificate, say). */
   | { readonly kind: 'extras'; readonly at: string };
 
-const outcomeOf = (success: boolean, reason: string | null): string =>
+const outcomeWords = (success: boolean, reason: string | null): string =>
   success
     ? 'bundle'
     : reason === STRATEGY_ERROR
@@ -43,7 +43,7 @@ const VALUE_FIELDS: readonly (readonly [string, (r: Row) => Value])[] = [
   ['bundle_hash', (r) => r.bundle_hash],
   ['rendered_tokens', (r) => r.rendered_tokens],
   ['budget_tokens', (r) => r.budget_tokens],
-  ['expected', (r) => outcomeOf(r.expected.success, r.expected.reason)],
+  ['expected', (r) => outcomeWords(r.expected.success, r.expected.reason)],
   ...METRIC_FIELDS.map((f) => [f, (r: Row) => r[f]] as const),
   ['audit.legal', (r) => r.audit?.legal ?? null],
   ['audit.missing_required', (r) => r.audit?.missing_required ?? null],
@@ -55,8 +55,8 @@ const VALUE_FIELDS: readonly (readonly [string, (r: Row) => Value])[] = [
 /** What differs between two rows of one compilation; empty when nothing does. */
 export function changesOf(a: Row, b: Row): Change[] {
   const out: Change[] = [];
-  const oa = outcomeOf(a.success, a.reason);
-  const ob = outcomeOf(b.success, b.reason);
+  const oa = outcomeWords(a.success, a.reason);
+  const ob = outcomeWords(b.success, b.reason);
   if (oa !== ob) out.push({ kind: 'outcome', a: oa, b: ob });
   if (!same(a.admitted, b.admitted)) {
     const removed = a.admitted.filter((id) => !b.admitted.includes(id)).sort();

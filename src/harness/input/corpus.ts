@@ -87,7 +87,7 @@ function readManifest(file: string, cases: readonly string[], lint: Lint | undef
  * Every strategy gets the same candidate objects: frozen, so a plug-in that writes to its input
  * throws (and becomes an error row) instead of changing what the strategies after it see.
  */
-function deepFreeze(candidates: ContextCandidate[]): readonly ContextCandidate[] {
+function freezeCandidates(candidates: ContextCandidate[]): readonly ContextCandidate[] {
   for (const c of candidates) {
     Object.freeze(c.depends_on);
     Object.freeze(c.coverage_keys);
@@ -122,7 +122,7 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined, lin
     return {
       name,
       request,
-      candidates: deepFreeze(loaded.candidates),
+      candidates: freezeCandidates(loaded.candidates),
       annotations: loaded.annotations,
       ...(manifest.cases.get(name) as Pick<CorpusCase, 'budgets' | 'expected'>),
     };

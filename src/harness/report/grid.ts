@@ -12,7 +12,7 @@ import { STRATEGY_ERROR } from '../vocabulary.js';
 import { int } from './format.js';
 
 /** What a compilation came to, against what the corpus expected. */
-export type Outcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';
+export type GridOutcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';
 
 /** The two outcome colours the charts (charts.ts) share with the legend. */
 export const CORRECT_COLOUR = '#2e7d32';
@@ -20,7 +20,7 @@ export const REFUSAL_COLOUR = '#6a3d9a';
 
 /** The grid's legend: each outcome's words and colour, in the order the legend lists them. */
 export const OUTCOME_LEGEND: readonly {
-  readonly outcome: Outcome;
+  readonly outcome: GridOutcome;
   readonly label: string;
   readonly colour: string;
 }[] = [
@@ -31,7 +31,7 @@ export const OUTCOME_LEGEND: readonly {
   { outcome: 'error', label: 'strategy error', colour: '#212121' },
 ];
 
-export function outcomeOf(r: Row): Outcome {
+export function gridOutcome(r: Row): GridOutcome {
   if (r.reason === STRATEGY_ERROR) return 'error';
   if (r.success) return r.status_correct === true ? 'bundle' : 'wrong-bundle';
   return r.status_correct === true ? 'refusal' : 'wrong-refusal';
@@ -72,7 +72,7 @@ export interface GridCell {
   readonly case: string;
   readonly budget: string;
   readonly strategy: string;
-  readonly outcome: Outcome;
+  readonly outcome: GridOutcome;
   readonly reason: string | null;
   readonly expected: string;
   readonly budget_tokens: number;
@@ -139,7 +139,7 @@ function cellOf(r: Row, k: number, detail: CellDetail | null, missing: string | 
     case: r.case,
     budget: r.budget,
     strategy: r.strategy,
-    outcome: outcomeOf(r),
+    outcome: gridOutcome(r),
     reason: r.reason,
     expected,
     budget_tokens: r.budget_tokens,

@@ -147,7 +147,7 @@ function bundleOf(
 }
 
 /** What a row records of a compilation's outcome. */
-export const outcomeOf = (out: Compiled) => ({
+export const rowOutcome = (out: Compiled) => ({
   success: out.outcome === 'bundle',
   reason: out.outcome === 'bundle' ? null : out.outcome === 'refusal' ? out.reason : STRATEGY_ERROR,
   admitted: out.outcome === 'bundle' ? out.admitted : [],

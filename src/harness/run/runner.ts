@@ -20,7 +20,7 @@ import type {
 } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { caseInputs, strategyInput } from './input.js';
-import { outcomeOf } from './measure.js';
+import { rowOutcome } from './measure.js';
 
 export interface Cell<S extends StrategyInfo = Strategy> {
   readonly kase: CorpusCase;
@@ -43,7 +43,7 @@ export function rowOf(
 ): Row {
   const budgetTokens = cell.kase.budgets[cell.budget];
   const expected = cell.kase.expected[cell.budget];
-  const o = outcomeOf(out);
+  const o = rowOutcome(out);
   const metrics =
     out.outcome === 'error'
       ? NO_METRICS

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRows, reportTitle } from '../../../src/harness/output/run-folder.js';
-import { CAPS, gridCells, OUTCOME_LEGEND, outcomeOf } from '../../../src/harness/report/grid.js';
+import { CAPS, gridCells, OUTCOME_LEGEND, gridOutcome } from '../../../src/harness/report/grid.js';
 import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
 import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/score/stats.js';
 import type { Row } from '../../../src/harness/types.js';
@@ -140,13 +140,13 @@ describe('the grid', () => {
   it('colours each cell by its row’s outcome: a refusal as a refusal', () => {
     const byK = new Map(buttons(page).map((m) => [Number(m[2]), m[1]]));
     for (const [k, r] of rows.entries())
-      expect(byK.get(k), `${r.case}/${r.budget}/${r.strategy}`).toBe(outcomeOf(r));
+      expect(byK.get(k), `${r.case}/${r.budget}/${r.strategy}`).toBe(gridOutcome(r));
     const refused = rows.findIndex((r) => !r.success && r.strategy === 'compiler');
     expect(byK.get(refused)).toBe('refusal');
     const colour = OUTCOME_LEGEND.find((o) => o.outcome === 'refusal')?.colour;
     expect(page).toContain(`.o-refusal { background: ${colour}; }`);
-    expect(outcomeOf(row({ success: false, reason: 'X', status_correct: false }))).toBe('wrong-refusal');
-    expect(outcomeOf(row({ success: true, status_correct: false }))).toBe('wrong-bundle');
+    expect(gridOutcome(row({ success: false, reason: 'X', status_correct: false }))).toBe('wrong-refusal');
+    expect(gridOutcome(row({ success: true, status_correct: false }))).toBe('wrong-bundle');
   });
 
   it('says where the details are when there is no compilations.jsonl', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
 import { EXTRAS_CAP } from '../../../src/harness/run/guard.js';
-import { compileWith, outcomeOf } from '../../../src/harness/run/measure.js';
+import { compileWith, rowOutcome } from '../../../src/harness/run/measure.js';
 import {
   listStrategies,
   loadStrategies,
@@ -165,7 +165,7 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
     const out = compileWith(make(assemble as Strategy['assemble']), input);
     expect(asError(out).message).toContain(message);
     expect(String(out.extras.error)).toContain(message);
-    expect(outcomeOf(out)).toEqual({
+    expect(rowOutcome(out)).toEqual({
       success: false,
       reason: STRATEGY_ERROR,
       admitted: [],
