@@ -46,8 +46,9 @@ for (const size of sizes) {
 ctxbench('survey', ...runs, '--out', 'reports/survey');
 
 // Exact's solve time per cell, once each, outside any run folder: a benchmark, never a result.
-const { solveExact } = await import(path.join(root, 'dist/src/harness/engines/exact/solve.js'));
-const { loadCorpus, requestAt } = await import(path.join(root, 'dist/src/harness/input/corpus.js'));
+const { loadExact } = await import(path.join(root, 'dist/src/harness/kit/index.js'));
+const { solveExact } = await loadExact();
+const { loadCorpus, requestAt } = await import(path.join(root, 'dist/src/harness/input/index.js'));
 const { BUDGETS } = await import(path.join(root, 'dist/src/harness/vocabulary.js'));
 for (const size of sizes.filter((s) => s >= 200)) {
   const corpus = loadCorpus(path.join(root, `runs/survey/corpus-${size}`));

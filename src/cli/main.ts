@@ -96,6 +96,22 @@ const COMMANDS: readonly Listed[] = [
   },
 ];
 
+/**
+ * What `ctxbench --help` shows under Examples: the first commands a newcomer runs, from the
+ * reference study to their own corpus. Each command's own help has more. A command here is at
+ * most 55 characters, half the help's width, so that yargs never wraps it (a test holds that).
+ */
+const EXAMPLES: readonly (readonly [command: string, what: string])[] = [
+  ['$0 study', 'the reference study, into runs/compiler-v1'],
+  ['$0 verify runs/compiler-v1', 'its rows against the published run-001'],
+  ['$0 trace dependency-trap --budget tight', "one case's decisions, a row per candidate"],
+  ['$0 check my-corpus', 'every problem of your own corpus at once'],
+  ['$0 study --corpus my-corpus --out runs/mine', 'every strategy on it'],
+  ['$0 generate --seed s1 --candidates 40 --out one', 'a synthetic case of 40 candidates'],
+  ['$0 compare runs/before runs/after', 'what changed between two runs'],
+  ['$0 study --help', "a command's own options and examples"],
+];
+
 export async function run(args: readonly string[], io: Io = processIo): Promise<number> {
   let code: Promise<ExitCode> | ExitCode = EXIT.ok;
   const ctx: Context = { io, argv: args, version: packageVersion };
@@ -110,7 +126,8 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
     .fail((msg, err) => {
       throw err ?? new UsageError(unknownOnce(msg));
     })
-    .demandCommand(1, 'name a command');
+    .demandCommand(1, 'name a command')
+    .example(EXAMPLES.map(([command, what]) => [command, what]));
   const done = (result: ExitCode | Promise<ExitCode>) => {
     code = result;
   };

@@ -32,6 +32,23 @@ export const VALIDATION_RULES = [
 /** The strategies of the published study, in its order: registry order starts with them. */
 export const PUBLISHED_ORDER = ['dump', 'topk', 'weighted', 'gated', 'compiler', 'oracle'] as const;
 
+/**
+ * The strategies every committed report is built from (reports/, reports/compiler-v2/,
+ * docs/findings.md, the README's headline), in registry order: the 13 that ship. Named here once
+ * so that a plug-in dropped into strategies/ joins every run but changes none of those files, nor
+ * their drift tests. To put a strategy into them, add it here and run `npm run reports`.
+ */
+export const REPORT_STRATEGIES = [
+  ...PUBLISHED_ORDER,
+  'cheapest-form',
+  'compiler-strict',
+  'compiler-v2',
+  'exact',
+  'tiered',
+  'tiered-recall',
+  'tiered-task',
+] as const;
+
 /** The reason of an error row: a strategy that threw or returned something malformed. */
 export const STRATEGY_ERROR = 'STRATEGY_ERROR';
 

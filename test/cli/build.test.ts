@@ -1,18 +1,28 @@
 /**
  * A build that fails when the types fail: copied aside with a plug-in that does not type-check,
- * `npm run build` exits non-zero and leaves no dist/ behind, so the bin refuses to run a broken
- * build instead of running it.
+ * `npm run build` (scripts/build.mjs) exits non-zero and leaves no dist/ behind, so the bin
+ * refuses to run a broken build instead of running it. The build's copy of the JavaScript
+ * plug-ins takes regular files only.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 
 it('a type error fails the build, removes the old dist/ and the bin says so', () => {
   const pkg = path.join(tempDir('build'), 'pkg');
-  for (const part of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'strategies'])
+  for (const part of [
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'bin',
+    'scripts',
+    'src',
+    'strategies',
+  ])
     fs.cpSync(path.join(ROOT, part), path.join(pkg, part), { recursive: true });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
   // A stale build from before must not survive a failed one.
@@ -31,4 +41,34 @@ it('a type error fails the build, removes the old dist/ and the bin says so', ()
   });
   expect(bin.status).toBe(2);
   expect(bin.stderr).toMatch(/not built yet/);
+});
+
+it('the build copies the plug-ins tsc does not emit, regular files only: a symlink is skipped and named', async () => {
+  // The script is plain JavaScript; its one export is typed here.
+  const script = pathToFileURL(path.join(ROOT, 'scripts/build.mjs')).href;
+  const { copyStrategies } = (await import(script)) as {
+    copyStrategies: (from: string, to: string, say: (line: string) => void) => string[];
+  };
+  const tmp = tempDir('build-copy');
+  const [from, to] = [path.join(tmp, 'strategies'), path.join(tmp, 'dist/strategies')];
+  fs.mkdirSync(from);
+  fs.writeFileSync(path.join(from, 'zz-js.js'), 'export default 1;\n');
+  fs.writeFileSync(path.join(from, 'zz-esm.mjs'), 'export default 2;\n');
+  fs.writeFileSync(path.join(from, 'zz.weights.json'), '{}\n');
+  fs.writeFileSync(path.join(from, 'zz-ts.ts'), 'export default 3;\n');
+  // A file outside the project, reached through a link that looks like a plug-in.
+  const outside = path.join(tmp, 'secret.txt');
+  fs.writeFileSync(outside, 'not for strategies\n');
+  fs.symlinkSync(outside, path.join(from, 'zz-link.mjs'));
+  fs.mkdirSync(path.join(from, 'zz-dir.js'));
+
+  const said: string[] = [];
+  const copied = copyStrategies(from, to, (line) => said.push(line));
+  expect(copied).toEqual(['zz-esm.mjs', 'zz-js.js', 'zz.weights.json']);
+  expect(fs.readdirSync(to).sort()).toEqual(copied);
+  expect(fs.readFileSync(path.join(to, 'zz-js.js'), 'utf8')).toBe('export default 1;\n');
+  expect(said).toEqual([
+    'build: skipped strategies/zz-dir.js: not a regular file, not copied into dist/',
+    'build: skipped strategies/zz-link.mjs: a symbolic link, not copied into dist/',
+  ]);
 });

@@ -1,8 +1,9 @@
 /**
  * The library as a user meets it: from a built copy of the package, linked into the
- * node_modules of a folder of its own, the README's example compiles under the project's strict
- * settings and runs as written; `ctxbench` and `ctxbench/kit` resolve, types included; a deep
- * import is refused. The README's code is read from README.md, so the two cannot drift apart.
+ * node_modules of a folder of its own, the example of docs/library.md compiles under the project's
+ * strict settings and runs as written; `ctxbench` and `ctxbench/kit` resolve, types included; a
+ * deep import is refused. The example's code is read from docs/library.md, so the two cannot
+ * drift apart.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,19 +24,21 @@ import { builtProject } from '../helpers/project.js';
 const tmp = tempDir('library');
 const project = builtProject(tmp, {});
 
-/** The section of README.md under a `## ` heading, up to the next heading of any level. */
-function readmeSection(heading: string): string {
-  const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const PAGE = 'docs/library.md';
+
+/** The section of the page under a `## ` heading, up to the next heading of any level. */
+function pageSection(heading: string): string {
+  const text = fs.readFileSync(path.join(ROOT, PAGE), 'utf8');
   const start = text.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no section "${heading}"`);
+  if (start < 0) throw new Error(`${PAGE} has no section "${heading}"`);
   const rest = text.slice(start + heading.length + 5);
   const end = rest.search(/^#{1,6} /m);
   return end < 0 ? rest : rest.slice(0, end);
 }
 
-const section = readmeSection('The compiler as a library');
+const section = pageSection('An example');
 const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-/** The command the README says writes the example's input files. */
+/** The command the page says writes the example's input files. */
 const setup = /`npx ctxbench (generate [^`]+)`/.exec(section)?.[1] ?? '';
 
 /** A folder outside the package whose node_modules holds it, as `npm install ctxbench` would. */
@@ -84,12 +87,12 @@ function expected(dir: string): string {
     : `${format(out.result.failure.reason, out.result.failure.diagnostic)}\n`;
 }
 
-describe("the README's library example", () => {
+describe('the library example of docs/library.md', () => {
   it('the copy builds', () => {
     expect(project.build.status, project.build.output).toBe(0);
   });
 
-  it('is found in README.md, with the command that writes its inputs', () => {
+  it('is found in docs/library.md, with the command that writes its inputs', () => {
     expect(example).toMatch(/compileContext\(/);
     expect(setup).toMatch(/^generate .*--out \S+$/);
   });

@@ -3,8 +3,8 @@
  * the page a study wrote from file:// with every request off the file system refused, finds the
  * charts and the grid, checks cells against the run's rows, opens a refusal and a bundle and
  * reads their traces and texts back against compilations.jsonl, and saves a screenshot
- * (to CTXBENCH_SCREENSHOT too, when set: `docs/report.png` is made that way). Where no Chromium
- * is found, the test is skipped and says why.
+ * (`docs/report.png` is made by scripts/screenshot.mjs, the same way, from a default run). Where
+ * no Chromium is found, the test is skipped and says why.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,6 @@ import { describe, expect, it } from 'vitest';
 import { OUTCOME_LEGEND, TRACE_COLUMNS } from '../../src/harness/report/grid.js';
 import type { Row } from '../../src/harness/types.js';
 import { cli, tempDir } from '../helpers/cli.js';
-import { ROOT } from '../helpers/corpus.js';
 
 /** Debian's Chromium, or the one CTXBENCH_CHROMIUM names. */
 const CANDIDATES = [process.env.CTXBENCH_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -136,8 +135,6 @@ describe('report.html in headless Chromium', () => {
         await page.locator(`button[data-k="${refused}"]`).click();
         await page.screenshot({ path: shot, fullPage: true });
         expect(fs.statSync(shot).size).toBeGreaterThan(10_000);
-        const keep = process.env.CTXBENCH_SCREENSHOT;
-        if (keep) fs.copyFileSync(shot, path.resolve(ROOT, keep));
 
         expect(requested).toEqual([]);
         expect(problems).toEqual([]);

@@ -12,6 +12,7 @@ const PARTS = [
   'tsconfig.json',
   'tsconfig.build.json',
   'bin',
+  'scripts',
   'src',
   'strategies',
   'corpus',

@@ -1,5 +1,6 @@
 /**
- * A tiered-memory context compiler, modelled on the docs in reading/tiered-compile-context.txt:
+ * A tiered-memory context compiler, modelled on the documentation page of an agent-memory
+ * library's `compile_context` (summarised in docs/sources.md, "The tiered-memory compiler"):
  * a fixed head that is never dropped, then recent turns (R), live context (T6), narrative (T5),
  * episodic (T3) and semantic (T4) memory. Under budget pressure whole tiers are shed, T4 first,
  * then T3, T5, T6; R is never shed whole, but as a last resort its lowest-priority items are

@@ -1,5 +1,5 @@
 /**
- * The run folder (README, "Run folders"): rows.jsonl, compilations.jsonl, rows.csv,
+ * The run folder (docs/study.md, "The run folder"): rows.jsonl, compilations.jsonl, rows.csv,
  * summary.json, report.md, report.html and manifest.json. Every file but the manifest is a pure function of
  * the rows, so reruns are byte-identical. `run-writer.ts` writes one as a study goes.
  */

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// `npm run reports` (after `npm run build`): every committed report from fresh runs of the
+// strategies REPORT_STRATEGIES names (src/harness/vocabulary.ts), never of whatever else is
+// registered, so a plug-in in strategies/ changes none of them. reports/ and the README's
+// headline table from the reference corpus; reports/compiler-v2/ and docs/findings.md from
+// corpus v2. Tests fail when any of them drifts from what the code produces.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin/ctxbench.js');
+const built = (module) => import(pathToFileURL(path.join(root, 'dist/src/harness', module)).href);
+const { REPORT_STRATEGIES } = await built('vocabulary.js');
+const { headlineMarkdown, withHeadline } = await built('report/readme-headline.js');
+const strategies = REPORT_STRATEGIES.join(',');
+
+function ctxbench(...args) {
+  process.stderr.write(`$ ctxbench ${args.join(' ')}\n`);
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+ctxbench('study', '--strategies', strategies, '--out', 'runs/reference', '--force', '--quiet');
+ctxbench('report', 'runs/reference', '--out', 'reports');
+// The headline `study` printed, from the summary it wrote: the same stats, the same table.
+const summary = JSON.parse(fs.readFileSync(path.join(root, 'reports/summary.json'), 'utf8'));
+const readme = path.join(root, 'README.md');
+fs.writeFileSync(readme, withHeadline(fs.readFileSync(readme, 'utf8'), headlineMarkdown(summary)));
+process.stderr.write('headline table written to README.md\n');
+const v2 = ['--corpus', 'corpus/compiler-v2', '--out', 'runs/compiler-v2'];
+ctxbench('study', '--strategies', strategies, ...v2, '--force', '--quiet');
+ctxbench('report', 'runs/compiler-v2', '--out', 'reports/compiler-v2');
+ctxbench(
+  'findings',
+  'runs/compiler-v2',
+  '--template',
+  'docs/findings.template.md',
+  '--out',
+  'docs/findings.md',
+);

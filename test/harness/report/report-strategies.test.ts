@@ -1,0 +1,54 @@
+/**
+ * The committed reports are built from REPORT_STRATEGIES, not from whatever is registered: a
+ * plug-in registered beside the strategies that ship (as docs/adding-a-strategy.md adds one)
+ * changes none of the files the drift tests compare.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { derivedFiles } from '../../../src/harness/output/run-folder.js';
+import {
+  listStrategies,
+  loadStrategies,
+  loadStrategyFile,
+  registryOrder,
+} from '../../../src/harness/run/registry.js';
+import { REPORT_STRATEGIES } from '../../../src/harness/vocabulary.js';
+import { tempDir } from '../../helpers/cli.js';
+import { corpus, ROOT } from '../../helpers/corpus.js';
+import { reportRows, reportStrategies } from '../../helpers/reports.js';
+import { referenceLedger, threadStudy } from '../../helpers/study.js';
+
+const tmp = tempDir('report-strategies');
+
+/** A plug-in as a user writes one, loaded by the registry's loader; its name sorts among the shipped ones. */
+function plugin() {
+  const file = path.join(tmp, 'aa-probe.mjs');
+  fs.writeFileSync(
+    file,
+    "export default { name: 'aa-probe', description: 'admits nothing', assemble() { return { admitted: [] }; } };\n",
+  );
+  return loadStrategyFile(file);
+}
+
+describe('the report strategies', () => {
+  it('are registered, each once, in registry order', () => {
+    const registered = listStrategies().map((s) => s.name);
+    for (const name of REPORT_STRATEGIES) expect(registered, name).toContain(name);
+    expect(new Set(REPORT_STRATEGIES).size).toBe(REPORT_STRATEGIES.length);
+    expect([...REPORT_STRATEGIES].sort(registryOrder)).toEqual([...REPORT_STRATEGIES]);
+  });
+
+  it('a plug-in registered beside them changes no committed report', async () => {
+    const shipped = await loadStrategies();
+    const registered = [...shipped, await plugin()].sort((a, b) => registryOrder(a.name, b.name));
+    // What the corpus-v2 study runs (reports/compiler-v2/, docs/findings.md): the plug-in left out.
+    expect(reportStrategies(registered)).toEqual(reportStrategies(shipped));
+    expect(reportStrategies(registered).map((s) => s.name)).toEqual([...REPORT_STRATEGIES]);
+    // What the reference drift test compares: the rows of a study that ran the plug-in too.
+    const { rows } = await threadStudy(corpus(), referenceLedger(), registered);
+    expect(rows.filter((r) => r.strategy === 'aa-probe')).toHaveLength(corpus().cases.length * 3);
+    for (const [name, text] of Object.entries(derivedFiles(reportRows(rows), corpus().name)))
+      expect(text, `reports/${name}`).toBe(fs.readFileSync(path.join(ROOT, 'reports', name), 'utf8'));
+  });
+});

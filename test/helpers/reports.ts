@@ -1,0 +1,16 @@
+/**
+ * What the committed reports are made of: the strategies of REPORT_STRATEGIES, whatever else is
+ * registered. The drift tests go through these, as `npm run reports` goes through `--strategies`,
+ * so a plug-in dropped into strategies/ changes neither.
+ */
+import type { Row } from '../../src/harness/types.js';
+import { REPORT_STRATEGIES } from '../../src/harness/vocabulary.js';
+
+const inReports = (name: string): boolean => (REPORT_STRATEGIES as readonly string[]).includes(name);
+
+/** Of the registered strategies, the report strategies, in the order given (registry order). */
+export const reportStrategies = <S extends { readonly name: string }>(registered: readonly S[]): S[] =>
+  registered.filter((s) => inReports(s.name));
+
+/** Of a study's rows, those of the report strategies. */
+export const reportRows = (rows: readonly Row[]): Row[] => rows.filter((r) => inReports(r.strategy));
