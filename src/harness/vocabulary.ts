@@ -11,6 +11,7 @@ export const EVAL_CLASSES = ['must', 'should', 'optional', 'distractor', 'harmfu
 
 /** The kinds of rule violation the metrics count. */
 export const VIOLATION_KINDS = ['scope', 'freshness', 'authority', 'floor', 'dependency', 'group'] as const;
+export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 
 /**
  * What `validate` checks a compilation for, each problem under one: the independent validators'

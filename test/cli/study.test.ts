@@ -68,7 +68,7 @@ describe('study writes a run folder that reruns byte for byte', () => {
       const own = rows.filter((x) => x.strategy === name);
       const line = headline.find((h: { strategy: string }) => h.strategy === name);
       expect(line.correct).toBe(own.filter((x) => x.status_correct).length);
-      expect(line.refused).toBe(own.filter((x) => !x.success).length);
+      expect(line.refusals).toBe(own.filter((x) => !x.success).length);
       expect(line.tokens).toBe(own.reduce((t, x) => t + x.rendered_tokens, 0));
     }
   });

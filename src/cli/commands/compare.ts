@@ -3,7 +3,6 @@ import {
   type Change,
   type Comparison,
   compareRuns,
-  HEADLINE,
   readRunFolder,
   type Side,
   type StrategyDelta,
@@ -15,10 +14,10 @@ import {
   fixed,
   int,
   isDataFormat,
-  type Kind,
   signed,
   type Table,
 } from '../../harness/report/index.js';
+import { type Figure, figuresOf } from '../../harness/score/index.js';
 import { defineCommand, formatOption, oneOutput, tableOutput } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -104,31 +103,21 @@ function changeText(c: Change): string {
   }
 }
 
-const KINDS: Readonly<Record<(typeof HEADLINE)[number], Kind>> = {
-  correct: 'count',
-  refusals: 'count',
-  errors: 'count',
-  illegal: 'count',
-  violations: 'count',
-  distractor: 'count',
-  harmful: 'count',
-  must_recall: 'score',
-  rendered_tokens: 'count',
-};
-
 /** One headline cell: the figure when it held, else `A → B (delta)`, as text. */
-function cell(d: StrategyDelta, k: (typeof HEADLINE)[number]): Cell {
-  const digits = DIGITS[KINDS[k]];
-  const [x, y] = [fixed(d.a[k], digits), fixed(d.b[k], digits)];
-  return x === y ? d.a[k] : `${x} → ${y} (${signed(d.delta[k], digits)})`;
+function cell(d: StrategyDelta, f: Figure): Cell {
+  const digits = DIGITS[f.kind];
+  const [a, b] = [d.a[f.name] ?? null, d.b[f.name] ?? null];
+  const [x, y] = [fixed(a, digits), fixed(b, digits)];
+  return x === y ? a : `${x} → ${y} (${signed(d.delta[f.name] ?? null, digits)})`;
 }
 
-/** Each strategy's headline figures over the compilations both runs hold. */
+/** Each strategy's figures of the catalogue's compare table, over the compilations both runs hold. */
 export function deltaTable(c: Comparison): Table {
+  const figures = figuresOf('compare');
   return {
-    headers: ['strategy', 'compilations', 'changed', ...HEADLINE.map((k) => k.replace('_', ' '))],
-    rows: c.headline.map((d) => [d.strategy, d.compilations, d.changed, ...HEADLINE.map((k) => cell(d, k))]),
-    kinds: [undefined, 'count', 'count', ...HEADLINE.map((k) => KINDS[k])],
+    headers: ['strategy', 'compilations', 'changed', ...figures.map((f) => f.label)],
+    rows: c.headline.map((d) => [d.strategy, d.compilations, d.changed, ...figures.map((f) => cell(d, f))]),
+    kinds: [undefined, 'count', 'count', ...figures.map((f) => f.kind)],
   };
 }
 

@@ -3,7 +3,7 @@
  * one side holds and the other does not, and each strategy's headline figures over what both
  * hold. A compilation is identified by (case, budget, strategy).
  */
-import { strategiesOf, strategyStats, violationTotal } from '../score/index.js';
+import { figuresOf, strategiesOf, strategyStats } from '../score/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { firstDifference, same } from './diff.js';
@@ -76,34 +76,13 @@ export function changesOf(a: Row, b: Row): Change[] {
 ////////////////////////////////////////////////////////////////////////////////////////////////
 // Two runs
 
-/** The headline figures of one strategy: sums, and mean must recall where a bundle is expected. */
-export const HEADLINE = [
-  'correct',
-  'refusals',
-  'errors',
-  'illegal',
-  'violations',
-  'distractor',
-  'harmful',
-  'must_recall',
-  'rendered_tokens',
-] as const;
-export type Headline = Readonly<Record<(typeof HEADLINE)[number], number | null>>;
+/** The figures the catalogue's compare table shows, by name, for one strategy. */
+export type Headline = Readonly<Record<string, number | null>>;
 
-function headlineOf(rows: readonly Row[]): Headline {
+const headlineOf = (rows: readonly Row[]): Headline => {
   const s = strategyStats(rows);
-  return {
-    correct: s.correct,
-    refusals: s.refusals,
-    errors: s.errors,
-    illegal: s.illegal,
-    violations: violationTotal(s),
-    distractor: s.distractor,
-    harmful: s.harmful,
-    must_recall: s.must_recall_feasible,
-    rendered_tokens: s.rendered_tokens,
-  };
-}
+  return Object.fromEntries(figuresOf('compare').map((f) => [f.name, f.of(s)]));
+};
 
 export interface StrategyDelta {
   readonly strategy: string;
@@ -189,12 +168,11 @@ export function compareRuns(a: RunFolder, b: RunFolder): Comparison {
     const ha = headlineOf(mine.map((p) => p.a));
     const hb = headlineOf(mine.map((p) => p.b));
     const delta = Object.fromEntries(
-      HEADLINE.map((k) => {
-        const x = ha[k];
-        const y = hb[k];
-        return [k, x === null || y === null ? null : y - x];
+      figuresOf('compare').map(({ name }) => {
+        const [x, y] = [ha[name] ?? null, hb[name] ?? null];
+        return [name, x === null || y === null ? null : y - x];
       }),
-    ) as unknown as Headline;
+    );
     const changed = mine.filter((p) => p.changes.length > 0).length;
     return { strategy, compilations: mine.length, changed, a: ha, b: hb, delta };
   });

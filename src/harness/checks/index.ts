@@ -4,7 +4,6 @@ export {
   type Change,
   type Comparison,
   compareRuns,
-  HEADLINE,
   type Side,
   type StrategyDelta,
   type Value,

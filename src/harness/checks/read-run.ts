@@ -8,8 +8,8 @@ import { isPlainObject } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { readJsonFile } from '../input/index.js';
 import { readRows } from '../output/index.js';
-import { NO_METRICS } from '../score/index.js';
-import type { Metrics, Row } from '../types.js';
+import { ROW_METRICS } from '../score/index.js';
+import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 
 /** The corpus a run was made from, as far as the run folder says. */
@@ -30,9 +30,8 @@ export interface RunFolder {
   readonly policy: string | null;
 }
 
-/** The metric names, in the rows' order; `NO_METRICS` is typed `Metrics`, so the list is complete. */
-export const METRIC_FIELDS = Object.keys(NO_METRICS) as readonly (keyof Metrics)[];
-const BOOLEAN_METRICS: ReadonlySet<string> = new Set(['status_correct', 'budget_compliant']);
+/** The metric names, in the rows' order. */
+export const METRIC_FIELDS = ROW_METRICS.map((m) => m.name);
 
 export const compilationId = (r: {
   readonly case: string;
@@ -52,7 +51,7 @@ function fieldProblem(r: Row): string | null {
   if (!nullable(r.reason, 'string')) return 'reason';
   if (!nullable(r.bundle_hash, 'string')) return 'bundle_hash';
   if (!nullable(r.expected.reason, 'string')) return 'expected.reason';
-  for (const f of METRIC_FIELDS) if (!nullable(r[f], BOOLEAN_METRICS.has(f) ? 'boolean' : 'number')) return f;
+  for (const m of ROW_METRICS) if (!nullable(r[m.name], m.type)) return m.name;
   const a = r.audit;
   if (a === null) return null;
   if (typeof a.legal !== 'boolean') return 'audit.legal';

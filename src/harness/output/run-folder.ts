@@ -12,29 +12,35 @@ import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler
 import { InputError } from '../errors.js';
 import { readJsonFile, readJsonLines } from '../input/index.js';
 import { count, reportHtml, reportMarkdown } from '../report/index.js';
-import { summary } from '../score/index.js';
+import { ROW_METRICS, summary } from '../score/index.js';
 import type { Corpus, Row, ShardInfo, StrategyInfo } from '../types.js';
 import { jsonText as json } from './files.js';
 import type { FolderWriter } from './folder.js';
 
 /** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
 export function rowsCsv(rows: readonly Row[]): string {
-  const flat = rows.map((r) => {
-    const { expected, audit, ...rest } = r;
-    return {
-      ...rest,
-      admitted: r.admitted.join(' '),
-      extras: JSON.stringify(r.extras),
-      expected_success: expected.success,
-      expected_reason: expected.reason,
-      legal: audit?.legal ?? null,
-      missing_required: audit?.missing_required.join(' ') ?? null,
-      objective_preferred: audit?.objective.preferred ?? null,
-      objective_discretionary: audit?.objective.discretionary ?? null,
-      real_tokens_o200k: audit?.real_tokens?.o200k ?? null,
-      real_tokens_cl100k: audit?.real_tokens?.cl100k ?? null,
-    };
-  });
+  const flat = rows.map((r) => ({
+    case: r.case,
+    budget: r.budget,
+    budget_tokens: r.budget_tokens,
+    strategy: r.strategy,
+    success: r.success,
+    reason: r.reason,
+    admitted: r.admitted.join(' '),
+    bundle_hash: r.bundle_hash,
+    rendered_tokens: r.rendered_tokens,
+    // Every metric of the catalogue, under its name, in its order.
+    ...Object.fromEntries(ROW_METRICS.map((m) => [m.name, r[m.name]])),
+    extras: JSON.stringify(r.extras),
+    expected_success: r.expected.success,
+    expected_reason: r.expected.reason,
+    legal: r.audit?.legal ?? null,
+    missing_required: r.audit?.missing_required.join(' ') ?? null,
+    objective_preferred: r.audit?.objective.preferred ?? null,
+    objective_discretionary: r.audit?.objective.discretionary ?? null,
+    real_tokens_o200k: r.audit?.real_tokens?.o200k ?? null,
+    real_tokens_cl100k: r.audit?.real_tokens?.cl100k ?? null,
+  }));
   return stringify(flat, { header: true, cast: { boolean: (b) => String(b) } });
 }
 

@@ -20,7 +20,7 @@
  * mistyped); a placeholder naming nothing in the run is an error, with its line, never a blank.
  */
 import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
-import { strategiesOf } from '../score/index.js';
+import { rowMetric, strategiesOf } from '../score/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { figure, int } from './format.js';
@@ -75,14 +75,14 @@ function metric(r: Row, name: string): Value | undefined {
     : undefined;
 }
 
-// Scores (recall, precision) are fractions; every other number a metric yields is a count.
-const FRACTIONS = new Set(['must_recall', 'should_recall', 'precision']);
+/** Fractions (recall, precision, as the catalogue says) are written as scores and never summed. */
+const isFraction = (name: string): boolean => rowMetric(name)?.kind === 'score';
 
 function show(name: string, v: Value): string {
   if (v === null) return '-';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'string') return v;
-  return FRACTIONS.has(name) ? figure(v, 'score') : int(v);
+  return isFraction(name) ? figure(v, 'score') : int(v);
 }
 
 /** The rows a placeholder names; an empty selection is an error in the template. */
@@ -105,7 +105,7 @@ function figureOf(run: FindingsRun, spec: string): string {
   const values = rows.map((r) => metric(r, name));
   if (values.some((v) => v === undefined)) fail(`no metric ${name}`);
   if (rows.length === 1) return show(name, values[0] as Value);
-  if (FRACTIONS.has(name) || values.some((v) => typeof v === 'string'))
+  if (isFraction(name) || values.some((v) => typeof v === 'string'))
     fail(`${name} is not summed over several rows: name one case, budget and strategy`);
   if (values.some((v) => v === null)) fail(`${name} is missing in some of the rows it would sum`);
   return show(
@@ -114,8 +114,8 @@ function figureOf(run: FindingsRun, spec: string): string {
   );
 }
 
-/** A metric's name in a table cell: `must` for must_recall, `authority` for authority_violations. */
-const label = (name: string): string => name.replace(/_(recall|violations|admission)$/, '');
+/** A metric's words in a table cell: its catalogue label (`must recall`), or its name. */
+const label = (name: string): string => rowMetric(name)?.label ?? name;
 
 function outcomes(run: FindingsRun, args: readonly string[]): string {
   if (args.length < 1 || args.length > 2) fail('needs a case and at most one comma-separated metric list');

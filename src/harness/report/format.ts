@@ -12,6 +12,8 @@
  * CSV and JSON, and every data file (rows.csv, summary.json, survey.json), keep numbers as numbers.
  */
 
+import type { Kind } from '../score/index.js';
+
 /** Places after the point, per kind of figure. */
 export const DIGITS = {
   /** Compilations, cells, candidates, violations, tokens. */
@@ -26,9 +28,7 @@ export const DIGITS = {
   percent: 1,
   /** Milliseconds: a per-case task takes tenths of one, so three places keep two figures. */
   ms: 3,
-} as const;
-
-export type Kind = keyof typeof DIGITS;
+} as const satisfies Record<Kind, number>;
 
 /** `-1234567.5` as `-1,234,567.5`: separators in the integer part only. */
 const separated = (text: string): string =>

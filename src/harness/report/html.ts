@@ -5,14 +5,16 @@
  * no external script or font, no date: like every file of a run folder but the manifest, the
  * same rows and compilations give the same bytes. Everything from the corpus is escaped.
  */
-import { strategiesOf } from '../score/index.js';
+import { statsByStrategy, strategiesOf } from '../score/index.js';
 import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { type Chart, renderCharts } from './charts.js';
 import { type CellTable, exactProse, exactTables } from './exact.js';
 import { count, int } from './format.js';
 import { type GridCell, gridCells, ITEM_COLUMNS, OUTCOME_LEGEND, TRACE_COLUMNS } from './grid.js';
+import { headlineTable } from './headline.js';
 import { SCRIPT, STYLE } from './page.js';
+import { shownCells } from './table.js';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -101,6 +103,17 @@ function gridSection(cells: readonly GridCell[], names: readonly string[]): stri
   ].join('\n');
 }
 
+/** The headline `study` prints, the catalogue's figures per strategy, as a table of the page. */
+function headlineSection(rows: readonly Row[], names: readonly string[]): string {
+  const t = headlineTable(statsByStrategy(rows, names));
+  return [
+    '<section id="headline"><h2>Headline</h2>',
+    '<p>Sums over each strategy\'s compilations; must recall is the mean over those expected to return a bundle.</p>',
+    htmlTable({ headers: t.headers, lines: shownCells(t) }, 'headline-table', (k) => k > 0),
+    '</section>',
+  ].join('\n');
+}
+
 /** The exact sections of report.md, as HTML tables: only when `exact` ran. */
 function exactSectionHtml(rows: readonly Row[], names: readonly string[]): string {
   if (!names.includes('exact')) return '';
@@ -141,7 +154,8 @@ export async function reportHtml(
     `<p>${count(rows.length, 'compilation')}: ${count(cases, 'case')} x ${BUDGETS.length} budgets x ` +
       `${count(names.length, 'strategy')}. ` +
       'Generated from rows.jsonl and compilations.jsonl; every number is computed, none is typed in.</p>',
-    `<nav><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    `<nav><a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    headlineSection(rows, names),
     chartsSection(charts),
     gridSection(cells, names),
     exactSectionHtml(rows, names),

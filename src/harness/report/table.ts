@@ -1,4 +1,5 @@
-import { DIGITS, fixed, type Kind, signed } from './format.js';
+import type { Kind } from '../score/index.js';
+import { DIGITS, fixed, signed } from './format.js';
 
 export type Align = 'left' | 'right';
 
@@ -59,6 +60,10 @@ const shownNumber = (t: Table, k: number, n: number): string => {
   return t.signed?.[k] === true ? signed(n, digits) : fixed(n, digits);
 };
 
+/** Every cell as people read it: numbers by their column's kind, nothing as `-`. */
+export const shownCells = (t: Table): string[][] =>
+  t.rows.map((r) => r.map((c, k) => (typeof c === 'number' ? shownNumber(t, k, c) : (c ?? '-'))));
+
 /**
  * The table in `format`. Text and Markdown show numbers as people read them (`5,318,541`,
  * `0.8300`, `-` for nothing); CSV and JSON keep the numbers as numbers, for programs.
@@ -78,9 +83,7 @@ export function renderTable(t: Table, format: TableFormat): string {
     };
     return `${[t.headers, ...t.rows].map((r) => r.map(quote).join(',')).join('\n')}\n`;
   }
-  const shown = t.rows.map((r) =>
-    r.map((c, k) => (typeof c === 'number' ? shownNumber(t, k, c) : (c ?? '-'))),
-  );
+  const shown = shownCells(t);
   const align = t.align ?? t.headers.map((_, k) => (k === 0 ? 'left' : 'right'));
   return format === 'md' ? markdownTable(t.headers, shown, align) : textTable(t.headers, shown, align);
 }

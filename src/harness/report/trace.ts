@@ -3,7 +3,8 @@
  * (those the compile never reached included), then every other candidate in id order.
  */
 import { type CompilationResult, type ContextCandidate, traceToJSON } from '../../compiler/index.js';
-import { figure, type Kind } from './format.js';
+import type { Kind } from '../score/index.js';
+import { figure } from './format.js';
 import type { Align, Cell, Table } from './table.js';
 
 export interface TraceView {

@@ -1,4 +1,12 @@
-/** Score: metrics against the ledger, ledger-free legality, audit and objective, row statistics. */
+/** Score: metrics against the ledger, the metric catalogue, row statistics. */
+export {
+  type Figure,
+  figuresOf,
+  type Kind,
+  ROW_METRICS,
+  rowMetric,
+  type TableName,
+} from './catalogue.js';
 export { NO_METRICS, score } from './metrics.js';
 export {
   budgetStats,
@@ -9,6 +17,5 @@ export {
   strategiesOf,
   strategyStats,
   summary,
-  violationTotal,
   wilson,
 } from './stats.js';

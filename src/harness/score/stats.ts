@@ -3,7 +3,7 @@
  * computed from `rows.jsonl`; nothing is typed in.
  */
 import type { BudgetName, RealTokenStats, Row, StrategyStats, Tokenizer } from '../types.js';
-import { BUDGETS, STRATEGY_ERROR, TOKENIZERS, VIOLATION_KINDS } from '../vocabulary.js';
+import { BUDGETS, STRATEGY_ERROR, TOKENIZERS } from '../vocabulary.js';
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 export const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : sum(xs) / xs.length);
@@ -64,10 +64,6 @@ function realTokenStats(rows: readonly Row[], t: Tokenizer): RealTokenStats {
     ).length,
   };
 }
-
-/** A strategy's violations of the six kinds, summed. */
-export const violationTotal = (s: StrategyStats): number =>
-  VIOLATION_KINDS.reduce((n, kind) => n + s.violations[kind], 0);
 
 /** The strategies present in the rows, in the rows' (registry) order. */
 export const strategiesOf = (rows: readonly Row[]): string[] => [...new Set(rows.map((r) => r.strategy))];
