@@ -108,7 +108,7 @@ function headlineSection(rows: readonly Row[], names: readonly string[]): string
   const t = headlineTable(statsByStrategy(rows, names));
   return [
     '<section id="headline"><h2>Headline</h2>',
-    '<p>Sums over each strategy\'s compilations; must recall is the mean over those expected to return a bundle.</p>',
+    "<p>Sums over each strategy's compilations; must recall is the mean over those expected to return a bundle.</p>",
     htmlTable({ headers: t.headers, lines: shownCells(t) }, 'headline-table', (k) => k > 0),
     '</section>',
   ].join('\n');

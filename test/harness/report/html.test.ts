@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRows, reportTitle } from '../../../src/harness/output/run-folder.js';
-import { CAPS, gridCells, OUTCOME_LEGEND, gridOutcome } from '../../../src/harness/report/grid.js';
+import { CAPS, gridCells, gridOutcome, OUTCOME_LEGEND } from '../../../src/harness/report/grid.js';
 import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
 import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/score/stats.js';
 import type { Row } from '../../../src/harness/types.js';
