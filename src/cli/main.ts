@@ -94,6 +94,10 @@ const COMMANDS: readonly Listed[] = [
   },
 ];
 
+/** Under every help page: what a script may rely on (docs/exit-codes.md). */
+const EXIT_CODES =
+  'Exit codes: 0 done, 1 a check failed, 2 bad usage or input, 3 internal error (a bug), 130/143 stopped by SIGINT/SIGTERM. See docs/exit-codes.md.';
+
 export async function run(args: readonly string[], io: Io = processIo): Promise<number> {
   let code: Promise<ExitCode> | ExitCode = EXIT.ok;
   const ctx: Context = { io, argv: args, version: packageVersion };
@@ -108,7 +112,8 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
     .fail((msg, err) => {
       throw err ?? new UsageError(unknownOnce(msg));
     })
-    .demandCommand(1, 'name a command');
+    .demandCommand(1, 'name a command')
+    .epilogue(EXIT_CODES);
   const done = (result: ExitCode | Promise<ExitCode>) => {
     code = result;
   };
@@ -164,7 +169,7 @@ function reportError(e: unknown, io: Io): number {
   const message = e instanceof Error ? e.message : safeText(e);
   io.err(`ctxbench: internal error: ${message.split('\n')[0]}\n`);
   if (process.env.CTXBENCH_DEBUG) io.err(`${(e as Error).stack}\n`);
-  return EXIT.checkFailed;
+  return EXIT.internal;
 }
 
 /** Any thrown value as text, even one with no prototype or a throwing toString. */
