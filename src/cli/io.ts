@@ -49,6 +49,8 @@ export const EXIT = {
   checkFailed: 1,
   badInput: 2,
   internal: 3,
+  /** `compile --strict` only: a compilation that fails its own validation. */
+  invalid: 4,
   SIGINT: 130,
   SIGTERM: 143,
 } as const;

@@ -96,7 +96,7 @@ const COMMANDS: readonly Listed[] = [
 
 /** Under every help page: what a script may rely on (docs/exit-codes.md). */
 const EXIT_CODES =
-  'Exit codes: 0 done, 1 a check failed, 2 bad usage or input, 3 internal error (a bug), 130/143 stopped by SIGINT/SIGTERM. See docs/exit-codes.md.';
+  'Exit codes: 0 done, 1 a check failed, 2 bad usage or input, 3 internal error (a bug), 4 compile --strict: the compilation fails validation, 130/143 stopped by SIGINT/SIGTERM. See docs/exit-codes.md.';
 
 export async function run(args: readonly string[], io: Io = processIo): Promise<number> {
   let code: Promise<ExitCode> | ExitCode = EXIT.ok;
