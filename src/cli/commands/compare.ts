@@ -4,13 +4,14 @@ import {
   type Comparison,
   compareRuns,
   HEADLINE,
+  HEADLINE_KINDS,
   type Side,
   type StrategyDelta,
   type Value,
 } from '../../harness/checks/compare.js';
 import { readRunFolder } from '../../harness/checks/read-run.js';
-import { DIGITS, fixed, int, type Kind, signed } from '../../harness/report/format.js';
-import { type Cell, isDataFormat, type Table } from '../../harness/report/table.js';
+import { count, DIGITS, fixed, int, signed } from '../../harness/report/format.js';
+import { type Cell, isDataFormat, type Table, type TableFormat } from '../../harness/report/table.js';
 import { defineCommand, formatOption, oneOutput, tableOutput } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -33,11 +34,15 @@ export const compare = defineCommand({
         default: false,
         describe: 'the whole comparison as one JSON document (--format json prints the headline table alone)',
       })
-      .option('format', formatOption)
+      .option('format', {
+        ...formatOption,
+        describe: `${formatOption.describe}; under csv and json each figure is three numbers, "<figure> before", "<figure> after" and "<figure> delta" (docs/compare.md)`,
+      })
       .option('fail-on-change', {
         type: 'boolean',
         default: false,
-        describe: 'exit 1 when a compilation changed or is held by one run only',
+        describe:
+          'exit 1 when a compilation changed or is held by one run only (one whose extras or objective alone moved has not changed)',
       }),
   run: (a, { io }) => {
     oneOutput(a.json, a.format);
@@ -47,7 +52,7 @@ export const compare = defineCommand({
       const out = tableOutput(io, a.format);
       out.note(comparisonText(c));
       // A program reading the headline gets its table even when it is empty.
-      if (c.headline.length > 0 || isDataFormat(a.format)) out.table(headlineTable(c));
+      if (c.headline.length > 0 || isDataFormat(a.format)) out.table(headlineTable(c, a.format));
     }
     return a.failOnChange && anythingChanged(c) ? EXIT.checkFailed : EXIT.ok;
   },
@@ -96,44 +101,56 @@ function changeText(c: Change): string {
   }
 }
 
-const KINDS: Readonly<Record<(typeof HEADLINE)[number], Kind>> = {
-  correct: 'count',
-  refusals: 'count',
-  errors: 'count',
-  illegal: 'count',
-  violations: 'count',
-  distractor: 'count',
-  harmful: 'count',
-  must_recall: 'score',
-  rendered_tokens: 'count',
-};
+const label = (k: (typeof HEADLINE)[number]) => k.replace('_', ' ');
 
-/** One headline cell: the figure when it held, else `A → B (delta)`, as text. */
+/** One headline cell for people: the figure when it held, else `A → B (delta)`. */
 function cell(d: StrategyDelta, k: (typeof HEADLINE)[number]): Cell {
-  const digits = DIGITS[KINDS[k]];
+  const digits = DIGITS[HEADLINE_KINDS[k]];
   const [x, y] = [fixed(d.a[k], digits), fixed(d.b[k], digits)];
   return x === y ? d.a[k] : `${x} → ${y} (${signed(d.delta[k], digits)})`;
 }
 
-/** Each strategy's headline figures over the compilations both runs hold. */
-export function headlineTable(c: Comparison): Table {
+/**
+ * Each strategy's headline figures over the compilations both runs hold. For people (text, md) a
+ * figure that moved reads `A → B (delta)`; for programs (csv, json) every figure is three numbers,
+ * `<figure> before`, `<figure> after` and `<figure> delta`, whether it moved or not.
+ */
+export function headlineTable(c: Comparison, format: TableFormat = 'text'): Table {
+  const counts = ['compilations', 'changed', 'extras only'];
+  const countsOf = (d: StrategyDelta) => [d.compilations, d.changed, d.extras_only];
+  if (!isDataFormat(format))
+    return {
+      headers: ['strategy', ...counts.slice(0, 2), ...HEADLINE.map(label)],
+      rows: c.headline.map((d) => [
+        d.strategy,
+        ...countsOf(d).slice(0, 2),
+        ...HEADLINE.map((k) => cell(d, k)),
+      ]),
+      kinds: [undefined, 'count', 'count', ...HEADLINE.map((k) => HEADLINE_KINDS[k])],
+    };
+  const sides = ['before', 'after', 'delta'] as const;
   return {
-    headers: ['strategy', 'compilations', 'changed', ...HEADLINE.map((k) => k.replace('_', ' '))],
-    rows: c.headline.map((d) => [d.strategy, d.compilations, d.changed, ...HEADLINE.map((k) => cell(d, k))]),
-    kinds: [undefined, 'count', 'count', ...HEADLINE.map((k) => KINDS[k])],
+    headers: ['strategy', ...counts, ...HEADLINE.flatMap((k) => sides.map((side) => `${label(k)} ${side}`))],
+    rows: c.headline.map((d) => [
+      d.strategy,
+      ...countsOf(d),
+      ...HEADLINE.flatMap((k) => [d.a[k], d.b[k], d.delta[k]]),
+    ]),
   };
 }
 
 /** The summary line, the corpus and policy in a line each when they differ, the changes, the headline's heading. */
 export function comparisonText(c: Comparison): string {
-  const { shared, changed } = c.compilations;
+  const { shared, changed, extras_only } = c.compilations;
   const head =
     shared === 0
       ? 'compare: the runs hold no compilation in common'
       : !anythingChanged(c)
-        ? `compare: nothing changed: 0 of ${int(shared)} compilations`
-        : `compare: ${int(changed)} of ${int(shared)} compilations changed`;
-  const out = [[head, ...onlyParts('A', c.a), ...onlyParts('B', c.b)].join('; ')];
+        ? `compare: nothing changed: 0 of ${count(shared, 'compilation')}`
+        : `compare: ${int(changed)} of ${count(shared, 'compilation')} changed`;
+  const beside =
+    extras_only === 0 ? [] : [`${int(extras_only)} more differ in extras or objective only (listed below)`];
+  const out = [[head, ...beside, ...onlyParts('A', c.a), ...onlyParts('B', c.b)].join('; ')];
   out.push(`A: ${c.a.run}: ${corpusText(c.a)}, ${int(c.a.compilations)} compilations`);
   out.push(`B: ${c.b.run}: ${corpusText(c.b)}, ${int(c.b.compilations)} compilations`);
   if (!c.same_corpus)
@@ -141,7 +158,9 @@ export function comparisonText(c: Comparison): string {
       `different corpora: A is a run of ${corpusText(c.a)}, B of ${corpusText(c.b)}; only the compilations both hold are compared`,
     );
   if (c.same_policy === false)
-    out.push('different policies: the manifests of A and B record different policies');
+    out.push(
+      `different policies: the manifests of A and B differ in ${c.policy_fields.length === 0 ? 'the policy' : list(c.policy_fields)}`,
+    );
   for (const [name, s] of [
     ['A', c.a],
     ['B', c.b],
@@ -151,6 +170,11 @@ export function comparisonText(c: Comparison): string {
   if (c.changes.length > 0) {
     out.push('', 'changed compilations (A → B):');
     for (const x of c.changes)
+      out.push(`${x.case}/${x.budget}/${x.strategy}: ${x.changes.map(changeText).join('; ')}`);
+  }
+  if (c.extras_only.length > 0) {
+    out.push('', 'same bundle and scores, extras or objective changed (not counted as changed):');
+    for (const x of c.extras_only)
       out.push(`${x.case}/${x.budget}/${x.strategy}: ${x.changes.map(changeText).join('; ')}`);
   }
   if (c.headline.length > 0)
