@@ -110,7 +110,7 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((msg, err) => {
-      throw err ?? new UsageError(unknownOnce(msg));
+      throw err ?? new UsageError(invalidValues(unknownOnce(msg)));
     })
     .demandCommand(1, 'name a command')
     .epilogue(EXIT_CODES);
@@ -132,7 +132,9 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
     });
     return await code;
   } catch (e) {
-    return reportError(e, io);
+    // A usage error points to the help page of the command it was made in, where its flags are.
+    const help = chosen === undefined ? 'ctxbench --help' : `ctxbench ${word} --help`;
+    return reportError(e, io, help);
   }
 }
 
@@ -151,13 +153,27 @@ function unknownOnce(message: string): string {
   return `${kept.length === 1 ? 'Unknown argument' : 'Unknown arguments'}: ${kept.join(', ')}`;
 }
 
-function reportError(e: unknown, io: Io): number {
+/**
+ * yargs lists each value outside its choices on a line of its own, below a first line that names
+ * nothing (`Invalid values:`): one line, each flag with what it takes.
+ */
+function invalidValues(message: string): string {
+  const [first, ...rest] = message.split('\n');
+  if (first?.trim() !== 'Invalid values:') return message;
+  const each = rest.flatMap((line) => {
+    const m = /Argument: (.+?), Given: (.+?), Choices: (.+)$/.exec(line.trim());
+    return m === null ? [] : [`--${m[1]} ${m[2]} is not one of ${m[3]}`];
+  });
+  return each.length === 0 ? message : `invalid value: ${each.join('; ')}`;
+}
+
+function reportError(e: unknown, io: Io, help: string): number {
   if (e instanceof InputError) {
     io.err(`ctxbench: ${e.line}\n`);
     return EXIT.badInput;
   }
   if (e instanceof UsageError || (e instanceof Error && e.name === 'YError')) {
-    io.err(`ctxbench: ${(e as Error).message.split('\n')[0]} (see ctxbench --help)\n`);
+    io.err(`ctxbench: ${(e as Error).message.split('\n')[0]} (see ${help})\n`);
     return EXIT.badInput;
   }
   if (e instanceof RangeError && /Invalid string length|longer than/.test(e.message)) {

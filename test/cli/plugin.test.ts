@@ -17,6 +17,16 @@ const project = builtProject(tmp, {
   assemble(_input: any) { return { admitted: [] as string[] }; },
 };
 `,
+  // A strategy that fails one compilation of the 42: wrong-scope at its tight budget (500).
+  'zz-once.ts': `export default {
+  name: 'zz-once',
+  description: 'throws on one compilation',
+  assemble(input: { request: { request_id: string }; budget: number }) {
+    if (input.request.request_id.startsWith('wrong-scope') && input.budget === 500) throw new Error('once');
+    return { admitted: [] as string[] };
+  },
+};
+`,
   // A strategy that never answers on one case: only the timeout can stop it.
   'zz-hang.ts': `export default {
   name: 'zz-hang',
@@ -66,6 +76,12 @@ describe('a plug-in file joins every command', () => {
     );
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).bundle.items).toEqual([]);
+  });
+
+  it('study names its one error row as one ("1 error row"), and exits 1', () => {
+    const r = cli('study', '--strategies', 'zz-once', '--out', path.join(tmp, 'once'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('ctxbench: 1 error row:\n  wrong-scope/tight/zz-once: zz-once threw: once\n');
   });
 
   it('study --jobs stops a strategy that hangs, records the timeout, keeps every other row', () => {

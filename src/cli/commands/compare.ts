@@ -66,12 +66,12 @@ function onlyParts(name: 'A' | 'B', s: Side): string[] {
   if (s.only.strategies.length > 0) parts.push(`strategies only in ${name}: ${list(s.only.strategies)}`);
   if (s.only.cases.length > 0) parts.push(`cases only in ${name}: ${list(s.only.cases)}`);
   if (s.only.compilations.length > 0)
-    parts.push(`${s.only.compilations.length} other compilations only in ${name} (listed below)`);
+    parts.push(`${count(s.only.compilations.length, 'other compilation')} only in ${name} (listed below)`);
   return parts;
 }
 
 const corpusText = (s: Side) =>
-  `corpus ${s.corpus.name}${s.corpus.digest === null ? '' : ` (digest ${s.corpus.digest.slice(0, 12)})`}, ${int(s.corpus.cases)} cases`;
+  `corpus ${s.corpus.name}${s.corpus.digest === null ? '' : ` (digest ${s.corpus.digest.slice(0, 12)})`}, ${count(s.corpus.cases, 'case')}`;
 
 /** A value of a changed field; `digits` are the places of both sides' numbers, so that they line up. */
 function valueText(field: string, v: Value, digits: number): string {
@@ -149,10 +149,14 @@ export function comparisonText(c: Comparison): string {
         ? `compare: nothing changed: 0 of ${count(shared, 'compilation')}`
         : `compare: ${int(changed)} of ${count(shared, 'compilation')} changed`;
   const beside =
-    extras_only === 0 ? [] : [`${int(extras_only)} more differ in extras or objective only (listed below)`];
+    extras_only === 0
+      ? []
+      : [
+          `${int(extras_only)} more ${extras_only === 1 ? 'differs' : 'differ'} in extras or objective only (listed below)`,
+        ];
   const out = [[head, ...beside, ...onlyParts('A', c.a), ...onlyParts('B', c.b)].join('; ')];
-  out.push(`A: ${c.a.run}: ${corpusText(c.a)}, ${int(c.a.compilations)} compilations`);
-  out.push(`B: ${c.b.run}: ${corpusText(c.b)}, ${int(c.b.compilations)} compilations`);
+  out.push(`A: ${c.a.run}: ${corpusText(c.a)}, ${count(c.a.compilations, 'compilation')}`);
+  out.push(`B: ${c.b.run}: ${corpusText(c.b)}, ${count(c.b.compilations, 'compilation')}`);
   if (!c.same_corpus)
     out.push(
       `different corpora: A is a run of ${corpusText(c.a)}, B of ${corpusText(c.b)}; only the compilations both hold are compared`,
@@ -178,6 +182,6 @@ export function comparisonText(c: Comparison): string {
       out.push(`${x.case}/${x.budget}/${x.strategy}: ${x.changes.map(changeText).join('; ')}`);
   }
   if (c.headline.length > 0)
-    out.push('', `headline per strategy over the ${int(shared)} compilations both hold (A → B):`);
+    out.push('', `headline per strategy over the ${count(shared, 'compilation')} both hold (A → B):`);
   return `${out.join('\n')}\n`;
 }

@@ -199,7 +199,7 @@ async function runStudy(
   printed.table(headlineTable(stats));
   const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
   if (failed.length === 0) return EXIT.ok;
-  io.err(`ctxbench: ${failed.length} error rows:\n`);
+  io.err(`ctxbench: ${count(failed.length, 'error row')}:\n`);
   for (const r of failed) io.err(`  ${r.case}/${r.budget}/${r.strategy}: ${String(r.extras.error)}\n`);
   return EXIT.checkFailed;
 }

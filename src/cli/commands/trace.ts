@@ -2,7 +2,7 @@ import { loadCorpus } from '../../harness/input/corpus.js';
 import { UsageError } from '../../harness/input/errors.js';
 import { ledgerDirFor, loadLedger } from '../../harness/input/ledger.js';
 import { jsonText } from '../../harness/output/files.js';
-import { int } from '../../harness/report/format.js';
+import { count } from '../../harness/report/format.js';
 import { traceJSON, traceTable, traceView } from '../../harness/report/trace.js';
 import { Hosts } from '../../harness/run/hosts.js';
 import { caseInputs } from '../../harness/run/input.js';
@@ -97,7 +97,7 @@ export const trace = defineCommand({
       return EXIT.ok;
     }
     const out = tableOutput(io, a.format);
-    out.note(`${kase.name} at ${int(budgetTokens)} tokens (${ref.name}): ${view.outcome}\n\n`);
+    out.note(`${kase.name} at ${count(budgetTokens, 'token')} (${ref.name}): ${view.outcome}\n\n`);
     out.table(traceTable(view, kase.candidates));
     return EXIT.ok;
   },

@@ -3,7 +3,7 @@
  * (those the compile never reached included), then every other candidate in id order.
  */
 import { type CompilationResult, type ContextCandidate, traceToJSON } from '../../compiler/index.js';
-import { figure, type Kind } from './format.js';
+import { count, type Kind } from './format.js';
 import type { Align, Cell, Table } from './table.js';
 
 export interface TraceView {
@@ -23,7 +23,7 @@ export function traceView(result: CompilationResult, candidates: readonly Contex
     .sort();
   const traced = new Set(result.trace.entries.map((e) => e.candidate_id));
   const outcome = result.success
-    ? `bundle of ${figure(result.bundle_tokens, 'count')} tokens, hash ${result.bundle_hash}`
+    ? `bundle of ${count(result.bundle_tokens ?? 0, 'token')}, hash ${result.bundle_hash}`
     : `refused ${result.failure?.reason}: ${result.failure?.diagnostic}`;
   return { outcome, blocking, notReached: blocking.filter((id) => !traced.has(id)), result };
 }
