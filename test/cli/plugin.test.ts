@@ -106,4 +106,26 @@ describe('a plug-in file joins every command', () => {
       ]),
     );
   });
+
+  it('a source renamed after the build: every command stops, naming the stale file and npm run build', () => {
+    const from = path.join(pkg, 'strategies/zz-probe.ts');
+    const to = path.join(pkg, 'strategies/zz-renamed.ts');
+    fs.renameSync(from, to);
+    try {
+      for (const args of [
+        ['strategies'],
+        ['study', '--strategies', 'compiler', '--out', path.join(tmp, 'stale')],
+      ]) {
+        const r = cli(...args);
+        expect(r.status, args[0]).toBe(2);
+        expect(r.stderr).toBe(
+          `ctxbench: ${path.join(pkg, 'dist/strategies/zz-probe.js')}: built from a source that is gone (no zz-probe.ts, .mts, .js or .mjs in ${path.join(pkg, 'strategies')}): the build is stale, run npm run build (and 1 more stale strategy file)\n`,
+        );
+      }
+      expect(fs.existsSync(path.join(tmp, 'stale'))).toBe(false);
+    } finally {
+      fs.renameSync(to, from);
+    }
+    expect(cli('strategies').status).toBe(0);
+  });
 });
