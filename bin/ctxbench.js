@@ -15,6 +15,21 @@ for (const stream of [process.stdout, process.stderr]) {
     throw e;
   });
 }
+// A throw that escapes the command (in a callback, say) is a bug of ctxbench's own: one line and
+// exit 3, the code of an internal error, never 1, which would read as a failed check.
+const crash = (e) => {
+  let text;
+  try {
+    text = e instanceof Error ? e.message : String(e);
+  } catch {
+    text = 'a value that cannot be described';
+  }
+  process.stderr.write(`ctxbench: internal error: ${text.split('\n')[0]}\n`);
+  if (process.env.CTXBENCH_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+  process.exit(3);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
 const { run } = await import(main.href);
 process.exitCode = await run(process.argv.slice(2));
 // For the scale benchmark: the peak memory of this whole process, on stderr.

@@ -79,7 +79,8 @@ export const splitList = (list: string | undefined): string[] | undefined =>
 export const timeoutOption = {
   type: 'number',
   default: 120_000,
-  describe: 'ms after which a compilation is stopped and becomes an error',
+  describe:
+    "ms after which a compilation is stopped and becomes an error; only the strategy's compilation counts, not starting its process or loading its module",
 } as const;
 
 /** The value of `--timeout`, checked. */

@@ -39,6 +39,19 @@ export function bufferIo(
   return io;
 }
 
-/** Exit codes of the CLI contract, and the shell's 128 + n for a run stopped by signal n. */
-export const EXIT = { ok: 0, checkFailed: 1, badInput: 2, SIGINT: 130, SIGTERM: 143 } as const;
+/**
+ * Exit codes of the CLI contract (docs/exit-codes.md), and the shell's 128 + n for a run stopped
+ * by signal n. `internal` is a bug of ctxbench's own, kept apart from 1 so that a script can tell a
+ * crash from a failed check.
+ */
+export const EXIT = {
+  ok: 0,
+  checkFailed: 1,
+  badInput: 2,
+  internal: 3,
+  /** `compile --strict` only: a compilation that fails its own validation. */
+  invalid: 4,
+  SIGINT: 130,
+  SIGTERM: 143,
+} as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

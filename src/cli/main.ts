@@ -111,6 +111,9 @@ const EXAMPLES: readonly (readonly [command: string, what: string])[] = [
   ['$0 compare runs/before runs/after', 'what changed between two runs'],
   ['$0 study --help', "a command's own options and examples"],
 ];
+/** Under every help page: what a script may rely on (docs/exit-codes.md). */
+const EXIT_CODES =
+  'Exit codes: 0 done, 1 a check failed, 2 bad usage or input, 3 internal error (a bug), 4 compile --strict: the compilation fails validation, 130/143 stopped by SIGINT/SIGTERM. See docs/exit-codes.md.';
 
 export async function run(args: readonly string[], io: Io = processIo): Promise<number> {
   let code: Promise<ExitCode> | ExitCode = EXIT.ok;
@@ -124,10 +127,11 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((msg, err) => {
-      throw err ?? new UsageError(unknownOnce(msg));
+      throw err ?? new UsageError(invalidValues(unknownOnce(msg)));
     })
     .demandCommand(1, 'name a command')
-    .example(EXAMPLES.map(([command, what]) => [command, what]));
+    .example(EXAMPLES.map(([command, what]) => [command, what]))
+    .epilogue(EXIT_CODES);
   const done = (result: ExitCode | Promise<ExitCode>) => {
     code = result;
   };
@@ -146,7 +150,9 @@ export async function run(args: readonly string[], io: Io = processIo): Promise<
     });
     return await code;
   } catch (e) {
-    return reportError(e, io);
+    // A usage error points to the help page of the command it was made in, where its flags are.
+    const help = chosen === undefined ? 'ctxbench --help' : `ctxbench ${word} --help`;
+    return reportError(e, io, help);
   }
 }
 
@@ -165,13 +171,27 @@ function unknownOnce(message: string): string {
   return `${kept.length === 1 ? 'Unknown argument' : 'Unknown arguments'}: ${kept.join(', ')}`;
 }
 
-function reportError(e: unknown, io: Io): number {
+/**
+ * yargs lists each value outside its choices on a line of its own, below a first line that names
+ * nothing (`Invalid values:`): one line, each flag with what it takes.
+ */
+function invalidValues(message: string): string {
+  const [first, ...rest] = message.split('\n');
+  if (first?.trim() !== 'Invalid values:') return message;
+  const each = rest.flatMap((line) => {
+    const m = /Argument: (.+?), Given: (.+?), Choices: (.+)$/.exec(line.trim());
+    return m === null ? [] : [`--${m[1]} ${m[2]} is not one of ${m[3]}`];
+  });
+  return each.length === 0 ? message : `invalid value: ${each.join('; ')}`;
+}
+
+function reportError(e: unknown, io: Io, help: string): number {
   if (e instanceof InputError) {
     io.err(`ctxbench: ${e.line}\n`);
     return EXIT.badInput;
   }
   if (e instanceof UsageError || (e instanceof Error && e.name === 'YError')) {
-    io.err(`ctxbench: ${(e as Error).message.split('\n')[0]} (see ctxbench --help)\n`);
+    io.err(`ctxbench: ${(e as Error).message.split('\n')[0]} (see ${help})\n`);
     return EXIT.badInput;
   }
   if (e instanceof RangeError && /Invalid string length|longer than/.test(e.message)) {
@@ -183,7 +203,7 @@ function reportError(e: unknown, io: Io): number {
   const message = e instanceof Error ? e.message : safeText(e);
   io.err(`ctxbench: internal error: ${message.split('\n')[0]}\n`);
   if (process.env.CTXBENCH_DEBUG) io.err(`${(e as Error).stack}\n`);
-  return EXIT.checkFailed;
+  return EXIT.internal;
 }
 
 /** Any thrown value as text, even one with no prototype or a throwing toString. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
-import { expectMarkdownTable, expectSameRows, parseCsv, textTables } from '../helpers/tables.js';
+import { expectMarkdownTable, parseCsv, textTables } from '../helpers/tables.js';
 
 const tmp = tempDir('compare');
 
@@ -32,6 +32,28 @@ function differing(a: string, b: string, fields?: readonly string[]): string[] {
       return pick(r) !== pick(o);
     })
     .map(idOf);
+}
+
+/** A row without what lies beside its bundle: the strategy's extras and the objective it reports. */
+const bundleAndScores = (r: RowJson): RowJson => {
+  const { extras: _extras, audit, ...rest } = r;
+  const { objective: _objective, ...kept } = (audit ?? {}) as Record<string, unknown>;
+  return { ...rest, audit: kept } as RowJson;
+};
+
+/** Of the differing compilations, those whose bundle or scores moved, and those where only extras or the objective did. */
+function changedAndBeside(a: string, b: string): { changed: string[]; beside: string[] } {
+  const theirs = new Map(rowsOf(b).map((r) => [idOf(r), bundleAndScores(r)]));
+  const changed = new Set(
+    rowsOf(a)
+      .filter((r) => {
+        const o = theirs.get(idOf(r));
+        return o !== undefined && JSON.stringify(bundleAndScores(r)) !== JSON.stringify(o);
+      })
+      .map(idOf),
+  );
+  const all = differing(a, b);
+  return { changed: all.filter((id) => changed.has(id)), beside: all.filter((id) => !changed.has(id)) };
 }
 
 const occurrences = (text: string, word: string) => text.split(word).length - 1;
@@ -77,22 +99,34 @@ describe('compare two runs', () => {
     expect(r.stdout.split('\n')[0]).toBe('compare: nothing changed: 0 of 84 compilations');
     expect(r.stdout).not.toContain('changed compilations');
     const j = JSON.parse((await cli('compare', base, base, '--json')).stdout);
-    expect(j.compilations).toEqual({ shared: 84, changed: 0 });
+    expect(j.compilations).toEqual({ shared: 84, changed: 0, extras_only: 0 });
     expect(j.changes).toEqual([]);
   });
 
   it('another policy: exactly the compilations whose rows differ, each once, with old → new', async () => {
-    const expected = differing(base, loose);
+    const { changed: expected, beside } = changedAndBeside(base, loose);
     expect(expected.length).toBeGreaterThan(0);
+    // The looser floor moves the objective dump reports, never its bundle: not a change.
+    expect(beside.length).toBeGreaterThan(0);
     const r = await cli('compare', base, loose);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe(`compare: ${expected.length} of 84 compilations changed`);
-    expect(lines).toContain('different policies: the manifests of A and B record different policies');
-    const listed = lines
-      .filter((l) => /^[a-z-]+\/(tight|medium|roomy)\/[a-z-]+: /.test(l))
-      .map((l) => l.split(':')[0]);
-    expect(listed).toEqual(expected);
+    expect(lines[0]).toBe(
+      `compare: ${expected.length} of 84 compilations changed; ${beside.length} more differ in extras or objective only (listed below)`,
+    );
+    // The policy field that differs is named, as the two policies differ here and nowhere else.
+    expect(lines).toContain(
+      'different policies: the manifests of A and B differ in min_discretionary_relevance',
+    );
+    const listedUnder = (heading: string) => {
+      const from = lines.indexOf(heading);
+      const to = lines.indexOf('', from);
+      return from < 0 ? [] : lines.slice(from + 1, to).map((l) => l.split(':')[0]);
+    };
+    expect(listedUnder('changed compilations (A → B):')).toEqual(expected);
+    expect(
+      listedUnder('same bundle and scores, extras or objective changed (not counted as changed):'),
+    ).toEqual(beside);
     // Each compilation whose tokens moved says so with both figures, as the rows hold them.
     const before = new Map(rowsOf(base).map((x) => [idOf(x), x]));
     for (const after of rowsOf(loose)) {
@@ -110,7 +144,11 @@ describe('compare two runs', () => {
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     const ids = j.changes.map((c: RowJson) => idOf(c));
-    expect(ids).toEqual(differing(base, loose));
+    const { changed, beside } = changedAndBeside(base, loose);
+    expect(ids).toEqual(changed);
+    expect(j.extras_only.map((c: RowJson) => idOf(c))).toEqual(beside);
+    expect(j.compilations).toEqual({ shared: 84, changed: changed.length, extras_only: beside.length });
+    expect(j.policy_fields).toEqual(['min_discretionary_relevance']);
     const tokens = (dir: string, s: string) =>
       rowsOf(dir)
         .filter((x) => x.strategy === s)
@@ -127,19 +165,43 @@ describe('compare two runs', () => {
     }
   });
 
-  it('--format: the headline table alone on stdout, the same rows in every format', async () => {
+  it('--format: the headline table alone on stdout; csv and json give before, after and delta as numbers', async () => {
     const text = await cli('compare', base, loose);
     const [table] = textTables(text.stdout);
     expect(table?.rows.map((r) => r[0])).toEqual(['dump', 'compiler']);
     // A figure that moved reads `A → B (delta)`, one that held the figure alone.
     expect(table?.rows.flat().some((c) => / → .* \([+-]/.test(c))).toBe(true);
     const csv = await cli('compare', base, loose, '--format', 'csv');
-    expectSameRows(table as NonNullable<typeof table>, parseCsv(csv.stdout));
     // What surrounds the table in text went to stderr, the table's heading included.
     expect(csv.stderr).toBe(text.stdout.slice(0, text.stdout.indexOf('\nstrategy ') + 1));
     const json = JSON.parse((await cli('compare', base, loose, '--format', 'json')).stdout);
     expect(json.map((r: { strategy: string }) => r.strategy)).toEqual(['dump', 'compiler']);
     expect(json[0].compilations).toBe(42);
+    // CSV and JSON hold one table: the same fields, the same values.
+    const [headers, ...rows] = parseCsv(csv.stdout);
+    expect(headers).toEqual(Object.keys(json[0]));
+    expect(
+      rows.map((r) => r.map((f) => (f === '' ? null : Number.isNaN(Number(f)) ? f : Number(f)))),
+    ).toEqual(json.map((o: object) => Object.values(o)));
+    // Each figure is three numbers whatever moved, and each text cell reads from them: the
+    // figure alone when it held, else before → after (delta).
+    const [textHeaders, ...textRows] = [table?.headers ?? [], ...(table?.rows ?? [])];
+    let moved = 0;
+    for (const [k, row] of textRows.entries()) {
+      for (const [col, name] of textHeaders.entries()) {
+        if (['strategy', 'compilations', 'changed'].includes(name)) continue;
+        const [before, after, delta] = ['before', 'after', 'delta'].map((side) => json[k][`${name} ${side}`]);
+        for (const v of [before, after, delta]) expect(typeof v, `${name}`).toBe('number');
+        expect(Math.abs(delta - (after - before)), name).toBeLessThan(1e-4);
+        const shown = row[col] as string;
+        if (shown.includes('→')) {
+          moved++;
+          const [b, a] = shown.split(/ → | \(/).map((x) => Number(x.replace(/,/g, '')));
+          expect([b, a], name).toEqual([before, after]);
+        } else expect(Number(shown.replace(/,/g, '')), name).toBeCloseTo(before, 4);
+      }
+    }
+    expect(moved).toBeGreaterThan(0);
     expectMarkdownTable((await cli('compare', base, loose, '--format', 'md')).stdout);
     expect((await cli('compare', base, loose, '--json', '--format', 'md')).code).toBe(2);
   });

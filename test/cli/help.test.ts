@@ -41,9 +41,11 @@ describe('help pages', () => {
   it('an unknown flag is named once, as typed', async () => {
     const r = await cli('compile', '--bogus-flag');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('ctxbench: Unknown argument: bogus-flag (see ctxbench --help)\n');
+    expect(r.stderr).toBe('ctxbench: Unknown argument: bogus-flag (see ctxbench compile --help)\n');
     const two = await cli('study', '--bogus-one', '--other-one', '--out', path.join(tmp, 'never'));
-    expect(two.stderr).toBe('ctxbench: Unknown arguments: bogus-one, other-one (see ctxbench --help)\n');
+    expect(two.stderr).toBe(
+      'ctxbench: Unknown arguments: bogus-one, other-one (see ctxbench study --help)\n',
+    );
   });
 });
 
@@ -98,6 +100,30 @@ export async function load(url, context, next) {
     const strategies = loadedBy('strategies');
     expect(strategies.filter((u) => u.includes('/cli/commands/'))).toEqual([
       '/dist/src/cli/commands/strategies.js',
+    ]);
+  });
+});
+
+describe('usage errors say what would do and where to read', () => {
+  it('an unknown --format names the flag, the value and every choice, on one line', async () => {
+    const r = await cli('compare', tmp, tmp, '--format', 'xml');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'ctxbench: invalid value: --format "xml" is not one of "text", "md", "csv", "json" (see ctxbench compare --help)\n',
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it("a usage error points to the command's own help; with no command known, to ctxbench --help", async () => {
+    const own = await cli('study', '--timeout', '0', '--out', path.join(tmp, 'never'));
+    expect([own.code, own.stderr]).toEqual([
+      2,
+      'ctxbench: --timeout must be a number of milliseconds >= 1 (see ctxbench study --help)\n',
+    ]);
+    const none = await cli('no-such-command');
+    expect([none.code, none.stderr]).toEqual([
+      2,
+      'ctxbench: Unknown argument: no-such-command (see ctxbench --help)\n',
     ]);
   });
 });

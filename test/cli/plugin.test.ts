@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseFlags, tempDir } from '../helpers/cli.js';
+import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
 import { builtProject } from '../helpers/project.js';
 
 /*
@@ -15,6 +15,16 @@ const project = builtProject(tmp, {
   name: 'zz-probe',
   description: 'admits nothing',
   assemble(_input: any) { return { admitted: [] as string[] }; },
+};
+`,
+  // A strategy that fails one compilation of the 42: wrong-scope at its tight budget (500).
+  'zz-once.ts': `export default {
+  name: 'zz-once',
+  description: 'throws on one compilation',
+  assemble(input: { request: { request_id: string }; budget: number }) {
+    if (input.request.request_id.startsWith('wrong-scope') && input.budget === 500) throw new Error('once');
+    return { admitted: [] as string[] };
+  },
 };
 `,
   // A strategy that never answers on one case: only the timeout can stop it.
@@ -68,19 +78,19 @@ describe('a plug-in file joins every command', () => {
     expect(JSON.parse(r.stdout).bundle.items).toEqual([]);
   });
 
-  it('study --jobs stops a strategy that hangs, records the timeout, keeps every other row', () => {
+  it('study names its one error row as one ("1 error row"), and exits 1', () => {
+    const r = cli('study', '--strategies', 'zz-once', '--out', path.join(tmp, 'once'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('ctxbench: 1 error row:\n  wrong-scope/tight/zz-once: zz-once threw: once\n');
+  });
+
+  it('study --jobs stops a strategy that hangs: each cell an error row naming the timeout', () => {
+    // The timeout is the subject: only cells that never answer run under it, the one case zz-hang
+    // hangs on, so no honest cell can miss it on a loaded machine.
+    const corpus = oneCaseCorpus(tmp, 'wrong-scope-only', 'wrong-scope');
     const out = path.join(tmp, 'hang');
-    const r = cli(
-      'study',
-      '--strategies',
-      'compiler,zz-hang',
-      '--jobs',
-      '2',
-      '--timeout',
-      '1000',
-      '--out',
-      out,
-    );
+    const args = ['--corpus', corpus, '--jobs', '2', '--timeout', '1000', '--out', out];
+    const r = cli('study', '--strategies', 'zz-hang', ...args);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/3 error rows/);
     const rows = fs
@@ -88,15 +98,34 @@ describe('a plug-in file joins every command', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const failed = rows.filter((x) => x.reason === 'STRATEGY_ERROR');
-    expect(failed.map((x) => `${x.case}/${x.strategy}`)).toEqual([
-      'wrong-scope/zz-hang',
-      'wrong-scope/zz-hang',
-      'wrong-scope/zz-hang',
-    ]);
-    expect(failed[0].extras.error).toMatch(/timed out/);
-    expect(rows.filter((x) => x.strategy === 'compiler').every((x) => x.reason !== 'STRATEGY_ERROR')).toBe(
-      true,
+    expect(rows.map((x) => [x.budget, x.reason, x.extras.error])).toEqual(
+      ['tight', 'medium', 'roomy'].map((b) => [
+        b,
+        'STRATEGY_ERROR',
+        'zz-hang timed out: no answer within 1000 ms, its process was stopped',
+      ]),
     );
+  });
+
+  it('a source renamed after the build: every command stops, naming the stale file and npm run build', () => {
+    const from = path.join(pkg, 'strategies/zz-probe.ts');
+    const to = path.join(pkg, 'strategies/zz-renamed.ts');
+    fs.renameSync(from, to);
+    try {
+      for (const args of [
+        ['strategies'],
+        ['study', '--strategies', 'compiler', '--out', path.join(tmp, 'stale')],
+      ]) {
+        const r = cli(...args);
+        expect(r.status, args[0]).toBe(2);
+        expect(r.stderr).toBe(
+          `ctxbench: ${path.join(pkg, 'dist/strategies/zz-probe.js')}: built from a source that is gone (no zz-probe.ts, .mts, .js or .mjs in ${path.join(pkg, 'strategies')}): the build is stale, run npm run build (and 1 more stale strategy file)\n`,
+        );
+      }
+      expect(fs.existsSync(path.join(tmp, 'stale'))).toBe(false);
+    } finally {
+      fs.renameSync(to, from);
+    }
+    expect(cli('strategies').status).toBe(0);
   });
 });

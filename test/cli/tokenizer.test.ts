@@ -151,7 +151,7 @@ describe('a name nobody knows', () => {
       const r = await cli(...command, '--tokenizer', 'p50k');
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(
-        'ctxbench: --tokenizer must be estimate, o200k, cl100k, not "p50k" (see ctxbench --help)\n',
+        `ctxbench: --tokenizer must be estimate, o200k, cl100k, not "p50k" (see ctxbench ${command[0]} --help)\n`,
       );
     }
     expect(fs.existsSync(path.join(tmp, 'never'))).toBe(false);

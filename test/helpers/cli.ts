@@ -58,3 +58,24 @@ export function corpusCopy(tmp: string, name: string, edit: (dir: string) => voi
   edit(dir);
   return dir;
 }
+
+/**
+ * A copy of the reference corpus holding one case alone, with its ledger inside: a study of a
+ * strategy that never answers then takes three timeouts, not forty-two.
+ */
+export function oneCaseCorpus(tmp: string, name: string, kase: string): string {
+  return corpusCopy(tmp, name, (dir) => {
+    for (const f of fs.readdirSync(dir))
+      if (/\.(request|candidates)\.json$/.test(f) && !f.startsWith(`${kase}.`)) fs.rmSync(path.join(dir, f));
+    for (const f of fs.readdirSync(path.join(dir, 'ledger')))
+      if (!f.startsWith(`${kase}.`)) fs.rmSync(path.join(dir, 'ledger', f));
+    const file = path.join(dir, 'manifest.json');
+    const m = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(m)) {
+      if (Array.isArray(value)) m[key] = value.filter((v) => v === kase);
+      else if (typeof value === 'object' && value !== null && kase in value)
+        m[key] = { [kase]: (value as Record<string, unknown>)[kase] };
+    }
+    fs.writeFileSync(file, JSON.stringify(m));
+  });
+}

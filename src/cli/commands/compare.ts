@@ -10,12 +10,14 @@ import {
 } from '../../harness/checks/index.js';
 import {
   type Cell,
+  count,
   DIGITS,
   fixed,
   int,
   isDataFormat,
   signed,
   type Table,
+  type TableFormat,
 } from '../../harness/report/index.js';
 import { type Figure, figuresOf } from '../../harness/score/index.js';
 import { defineCommand, formatOption, oneOutput, tableOutput } from '../command.js';
@@ -40,11 +42,15 @@ export const compare = defineCommand({
         default: false,
         describe: 'the whole comparison as one JSON document (--format json prints the headline table alone)',
       })
-      .option('format', formatOption)
+      .option('format', {
+        ...formatOption,
+        describe: `${formatOption.describe}; under csv and json each figure is three numbers, "<figure> before", "<figure> after" and "<figure> delta" (docs/compare.md)`,
+      })
       .option('fail-on-change', {
         type: 'boolean',
         default: false,
-        describe: 'exit 1 when a compilation changed or is held by one run only',
+        describe:
+          'exit 1 when a compilation changed or is held by one run only (one whose extras or objective alone moved has not changed)',
       }),
   run: (a, { io }) => {
     oneOutput(a.json, a.format);
@@ -54,7 +60,7 @@ export const compare = defineCommand({
       const out = tableOutput(io, a.format);
       out.note(comparisonText(c));
       // A program reading the headline gets its table even when it is empty.
-      if (c.headline.length > 0 || isDataFormat(a.format)) out.table(deltaTable(c));
+      if (c.headline.length > 0 || isDataFormat(a.format)) out.table(deltaTable(c, a.format));
     }
     return a.failOnChange && anythingChanged(c) ? EXIT.checkFailed : EXIT.ok;
   },
@@ -68,12 +74,12 @@ function onlyParts(name: 'A' | 'B', s: Side): string[] {
   if (s.only.strategies.length > 0) parts.push(`strategies only in ${name}: ${list(s.only.strategies)}`);
   if (s.only.cases.length > 0) parts.push(`cases only in ${name}: ${list(s.only.cases)}`);
   if (s.only.compilations.length > 0)
-    parts.push(`${s.only.compilations.length} other compilations only in ${name} (listed below)`);
+    parts.push(`${count(s.only.compilations.length, 'other compilation')} only in ${name} (listed below)`);
   return parts;
 }
 
 const corpusText = (s: Side) =>
-  `corpus ${s.corpus.name}${s.corpus.digest === null ? '' : ` (digest ${s.corpus.digest.slice(0, 12)})`}, ${int(s.corpus.cases)} cases`;
+  `corpus ${s.corpus.name}${s.corpus.digest === null ? '' : ` (digest ${s.corpus.digest.slice(0, 12)})`}, ${count(s.corpus.cases, 'case')}`;
 
 /** A value of a changed field; `digits` are the places of both sides' numbers, so that they line up. */
 function valueText(field: string, v: Value, digits: number): string {
@@ -103,7 +109,7 @@ function changeText(c: Change): string {
   }
 }
 
-/** One headline cell: the figure when it held, else `A → B (delta)`, as text. */
+/** One headline cell for people: the figure when it held, else `A → B (delta)`. */
 function cell(d: StrategyDelta, f: Figure): Cell {
   const digits = DIGITS[f.kind];
   const [a, b] = [d.a[f.name] ?? null, d.b[f.name] ?? null];
@@ -111,34 +117,62 @@ function cell(d: StrategyDelta, f: Figure): Cell {
   return x === y ? a : `${x} → ${y} (${signed(d.delta[f.name] ?? null, digits)})`;
 }
 
-/** Each strategy's figures of the catalogue's compare table, over the compilations both runs hold. */
-export function deltaTable(c: Comparison): Table {
+/**
+ * Each strategy's figures of the catalogue's compare table, over the compilations both runs hold.
+ * For people (text, md) a figure that moved reads `A → B (delta)`; for programs (csv, json) every
+ * figure is three numbers, `<figure> before`, `<figure> after` and `<figure> delta`.
+ */
+export function deltaTable(c: Comparison, format: TableFormat = 'text'): Table {
   const figures = figuresOf('compare');
+  const counts = ['compilations', 'changed', 'extras only'];
+  const countsOf = (d: StrategyDelta) => [d.compilations, d.changed, d.extras_only];
+  if (!isDataFormat(format))
+    return {
+      headers: ['strategy', ...counts.slice(0, 2), ...figures.map((f) => f.label)],
+      rows: c.headline.map((d) => [
+        d.strategy,
+        ...countsOf(d).slice(0, 2),
+        ...figures.map((f) => cell(d, f)),
+      ]),
+      kinds: [undefined, 'count', 'count', ...figures.map((f) => f.kind)],
+    };
+  const sides = ['before', 'after', 'delta'] as const;
   return {
-    headers: ['strategy', 'compilations', 'changed', ...figures.map((f) => f.label)],
-    rows: c.headline.map((d) => [d.strategy, d.compilations, d.changed, ...figures.map((f) => cell(d, f))]),
-    kinds: [undefined, 'count', 'count', ...figures.map((f) => f.kind)],
+    headers: ['strategy', ...counts, ...figures.flatMap((f) => sides.map((side) => `${f.label} ${side}`))],
+    rows: c.headline.map((d) => [
+      d.strategy,
+      ...countsOf(d),
+      ...figures.flatMap((f) => [d.a[f.name] ?? null, d.b[f.name] ?? null, d.delta[f.name] ?? null]),
+    ]),
   };
 }
 
 /** The summary line, the corpus and policy in a line each when they differ, the changes, the headline's heading. */
 export function comparisonText(c: Comparison): string {
-  const { shared, changed } = c.compilations;
+  const { shared, changed, extras_only } = c.compilations;
   const head =
     shared === 0
       ? 'compare: the runs hold no compilation in common'
       : !anythingChanged(c)
-        ? `compare: nothing changed: 0 of ${int(shared)} compilations`
-        : `compare: ${int(changed)} of ${int(shared)} compilations changed`;
-  const out = [[head, ...onlyParts('A', c.a), ...onlyParts('B', c.b)].join('; ')];
-  out.push(`A: ${c.a.run}: ${corpusText(c.a)}, ${int(c.a.compilations)} compilations`);
-  out.push(`B: ${c.b.run}: ${corpusText(c.b)}, ${int(c.b.compilations)} compilations`);
+        ? `compare: nothing changed: 0 of ${count(shared, 'compilation')}`
+        : `compare: ${int(changed)} of ${count(shared, 'compilation')} changed`;
+  const beside =
+    extras_only === 0
+      ? []
+      : [
+          `${int(extras_only)} more ${extras_only === 1 ? 'differs' : 'differ'} in extras or objective only (listed below)`,
+        ];
+  const out = [[head, ...beside, ...onlyParts('A', c.a), ...onlyParts('B', c.b)].join('; ')];
+  out.push(`A: ${c.a.run}: ${corpusText(c.a)}, ${count(c.a.compilations, 'compilation')}`);
+  out.push(`B: ${c.b.run}: ${corpusText(c.b)}, ${count(c.b.compilations, 'compilation')}`);
   if (!c.same_corpus)
     out.push(
       `different corpora: A is a run of ${corpusText(c.a)}, B of ${corpusText(c.b)}; only the compilations both hold are compared`,
     );
   if (c.same_policy === false)
-    out.push('different policies: the manifests of A and B record different policies');
+    out.push(
+      `different policies: the manifests of A and B differ in ${c.policy_fields.length === 0 ? 'the policy' : list(c.policy_fields)}`,
+    );
   for (const [name, s] of [
     ['A', c.a],
     ['B', c.b],
@@ -150,7 +184,12 @@ export function comparisonText(c: Comparison): string {
     for (const x of c.changes)
       out.push(`${x.case}/${x.budget}/${x.strategy}: ${x.changes.map(changeText).join('; ')}`);
   }
+  if (c.extras_only.length > 0) {
+    out.push('', 'same bundle and scores, extras or objective changed (not counted as changed):');
+    for (const x of c.extras_only)
+      out.push(`${x.case}/${x.budget}/${x.strategy}: ${x.changes.map(changeText).join('; ')}`);
+  }
   if (c.headline.length > 0)
-    out.push('', `headline per strategy over the ${int(shared)} compilations both hold (A → B):`);
+    out.push('', `headline per strategy over the ${count(shared, 'compilation')} both hold (A → B):`);
   return `${out.join('\n')}\n`;
 }

@@ -21,7 +21,14 @@ import {
   truthFrom,
 } from '../../harness/input/index.js';
 import { jsonText, writeFileAtomic } from '../../harness/output/index.js';
-import { compileOne, compileStrategy, Hosts, type Inputs, pickStrategies } from '../../harness/run/index.js';
+import {
+  type CompilationJSON,
+  compileOne,
+  compileStrategy,
+  Hosts,
+  type Inputs,
+  pickStrategies,
+} from '../../harness/run/index.js';
 import type { HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode, type Io } from '../io.js';
@@ -33,7 +40,8 @@ const outputJSON = (x: unknown, candidates: number): string =>
 
 /**
  * One compilation by any registered strategy (the compiler by default); exit 0 whether it built a
- * bundle, refused, or built one the validators reject.
+ * bundle, refused, or built one the validators reject (the contract), but a rejected one is always
+ * said on stderr, and under `--strict` exits 4 (docs/exit-codes.md).
  */
 export const compile = defineCommand({
   examples: [
@@ -79,7 +87,10 @@ export const compile = defineCommand({
       })
       .option('tokenizer', tokenizerOption)
       .option('timeout', timeoutOption)
-      .option('strict', strictOption),
+      .option('strict', {
+        ...strictOption,
+        describe: `${strictOption.describe} (exit 2), and exit 4 when a compilation fails its own validation`,
+      }),
   run: async (a, { io }) => {
     const [ref] = pickStrategies([a.strategy]) as [StrategyRef];
     const hosts = new Hosts({
@@ -95,14 +106,31 @@ export const compile = defineCommand({
         policy: tokenizerSetting(a.tokenizer),
         lint: lintOf(a.strict, io),
       };
-      return await (a.batch === undefined
+      const code = await (a.batch === undefined
         ? compileFiles(a, run, io)
         : compileBatch(a.batch, a.output, run, io));
+      // Exit 0 whatever the validators say is the contract; 4 only for whoever asks.
+      return code === EXIT.invalid && !a.strict ? EXIT.ok : code;
     } finally {
       hosts.close();
     }
   },
 });
+
+/**
+ * Say on stderr that a compilation fails its own validation, one line per problem (for a batch
+ * line, `where`, one line for all of its problems), and whether it did.
+ */
+function warnInvalid(out: Compiled, strategy: string, io: Io, where?: string): boolean {
+  if ('error' in out || out.validation.valid) return false;
+  const head = `ctxbench: warning: ${where === undefined ? '' : `${where}: `}${strategy}'s compilation fails validation`;
+  if (where === undefined) for (const p of out.validation.problems) io.err(`${head}: ${p}\n`);
+  else io.err(`${head}: ${out.validation.problems.join('; ')}\n`);
+  return true;
+}
+
+/** One compilation's output object, or why the strategy gave none. */
+type Compiled = CompilationJSON | { readonly error: string };
 
 /** What every compilation of one `compile` command shares. */
 interface Run {
@@ -164,7 +192,7 @@ async function compileFiles(a: FileArgs, run: Run, io: Io): Promise<ExitCode> {
   const text = outputJSON(out, inputs.candidates.length);
   if (a.output === undefined) io.out(text);
   else writeFileAtomic(a.output, text);
-  return EXIT.ok;
+  return warnInvalid(out, strategy.name, io) ? EXIT.invalid : EXIT.ok;
 }
 
 /** A truth file (or a batch line's `ledger`), every problem found before it is read. */
@@ -174,7 +202,7 @@ function readLedger(file: string, identities: ReadonlySet<string>, lint: Lint, i
 }
 
 /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
-function batchLine(where: string, line: string, run: Run): Promise<unknown> {
+function batchLine(where: string, line: string, run: Run): Promise<Compiled> {
   const { strategy, budget, lint } = run;
   const parsed = parseJson(line);
   if ('problem' in parsed) throw new InputError(where, parsed.problem);
@@ -206,12 +234,13 @@ function batchLine(where: string, line: string, run: Run): Promise<unknown> {
  */
 async function compileBatch(file: string, output: string | undefined, run: Run, io: Io): Promise<ExitCode> {
   const written: string[] = [];
+  let invalid = false;
   // A problem of a line is told with `ctxbench check` on the whole file, which lists every line's.
   const lineRun: Run = { ...run, lint: { ...run.lint, checkPath: file } };
   for (const [k, line] of readTextLines(file).entries()) {
     if ('text' in line && line.text.trim() === '') continue;
     const where = `${file}:${k + 1}`;
-    let out: unknown;
+    let out: Compiled;
     try {
       if ('problem' in line) throw new InputError(where, line.problem);
       out = await batchLine(where, line.text, lineRun);
@@ -219,10 +248,11 @@ async function compileBatch(file: string, output: string | undefined, run: Run, 
       if (e instanceof InputError) out = { error: e.line };
       else throw e;
     }
+    if (warnInvalid(out, run.strategy.name, io, where)) invalid = true;
     const text = `${JSON.stringify(out)}\n`;
     if (output === undefined) io.out(text);
     else written.push(text);
   }
   if (output !== undefined) writeFileAtomic(output, written.join(''));
-  return EXIT.ok;
+  return invalid ? EXIT.invalid : EXIT.ok;
 }

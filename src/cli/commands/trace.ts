@@ -1,7 +1,7 @@
 import { UsageError } from '../../harness/errors.js';
 import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
 import { jsonText } from '../../harness/output/index.js';
-import { int, traceJSON, traceTable, traceView } from '../../harness/report/index.js';
+import { count, traceJSON, traceTable, traceView } from '../../harness/report/index.js';
 import { caseInputs, compileHosted, Hosts, pickStrategies } from '../../harness/run/index.js';
 import type { BudgetName, HostedStrategy, StrategyRef } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
@@ -92,7 +92,7 @@ export const trace = defineCommand({
       return EXIT.ok;
     }
     const out = tableOutput(io, a.format);
-    out.note(`${kase.name} at ${int(budgetTokens)} tokens (${ref.name}): ${view.outcome}\n\n`);
+    out.note(`${kase.name} at ${count(budgetTokens, 'token')} (${ref.name}): ${view.outcome}\n\n`);
     out.table(traceTable(view, kase.candidates));
     return EXIT.ok;
   },

@@ -15,7 +15,7 @@
  * Only tasks in both runs are compared; a task in one run only is listed once, as such, never as
  * a regression. A changed outcome is a regression of its own, however fast.
  */
-import { DIGITS, figure, signed, type Table } from '../report/index.js';
+import { count, DIGITS, figure, signed, type Table } from '../report/index.js';
 import type { BenchRecord } from './bench.js';
 
 /** Slow-downs under 10% are never flagged; noisier tasks need a larger one. */
@@ -154,16 +154,19 @@ export function comparisonTable(comparisons: readonly Comparison[]): Table {
 
 /** The line after the comparison's table: how many tasks were compared, and what it found. */
 export function comparisonSummary(comparisons: readonly Comparison[]): string {
-  const count = (p: (c: Comparison) => boolean) => comparisons.filter(p).length;
-  const compared = count((c) => c.presence === 'both');
-  const onlyNew = count((c) => c.presence === 'new');
-  const onlyGone = count((c) => c.presence === 'gone');
+  const many = (p: (c: Comparison) => boolean) => comparisons.filter(p).length;
+  const compared = many((c) => c.presence === 'both');
+  const onlyNew = many((c) => c.presence === 'new');
+  const onlyGone = many((c) => c.presence === 'gone');
   const sides = [
     ...(onlyNew > 0 ? [`${onlyNew} only in this run`] : []),
     ...(onlyGone > 0 ? [`${onlyGone} only in the baseline`] : []),
   ];
   return (
-    `${compared} tasks compared: ${count((c) => c.slower)} slower, ${count((c) => c.changed)} outcomes changed` +
+    `${count(compared, 'task')} compared: ${many((c) => c.slower)} slower, ${count(
+      many((c) => c.changed),
+      'outcome',
+    )} changed` +
     ` (slower means more than ${MIN_SLOWDOWN * 100}%, ${SPREAD_FACTOR} x the two runs' spread and ${MIN_SLOWDOWN_MS} ms)` +
     (sides.length > 0 ? `; ${sides.join(', ')}, not compared` : '') +
     '\n'

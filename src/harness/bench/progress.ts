@@ -4,6 +4,7 @@
  */
 
 import { type ProgressOptions as LineOptions, type ProgressSink, progressLine } from '../output/index.js';
+import { count } from '../report/index.js';
 
 export interface BenchProgress {
   /** Before the task is timed: `done` of `total` tasks are finished. */
@@ -21,6 +22,6 @@ export function benchProgress(sink: ProgressSink, options: ProgressOptions): Ben
   const line = progressLine(sink, options);
   return {
     task: (done, total, name) => line.update(`bench ${done}/${total} done, timing ${name}`),
-    end: (total) => line.end(`benchmarked ${total} tasks${options.note ? ` ${options.note}` : ''}`),
+    end: (total) => line.end(`benchmarked ${count(total, 'task')}${options.note ? ` ${options.note}` : ''}`),
   };
 }

@@ -3,6 +3,7 @@
  * one side holds and the other does not, and each strategy's headline figures over what both
  * hold. A compilation is identified by (case, budget, strategy).
  */
+import { DIGITS } from '../report/index.js';
 import { figuresOf, strategiesOf, strategyStats } from '../score/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
@@ -52,6 +53,23 @@ const VALUE_FIELDS: readonly (readonly [string, (r: Row) => Value])[] = [
   ['audit.objective.rendered_cost', (r) => r.audit?.objective.rendered_cost ?? null],
 ];
 
+/**
+ * Below this, two numbers are one figure: sums taken in another order differ in the last bits
+ * (`0.30000000000000004` against `0.3`), which is not a change of the compilation.
+ */
+const EPSILON = 1e-9;
+
+const sameValue = (a: Value, b: Value): boolean =>
+  typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) <= EPSILON : same(a, b);
+
+/**
+ * Whether a change leaves the bundle and its scores as they were: the strategy's extras (a
+ * search's node count, say) or the objective it reports. A compilation with only these is listed
+ * apart, not counted as changed.
+ */
+export const besideTheBundle = (c: Change): boolean =>
+  c.kind === 'extras' || (c.kind === 'value' && c.field.startsWith('audit.objective.'));
+
 /** What differs between two rows of one compilation; empty when nothing does. */
 export function changesOf(a: Row, b: Row): Change[] {
   const out: Change[] = [];
@@ -66,7 +84,7 @@ export function changesOf(a: Row, b: Row): Change[] {
   for (const [field, pick] of VALUE_FIELDS) {
     const va = pick(a);
     const vb = pick(b);
-    if (!same(va, vb)) out.push({ kind: 'value', field, a: va, b: vb });
+    if (!sameValue(va, vb)) out.push({ kind: 'value', field, a: va, b: vb });
   }
   const at = firstDifference(a.extras, b.extras, 'extras');
   if (at !== null) out.push({ kind: 'extras', at });
@@ -79,6 +97,9 @@ export function changesOf(a: Row, b: Row): Change[] {
 /** The figures the catalogue's compare table shows, by name, for one strategy. */
 export type Headline = Readonly<Record<string, number | null>>;
 
+/** `n` to `digits` places, as a number; never `-0`. */
+const rounded = (n: number, digits: number): number => Number(n.toFixed(digits)) || 0;
+
 const headlineOf = (rows: readonly Row[]): Headline => {
   const s = strategyStats(rows);
   return Object.fromEntries(figuresOf('compare').map((f) => [f.name, f.of(s)]));
@@ -89,9 +110,11 @@ export interface StrategyDelta {
   /** Compilations of the strategy both runs hold: the headline figures are over these alone. */
   readonly compilations: number;
   readonly changed: number;
+  /** Compilations whose bundle and scores held, but not their extras or objective. */
+  readonly extras_only: number;
   readonly a: Headline;
   readonly b: Headline;
-  /** b - a; null where either is. */
+  /** b - a, rounded to the places of its kind (no float noise); null where either is null. */
   readonly delta: Headline;
 }
 
@@ -122,10 +145,17 @@ export interface Comparison {
   readonly same_corpus: boolean;
   /** Null when a manifest is missing and there is no telling. */
   readonly same_policy: boolean | null;
-  /** Compilations both runs hold, and how many of them changed. */
-  readonly compilations: { readonly shared: number; readonly changed: number };
+  /** The policy's top-level fields whose values differ, sorted; empty when the policies agree or are unknown. */
+  readonly policy_fields: readonly string[];
+  /**
+   * Compilations both runs hold, how many of them changed, and how many differ only beside
+   * their bundle (extras, objective), which are not counted as changed.
+   */
+  readonly compilations: { readonly shared: number; readonly changed: number; readonly extras_only: number };
   /** In run A's (loop) order. */
   readonly changes: readonly ChangedCompilation[];
+  /** Compilations whose bundle and scores held while their extras or objective moved, in A's order. */
+  readonly extras_only: readonly ChangedCompilation[];
   /** The strategies both runs hold, in run A's order. */
   readonly headline: readonly StrategyDelta[];
 }
@@ -158,23 +188,32 @@ export function compareRuns(a: RunFolder, b: RunFolder): Comparison {
   };
   const pairs = a.rows.flatMap((x) => {
     const y = rowsB.get(compilationId(x));
-    return y === undefined ? [] : [{ a: x, b: y, changes: changesOf(x, y) }];
+    if (y === undefined) return [];
+    const changes = changesOf(x, y);
+    const changed = changes.some((c) => !besideTheBundle(c));
+    return [{ a: x, b: y, changes, changed, extrasOnly: changes.length > 0 && !changed }];
   });
-  const changes = pairs
-    .filter((p) => p.changes.length > 0)
-    .map((p) => ({ case: p.a.case, budget: p.a.budget, strategy: p.a.strategy, changes: p.changes }));
+  const listed = (p: (typeof pairs)[number]): ChangedCompilation => ({
+    case: p.a.case,
+    budget: p.a.budget,
+    strategy: p.a.strategy,
+    changes: p.changes,
+  });
+  const changes = pairs.filter((p) => p.changed).map(listed);
+  const extrasOnly = pairs.filter((p) => p.extrasOnly).map(listed);
   const headline = strategiesOf(pairs.map((p) => p.a)).map((strategy): StrategyDelta => {
     const mine = pairs.filter((p) => p.a.strategy === strategy);
     const ha = headlineOf(mine.map((p) => p.a));
     const hb = headlineOf(mine.map((p) => p.b));
     const delta = Object.fromEntries(
-      figuresOf('compare').map(({ name }) => {
+      figuresOf('compare').map(({ name, kind }) => {
         const [x, y] = [ha[name] ?? null, hb[name] ?? null];
-        return [name, x === null || y === null ? null : y - x];
+        return [name, x === null || y === null ? null : rounded(y - x, DIGITS[kind])];
       }),
     );
-    const changed = mine.filter((p) => p.changes.length > 0).length;
-    return { strategy, compilations: mine.length, changed, a: ha, b: hb, delta };
+    const changed = mine.filter((p) => p.changed).length;
+    const extras_only = mine.filter((p) => p.extrasOnly).length;
+    return { strategy, compilations: mine.length, changed, extras_only, a: ha, b: hb, delta };
   });
   return {
     a: side(a, b, rowsB),
@@ -184,8 +223,19 @@ export function compareRuns(a: RunFolder, b: RunFolder): Comparison {
       { digest: b.corpus.digest, cells: b.rows },
     ),
     same_policy: a.policy === null || b.policy === null ? null : a.policy === b.policy,
-    compilations: { shared: pairs.length, changed: changes.length },
+    policy_fields: policyFields(a.policy, b.policy),
+    compilations: { shared: pairs.length, changed: changes.length, extras_only: extrasOnly.length },
     changes,
+    extras_only: extrasOnly,
     headline,
   };
+}
+
+/** The top-level fields two policies (JSON text) disagree on, one present on one side only included. */
+function policyFields(a: string | null, b: string | null): string[] {
+  if (a === null || b === null || a === b) return [];
+  const pa = JSON.parse(a) as Record<string, unknown>;
+  const pb = JSON.parse(b) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(pa), ...Object.keys(pb)])].sort();
+  return keys.filter((k) => firstDifference(pa[k], pb[k]) !== null);
 }

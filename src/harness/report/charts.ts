@@ -8,6 +8,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { budgetStats, statsByStrategy } from '../score/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
+import { plural } from './format.js';
 import { CORRECT_COLOUR, REFUSAL_COLOUR } from './grid.js';
 
 /** A chart as the page shows it: an id for anchors and tests, a title, the SVG text. */
@@ -139,7 +140,7 @@ function chartSpecs(
   return [
     {
       id: 'outcomes',
-      title: `Correct outcomes and refusals per strategy (of ${each} compilations each)`,
+      title: `Correct outcomes and refusals per strategy (of ${each} ${plural(each, 'compilation')} each)`,
       spec: outcomesSpec(names, stats),
     },
     {

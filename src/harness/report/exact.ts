@@ -6,14 +6,14 @@
 import { mean } from '../score/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { DIGITS, int, signed } from './format.js';
+import { count, DIGITS, int, signed } from './format.js';
 import { markdownTable } from './table.js';
 
 const cellKey = (r: Row) => `${r.case}/${r.budget}`;
 
 function verdict(exact: Row | undefined): string {
   if (exact === undefined || exact.reason === STRATEGY_ERROR) return 'unknown (no exact row)';
-  if (exact.success) return `yes: exact found ${int(exact.rendered_tokens)} tokens`;
+  if (exact.success) return `yes: exact found ${count(exact.rendered_tokens, 'token')}`;
   if (exact.reason === 'SEARCH_LIMIT') return 'unknown (search limit)';
   return `no: certified ${exact.reason}`;
 }

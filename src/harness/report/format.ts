@@ -59,8 +59,11 @@ export const signed = (n: number | null, digits: number = DIGITS.count): string 
 export const percent = (share: number | null): string =>
   share === null ? '-' : `${fixed(100 * share, DIGITS.percent)}%`;
 
-/** A count and its noun, agreeing: `1 candidate`, `2,051 candidates`, `1 strategy`, `3 strategies`. */
-export function count(n: number, noun: string, plural?: string): string {
-  const many = plural ?? (/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`);
-  return `${int(n)} ${n === 1 ? noun : many}`;
+/** The noun that agrees with `n`: `plural(1, 'entry')` is `entry`, `plural(3, 'entry')` is `entries`. */
+export function plural(n: number, noun: string, many?: string): string {
+  if (n === 1) return noun;
+  return many ?? (/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`);
 }
+
+/** A count and its noun, agreeing: `1 candidate`, `2,051 candidates`, `1 strategy`, `3 strategies`. */
+export const count = (n: number, noun: string, many?: string): string => `${int(n)} ${plural(n, noun, many)}`;

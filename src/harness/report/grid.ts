@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { forEachLine } from '../input/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { int } from './format.js';
+import { int, plural } from './format.js';
 
 /** What a compilation came to, against what the corpus expected. */
 export type GridOutcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';
@@ -88,7 +88,9 @@ export interface GridCell {
 export const CAPS = { text: 20_000, json: 4_000, trace: 300, total: 12_000_000 } as const;
 
 const cut = (s: string, cap: number, where: string): string =>
-  s.length <= cap ? s : `${s.slice(0, cap)}\n… ${s.length - cap} more characters; the whole is in ${where}`;
+  s.length <= cap
+    ? s
+    : `${s.slice(0, cap)}\n… ${s.length - cap} more ${plural(s.length - cap, 'character')}; the whole is in ${where}`;
 
 const obj = (x: unknown): Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : {};

@@ -10,7 +10,7 @@ import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { type Chart, renderCharts } from './charts.js';
 import { type CellTable, exactProse, exactTables } from './exact.js';
-import { count, int } from './format.js';
+import { count, int, plural } from './format.js';
 import { type GridCell, gridCells, ITEM_COLUMNS, OUTCOME_LEGEND, TRACE_COLUMNS } from './grid.js';
 import { headlineTable } from './headline.js';
 import { SCRIPT, STYLE } from './page.js';
@@ -64,7 +64,7 @@ function chartsSection(charts: readonly Chart[]): string {
 
 const cellTitle = (c: GridCell, label: string): string =>
   `${c.case} / ${c.budget} / ${c.strategy}: ${label}${c.reason === null ? '' : ` (${c.reason})`}, ` +
-  `${c.rendered_tokens} of ${c.budget_tokens} tokens`;
+  `${c.rendered_tokens} of ${c.budget_tokens} ${plural(c.budget_tokens, 'token')}`;
 
 /** The case x budget x strategy grid: a row per case, a column per budget and strategy. */
 function gridSection(cells: readonly GridCell[], names: readonly string[]): string {

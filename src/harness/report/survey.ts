@@ -5,7 +5,7 @@
 import { mean, type Rate, wilson } from '../score/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { int, percent } from './format.js';
+import { count, int, percent } from './format.js';
 import { renderTable, type Table } from './table.js';
 
 export interface SurveyRun {
@@ -135,7 +135,7 @@ export function surveySections(runs: readonly SurveyRun[], lines: readonly Surve
 
 /** What exact made of a run's cells, in a sentence; `code` marks the strategy's name. */
 export const sectionNote = (s: SurveySection, code = (name: string) => name): string =>
-  `${int(s.cells)} cells; ${code('exact')} found a legal bundle in ${int(s.legal)} ` +
+  `${count(s.cells, 'cell')}; ${code('exact')} found a legal bundle in ${int(s.legal)} ` +
   `and certified the rest impossible; ${int(s.unproven)} of its answers not proven.`;
 
 /** The survey as Markdown: one table per run, one row per strategy. */

@@ -4,7 +4,7 @@
  */
 import { type CompilationResult, type ContextCandidate, traceToJSON } from '../../compiler/index.js';
 import type { Kind } from '../score/index.js';
-import { figure } from './format.js';
+import { count } from './format.js';
 import type { Align, Cell, Table } from './table.js';
 
 export interface TraceView {
@@ -24,7 +24,7 @@ export function traceView(result: CompilationResult, candidates: readonly Contex
     .sort();
   const traced = new Set(result.trace.entries.map((e) => e.candidate_id));
   const outcome = result.success
-    ? `bundle of ${figure(result.bundle_tokens, 'count')} tokens, hash ${result.bundle_hash}`
+    ? `bundle of ${count(result.bundle_tokens ?? 0, 'token')}, hash ${result.bundle_hash}`
     : `refused ${result.failure?.reason}: ${result.failure?.diagnostic}`;
   return { outcome, blocking, notReached: blocking.filter((id) => !traced.has(id)), result };
 }

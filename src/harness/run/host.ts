@@ -27,10 +27,14 @@ export interface HostRequest {
   readonly ledger?: CaseLedger | undefined;
 }
 
-/** Word that the strategy is loaded (or could not be), then one answer per request. */
+/**
+ * Word that the strategy is loaded (or could not be), then per request word that the compilation
+ * is done (which stops its clock) and its answer.
+ */
 export type HostReply =
   | { readonly ready: StrategyInfo }
   | { readonly broken: string }
+  | { readonly id: number; readonly done: true }
   | { readonly id: number; readonly answer: Answer };
 
 // Taken before the strategy loads: a strategy that replaces process.send talks only to itself.
@@ -52,7 +56,10 @@ async function serve(file: string): Promise<void> {
     }
     if (shared === undefined || strategy === undefined) throw new Error('asked before the inputs were sent');
     const inputs = { ...shared, request: m.request, ledger: m.ledger };
-    send({ id: m.id, answer: assembleGuarded(strategy, strategyInput(strategy, inputs)) });
+    const answer = assembleGuarded(strategy, strategyInput(strategy, inputs));
+    // A few bytes, read at once; the answer may take many reads, which are not the strategy's time.
+    send({ id: m.id, done: true });
+    send({ id: m.id, answer });
   };
   // Listen at once: a message that came before the listener would be lost.
   process.on('message', (m: HostRequest) => {

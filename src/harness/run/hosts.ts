@@ -6,16 +6,13 @@
  * does not declare `readsLedger` cannot read the ledger by any means (docs/reliability.md).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isPlainObject } from '../../compiler/index.js';
-import { InputError, UsageError } from '../errors.js';
-import { fromRoot, packageRoot } from '../paths.js';
+import { InputError } from '../errors.js';
 import type { HostedStrategy, StrategyInfo, StrategyRef } from '../types.js';
 import { type Answer, isAnswer } from './guard.js';
 import type { HostReply, HostRequest } from './host.js';
 import type { Inputs } from './input.js';
+import { type Launch, launch } from './launch.js';
 
 export interface HostOptions {
   /** Per compilation, in milliseconds. */
@@ -26,63 +23,13 @@ export interface HostOptions {
   readonly secrets: readonly string[];
 }
 
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /** The least time a strategy's module is given to load, in milliseconds. */
 const LOAD_TIMEOUT = 60_000;
-
 /**
- * How to start a host. From the sources (the tests) the process registers tsx, which needs to
- * start processes of its own, so the permission model is left off there; the built package,
- * which is what people run, always has it.
+ * The least time an answer is given to arrive once its process said the compilation is done: a
+ * large selection takes several reads, and a strategy that forged the word still gets stopped.
  */
-interface Launch {
-  readonly entry: string;
-  readonly execArgv: string[];
-}
-
-function launch(secrets: readonly string[]): Launch {
-  const entry = fileURLToPath(new URL(`./host${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url));
-  if (FROM_SOURCE) return { entry, execArgv: ['--import', import.meta.resolve('tsx/esm')] };
-  const readable = readablePaths();
-  const secret = [...secrets, fromRoot('ledger')]
-    .flatMap((s) => [path.resolve(s), real(s)])
-    .find((s) => readable.some((r) => inside(s, r)));
-  if (secret !== undefined)
-    throw new UsageError(`the ledger ${secret} lies inside code that strategies may read: move it out`);
-  const flag = process.allowedNodeEnvironmentFlags.has('--permission')
-    ? '--permission'
-    : '--experimental-permission';
-  return {
-    entry,
-    execArgv: [flag, ...readable.map((p) => `--allow-fs-read=${p}`), '--disable-warning=ExperimentalWarning'],
-  };
-}
-
-const real = (p: string): string => {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-};
-
-const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}${path.sep}`);
-
-/**
- * What a strategy process may read: the compiled code (strategies and the data shipped beside
- * them included), the package's package.json, and the node_modules folders modules resolve from.
- */
-function readablePaths(): string[] {
-  const root = packageRoot();
-  const paths = [fromRoot('dist'), path.join(root, 'package.json')];
-  for (let dir = root; ; dir = path.dirname(dir)) {
-    const modules = path.join(dir, 'node_modules');
-    if (fs.existsSync(modules)) paths.push(modules);
-    if (path.dirname(dir) === dir) break;
-  }
-  // A path is checked as written and as resolved: a linked node_modules needs both.
-  return [...new Set(paths.flatMap((p) => [path.resolve(p), real(p)]))];
-}
+const ANSWER_TIMEOUT = 60_000;
 
 /** Why a host stopped, in words that do not depend on the run (no pid, no timing). */
 function ending(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
@@ -103,6 +50,7 @@ class Host {
   private onLoad: ((l: Loaded) => void) | undefined;
   private waiting: ((a: Answer) => void) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private verdict: ReturnType<typeof setImmediate> | undefined;
   private heldKey: string | undefined;
   private stderrTail = '';
   private nextId = 0;
@@ -148,6 +96,8 @@ class Host {
         ...(loaded.info.readsLedger === true ? { ledger: inputs.ledger } : {}),
       };
       this.heldKey = key;
+      // Only the compilation is timed: the clock starts as the cell is sent to a loaded strategy,
+      // and stops when its process says the compilation is done, before the answer travels.
       this.startClock(this.timeout, () =>
         this.reply({
           ok: false,
@@ -160,22 +110,35 @@ class Host {
     });
   }
 
-  /** The clock only decides when to give up on a process, never what is compiled. */
+  /**
+   * The clock only decides when to give up on a process, never what is compiled. This thread
+   * may have been busy past the deadline (measuring the previous cell, say) while the word it
+   * waits for already lay in the pipe: the verdict waits for one more read of the pipe
+   * (setImmediate runs after the event loop's poll), so that word counts.
+   */
   private startClock(ms: number, give: () => void): void {
+    this.stopClock();
     this.timer = setTimeout(() => {
-      this.stop();
-      give();
+      this.verdict = setImmediate(() => {
+        this.stop();
+        give();
+      });
     }, ms);
   }
 
-  private load(l: Loaded): void {
+  private stopClock(): void {
     clearTimeout(this.timer);
+    clearImmediate(this.verdict);
+  }
+
+  private load(l: Loaded): void {
+    this.stopClock();
     this.onLoad?.(l);
     this.onLoad = undefined;
   }
 
   private reply(a: Answer): void {
-    clearTimeout(this.timer);
+    this.stopClock();
     const resolve = this.waiting;
     this.waiting = undefined;
     resolve?.(a);
@@ -186,7 +149,16 @@ class Host {
     if (!isPlainObject(m)) return;
     if ('ready' in m) this.load(this.readyInfo(m.ready));
     else if ('broken' in m) this.load({ broken: `could not be loaded: ${String(m.broken)}` });
-    else if (m.id === this.nextId)
+    else if (m.id !== this.nextId || this.waiting === undefined) return;
+    else if ('done' in m) {
+      const wait = Math.max(this.timeout, ANSWER_TIMEOUT);
+      this.startClock(wait, () =>
+        this.reply({
+          ok: false,
+          message: `${this.ref.name}'s answer did not arrive within ${wait} ms of its compilation, its process was stopped`,
+        }),
+      );
+    } else
       this.reply(
         isAnswer(m.answer)
           ? m.answer

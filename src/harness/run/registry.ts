@@ -77,12 +77,54 @@ function oneFileEach(refs: readonly StrategyRef[]): StrategyRef[] {
   return [...refs];
 }
 
+/** The file the build makes of a plug-in: `.ts` compiles to `.js`, `.mts` to `.mjs`, JavaScript is copied. */
+const builtName = (file: string): string =>
+  path
+    .basename(file)
+    .replace(/\.ts$/, '.js')
+    .replace(/\.mts$/, '.mjs');
+
+/**
+ * Stop when the package's built strategies are not what its sources in strategies/ build: a
+ * plug-in deleted or renamed since the build would still run from dist/, one added would be
+ * missing, one edited would run as it was. One line, naming the first stale file, and
+ * `npm run build`. Only in a source checkout (where tsconfig.build.json lies beside strategies/):
+ * the installed package ships no build to redo, and its files' times say nothing.
+ */
+export function checkBuilt(root: string): void {
+  const writtenDir = path.join(root, 'strategies');
+  const builtDir = path.join(root, 'dist', 'strategies');
+  if (![path.join(root, 'tsconfig.build.json'), writtenDir, builtDir].every((p) => fs.existsSync(p))) return;
+  const written = pluginFiles(writtenDir, WRITTEN);
+  const sources = new Set(written.map((r) => r.name));
+  const stale: [file: string, why: string][] = pluginFiles(builtDir, BUILT)
+    .filter((b) => !sources.has(b.name))
+    .map((b) => [
+      b.file,
+      `built from a source that is gone (no ${b.name}.ts, .mts, .js or .mjs in ${writtenDir})`,
+    ]);
+  for (const w of written) {
+    const built = path.join(builtDir, builtName(w.file));
+    // A modification time is a fact of the file system, read to tell a stale build, not to decide a result.
+    if (!fs.existsSync(built)) stale.push([w.file, `not built (no ${built})`]);
+    else if (fs.statSync(w.file).mtimeMs > fs.statSync(built).mtimeMs)
+      stale.push([w.file, `changed since it was built into ${built}`]);
+  }
+  const [first, ...more] = stale.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (first === undefined) return;
+  const others =
+    more.length === 0 ? '' : ` (and ${more.length} more stale strategy file${more.length === 1 ? '' : 's'})`;
+  throw new InputError(first[0], `${first[1]}: the build is stale, run npm run build${others}`);
+}
+
 /** The strategy files of a folder, in registry order, none of them loaded. */
 export function listStrategies(dir = STRATEGIES_DIR): StrategyRef[] {
   // Built, `a.ts` and `a.js` both end as dist/strategies/a.js, one hiding the other: only the
   // folder they were written in still shows both.
-  if (!FROM_SOURCE && dir === STRATEGIES_DIR && fs.existsSync(WRITTEN_DIR))
+  if (!FROM_SOURCE && dir === STRATEGIES_DIR && fs.existsSync(WRITTEN_DIR)) {
     oneFileEach(pluginFiles(WRITTEN_DIR, WRITTEN));
+    checkBuilt(path.dirname(WRITTEN_DIR));
+  }
   return oneFileEach(pluginFiles(dir, FROM_SOURCE ? WRITTEN : BUILT)).sort((a, b) =>
     registryOrder(a.name, b.name),
   );

@@ -126,7 +126,7 @@ describe('comparing with a baseline', () => {
     const text = comparisonText(comparisons);
     expect(text.match(/only in this run/g)).toHaveLength(2); // its row and the summary
     expect(text.match(/^gone .*only in the baseline$/gm)).toHaveLength(1);
-    expect(text).toContain('1 tasks compared: 0 slower, 0 outcomes changed');
+    expect(text).toContain('1 task compared: 0 slower, 0 outcomes changed');
     expect(text).toContain('1 only in this run, 1 only in the baseline, not compared');
   });
 

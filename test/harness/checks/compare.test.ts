@@ -84,7 +84,7 @@ describe('compareRuns', () => {
   it('a run against itself: nothing changed', () => {
     const rows = grid(['c1', 'c2'], ['s1', 's2']);
     const c = compareRuns(folder('a', rows), folder('b', rows));
-    expect(c.compilations).toEqual({ shared: 8, changed: 0 });
+    expect(c.compilations).toEqual({ shared: 8, changed: 0, extras_only: 0 });
     expect(c.changes).toEqual([]);
     expect(anythingChanged(c)).toBe(false);
     for (const d of c.headline) expect(Object.values(d.delta).every((x) => x === 0)).toBe(true);
@@ -99,7 +99,7 @@ describe('compareRuns', () => {
     const c = compareRuns(folder('a', a), folder('b', b));
     expect(c.a.only).toEqual({ strategies: ['only-a'], cases: ['c2'], compilations: ['c1/roomy/s2'] });
     expect(c.b.only).toEqual({ strategies: ['only-b'], cases: ['c3'], compilations: [] });
-    expect(c.compilations).toEqual({ shared: 3, changed: 0 });
+    expect(c.compilations).toEqual({ shared: 3, changed: 0, extras_only: 0 });
     expect(c.headline.map((d) => [d.strategy, d.compilations])).toEqual([
       ['s1', 2],
       ['s2', 1],
@@ -131,6 +131,54 @@ describe('compareRuns', () => {
     expect(s2?.b).toMatchObject({ correct: 3, refusals: 1, rendered_tokens: 30 });
     expect(s2?.changed).toBe(1);
     expect(c.b.only.cases).toEqual(['c9']);
+  });
+
+  it('a compilation whose bundle and scores held is listed apart when only extras or the objective moved', () => {
+    const a = grid(['c1'], ['s1']);
+    const b = a.map((r) =>
+      r.budget === 'tight'
+        ? {
+            ...r,
+            extras: { nodes: 7 },
+            audit: { ...audit, objective: { ...audit.objective, discretionary: 3 } },
+          }
+        : r,
+    );
+    const c = compareRuns(folder('a', a), folder('b', b));
+    expect(c.compilations).toEqual({ shared: 2, changed: 0, extras_only: 1 });
+    expect(c.changes).toEqual([]);
+    expect(c.extras_only.map((x) => x.budget)).toEqual(['tight']);
+    expect(c.headline[0]).toMatchObject({ changed: 0, extras_only: 1 });
+    expect(anythingChanged(c)).toBe(false);
+    // With anything else moved as well, it is a change like any other.
+    const moved = b.map((r) => (r.budget === 'tight' ? { ...r, rendered_tokens: 11 } : r));
+    expect(compareRuns(folder('a', a), folder('b', moved)).compilations).toEqual({
+      shared: 2,
+      changed: 1,
+      extras_only: 0,
+    });
+  });
+
+  it('no float noise: sums in another order are no change, and deltas are rounded to their places', () => {
+    const a = grid(['c1'], ['s1']).map((r) => ({ ...r, precision: 0.3, must_recall: 0.1 }));
+    const b = a.map((r) => ({ ...r, precision: 0.1 + 0.2 }));
+    expect(0.1 + 0.2).not.toBe(0.3);
+    expect(compareRuns(folder('a', a), folder('b', b)).compilations.changed).toBe(0);
+    // 0.3 - 0.1 is 0.19999999999999998 in floating point; the delta is the figure people read.
+    const up = a.map((r) => ({ ...r, must_recall: 0.3 }));
+    const [d] = compareRuns(folder('a', a), folder('b', up)).headline;
+    expect(d?.delta.must_recall_feasible).toBe(0.2);
+  });
+
+  it('names the policy fields that differ, and none when a manifest is missing', () => {
+    const rows = grid(['c1'], ['s1']);
+    const policy = (p: object): RunFolder => ({ ...folder('x', rows), policy: JSON.stringify(p) });
+    const c = compareRuns(
+      policy({ a: 1, frame: { v: 1 }, order_roles: ['x'] }),
+      policy({ a: 1, frame: { v: 2 }, order_roles: ['x'], extra: true }),
+    );
+    expect([c.same_policy, c.policy_fields]).toEqual([false, ['extra', 'frame']]);
+    expect(compareRuns(folder('a', rows), policy({ a: 1 })).policy_fields).toEqual([]);
   });
 
   it('tells corpora apart by digest, and without manifests by cases and budget tokens', () => {

@@ -3,7 +3,16 @@
  * whatever their size, each other kind to its fixed places, signs on differences, `-` for nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { count, DIGITS, figure, fixed, int, percent, signed } from '../../../src/harness/report/format.js';
+import {
+  count,
+  DIGITS,
+  figure,
+  fixed,
+  int,
+  percent,
+  plural,
+  signed,
+} from '../../../src/harness/report/format.js';
 import { renderTable } from '../../../src/harness/report/table.js';
 
 describe('the rule', () => {
@@ -79,6 +88,15 @@ describe('the rule', () => {
       '2,051 candidates',
       '3 strategies',
     ]);
+  });
+
+  it('plural: the noun alone, for a figure printed by another rule', () => {
+    expect([
+      plural(1, 'entry'),
+      plural(0, 'entry'),
+      plural(2, 'day'),
+      plural(2, 'optimum', 'optima'),
+    ]).toEqual(['entry', 'entries', 'days', 'optima']);
   });
 });
 

@@ -38,6 +38,8 @@ describe('reportMarkdown: tables from rows alone', () => {
   it('gives every strategy one row in each per-strategy table, starting `| <name> |`', () => {
     expect(report.startsWith('# Study report: hand-made\n')).toBe(true);
     expect(report).toContain('5 compilations: 2 cases x 3 budgets x 2 strategies.');
+    // One of each reads as one, not as "1 cases".
+    expect(reportMarkdown(BETA, 'one')).toContain('1 compilation: 1 case x 3 budgets x 1 strategy.');
     // status, violations, headline, per budget, real tokens; no exact or oracle section
     expect(linesOf(report, 'alpha')).toHaveLength(5);
     expect(linesOf(report, 'beta')).toHaveLength(5);

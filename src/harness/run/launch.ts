@@ -1,0 +1,66 @@
+/**
+ * How a strategy's process is started: its entry (`host.ts`) and Node's flags. From the built
+ * package the permission model lets it read the compiled code and nothing else, so the ledger
+ * stays out of its reach (docs/reliability.md, "Isolation").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../errors.js';
+import { fromRoot, packageRoot } from '../paths.js';
+
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+/**
+ * How to start a host. From the sources (the tests) the process registers tsx, which needs to
+ * start processes of its own, so the permission model is left off there; the built package,
+ * which is what people run, always has it.
+ */
+export interface Launch {
+  readonly entry: string;
+  readonly execArgv: string[];
+}
+
+export function launch(secrets: readonly string[]): Launch {
+  const entry = fileURLToPath(new URL(`./host${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url));
+  if (FROM_SOURCE) return { entry, execArgv: ['--import', import.meta.resolve('tsx/esm')] };
+  const readable = readablePaths();
+  const secret = [...secrets, fromRoot('ledger')]
+    .flatMap((s) => [path.resolve(s), real(s)])
+    .find((s) => readable.some((r) => inside(s, r)));
+  if (secret !== undefined)
+    throw new UsageError(`the ledger ${secret} lies inside code that strategies may read: move it out`);
+  const flag = process.allowedNodeEnvironmentFlags.has('--permission')
+    ? '--permission'
+    : '--experimental-permission';
+  return {
+    entry,
+    execArgv: [flag, ...readable.map((p) => `--allow-fs-read=${p}`), '--disable-warning=ExperimentalWarning'],
+  };
+}
+
+const real = (p: string): string => {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+};
+
+const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}${path.sep}`);
+
+/**
+ * What a strategy process may read: the compiled code (strategies and the data shipped beside
+ * them included), the package's package.json, and the node_modules folders modules resolve from.
+ */
+function readablePaths(): string[] {
+  const root = packageRoot();
+  const paths = [fromRoot('dist'), path.join(root, 'package.json')];
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    const modules = path.join(dir, 'node_modules');
+    if (fs.existsSync(modules)) paths.push(modules);
+    if (path.dirname(dir) === dir) break;
+  }
+  // A path is checked as written and as resolved: a linked node_modules needs both.
+  return [...new Set(paths.flatMap((p) => [path.resolve(p), real(p)]))];
+}
