@@ -1,8 +1,9 @@
-/** Run: strategy discovery, the study matrix, strategies in processes of their own, one selection measured, shards. */
+/** Run: strategy discovery, the study (runStudy), compile sessions, strategies in processes of their own, one selection measured, shards. */
+export { type Compiled, CompileSession } from './compile.js';
 export { Hosts } from './hosts.js';
-export { caseInputs, type Inputs, strategyInput } from './input.js';
+export { caseInputs, strategyInput } from './input.js';
 export { compileWith } from './measure.js';
-export { type CompilationJSON, compileHosted, compileOne, compileStrategy } from './one.js';
+export { compileHosted } from './one.js';
 export { infoOf, listStrategies, loadStrategies, pickStrategies } from './registry.js';
 export { parseShard } from './shard.js';
 export { runStudy } from './study.js';

@@ -1,0 +1,161 @@
+/**
+ * The `compile` pipeline, apart from its printing: a session with one strategy (the compiler in
+ * this thread, any other in a process of its own), its inputs read and checked from three files
+ * or from each line of a batch, and one compilation object per input.
+ */
+import { type CompilerPolicy, type ContextRequest, isPlainObject } from '../../compiler/index.js';
+import { InputError, UsageError } from '../errors.js';
+import {
+  checkInputs,
+  Findings,
+  type InputFiles,
+  identitiesOf,
+  type Lint,
+  lintBatchShape,
+  loadCandidates,
+  loadPolicy,
+  loadRequest,
+  orderRoles,
+  parseJson,
+  readJsonFile,
+  readTextLines,
+  settle,
+  toCandidates,
+  toPolicy,
+  toRequest,
+  truthFrom,
+} from '../input/index.js';
+import type { HostedStrategy } from '../types.js';
+import { Hosts } from './hosts.js';
+import type { Inputs } from './input.js';
+import { type CompilationJSON, compileOne, compileStrategy } from './one.js';
+import { pickStrategies } from './registry.js';
+
+/** One compilation's output object, or why the strategy gave none. */
+export type Compiled = CompilationJSON | { readonly error: string };
+
+export interface CompileOptions {
+  readonly strategy: string;
+  /** Per compilation, in milliseconds, for a strategy in its own process. */
+  readonly timeout: number;
+  /** Tokens to compile into in place of each request's own; undefined keeps them. */
+  readonly budget?: number | undefined;
+  /** Each policy as the caller wants it (a real tokenizer for the overhead, say). */
+  readonly policy: (p: CompilerPolicy) => CompilerPolicy;
+  readonly lint: Lint;
+  /** A truth file no strategy process may read unless it reads the ledger. */
+  readonly ledger?: string | undefined;
+}
+
+/** A strategy ready to compile, and its process; close it when done. */
+export class CompileSession {
+  readonly strategy: HostedStrategy;
+  private readonly hosts: Hosts;
+  private readonly o: CompileOptions;
+
+  private constructor(strategy: HostedStrategy, hosts: Hosts, o: CompileOptions) {
+    this.strategy = strategy;
+    this.hosts = hosts;
+    this.o = o;
+  }
+
+  static async open(o: CompileOptions): Promise<CompileSession> {
+    if (o.budget !== undefined && !(Number.isSafeInteger(o.budget) && o.budget >= 0))
+      throw new UsageError('--budget must be a whole number of tokens >= 0');
+    const [ref] = pickStrategies([o.strategy]);
+    if (ref === undefined) throw new UsageError(`unknown strategy "${o.strategy}"`);
+    const hosts = new Hosts({
+      timeout: o.timeout,
+      keep: 1,
+      secrets: o.ledger === undefined ? [] : [o.ledger],
+    });
+    try {
+      return new CompileSession(await compileStrategy(ref, hosts), hosts, o);
+    } catch (e) {
+      hosts.close();
+      throw e;
+    }
+  }
+
+  close(): void {
+    this.hosts.close();
+  }
+
+  private withBudget(request: ContextRequest): ContextRequest {
+    return this.o.budget === undefined ? request : { ...request, usable_token_budget: this.o.budget };
+  }
+
+  /** One compilation of three input files (and the truth file, for a strategy that reads it). */
+  async files(files: InputFiles): Promise<{ readonly out: Compiled; readonly candidates: number }> {
+    const { strategy, o } = this;
+    const inputs: Inputs = {
+      request: this.withBudget(loadRequest(files.request, o.lint)),
+      ...loadCandidates(files.candidates, { lint: o.lint }),
+      policy: o.policy(loadPolicy(files.policy, o.lint)),
+    };
+    // The compiler checks its own inputs; located here only when another strategy will run.
+    if (strategy.name !== 'compiler')
+      checkInputs(inputs.request, inputs.candidates, inputs.policy, files, o.lint);
+    else settle(orderRoles(inputs.candidates, inputs.policy, files.candidates), o.lint);
+    if (strategy.readsLedger === true && o.ledger === undefined)
+      throw new UsageError(`${strategy.name} reads the ledger: give --ledger F (a truth file)`);
+    const ledger =
+      strategy.readsLedger === true && o.ledger !== undefined
+        ? readLedger(o.ledger, identitiesOf(inputs.candidates), o.lint)
+        : undefined;
+    const out = await compileOne(strategy, { ...inputs, ledger }, files, this.hosts, 'files');
+    return { out, candidates: inputs.candidates.length };
+  }
+
+  /**
+   * Each non-blank line of a batch file compiled, in order, with where it was (`file:line`). A
+   * bad line is `{"error": "file:line: ..."}` and the rest go on; only an unreadable file throws.
+   */
+  async *batch(file: string): AsyncGenerator<{ readonly where: string; readonly out: Compiled }> {
+    // A problem of a line is told with `ctxbench check` on the whole file, which lists every line's.
+    const lint: Lint = { ...this.o.lint, checkPath: file };
+    for (const [k, line] of readTextLines(file).entries()) {
+      if ('text' in line && line.text.trim() === '') continue;
+      const where = `${file}:${k + 1}`;
+      try {
+        if ('problem' in line) throw new InputError(where, line.problem);
+        yield { where, out: await this.line(where, line.text, lint) };
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        yield { where, out: { error: e.line } };
+      }
+    }
+  }
+
+  /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
+  private line(where: string, text: string, lint: Lint): Promise<Compiled> {
+    const { strategy } = this;
+    const parsed = parseJson(text);
+    if ('problem' in parsed) throw new InputError(where, parsed.problem);
+    const o = parsed.value;
+    if (!isPlainObject(o)) throw new InputError(where, 'not a JSON object');
+    const shape = new Findings(where);
+    lintBatchShape(o, shape);
+    settle(shape, lint);
+    const inputs = {
+      request: this.withBudget(toRequest(where, o.request, lint)),
+      ...toCandidates(where, o.candidates, { lint }),
+      policy: this.o.policy(toPolicy(where, o.policy, lint)),
+    };
+    const files: InputFiles = { request: where, candidates: where, policy: where };
+    checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
+    const ledger =
+      strategy.readsLedger === true && o.ledger !== undefined
+        ? readLedger(where, identitiesOf(inputs.candidates), lint, o.ledger)
+        : undefined;
+    if (strategy.readsLedger === true && ledger === undefined)
+      throw new InputError(where, `${strategy.name} needs a "ledger"`);
+    return compileOne(strategy, { ...inputs, ledger }, files, this.hosts, where);
+  }
+}
+
+/** A truth file (or a batch line's `ledger`), every problem found before it is read. */
+function readLedger(file: string, identities: ReadonlySet<string>, lint: Lint, inline?: unknown) {
+  const raw = inline === undefined ? readJsonFile(file) : inline;
+  return truthFrom(file, raw, identities, lint, inline === undefined ? undefined : 'ledger');
+}
