@@ -124,14 +124,17 @@ describe('plain JavaScript plug-ins, from the built package', () => {
 
   describe('bad plug-ins, added and built as a user would (one build for both)', () => {
     let rebuilt: { status: number | null; output: string } | undefined;
+    // Written once, then built: a source written again after the build is a stale build, said as such.
     const rebuildWithBadOnes = () => {
-      fs.writeFileSync(
-        path.join(pkg, 'strategies/zz-js-gated.ts'),
-        "export default { name: 'zz-js-gated', description: 'the same name again', assemble: () => ({ admitted: [] as string[] }) };\n",
-      );
-      // The build copies JavaScript as it is, so a syntax error shows only where it is loaded.
-      fs.writeFileSync(path.join(pkg, 'strategies/zz-broken.mjs'), 'export default { name: ;\n');
-      rebuilt ??= npmBuild();
+      rebuilt ??= (() => {
+        fs.writeFileSync(
+          path.join(pkg, 'strategies/zz-js-gated.ts'),
+          "export default { name: 'zz-js-gated', description: 'the same name again', assemble: () => ({ admitted: [] as string[] }) };\n",
+        );
+        // The build copies JavaScript as it is, so a syntax error shows only where it is loaded.
+        fs.writeFileSync(path.join(pkg, 'strategies/zz-broken.mjs'), 'export default { name: ;\n');
+        return npmBuild();
+      })();
       return rebuilt;
     };
 
