@@ -1,9 +1,9 @@
 import { UsageError } from '../../harness/errors.js';
-import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
+import { loadCorpus } from '../../harness/input/index.js';
 import { jsonText } from '../../harness/output/index.js';
 import { count, traceJSON, traceTable, traceView } from '../../harness/report/index.js';
-import { caseInputs, compileHosted, Hosts, pickStrategies } from '../../harness/run/index.js';
-import type { BudgetName, HostedStrategy, StrategyRef } from '../../harness/types.js';
+import { compileCase } from '../../harness/run/index.js';
+import type { BudgetName } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
 import {
   corpusOption,
@@ -62,25 +62,13 @@ export const trace = defineCommand({
       .option('strict', strictOption),
   run: async (a, { io }) => {
     oneOutput(a.json, a.format);
-    const [ref] = pickStrategies([a.strategy]) as [StrategyRef];
-    const budget = parseBudget(a.budget);
     const lint = lintOf(a.strict, io);
-    const corpus = loadCorpus(a.corpus, undefined, lint);
-    const kase = corpus.cases.find((c) => c.name === a.case);
-    if (kase === undefined) {
-      throw new UsageError(`unknown case "${a.case}" (known: ${corpus.cases.map((c) => c.name).join(', ')})`);
-    }
-    // The corpus checked every case's inputs when it was loaded.
-    const inputs = caseInputs(kase, budget, tokenizerSetting(a.tokenizer)(corpus.policy), undefined);
-    const hosts = new Hosts({ timeout: timeoutOf(a.timeout), keep: 1, secrets: [ledgerDirFor(corpus)] });
-    const compiled = await (async () => {
-      const [strategy] = (await hosts.describe([ref])) as [HostedStrategy];
-      const ledger =
-        strategy.readsLedger === true
-          ? loadLedger(ledgerDirFor(corpus), corpus, lint).get(kase.name)
-          : undefined;
-      return compileHosted(hosts, strategy, kase.name, { ...inputs, ledger });
-    })().finally(() => hosts.close());
+    const { kase, inputs, compiled } = await compileCase(
+      loadCorpus(a.corpus, undefined, lint),
+      a.case as string,
+      parseBudget(a.budget),
+      { strategy: a.strategy, timeout: timeoutOf(a.timeout), policy: tokenizerSetting(a.tokenizer), lint },
+    );
     if (compiled.outcome === 'error') {
       io.err(`ctxbench: ${compiled.message}\n`);
       return EXIT.checkFailed;
@@ -88,11 +76,13 @@ export const trace = defineCommand({
     const view = traceView(compiled.record, kase.candidates);
     const budgetTokens = inputs.request.usable_token_budget;
     if (a.json) {
-      io.out(jsonText(traceJSON(view, { case: kase.name, budget_tokens: budgetTokens, strategy: ref.name })));
+      io.out(
+        jsonText(traceJSON(view, { case: kase.name, budget_tokens: budgetTokens, strategy: a.strategy })),
+      );
       return EXIT.ok;
     }
     const out = tableOutput(io, a.format);
-    out.note(`${kase.name} at ${count(budgetTokens, 'token')} (${ref.name}): ${view.outcome}\n\n`);
+    out.note(`${kase.name} at ${count(budgetTokens, 'token')} (${a.strategy}): ${view.outcome}\n\n`);
     out.table(traceTable(view, kase.candidates));
     return EXIT.ok;
   },

@@ -11,8 +11,10 @@ import {
   type InputFiles,
   identitiesOf,
   type Lint,
+  ledgerDirFor,
   lintBatchShape,
   loadCandidates,
+  loadLedger,
   loadPolicy,
   loadRequest,
   orderRoles,
@@ -25,10 +27,16 @@ import {
   toRequest,
   truthFrom,
 } from '../input/index.js';
-import type { HostedStrategy } from '../types.js';
+import type {
+  BudgetName,
+  Corpus,
+  CorpusCase,
+  HostedStrategy,
+  Compiled as MeasuredCompilation,
+} from '../types.js';
 import { Hosts } from './hosts.js';
-import type { Inputs } from './input.js';
-import { type CompilationJSON, compileOne, compileStrategy } from './one.js';
+import { caseInputs, type Inputs } from './input.js';
+import { type CompilationJSON, compileHosted, compileOne, compileStrategy } from './one.js';
 import { pickStrategies } from './registry.js';
 
 /** One compilation's output object, or why the strategy gave none. */
@@ -158,4 +166,34 @@ export class CompileSession {
 function readLedger(file: string, identities: ReadonlySet<string>, lint: Lint, inline?: unknown) {
   const raw = inline === undefined ? readJsonFile(file) : inline;
   return truthFrom(file, raw, identities, lint, inline === undefined ? undefined : 'ledger');
+}
+
+/**
+ * One case of a corpus at one budget (a budget name or a number of tokens), compiled by one
+ * strategy in a process of its own: what `trace` shows. The ledger's folder is kept from the
+ * process unless the strategy reads it, and then it gets that case's truth alone.
+ */
+export async function compileCase(
+  corpus: Corpus,
+  name: string,
+  budget: BudgetName | number,
+  o: Pick<CompileOptions, 'strategy' | 'timeout' | 'policy' | 'lint'>,
+): Promise<{ readonly kase: CorpusCase; readonly inputs: Inputs; readonly compiled: MeasuredCompilation }> {
+  const [ref] = pickStrategies([o.strategy]);
+  if (ref === undefined) throw new UsageError(`unknown strategy "${o.strategy}"`);
+  const kase = corpus.cases.find((c) => c.name === name);
+  if (kase === undefined)
+    throw new UsageError(`unknown case "${name}" (known: ${corpus.cases.map((c) => c.name).join(', ')})`);
+  // The corpus checked every case's inputs when it was loaded.
+  const inputs = caseInputs(kase, budget, o.policy(corpus.policy), undefined);
+  const ledgerDir = ledgerDirFor(corpus);
+  const hosts = new Hosts({ timeout: o.timeout, keep: 1, secrets: [ledgerDir] });
+  try {
+    const [strategy] = (await hosts.describe([ref])) as [HostedStrategy];
+    const ledger =
+      strategy.readsLedger === true ? loadLedger(ledgerDir, corpus, o.lint).get(kase.name) : undefined;
+    return { kase, inputs, compiled: await compileHosted(hosts, strategy, kase.name, { ...inputs, ledger }) };
+  } finally {
+    hosts.close();
+  }
 }

@@ -1,9 +1,8 @@
 /** Run: strategy discovery, the study (runStudy), compile sessions, strategies in processes of their own, one selection measured, shards. */
-export { type Compiled, CompileSession } from './compile.js';
+export { type Compiled, CompileSession, compileCase } from './compile.js';
 export { Hosts } from './hosts.js';
 export { caseInputs, strategyInput } from './input.js';
 export { compileWith } from './measure.js';
-export { compileHosted } from './one.js';
 export { infoOf, listStrategies, loadStrategies, pickStrategies } from './registry.js';
 export { parseShard } from './shard.js';
 export { runStudy } from './study.js';
