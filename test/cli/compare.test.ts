@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 import { expectMarkdownTable, expectSameRows, parseCsv, textTables } from '../helpers/tables.js';
+
+// The process boundary is not what this file is about: strategies answer in this thread.
+vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('compare');
 
