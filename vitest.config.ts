@@ -6,6 +6,7 @@ const jsonReport = process.env.CTXBENCH_JSON_REPORT;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,
     // Hooks run whole studies; on a loaded machine they take longer than the 10 s default.
     hookTimeout: 120_000,
