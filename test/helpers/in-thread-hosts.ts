@@ -18,6 +18,11 @@ import { type Inputs, strategyInput } from '../../src/harness/run/input.js';
 import { infoOf, loadStrategyFile } from '../../src/harness/run/registry.js';
 import type { HostedStrategy, Strategy, StrategyRef } from '../../src/harness/types.js';
 
+// A mock outlives its file where files share modules (vitest.config.ts): it would quietly take
+// the processes out of the tests that are about them.
+if (process.env.CTXBENCH_SHARED_MODULES === '1')
+  throw new Error('in-thread-hosts: list this test file in ISOLATED in vitest.config.ts');
+
 /** Built as `new Hosts(options)` is; timeouts and process counts mean nothing in one thread. */
 export class Hosts {
   private readonly loaded = new Map<string, Promise<Strategy>>();
