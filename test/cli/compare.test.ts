@@ -71,7 +71,7 @@ beforeAll(async () => {
   await study(subset, '--strategies', 'compiler,oracle');
   await study(fewer, '--strategies', 'dump,compiler', '--corpus', corpus);
   // Four small studies: each about a second alone, more on a busy machine.
-}, 120_000);
+});
 
 describe('compare two runs', () => {
   it('a run against itself: nothing changed, exit 0 even with --fail-on-change', async () => {

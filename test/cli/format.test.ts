@@ -74,7 +74,7 @@ describe('survey', () => {
   beforeAll(async () => {
     const r = await cli('study', '--strategies', 'compiler,exact', '--out', runDir, '--quiet');
     expect(r.code, r.stderr).toBe(0);
-  }, 120_000);
+  });
 
   it('--format: a text table per run, one csv or json table with a run column, md the document', async () => {
     const f = await formats('survey', runDir, runDir);

@@ -161,7 +161,7 @@ describe.each(['request', 'candidates', 'policy'] as const)('compile with a brok
       await fc.assert(property, { seed: SEED, numRuns: RUNS[target] });
       expect(report(target)).toBe(RUNS[target]);
     },
-    FULL ? 3_600_000 : 300_000,
+    FULL ? 7_200_000 : 1_800_000,
   );
 });
 
@@ -228,7 +228,7 @@ describe('compile --batch with broken lines, under every strategy', () => {
       await fc.assert(property, { seed: SEED, numRuns: RUNS.batch });
       expect(report('batch')).toBeGreaterThanOrEqual(RUNS.batch * BATCH_LINES);
     },
-    FULL ? 3_600_000 : 300_000,
+    FULL ? 7_200_000 : 1_800_000,
   );
 });
 
@@ -298,6 +298,6 @@ describe.each(['manifest', 'ledger'] as const)('study with a broken %s', (target
       await fc.assert(property, { seed: SEED, numRuns: RUNS[target] });
       expect(report(target)).toBe(RUNS[target]);
     },
-    FULL ? 3_600_000 : 300_000,
+    FULL ? 7_200_000 : 1_800_000,
   );
 });

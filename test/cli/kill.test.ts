@@ -46,7 +46,7 @@ beforeAll(async () => {
   expect((await cli('study', ...STRATEGIES, '--out', out)).code).toBe(0);
   baseline = read(out);
   expect(lines(path.join(out, 'rows.jsonl'))).toBe(CELLS);
-}, 120_000);
+});
 
 /** A study in a process of its own, from the sources; its output collected. */
 function start(out: string, extra: readonly string[] = []) {
@@ -97,7 +97,7 @@ describe.each(POINTS)('%s after %i rows at --jobs %s', (signal, at, jobs) => {
     run.child.kill(signal);
     stopped = await run.ended;
     kept = lines(`${out}.partial/rows.jsonl`);
-  }, 120_000);
+  });
 
   it('leaves no complete-looking folder, only the partial one', () => {
     expect(fs.existsSync(out)).toBe(false);
@@ -131,7 +131,7 @@ describe.each(POINTS)('%s after %i rows at --jobs %s', (signal, at, jobs) => {
     expect(Number(said?.[1])).toBe(kept);
     expect(read(out)).toEqual(baseline);
     expect(fs.existsSync(`${out}.partial`)).toBe(false);
-  }, 120_000);
+  });
 });
 
 describe('leftovers and mismatches', () => {
@@ -147,7 +147,7 @@ describe('leftovers and mismatches', () => {
     expect(r.stderr).not.toMatch(/kept/);
     expect(read(out)).toEqual(baseline);
     expect(fs.readdirSync(tmp).filter((f) => f.startsWith('afresh'))).toEqual(['afresh']);
-  }, 120_000);
+  });
 
   it('--resume refuses a partial run made with other strategies or another timeout, and keeps it', async () => {
     const out = path.join(tmp, 'mismatch');
@@ -163,7 +163,7 @@ describe('leftovers and mismatches', () => {
     const slower = await cli('study', ...STRATEGIES, '--out', out, '--timeout', '60000', '--resume');
     expect(slower.stderr).toMatch(/another timeout/);
     expect(fs.readFileSync(`${out}.partial/rows.jsonl`, 'utf8')).toBe(before);
-  }, 120_000);
+  });
 
   it('--resume cuts a torn last line and a row whose compilation never made it to disk', async () => {
     const out = path.join(tmp, 'torn');
@@ -185,5 +185,5 @@ describe('leftovers and mismatches', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`: ${n - 1} of ${CELLS} compilations kept`));
     expect(read(out)).toEqual(baseline);
-  }, 120_000);
+  });
 });

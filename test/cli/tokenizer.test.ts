@@ -210,7 +210,7 @@ describe('study --tokenizer o200k', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Row);
-  }, 240_000);
+  });
 
   it('runs every strategy without an error row', () => {
     expect(code, stderr).toBe(0);

@@ -36,7 +36,7 @@ const [s1, s2, s3] = [at('s1'), at('s2'), at('s3')];
 beforeAll(async () => {
   await study(at('whole'));
   for (const [k, dir] of [s1, s2, s3].entries()) await study(dir, '--shard', `${k + 1}/3`);
-}, 120_000);
+});
 
 describe('mergeShards: the run folder of one unsharded run', () => {
   it('gives every file but the manifest byte for byte, shards in any order', async () => {
