@@ -3,12 +3,47 @@ import { defineConfig } from 'vitest/config';
 // CI asks for the counts from vitest's JSON reporter; the file is written only when asked for.
 const jsonReport = process.env.CTXBENCH_JSON_REPORT;
 
+/**
+ * Files with a module graph of their own: those that replace modules (`vi.mock`,
+ * `vi.resetModules`), and the command suites of test/cli, whose processes and studies make
+ * loading the sources again for each file cost nothing beside them. The rest share one graph
+ * per worker, which saves about half of a small file's time (docs/performance.md, "Test suite").
+ */
+const ISOLATED = [
+  'test/cli/**/*.test.ts',
+  'test/compiler/overhead-tokenizer.test.ts',
+  'test/harness/generate/generate.test.ts',
+  'test/harness/input/real-tokens.test.ts',
+  'test/harness/output/merge.test.ts',
+  'test/harness/report/html.test.ts',
+  'test/harness/run/where.test.ts',
+];
+
+/** Half an hour, two under test:full (whose sweeps take minutes on an idle machine). */
+const HANG_MS = process.env.CTXBENCH_FULL === '1' ? 7_200_000 : 1_800_000;
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 120_000,
-    // Hooks run whole studies; on a loaded machine they take longer than the 10 s default.
-    hookTimeout: 120_000,
+    // A test that takes long on a loaded machine is slow, not wrong: these only stop a hang.
+    testTimeout: HANG_MS,
+    hookTimeout: HANG_MS,
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: ISOLATED,
+          isolate: false,
+          // Read by test/helpers/in-thread-hosts.ts, whose vi.mock would leak to other files here.
+          env: { CTXBENCH_SHARED_MODULES: '1' },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED, globalSetup: ['test/global-setup.ts'] },
+      },
+    ],
   },
 });

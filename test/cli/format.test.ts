@@ -4,11 +4,14 @@
  * line; under csv and json stdout holds the table alone. And survey's progress, on stderr only.
  */
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bufferIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { cli, tempDir } from '../helpers/cli.js';
 import { expectMarkdownTable, expectSameRows, parseCsv, textTables } from '../helpers/tables.js';
+
+// The process boundary is not what this file is about: strategies answer in this thread.
+vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('format');
 
@@ -71,7 +74,7 @@ describe('survey', () => {
   beforeAll(async () => {
     const r = await cli('study', '--strategies', 'compiler,exact', '--out', runDir, '--quiet');
     expect(r.code, r.stderr).toBe(0);
-  }, 120_000);
+  });
 
   it('--format: a text table per run, one csv or json table with a run column, md the document', async () => {
     const f = await formats('survey', runDir, runDir);

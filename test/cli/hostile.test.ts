@@ -8,74 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
-import { ROOT } from '../helpers/corpus.js';
-import { builtProject, rowsOf } from '../helpers/project.js';
+import { HOSTILE } from '../helpers/plugins.js';
+import { rowsOf, sharedProject } from '../helpers/project.js';
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 const tmp = tempDir('hostile');
 
-/** A plug-in whose `assemble` body is `body`; type checks off, as a careless author's might be. */
-const plugin = (name: string, body: string, top = '') =>
-  `// @ts-nocheck\n${top}\nexport default { name: '${name}', description: 'hostile: ${name}', assemble(input) {\n${body}\n} };\n`;
-const ON_ONE_CASE = "input.request.request_id.startsWith('wrong-scope')";
-
-const HOSTILE: Record<string, [body: string, top?: string]> = {
-  'zz-mutate-policy': ['input.policy.order_roles.reverse(); return { admitted: [] };'],
-  'zz-mutate-required': ["input.request.required_ids.push('x'); return { admitted: [] };"],
-  'zz-mutate-candidates': ['input.candidates[0].token_count = 1; return { admitted: [] };'],
-  'zz-throw-null': ['throw Object.create(null);'],
-  'zz-throw-proxy': [
-    "throw new Proxy({}, { get() { throw new Error('trap'); }, getPrototypeOf() { throw new Error('trap'); } });",
-  ],
-  'zz-getter-admitted': ["return { get admitted() { throw new Error('getter'); } };"],
-  'zz-getter-extras': ["return { admitted: [], get extras() { throw new Error('getter'); } };"],
-  'zz-proxy-selection': ["return new Proxy({ admitted: [] }, { has() { throw new Error('has trap'); } });"],
-  'zz-both': ["return { admitted: [], refusal: { reason: 'R' } };"],
-  'zz-loop': [`while (${ON_ONE_CASE}) {} return { admitted: [] };`],
-  'zz-extras-16mb': ["return { admitted: [], extras: { blob: 'x'.repeat(16e6) } };"],
-  'zz-extras-200mb': [`return { admitted: [], extras: ${ON_ONE_CASE} ? { blob: 'x'.repeat(2e8) } : {} };`],
-  'zz-exit': [`if (${ON_ONE_CASE}) process.exit(0); return { admitted: [] };`],
-  'zz-oom': [
-    `const hog = []; while (${ON_ONE_CASE} && process.env.CTXBENCH_FULL === '1') hog.push(new Array(1e6).fill(7)); return { admitted: [] };`,
-  ],
-  'zz-noisy': ["console.log('NOISE'); console.error('NOISE'); return { admitted: [] };"],
-  'zz-globals': [
-    'return { admitted: [] };',
-    'Array.prototype.sort = function () { return this; };\nObject.prototype.polluted = 1;\nMath.max = () => 0;',
-  ],
-  'zz-peek': [
-    "let oracle = 'threw'; try { oracle = JSON.stringify(Oracle.assemble(input)).slice(0, 30); } catch {}\nreturn { admitted: [], extras: { attempts, oracle, given: 'ledger' in input } };",
-    `import fs from 'node:fs';
-import path from 'node:path';
-import * as cp from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const ledger = path.join(root, 'ledger/compiler-v1');
-const attempts = {};
-const attempt = async (name, fn) => {
-  try { await fn(); attempts[name] = 'READ'; } catch (e) { attempts[name] = e?.code ?? String(e?.message).slice(0, 60); }
-};
-await attempt('readFileSync', () => fs.readFileSync(path.join(ledger, 'wrong-scope.truth.json')));
-await attempt('readdirSync', () => fs.readdirSync(ledger));
-await attempt('import a truth file', () => import(pathToFileURL(path.join(ledger, 'wrong-scope.truth.json')).href, { with: { type: 'json' } }));
-await attempt('the harness loader', async () => {
-  const m = await import(pathToFileURL(path.join(root, 'dist/src/harness/input/ledger.js')).href);
-  m.readTruth(path.join(ledger, 'wrong-scope.truth.json'), new Set());
-});
-await attempt('a child process', () => cp.execFileSync('cat', [path.join(ledger, 'wrong-scope.truth.json')]));
-await attempt('another copy on disk', () => fs.readFileSync(${JSON.stringify(path.join(ROOT, 'ledger/compiler-v1/wrong-scope.truth.json'))}));
-await attempt('any other file', () => fs.readFileSync('/etc/passwd'));
-const Oracle = (await import(pathToFileURL(path.join(here, ['or', 'acle.js'].join(''))).href)).default;`,
-  ],
-};
-
-const project = builtProject(
-  tmp,
-  Object.fromEntries(
-    Object.entries(HOSTILE).map(([name, [body, top]]) => [`${name}.ts`, plugin(name, body, top)]),
-  ),
-);
+// Its plug-ins (test/helpers/plugins.ts) are in the copy of the project every such test shares.
+const project = sharedProject(tmp);
 const GOOD = 'compiler,compiler-strict,gated,oracle,tiered';
 const study = (out: string, names: string, ...extra: string[]) =>
   project.bin(['study', '--strategies', names, '--out', path.join(tmp, out), ...extra]);

@@ -19,10 +19,11 @@ import {
 } from '../../src/compiler/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
-import { builtProject } from '../helpers/project.js';
+import { sharedProject } from '../helpers/project.js';
 
 const tmp = tempDir('library');
-const project = builtProject(tmp, {});
+// The copy the plug-in tests share: its extra strategies are nothing a library user imports.
+const project = sharedProject(tmp);
 
 const PAGE = 'docs/library.md';
 

@@ -5,59 +5,18 @@
  * real bin, strategy processes and permission model included. Two files of one name, and a
  * JavaScript file that does not parse, stop every command with one line naming the files.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseFlags, tempDir } from '../helpers/cli.js';
-import { builtProject, rowsOf } from '../helpers/project.js';
-
-/** The gated baseline (strategies/gated.ts) in plain JavaScript, the kit imported as the docs say. */
-const JS_GATED = `import { baselineAnswer, defaultFormPool, gate, greedyFill, rankBy } from '../src/harness/kit/index.js';
-
-export default {
-  name: 'zz-js-gated',
-  description: 'gated, written in plain JavaScript',
-  assemble(input) {
-    const pool = defaultFormPool(input.candidates);
-    const why = new Map();
-    const open = pool.filter((c) => {
-      const verdict = gate(c);
-      if (verdict.code !== 'eligible') why.set(c.candidate_id, verdict);
-      return verdict.code === 'eligible';
-    });
-    return baselineAnswer(input, pool, greedyFill(rankBy(open, (c) => c.relevance), input), 'gated-greedy', why);
-  },
-};
-`;
-
-/** The topk baseline as an ES module file, the kit imported through the package's own name. */
-const MJS_TOPK = `import { baselineAnswer, defaultFormPool, greedyFill, rankBy } from 'ctxbench/kit';
-
-export default {
-  name: 'zz-mjs-topk',
-  description: 'topk, written as an .mjs module',
-  assemble(input) {
-    const pool = defaultFormPool(input.candidates);
-    return baselineAnswer(input, pool, greedyFill(rankBy(pool, (c) => c.relevance), input), 'topk-greedy');
-  },
-};
-`;
+import { JS_GATED, MJS_TOPK } from '../helpers/plugins.js';
+import { type BuiltProject, builtProject, rowsOf, sharedProject } from '../helpers/project.js';
 
 const tmp = tempDir('plugin-js');
-const project = builtProject(tmp, { 'zz-js-gated.js': JS_GATED, 'zz-mjs-topk.mjs': MJS_TOPK });
+// The two plug-ins (test/helpers/plugins.ts) are in the copy of the project the plug-in tests share.
+const project = sharedProject(tmp);
 const pkg = project.dir;
 const cli = (...args: string[]) => project.bin(args);
-
-/**
- * builtProject compiles with tsc alone; copying the JavaScript plug-ins is the build script's
- * own step, so build again exactly as `npm run build` does.
- */
-const npmBuild = () => {
-  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: pkg, encoding: 'utf8' });
-  return { status: r.status, output: r.stdout + r.stderr };
-};
-const build = project.build.status === 0 ? npmBuild() : project.build;
 
 /** A row without the strategy's name: what a strategy's rows share with its twin's. */
 const unnamed = (rows: Record<string, unknown>[], strategy: string) =>
@@ -65,7 +24,7 @@ const unnamed = (rows: Record<string, unknown>[], strategy: string) =>
 
 describe('plain JavaScript plug-ins, from the built package', () => {
   it('build with the project, and land in dist/strategies as written', () => {
-    expect(build.status, build.output).toBe(0);
+    expect(project.build.status, project.build.output).toBe(0);
     expect(fs.readFileSync(path.join(pkg, 'dist/strategies/zz-js-gated.js'), 'utf8')).toBe(JS_GATED);
     expect(fs.readFileSync(path.join(pkg, 'dist/strategies/zz-mjs-topk.mjs'), 'utf8')).toBe(MJS_TOPK);
   });
@@ -123,33 +82,33 @@ describe('plain JavaScript plug-ins, from the built package', () => {
   });
 
   describe('bad plug-ins, added and built as a user would (one build for both)', () => {
-    let rebuilt: { status: number | null; output: string } | undefined;
-    // Written once, then built: a source written again after the build is a stale build, said as such.
+    // A copy of its own, as these change what is in it.
+    const badTmp = tempDir('plugin-js-bad');
+    let bad: BuiltProject | undefined;
     const rebuildWithBadOnes = () => {
-      rebuilt ??= (() => {
-        fs.writeFileSync(
-          path.join(pkg, 'strategies/zz-js-gated.ts'),
+      bad ??= builtProject(badTmp, {
+        'zz-js-gated.js': JS_GATED,
+        'zz-mjs-topk.mjs': MJS_TOPK,
+        'zz-js-gated.ts':
           "export default { name: 'zz-js-gated', description: 'the same name again', assemble: () => ({ admitted: [] as string[] }) };\n",
-        );
         // The build copies JavaScript as it is, so a syntax error shows only where it is loaded.
-        fs.writeFileSync(path.join(pkg, 'strategies/zz-broken.mjs'), 'export default { name: ;\n');
-        return npmBuild();
-      })();
-      return rebuilt;
+        'zz-broken.mjs': 'export default { name: ;\n',
+      });
+      return bad;
     };
 
     it('a .ts and a .js of one name stop every command, one line naming both files', () => {
       const b = rebuildWithBadOnes();
-      expect(b.status, b.output).toBe(0);
+      expect(b.build.status, b.build.output).toBe(0);
       for (const args of [
         ['strategies'],
         ['study', '--strategies', 'compiler', '--out', path.join(tmp, 'dup')],
       ]) {
-        const r = cli(...args);
+        const r = b.bin(args);
         expect(r.status, args[0]).toBe(2);
         expect(r.stdout).toBe('');
         expect(r.stderr.split('\n')).toEqual([
-          `ctxbench: ${path.join(pkg, 'strategies/zz-js-gated.js')}: strategy "zz-js-gated" is also defined by ${path.join(pkg, 'strategies/zz-js-gated.ts')}: one strategy, one file`,
+          `ctxbench: ${path.join(b.dir, 'strategies/zz-js-gated.js')}: strategy "zz-js-gated" is also defined by ${path.join(b.dir, 'strategies/zz-js-gated.ts')}: one strategy, one file`,
           '',
         ]);
       }
@@ -158,18 +117,18 @@ describe('plain JavaScript plug-ins, from the built package', () => {
 
     it('a .mjs file that does not parse stops the command, one line naming it', () => {
       const b = rebuildWithBadOnes();
-      expect(b.status, b.output).toBe(0);
-      fs.rmSync(path.join(pkg, 'strategies/zz-js-gated.ts'));
-      const r = cli('strategies');
+      expect(b.build.status, b.build.output).toBe(0);
+      fs.rmSync(path.join(b.dir, 'strategies/zz-js-gated.ts'));
+      const r = b.bin(['strategies']);
       expect(r.status).toBe(2);
       const [line, ...rest] = r.stderr.split('\n');
       expect(rest).toEqual(['']);
       // The parser's own words follow (they vary with the Node version).
       expect(line).toMatch(/^ctxbench: \S+: could not be loaded: \S/);
-      expect(line?.startsWith(`ctxbench: ${path.join(pkg, 'dist/strategies/zz-broken.mjs')}: `)).toBe(true);
-      fs.rmSync(path.join(pkg, 'strategies/zz-broken.mjs'));
-      fs.rmSync(path.join(pkg, 'dist/strategies/zz-broken.mjs'));
-      expect(cli('strategies').status).toBe(0);
+      expect(line?.startsWith(`ctxbench: ${path.join(b.dir, 'dist/strategies/zz-broken.mjs')}: `)).toBe(true);
+      fs.rmSync(path.join(b.dir, 'strategies/zz-broken.mjs'));
+      fs.rmSync(path.join(b.dir, 'dist/strategies/zz-broken.mjs'));
+      expect(b.bin(['strategies']).status).toBe(0);
     });
   });
 });

@@ -2,42 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
-import { builtProject } from '../helpers/project.js';
+import { sharedProject } from '../helpers/project.js';
 
 /*
  * A new file in strategies/ must join every command with no other file edited. This copies the
- * project aside, drops the minimal plug-in of docs/adding-a-strategy.md into strategies/ as TypeScript,
- * builds as `npm run build` does, and drives the real bin.
+ * project aside, drops the minimal plug-in of docs/adding-a-strategy.md into strategies/ as TypeScript
+ * (and one that hangs; test/helpers/plugins.ts), builds as `npm run build` does, and drives the real bin.
  */
 const tmp = tempDir('plugin');
-const project = builtProject(tmp, {
-  'zz-probe.ts': `export default {
-  name: 'zz-probe',
-  description: 'admits nothing',
-  assemble(_input: any) { return { admitted: [] as string[] }; },
-};
-`,
-  // A strategy that fails one compilation of the 42: wrong-scope at its tight budget (500).
-  'zz-once.ts': `export default {
-  name: 'zz-once',
-  description: 'throws on one compilation',
-  assemble(input: { request: { request_id: string }; budget: number }) {
-    if (input.request.request_id.startsWith('wrong-scope') && input.budget === 500) throw new Error('once');
-    return { admitted: [] as string[] };
-  },
-};
-`,
-  // A strategy that never answers on one case: only the timeout can stop it.
-  'zz-hang.ts': `export default {
-  name: 'zz-hang',
-  description: 'hangs on wrong-scope',
-  assemble(input: { request: { request_id: string } }) {
-    while (input.request.request_id.startsWith('wrong-scope')) {}
-    return { admitted: [] as string[] };
-  },
-};
-`,
-});
+const project = sharedProject(tmp);
 const pkg = project.dir;
 const cli = (...args: string[]) => project.bin(args);
 const build = project.build;

@@ -9,10 +9,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OUTCOME_LEGEND, TRACE_COLUMNS } from '../../src/harness/report/grid.js';
 import type { Row } from '../../src/harness/types.js';
 import { cli, tempDir } from '../helpers/cli.js';
+
+// The process boundary is not what this file is about: strategies answer in this thread.
+vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 /** Debian's Chromium, or the one CTXBENCH_CHROMIUM names. */
 const CANDIDATES = [process.env.CTXBENCH_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'];

@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { caseFlags, cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
+
+// The process boundary is not what this file is about: strategies answer in this thread.
+vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('study');
 

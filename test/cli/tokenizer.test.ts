@@ -1,51 +1,24 @@
 /**
- * `--tokenizer` on compile, validate, trace and study (docs/compiler.md §17.7): the overhead of a
- * bundle counted here with gpt-tokenizer, independently of the code; the default setting the
- * reference's output to the byte; a bad name one line naming what was wrong, exit 2.
+ * `--tokenizer` on compile, validate and trace (docs/compiler.md §17.7; study's in
+ * tokenizer-study.test.ts): the overhead of a bundle counted here with gpt-tokenizer,
+ * independently of the code; the default setting the reference's output to the byte; a bad name
+ * one line naming what was wrong, exit 2.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { requestAt } from '../../src/harness/input/corpus.js';
-import type { Row } from '../../src/harness/types.js';
+import { describe, expect, it } from 'vitest';
 import { caseFlags, cli, corpusCopy, inputFlags, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, corpus } from '../helpers/corpus.js';
+import { byId, COUNT, realCost } from '../helpers/real-cost.js';
 
 const tmp = tempDir('tokenizer');
-const plain = { disallowedSpecial: new Set<string>() };
-const COUNT = {
-  o200k: (text: string) => o200kCount(text, plain),
-  cl100k: (text: string) => cl100kCount(text, plain),
-};
 const CASE = 'heterogeneous-basic';
 const request = JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, `${CASE}.request.json`), 'utf8'));
-const byId = new Map(
-  corpus().cases.flatMap((k) => k.candidates.map((c) => [`${k.name}/${c.candidate_id}`, c])),
-);
 const writePolicy = (name: string, data: unknown) => {
   const file = path.join(tmp, `${name}.policy.json`);
   fs.writeFileSync(file, JSON.stringify(data));
   return file;
 };
-
-/** A bundle's rendered cost by docs/compiler.md §3 and §11.2, under a real tokenizer. */
-function realCost(
-  kase: string,
-  ids: readonly string[],
-  req: { request_id: string; task_id: string },
-  t: 'o200k' | 'cl100k',
-) {
-  const count = COUNT[t];
-  let total = count(`${req.request_id} ${req.task_id} compiler-policy-v1`);
-  for (const id of ids) {
-    const c = byId.get(`${kase}/${id}`);
-    if (c === undefined) throw new Error(`no candidate ${kase}/${id}`);
-    total += c.token_count + count(`${c.source_kind} ${c.kind}`);
-  }
-  return total + Math.max(0, ids.length - 1) * count('\n---\n');
-}
 
 describe('compile --tokenizer', () => {
   it.each(['o200k', 'cl100k'] as const)(
@@ -193,46 +166,5 @@ describe('trace --tokenizer', () => {
     const o200k = await cli(...args, '--tokenizer', 'o200k');
     expect(o200k.code, o200k.stderr).toBe(0);
     expect(o200k.stdout).not.toBe(none.stdout);
-  });
-});
-
-describe('study --tokenizer o200k', () => {
-  const out = path.join(tmp, 'run');
-  let rows: Row[] = [];
-  let code = -1;
-  let stderr = '';
-  beforeAll(async () => {
-    const r = await cli('study', '--tokenizer', 'o200k', '--out', out, '--jobs', '2', '--quiet');
-    code = r.code;
-    stderr = r.stderr;
-    rows = fs
-      .readFileSync(path.join(out, 'rows.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Row);
-  }, 240_000);
-
-  it('runs every strategy without an error row', () => {
-    expect(code, stderr).toBe(0);
-    expect(new Set(rows.map((r) => r.strategy)).size).toBeGreaterThan(6);
-    expect(rows.filter((r) => r.reason === 'STRATEGY_ERROR')).toEqual([]);
-  });
-
-  it('records the setting in the manifest, so the run says how it was priced', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
-    expect(manifest.policy.overhead_tokenizer).toBe('o200k');
-  });
-
-  it('prices every bundle of every strategy with the declared counts and the real overhead', () => {
-    const bundles = rows.filter((r) => r.success);
-    expect(bundles.length).toBeGreaterThan(300);
-    const cases = new Map(corpus().cases.map((k) => [k.name, k]));
-    for (const r of bundles) {
-      const kase = cases.get(r.case);
-      if (kase === undefined) throw new Error(`no case ${r.case}`);
-      expect(r.rendered_tokens, `${r.case}/${r.budget}/${r.strategy}`).toBe(
-        realCost(r.case, r.admitted, requestAt(kase, r.budget), 'o200k'),
-      );
-    }
   });
 });

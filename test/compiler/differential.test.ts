@@ -27,7 +27,7 @@ describe(`fast and reference engines decide alike (seed ${SEED})`, () => {
   const sizes = Array.from({ length: pools }, () => 10 + Math.floor(rng() ** 2 * 1991));
 
   // The full run compiles 18,000 pools of up to 2,000 candidates twice each: minutes, not seconds.
-  it(`on ${pools} generated pools`, { timeout: runs(120_000, 1_800_000) }, () => {
+  it(`on ${pools} generated pools`, () => {
     let compared = 0;
     let bundles = 0;
     for (const [k, size] of sizes.entries()) {

@@ -50,7 +50,7 @@ beforeAll(async () => {
         }
       }
   }
-}, 120_000);
+});
 
 const problemsOf = (r: Run) =>
   checkCompilation(

@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { ROOT } from './corpus.js';
+import { PLUGINS } from './plugins.js';
 
 const PARTS = [
   'package.json',
@@ -22,24 +24,29 @@ const PARTS = [
 export interface BuiltProject {
   readonly dir: string;
   readonly build: { readonly status: number | null; readonly output: string };
-  /** The bin of the copy, run from `cwd` (the copy's parent by default). */
+  /** The bin of the copy, run from `cwd` (by default the folder of the test that asked for it). */
   readonly bin: (
     args: readonly string[],
     cwd?: string,
   ) => { status: number | null; stdout: string; stderr: string };
 }
 
+/** Copy the project into `tmp`/pkg with `plugins` in strategies/, and run `npm run build` there. */
 export function builtProject(tmp: string, plugins: Readonly<Record<string, string>>): BuiltProject {
   const dir = path.join(tmp, 'pkg');
   for (const part of PARTS) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   for (const [name, text] of Object.entries(plugins))
     fs.writeFileSync(path.join(dir, 'strategies', name), text);
-  const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-  const b = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: dir, encoding: 'utf8' });
+  // The build script, not tsc alone: it also copies plug-ins written in JavaScript into dist/.
+  const b = spawnSync('npm', ['run', 'build', '--silent'], { cwd: dir, encoding: 'utf8' });
+  return projectAt(dir, { status: b.status, output: b.stdout + b.stderr }, tmp);
+}
+
+function projectAt(dir: string, build: BuiltProject['build'], tmp: string): BuiltProject {
   return {
     dir,
-    build: { status: b.status, output: b.stdout + b.stderr },
+    build,
     bin: (args, cwd = tmp) => {
       const r = spawnSync(process.execPath, [path.join(dir, 'bin/ctxbench.js'), ...args], {
         cwd,
@@ -58,3 +65,39 @@ export const rowsOf = (dir: string): Record<string, unknown>[] =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+/** However long another worker's build takes on a loaded machine; only a lost worker waits this out. */
+const BUILD_WAIT_MS = 3_600_000;
+
+/**
+ * The project copy with every plug-in of plugins.ts, built by `npm run build` once per test run
+ * and shared by the files that only run it (hostile, plugin, plugin-js, library); a file that
+ * changes its copy builds its own with `builtProject`. The first worker to ask builds it, the
+ * others wait for it; the bin runs from `cwd`, the caller's own folder. Nothing may write into it.
+ */
+export function sharedProject(cwd: string): BuiltProject {
+  const root = path.join(inject('runDir'), 'shared-project');
+  const done = path.join(root, 'build.json');
+  try {
+    fs.mkdirSync(root);
+  } catch {
+    // Another worker builds it: wait for its result.
+    for (let waited = 0; !fs.existsSync(done); waited += 200) {
+      if (waited > BUILD_WAIT_MS) throw new Error(`no build of the shared project in ${root}`);
+      Atomics.wait(pause, 0, 0, 200);
+    }
+    return projectAt(path.join(root, 'pkg'), JSON.parse(fs.readFileSync(done, 'utf8')), cwd);
+  }
+  let build: BuiltProject['build'] = { status: null, output: 'the copy was not made' };
+  try {
+    build = builtProject(root, PLUGINS).build;
+  } catch (e) {
+    build = { status: null, output: String(e) };
+  } finally {
+    // Written whole, then renamed: a waiting worker never reads half of it.
+    fs.writeFileSync(`${done}.tmp`, JSON.stringify(build));
+    fs.renameSync(`${done}.tmp`, done);
+  }
+  return projectAt(path.join(root, 'pkg'), build, cwd);
+}

@@ -39,12 +39,18 @@ describe('ctxbench bench', () => {
       'study one-case',
       'dump @20',
     ]);
+    // Outcomes are the subject here, not timings: the baseline's times are made a minute longer,
+    // so that no load on the machine can make this run a slow-down.
+    file.tasks = file.tasks.map((t: BenchRecord) => ({
+      ...t,
+      median_ms: t.median_ms + 60_000,
+      p75_ms: t.p75_ms + 60_000,
+    }));
     // A task this run no longer has: listed, not a failure. Then a changed outcome: a failure.
     file.tasks.push({ ...file.tasks[0], name: 'dump retired-case' });
     const extra = path.join(tmp, 'extra.json');
     fs.writeFileSync(extra, JSON.stringify(file));
     const withExtra = await cli(...tiny, '--baseline', extra, '--quiet');
-    // Straight after --save, on the same code: every task runs well under the 1 ms floor.
     expect(withExtra.code).toBe(0);
     expect(withExtra.stdout).toMatch(/^dump retired-case .* only in the baseline$/m);
     expect(withExtra.stdout).toMatch(/^3 tasks compared: .*; 1 only in the baseline, not compared$/m);
@@ -79,6 +85,10 @@ describe('ctxbench bench', () => {
 
     const saved = path.join(tmp, 'for-format.json');
     expect((await cli(...tiny, '--quiet', '--save', saved)).code).toBe(0);
+    // As above: a baseline no loaded machine can be slower than, so that nothing is flagged.
+    const file = JSON.parse(fs.readFileSync(saved, 'utf8'));
+    for (const t of file.tasks) t.median_ms += 60_000;
+    fs.writeFileSync(saved, JSON.stringify(file));
     const against = await cli(...tiny, '--baseline', saved, '--format', 'csv');
     expect(parseCsv(against.stdout)[0]).toEqual([
       'task',

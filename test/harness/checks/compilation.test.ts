@@ -59,7 +59,7 @@ beforeAll(async () => {
       honest.push({ where, strategy: strategy.name, doc, inputs });
     }
   }
-}, 120_000);
+});
 
 const check = (doc: Doc, inputs: CheckInputs) =>
   checkCompilation(

@@ -6,12 +6,15 @@
 import fs from 'node:fs';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { realTokens } from '../../../src/harness/input/real-tokens.js';
 import { strategyStats } from '../../../src/harness/score/stats.js';
 import type { Row } from '../../../src/harness/types.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { row } from '../../helpers/rows.js';
+
+// The process boundary is not what this file is about: strategies answer in this thread.
+vi.mock('../../../src/harness/run/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('real-tokens');
 const plain = { disallowedSpecial: new Set<string>() };

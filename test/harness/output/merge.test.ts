@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { InputError, UsageError } from '../../../src/harness/errors.js';
 import { mergeShards } from '../../../src/harness/output/merge.js';
 import { cli, tempDir } from '../../helpers/cli.js';
+
+// The process boundary is not what this file is about: strategies answer in this thread.
+vi.mock('../../../src/harness/run/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('merge');
 const at = (name: string) => path.join(tmp, name);
@@ -33,7 +36,7 @@ const [s1, s2, s3] = [at('s1'), at('s2'), at('s3')];
 beforeAll(async () => {
   await study(at('whole'));
   for (const [k, dir] of [s1, s2, s3].entries()) await study(dir, '--shard', `${k + 1}/3`);
-}, 120_000);
+});
 
 describe('mergeShards: the run folder of one unsharded run', () => {
   it('gives every file but the manifest byte for byte, shards in any order', async () => {

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { readRows, reportTitle } from '../../../src/harness/output/run-folder.js';
 import { CAPS, gridCells, gridOutcome, OUTCOME_LEGEND } from '../../../src/harness/report/grid.js';
 import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
@@ -16,6 +16,9 @@ import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
 import { cli, processArgs, tempDir } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 import { row } from '../../helpers/rows.js';
+
+// The process boundary is not what this file is about: strategies answer in this thread.
+vi.mock('../../../src/harness/run/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('report-html');
 const run = path.join(tmp, 'run');
