@@ -83,6 +83,17 @@ export const HANG = `export default {
 };
 `;
 
+/** A strategy that fails one compilation of the 42: wrong-scope at its tight budget (500). */
+export const ONCE = `export default {
+  name: 'zz-once',
+  description: 'throws on one compilation',
+  assemble(input: { request: { request_id: string }; budget: number }) {
+    if (input.request.request_id.startsWith('wrong-scope') && input.budget === 500) throw new Error('once');
+    return { admitted: [] as string[] };
+  },
+};
+`;
+
 /** The gated baseline (strategies/gated.ts) in plain JavaScript, the kit imported as the docs say. */
 export const JS_GATED = `import { baselineAnswer, defaultFormPool, gate, greedyFill, rankBy } from '../src/harness/kit/index.js';
 
@@ -122,6 +133,7 @@ export const PLUGINS: Readonly<Record<string, string>> = {
   ),
   'zz-probe.ts': PROBE,
   'zz-hang.ts': HANG,
+  'zz-once.ts': ONCE,
   'zz-js-gated.js': JS_GATED,
   'zz-mjs-topk.mjs': MJS_TOPK,
 };
