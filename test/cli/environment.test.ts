@@ -10,14 +10,19 @@ import { processArgs, tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 
 const tmp = tempDir('environment');
+/**
+ * Strategies of each kind (the compiler, the exact search, a ledger reader; the baselines too
+ * under test:full), each in a process of its own that the settings reach as well.
+ */
+const STRATEGIES =
+  process.env.CTXBENCH_FULL === '1' ? 'dump,topk,weighted,compiler,exact,oracle' : 'compiler,exact,oracle';
 
 /** A study in a process of its own with `env` on top of this one's: its run folder's files. */
 function studyUnder(env: Record<string, string>): Map<string, string> {
   // One folder for both: the manifest records the command line.
   const out = path.join(tmp, 'run');
   fs.rmSync(out, { recursive: true, force: true });
-  const strategies = 'dump,topk,weighted,compiler,exact,oracle';
-  const r = spawnSync(process.execPath, processArgs('study', '--strategies', strategies, '--out', out), {
+  const r = spawnSync(process.execPath, processArgs('study', '--strategies', STRATEGIES, '--out', out), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',

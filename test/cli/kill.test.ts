@@ -86,6 +86,24 @@ const POINTS = [
     : []),
 ] as const;
 
+/** What a killed run left, kept aside by the first SIGKILL point for the tests that start from one. */
+const SPARE = path.join(tmp, 'spare-killed.partial');
+
+/**
+ * `out`.partial as a killed run leaves it, with at least `n` rows: a copy of the one kept aside
+ * (no process to start), or one killed here when that point did not run.
+ */
+async function killedAt(out: string, n: number): Promise<void> {
+  if (fs.existsSync(SPARE) && lines(`${SPARE}/rows.jsonl`) >= n) {
+    fs.cpSync(SPARE, `${out}.partial`, { recursive: true });
+    return;
+  }
+  const run = start(out);
+  expect(await rowsReach(run.child, out, n)).toBe(true);
+  run.child.kill('SIGKILL');
+  await run.ended;
+}
+
 describe.each(POINTS)('%s after %i rows at --jobs %s', (signal, at, jobs) => {
   const out = path.join(tmp, `${signal}-${at}-${jobs}`);
   let stopped: { code: number | null; signal: string | null; stderr: string };
@@ -97,6 +115,8 @@ describe.each(POINTS)('%s after %i rows at --jobs %s', (signal, at, jobs) => {
     run.child.kill(signal);
     stopped = await run.ended;
     kept = lines(`${out}.partial/rows.jsonl`);
+    if (signal === 'SIGKILL' && !fs.existsSync(SPARE))
+      fs.cpSync(`${out}.partial`, SPARE, { recursive: true });
   });
 
   it('leaves no complete-looking folder, only the partial one', () => {
@@ -137,10 +157,7 @@ describe.each(POINTS)('%s after %i rows at --jobs %s', (signal, at, jobs) => {
 describe('leftovers and mismatches', () => {
   it('a run without --resume removes what a killed run left and starts afresh', async () => {
     const out = path.join(tmp, 'afresh');
-    const run = start(out);
-    expect(await rowsReach(run.child, out, 30)).toBe(true);
-    run.child.kill('SIGKILL');
-    await run.ended;
+    await killedAt(out, 30);
     expect(lines(`${out}.partial/rows.jsonl`)).toBeGreaterThanOrEqual(30);
     const r = await cli('study', ...STRATEGIES, '--out', out);
     expect(r.code).toBe(0);
@@ -167,10 +184,7 @@ describe('leftovers and mismatches', () => {
 
   it('--resume cuts a torn last line and a row whose compilation never made it to disk', async () => {
     const out = path.join(tmp, 'torn');
-    const run = start(out);
-    expect(await rowsReach(run.child, out, 20)).toBe(true);
-    run.child.kill('SIGKILL');
-    await run.ended;
+    await killedAt(out, 20);
     const rows = `${out}.partial/rows.jsonl`;
     const compilations = `${out}.partial/compilations.jsonl`;
     const n = Math.min(lines(rows), lines(compilations));
