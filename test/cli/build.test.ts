@@ -11,20 +11,11 @@ import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
+import { copyProject } from '../helpers/project.js';
 
 it('a type error fails the build, removes the old dist/ and the bin says so', () => {
   const pkg = path.join(tempDir('build'), 'pkg');
-  for (const part of [
-    'package.json',
-    'tsconfig.json',
-    'tsconfig.build.json',
-    'bin',
-    'scripts',
-    'src',
-    'strategies',
-  ])
-    fs.cpSync(path.join(ROOT, part), path.join(pkg, part), { recursive: true });
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
+  copyProject(pkg, false);
   // A stale build from before must not survive a failed one.
   fs.mkdirSync(path.join(pkg, 'dist/src/cli'), { recursive: true });
   fs.writeFileSync(path.join(pkg, 'dist/src/cli/main.js'), 'export const run = async () => 0;\n');

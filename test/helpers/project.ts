@@ -9,17 +9,16 @@ import { inject } from 'vitest';
 import { ROOT } from './corpus.js';
 import { PLUGINS } from './plugins.js';
 
-const PARTS = [
-  'package.json',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'bin',
-  'scripts',
-  'src',
-  'strategies',
-  'corpus',
-  'ledger',
-];
+/** What building and running the package needs; its corpora and ledgers besides, when asked. */
+const CODE = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'scripts', 'src', 'strategies'];
+const DATA = ['corpus', 'ledger'];
+
+/** The project copied into `dir` (its code, and its data unless `data` is false), node_modules linked. */
+export function copyProject(dir: string, data = true): void {
+  for (const part of data ? [...CODE, ...DATA] : CODE)
+    fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+}
 
 export interface BuiltProject {
   readonly dir: string;
@@ -34,8 +33,7 @@ export interface BuiltProject {
 /** Copy the project into `tmp`/pkg with `plugins` in strategies/, and run `npm run build` there. */
 export function builtProject(tmp: string, plugins: Readonly<Record<string, string>>): BuiltProject {
   const dir = path.join(tmp, 'pkg');
-  for (const part of PARTS) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true });
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  copyProject(dir);
   for (const [name, text] of Object.entries(plugins))
     fs.writeFileSync(path.join(dir, 'strategies', name), text);
   // The build script, not tsc alone: it also copies plug-ins written in JavaScript into dist/.
