@@ -9,8 +9,9 @@
  * What a strategy is given is what a host is given: a copy (IPC copies), frozen by the guard, the
  * ledger only for a strategy that reads it, and the guard's answer back. The boundary itself (a
  * process per strategy, timeouts, crashes, the permission model, `--jobs` across processes) stays
- * with the tests that are about it (slice, sweeps, kill, hostile, plugin, environment), which do
- * not use this; slice.test.ts holds hosted answers equal to in-thread ones.
+ * with the tests that are about it (slice, sweeps, the runs kill stops, hostile, plugin,
+ * environment), which do not use this; slice.test.ts holds this stand-in's answers equal to
+ * those of the processes.
  */
 import { InputError } from '../../src/harness/errors.js';
 import { type Answer, assembleGuarded, describeThrown } from '../../src/harness/run/guard.js';

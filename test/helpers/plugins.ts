@@ -3,7 +3,8 @@
  * hostile ones (hostile.test.ts), two TypeScript ones (plugin.test.ts) and two in plain
  * JavaScript (plugin-js.test.ts). All of them go into one copy, built once per test run
  * (`sharedProject` in project.ts), since each build type-checks the whole project; every test
- * names the strategies it runs, so the others in the copy change nothing it reads.
+ * names the strategies it runs, or looks for its own in the list, so the others in the copy
+ * change nothing it checks.
  */
 import path from 'node:path';
 import { ROOT } from './corpus.js';

@@ -87,15 +87,15 @@ export function sharedProject(cwd: string): BuiltProject {
     }
     return projectAt(path.join(root, 'pkg'), JSON.parse(fs.readFileSync(done, 'utf8')), cwd);
   }
-  let build: BuiltProject['build'] = { status: null, output: 'the copy was not made' };
+  let build: BuiltProject['build'];
   try {
     build = builtProject(root, PLUGINS).build;
   } catch (e) {
+    // The waiting workers must hear of it too, not wait out BUILD_WAIT_MS.
     build = { status: null, output: String(e) };
-  } finally {
-    // Written whole, then renamed: a waiting worker never reads half of it.
-    fs.writeFileSync(`${done}.tmp`, JSON.stringify(build));
-    fs.renameSync(`${done}.tmp`, done);
   }
+  // Written whole, then renamed: a waiting worker never reads half of it.
+  fs.writeFileSync(`${done}.tmp`, JSON.stringify(build));
+  fs.renameSync(`${done}.tmp`, done);
   return projectAt(path.join(root, 'pkg'), build, cwd);
 }
