@@ -33,6 +33,7 @@ import type {
   CorpusCase,
   HostedStrategy,
   Compiled as MeasuredCompilation,
+  StrategyRef,
 } from '../types.js';
 import { Hosts } from './hosts.js';
 import { caseInputs, type Inputs } from './input.js';
@@ -70,8 +71,7 @@ export class CompileSession {
   static async open(o: CompileOptions): Promise<CompileSession> {
     if (o.budget !== undefined && !(Number.isSafeInteger(o.budget) && o.budget >= 0))
       throw new UsageError('--budget must be a whole number of tokens >= 0');
-    const [ref] = pickStrategies([o.strategy]);
-    if (ref === undefined) throw new UsageError(`unknown strategy "${o.strategy}"`);
+    const ref = strategyNamed(o.strategy);
     const hosts = new Hosts({
       timeout: o.timeout,
       keep: 1,
@@ -162,6 +162,9 @@ export class CompileSession {
   }
 }
 
+/** One registered strategy's file; an unknown name stops in `pickStrategies`, listing the known. */
+const strategyNamed = (name: string): StrategyRef => pickStrategies([name])[0] as StrategyRef;
+
 /** A truth file (or a batch line's `ledger`), every problem found before it is read. */
 function readLedger(file: string, identities: ReadonlySet<string>, lint: Lint, inline?: unknown) {
   const raw = inline === undefined ? readJsonFile(file) : inline;
@@ -179,8 +182,7 @@ export async function compileCase(
   budget: BudgetName | number,
   o: Pick<CompileOptions, 'strategy' | 'timeout' | 'policy' | 'lint'>,
 ): Promise<{ readonly kase: CorpusCase; readonly inputs: Inputs; readonly compiled: MeasuredCompilation }> {
-  const [ref] = pickStrategies([o.strategy]);
-  if (ref === undefined) throw new UsageError(`unknown strategy "${o.strategy}"`);
+  const ref = strategyNamed(o.strategy);
   const kase = corpus.cases.find((c) => c.name === name);
   if (kase === undefined)
     throw new UsageError(`unknown case "${name}" (known: ${corpus.cases.map((c) => c.name).join(', ')})`);
