@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { deltaTable } from '../../../src/cli/commands/compare.js';
+import type { Comparison } from '../../../src/harness/checks/compare.js';
 import { headlineTable } from '../../../src/harness/report/headline.js';
 import { FIGURES, figuresOf, ROW_METRICS, TABLES } from '../../../src/harness/score/catalogue.js';
 import { NO_METRICS } from '../../../src/harness/score/metrics.js';
@@ -18,12 +20,12 @@ describe('the metric catalogue', () => {
       for (const name of list) expect(names, `${table}: ${name}`).toContain(name);
   });
 
-  it('labels a figure the same wherever two tables show it', () => {
-    const shared = TABLES.headline.filter((n) => (TABLES.compare as readonly string[]).includes(n));
-    expect(shared.length).toBeGreaterThan(5);
-    const label = (table: 'headline' | 'compare', name: string) =>
-      figuresOf(table).find((f) => f.name === name)?.label;
-    for (const name of shared) expect(label('headline', name)).toBe(label('compare', name));
+  it('the study headline and compare head a figure they share with the same words', () => {
+    // Headers do not depend on the rows: an empty comparison and empty stats print them all.
+    const compared = deltaTable({ headline: [] } as unknown as Comparison).headers;
+    const headline = headlineTable(new Map()).headers.slice(1);
+    expect(headline.length).toBeGreaterThan(5);
+    for (const header of headline) expect(compared, header).toContain(header);
   });
 
   it('is what the headline prints: its labels, and each strategy’s figures read off its stats', async () => {
