@@ -22,7 +22,7 @@ const FULL = process.env.CTXBENCH_FULL === '1';
 /** Inputs per target: compile's files one input each, batch files of BATCH_LINES inputs. */
 const RUNS = FULL
   ? { request: 2500, candidates: 2500, policy: 2000, batch: 100, manifest: 500, ledger: 500 }
-  : { request: 200, candidates: 200, policy: 100, batch: 8, manifest: 20, ledger: 20 };
+  : { request: 120, candidates: 120, policy: 60, batch: 8, manifest: 20, ledger: 20 };
 const BATCH_LINES = 20;
 const SEED = 20261130;
 

@@ -22,7 +22,7 @@ const MODES = [
  * Pool sizes lean small (squared uniform) so that the sample stays quick but reaches the large.
  */
 describe(`fast and reference engines decide alike (seed ${SEED})`, () => {
-  const pools = runs(60, 1000);
+  const pools = runs(30, 1000);
   const rng = seedrandom(SEED);
   const sizes = Array.from({ length: pools }, () => 10 + Math.floor(rng() ** 2 * 1991));
 
