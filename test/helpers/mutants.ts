@@ -28,6 +28,11 @@ export interface Doc {
 export interface Generator {
   readonly rule: ValidationRule;
   readonly also?: readonly ValidationRule[];
+  /**
+   * More rules broken on the compiler's own compilations: their trace is re-derived by running
+   * the compiler again on the inputs, so an edit of the inputs shows there too.
+   */
+  readonly alsoOnCompiler?: readonly ValidationRule[];
   readonly name: string;
   /** A mutant of `doc`, or null when this rule cannot be broken alone on it. */
   readonly make: (doc: Doc, inputs: CheckInputs, pick: (n: number) => number) => Mutant | null;
@@ -330,6 +335,7 @@ export const GENERATORS: readonly Generator[] = [
   },
   {
     rule: 'legal',
+    alsoOnCompiler: ['trace'],
     name: 'an admitted candidate out of scope',
     make: onCandidate((c) => {
       c.scope_eligible = false;

@@ -7,6 +7,7 @@
  */
 import {
   buildBundle,
+  bundleToJSON,
   type CompilationResult,
   type CompilerPolicy,
   type ContextBundle,
@@ -17,11 +18,13 @@ import {
   orderByRole,
   renderBundleText,
   renderedCost,
+  resultToJSON,
   type TraceEntry,
   validateBundle,
   validateResult,
 } from '../../compiler/index.js';
 import type { ValidationRule } from '../types.js';
+import { type Difference, differences, expectedResults } from './rederive.js';
 
 export interface Problem {
   readonly rule: ValidationRule;
@@ -33,6 +36,11 @@ export interface StoredCompilation {
   readonly bundle: ContextBundle | null;
   readonly result: CompilationResult;
   readonly rendered_text: unknown;
+  /**
+   * The bundle and result as they were read, before any reader dropped an unknown field or
+   * coerced a value; without them, the records' own canonical JSON is compared.
+   */
+  readonly raw?: { readonly bundle: unknown; readonly result: unknown } | undefined;
 }
 
 export interface CheckInputs {
@@ -52,6 +60,8 @@ export function checkCompilation(doc: StoredCompilation, inputs: CheckInputs): P
   const { request, candidates, policy } = inputs;
   for (const text of validateResult(result, request, candidates)) say('result')(text);
   resultAgainstInputs(result, bundle, inputs, say('result'));
+  resultAgainstDerivation(doc, inputs, say);
+  if (bundle !== null) unknownFields(doc.raw?.bundle, bundleToJSON(bundle), say('item'));
   const known = new Map(candidates.map((c) => [c.candidate_id, c]));
   traceAgainstBundle(result.trace.entries, bundle, known, request, say('trace'));
   if (bundle === null) {
@@ -84,6 +94,62 @@ export function checkCompilation(doc: StoredCompilation, inputs: CheckInputs): P
       );
   }
   return problems;
+}
+
+/**
+ * The stored result against every result the harness could have written for the same inputs,
+ * admitted set and outcome (rederive.ts): one must match field for field. Otherwise the nearest
+ * one's first difference is named, once per rule. Hash, token total and positions have rules of
+ * their own, checked against the bundle.
+ */
+function resultAgainstDerivation(
+  doc: StoredCompilation,
+  inputs: CheckInputs,
+  say: (rule: ValidationRule) => (text: string) => void,
+): void {
+  const stored = doc.raw?.result ?? resultToJSON(doc.result);
+  let nearest: { family: string; found: Difference[]; distance: number } | undefined;
+  for (const e of expectedResults(doc.result, doc.bundle, inputs)) {
+    const found = differences(stored, e.json, '', []).filter((d) => !OWN_RULE.test(d.at));
+    if (found.length === 0) {
+      // Refusing when a legal bundle fits is what the strategy chose, as an illegal bundle is.
+      const witness = e.witness?.();
+      if (witness !== undefined)
+        say('legal')(
+          `the refusal ${doc.result.failure?.reason} says no legal bundle fits, but [${witness.join(', ')}] is legal and fits`,
+        );
+      return;
+    }
+    const distance = distanceOf(found);
+    if (nearest === undefined || distance < nearest.distance) nearest = { family: e.family, found, distance };
+  }
+  if (nearest === undefined) return;
+  const told = new Set<ValidationRule>();
+  for (const d of nearest.found) {
+    const rule: ValidationRule = d.at.startsWith('trace') ? 'trace' : 'result';
+    if (told.has(rule)) continue;
+    told.add(rule);
+    say(rule)(`result.${d.at} ${d.text} (nearest: the result ${nearest.family} gives)`);
+  }
+}
+
+/**
+ * How far a stored result is from one written another way: another outcome first, then how
+ * many fields and trace entries differ (an entry counts once, however many of its fields do).
+ */
+function distanceOf(found: readonly Difference[]): number {
+  const places = new Set(found.map((d) => /^trace\.entries\[\d+\]/.exec(d.at)?.[0] ?? d.at));
+  return (places.has('success') ? 1e9 : 0) + places.size;
+}
+
+/** Fields with rules of their own: the hash, the token total, and trace positions. */
+const OWN_RULE = /^(bundle_hash|bundle_tokens|trace\.entries\[\d+\]\.position)$/;
+
+/** Fields of the bundle or an item the writer does not write, or leaves out (it writes all). */
+function unknownFields(raw: unknown, written: unknown, say: (text: string) => void): void {
+  if (raw === undefined) return;
+  for (const d of differences(raw, written, 'bundle', []))
+    if (d.text === 'is an unknown field' || d.text === 'is missing') say(`${d.at} ${d.text}`);
 }
 
 /** The result's own fields against the request, the policy and the bundle. */

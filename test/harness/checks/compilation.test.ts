@@ -67,6 +67,7 @@ const check = (doc: Doc, inputs: CheckInputs) =>
       bundle: doc.bundle === null ? null : readBundle(doc.bundle),
       result: readResult(doc.result, { anyReason: true }),
       rendered_text: doc.rendered_text,
+      raw: doc,
     },
     inputs,
   );
@@ -100,7 +101,12 @@ describe(`mutants (seed ${SEED})`, () => {
           const m = g.make(base.doc, base.inputs, pick);
           if (m === null) continue;
           const found = new Set(check(m.doc, m.inputs ?? base.inputs).map((p) => p.rule));
-          const want = new Set<ValidationRule>([g.rule, ...(g.also ?? [])]);
+          const compiler = base.strategy.startsWith('compiler');
+          const want = new Set<ValidationRule>([
+            g.rule,
+            ...(g.also ?? []),
+            ...((compiler && g.alsoOnCompiler) || []),
+          ]);
           expect([...found].sort(), `${g.name} on ${base.strategy} ${base.where}`).toEqual([...want].sort());
           tried.set(g.rule, (tried.get(g.rule) ?? 0) + 1);
         }
