@@ -1,5 +1,5 @@
 import { type ContextBundle, isPlainObject, readBundle, readResult } from '../../compiler/index.js';
-import { checkCompilation, problemText } from '../../harness/checks/index.js';
+import { checkCompilation, checkDocument, problemText } from '../../harness/checks/index.js';
 import { InputError, UsageError } from '../../harness/errors.js';
 import {
   checkInputs,
@@ -56,7 +56,15 @@ export const validate = defineCommand({
       doc.bundle === undefined || doc.bundle === null
         ? null
         : locate(file, 'bundle', () => readBundle(doc.bundle));
-    const problems = checkCompilation({ bundle, result, rendered_text: doc.rendered_text ?? null }, inputs);
+    // The records as read, so that no reader's leniency hides an unknown or coerced field.
+    const stored = {
+      bundle,
+      result,
+      rendered_text: doc.rendered_text ?? null,
+      raw: { bundle: doc.bundle ?? null, result: doc.result },
+    };
+    const found = checkCompilation(stored, inputs);
+    const problems = [...found, ...checkDocument(doc, stored, inputs, found)];
     if (problems.length === 0) {
       io.out('valid\n');
       return EXIT.ok;

@@ -10,5 +10,6 @@ export {
 } from './compare.js';
 export { checkCompilation, problemText } from './compilation.js';
 export { runConformance } from './conformance.js';
+export { checkDocument } from './document.js';
 export { type CorpusFacts, readRunFolder } from './read-run.js';
 export { verifyRun } from './verify.js';

@@ -51,8 +51,8 @@ const runs = new WeakMap<CheckInputs, Run[]>();
 
 /** The compiler's outputs for these inputs, one per distinct mode, each made once when first asked for. */
 export function* compilerRuns(inputs: CheckInputs): Generator<Run> {
-  let done = runs.get(inputs);
-  if (done === undefined) runs.set(inputs, (done = []));
+  const done = runs.get(inputs) ?? [];
+  runs.set(inputs, done);
   const seen = new Set<string>();
   for (const { name, over } of COMPILER_MODES) {
     const policy = { ...inputs.policy, ...over };

@@ -1,0 +1,104 @@
+/**
+ * A stored compilation as a whole document: `compile`'s output, or a Python golden file. Every
+ * top-level field is one of its shape's, and every field that repeats what another says, or what
+ * the checks find, says the same; nothing is silently dropped (docs/compiler.md §16.3).
+ */
+import { type ContextCandidate, isPlainObject } from '../../compiler/index.js';
+import { realTokens } from '../input/index.js';
+import { type CheckInputs, type Problem, problemText, type StoredCompilation } from './compilation.js';
+import { differences } from './rederive.js';
+
+/** What `compile` prints (src/harness/run/one.ts). */
+const COMPILED = ['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras'];
+
+/** A golden of the Python reference (test/fixtures/golden), told apart by its `fixture`. */
+const GOLDEN = [
+  'admitted_candidate_ids',
+  'admitted_representation_ids',
+  'budget',
+  'bundle',
+  'bundle_hash',
+  'bundle_order',
+  'bundle_tokens',
+  'failure',
+  'fixture',
+  'policy',
+  'rendered_text',
+  'request',
+  'result',
+  'success',
+  'trace',
+];
+
+/**
+ * The document's own problems, given those `checkCompilation` found in it: unknown top-level
+ * fields (rule `result`), and restated facts that differ from what they restate.
+ */
+export function checkDocument(
+  doc: Readonly<Record<string, unknown>>,
+  stored: StoredCompilation,
+  inputs: CheckInputs,
+  found: readonly Problem[],
+): Problem[] {
+  const problems: Problem[] = [];
+  const golden = Object.hasOwn(doc, 'fixture');
+  const known = new Set(golden ? GOLDEN : COMPILED);
+  for (const key of Object.keys(doc))
+    if (!known.has(key))
+      problems.push({
+        rule: 'result',
+        text: `${key} is an unknown field of a compilation${golden ? ' golden' : ''}`,
+      });
+  const restated = golden ? goldenFacts(doc, stored, inputs) : compiledFacts(doc, stored, found);
+  for (const [key, { rule, want }] of Object.entries(restated)) {
+    if (!Object.hasOwn(doc, key)) continue;
+    const d = differences(doc[key], want, key, [])[0];
+    if (d !== undefined)
+      problems.push({ rule, text: `${d.at} ${d.text}: it restates what the compilation gives` });
+  }
+  if (!golden && Object.hasOwn(doc, 'extras') && !isPlainObject(doc.extras))
+    problems.push({ rule: 'result', text: 'extras is not an object' });
+  return problems;
+}
+
+type Facts = Record<string, { readonly rule: Problem['rule']; readonly want: unknown }>;
+
+/** `compile`'s validation block and real token counts, as they are for this document. */
+function compiledFacts(
+  doc: Readonly<Record<string, unknown>>,
+  stored: StoredCompilation,
+  found: readonly Problem[],
+): Facts {
+  const text = doc.rendered_text;
+  return {
+    validation: { rule: 'result', want: { valid: found.length === 0, problems: found.map(problemText) } },
+    real_tokens: {
+      rule: 'rendered',
+      want: typeof text === 'string' && stored.bundle !== null ? realTokens(text) : null,
+    },
+  };
+}
+
+/** A golden's copies of the result's fields and of the bundle's ids and forms. */
+function goldenFacts(
+  doc: Readonly<Record<string, unknown>>,
+  stored: StoredCompilation,
+  inputs: CheckInputs,
+): Facts {
+  const raw = isPlainObject(doc.result) ? doc.result : {};
+  const ids = stored.bundle?.items.map((i) => i.id) ?? [];
+  const known = new Map<string, ContextCandidate>(inputs.candidates.map((c) => [c.candidate_id, c]));
+  return {
+    success: { rule: 'result', want: raw.success },
+    bundle_hash: { rule: 'hash', want: raw.bundle_hash },
+    bundle_tokens: { rule: 'tokens', want: raw.bundle_tokens },
+    failure: { rule: 'result', want: raw.failure },
+    trace: { rule: 'trace', want: raw.trace },
+    admitted_candidate_ids: { rule: 'item', want: ids },
+    bundle_order: { rule: 'item', want: ids },
+    admitted_representation_ids: {
+      rule: 'item',
+      want: stored.bundle === null ? [] : ids.map((id) => known.get(id)?.representation_id ?? null),
+    },
+  };
+}
