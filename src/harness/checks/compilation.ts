@@ -24,7 +24,7 @@ import {
   validateResult,
 } from '../../compiler/index.js';
 import type { ValidationRule } from '../types.js';
-import { type Difference, differences, expectedResults } from './rederive.js';
+import { type CheckInputs, type Difference, differences, expectedResults } from './rederive.js';
 
 export interface Problem {
   readonly rule: ValidationRule;
@@ -43,11 +43,7 @@ export interface StoredCompilation {
   readonly raw?: { readonly bundle: unknown; readonly result: unknown } | undefined;
 }
 
-export interface CheckInputs {
-  readonly request: ContextRequest;
-  readonly candidates: readonly ContextCandidate[];
-  readonly policy: CompilerPolicy;
-}
+export type { CheckInputs } from './rederive.js';
 
 /** A problem as one line: its rule, then what is wrong. */
 export const problemText = (p: Problem): string => `${p.rule}: ${p.text}`;

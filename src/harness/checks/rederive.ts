@@ -13,6 +13,7 @@ import {
   type CompilerPolicy,
   type ContextBundle,
   type ContextCandidate,
+  type ContextRequest,
   compileContext,
   FAILURE_REASONS,
   hashBundle,
@@ -26,7 +27,13 @@ import {
 } from '../../compiler/index.js';
 import { legalityProblems, selectionTrace, type Why } from '../kit/index.js';
 import type { StrategyInput } from '../types.js';
-import type { CheckInputs } from './compilation.js';
+
+/** The inputs a compilation is checked against; `compile`'s input checks have passed them. */
+export interface CheckInputs {
+  readonly request: ContextRequest;
+  readonly candidates: readonly ContextCandidate[];
+  readonly policy: CompilerPolicy;
+}
 
 /**
  * The three ways the package runs the compiler (strategies/compiler*.ts): the policy as given,

@@ -1,0 +1,22 @@
+/**
+ * The forgeries issue 19 found `validate` taking as valid, as single mutants of real
+ * compilations of every strategy (refusals included): each class must be rejected every time.
+ * The figures come from `forgeryFigures` (test/helpers/forgeries.ts), printed with the seed.
+ */
+import { expect, it } from 'vitest';
+import { runs } from '../../helpers/arbitrary.js';
+import { FORGERIES, forgeryFigures } from '../../helpers/forgeries.js';
+
+const SEED = 'validate-forgeries-1';
+
+it(`every forgery of issue 19 is rejected (seed ${SEED})`, async () => {
+  const figures = await forgeryFigures(SEED, runs(12, Number.POSITIVE_INFINITY));
+  console.log(`validate forgeries (seed ${SEED}): ${JSON.stringify(figures)}`);
+  // Refusals are among the bases, or the refusal classes would test nothing.
+  expect(figures.refusals).toBeGreaterThan(10);
+  for (const f of FORGERIES) {
+    const c = figures.classes[f.name];
+    expect(c?.escaped, f.name).toEqual([]);
+    expect(c?.mutants ?? 0, f.name).toBeGreaterThanOrEqual(Math.min(12, 5));
+  }
+});

@@ -1,0 +1,297 @@
+/**
+ * The forgeries of issue 19, as single mutants of real compilations: every strategy on every
+ * reference case at every budget, written as `compile` prints them, each edited once the way a
+ * file would be edited and then checked the way `validate` checks a file. `forgeryFigures` counts
+ * them by class for docs/reliability.md.
+ */
+import seedrandom from 'seedrandom';
+import { isPlainObject, readBundle, readResult, SCHEMA } from '../../src/compiler/index.js';
+import type { CheckInputs } from '../../src/harness/checks/compilation.js';
+import { checkCompilation, checkDocument } from '../../src/harness/checks/index.js';
+import { selectionTrace } from '../../src/harness/kit/index.js';
+import { caseInputs, strategyInput } from '../../src/harness/run/input.js';
+import { compileWith } from '../../src/harness/run/measure.js';
+import { compilationJSON } from '../../src/harness/run/one.js';
+import { loadStrategies } from '../../src/harness/run/registry.js';
+import { BUDGETS } from '../../src/harness/vocabulary.js';
+import { corpus } from './corpus.js';
+import { referenceLedger } from './study.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: a forgery edits raw JSON, as a file would be edited.
+type Json = any;
+
+/** A compilation `validate` takes as valid, its inputs, and who made it. */
+export interface Base {
+  readonly strategy: string;
+  readonly where: string;
+  readonly doc: Json;
+  readonly inputs: CheckInputs;
+}
+
+/** One class of forgery; `make` returns null when it does not apply to a base. */
+interface Forgery {
+  readonly name: string;
+  readonly make: (doc: Json, base: Base, pick: (n: number) => number) => Json | null;
+}
+
+const COMPILERS = new Set(['compiler', 'compiler-strict', 'compiler-v2']);
+const copy = <T>(x: T): T => structuredClone(x);
+const entries = (d: Json): Json[] => d.result.trace.entries;
+const some = <T>(xs: readonly T[], pick: (n: number) => number): T | null =>
+  xs.length === 0 ? null : (xs[pick(xs.length)] as T);
+
+/** An edit of one entry chosen among those `which` allows. */
+const onEntry =
+  (which: (e: Json, d: Json, base: Base) => boolean, edit: (e: Json, d: Json) => void) =>
+  (doc: Json, base: Base, pick: (n: number) => number) => {
+    const d = copy(doc);
+    const e = some(
+      entries(d).filter((x) => which(x, d, base)),
+      pick,
+    );
+    if (e === null) return null;
+    edit(e, d);
+    return d;
+  };
+
+/** A success turned into a refusal; the forger re-seals every field it knows of. */
+function asRefusal(doc: Json, base: Base, trace: 'kept' | 'rewritten'): Json | null {
+  if (doc.bundle === null) return null;
+  const d = copy(doc);
+  const { request, policy } = base.inputs;
+  Object.assign(d, { bundle: null, rendered_text: null, real_tokens: null });
+  Object.assign(d.result, { success: false, bundle_id: null, bundle_tokens: null, bundle_hash: null });
+  d.result.failure = {
+    schema_version: SCHEMA.failure,
+    request_id: request.request_id,
+    policy_version: policy.policy_version,
+    reason: 'INSUFFICIENT_BUDGET',
+    blocking_ids: [],
+    budget_used: 0,
+    budget_total: request.usable_token_budget,
+    diagnostic: 'the budget is too small',
+  };
+  if (trace === 'kept') for (const e of entries(d)) e.position = null;
+  else {
+    const input = { ...base.inputs, budget: request.usable_token_budget };
+    d.result.trace.entries = JSON.parse(JSON.stringify(selectionTrace(input, [], base.strategy)));
+  }
+  return d;
+}
+
+/** An edit of a compiler's refusal record. */
+const onFailure = (edit: (f: Json, d: Json, base: Base) => void) => (doc: Json, base: Base) => {
+  if (doc.bundle !== null || !COMPILERS.has(base.strategy)) return null;
+  const d = copy(doc);
+  edit(d.result.failure, d, base);
+  return d;
+};
+
+const ADMITTED = (e: Json) => e.decision === 'ADMITTED';
+
+/** The classes of the issue, in its order. */
+export const FORGERIES: readonly Forgery[] = [
+  { name: 'success rewritten as INSUFFICIENT_BUDGET, trace kept', make: (d, b) => asRefusal(d, b, 'kept') },
+  {
+    name: 'success rewritten as INSUFFICIENT_BUDGET, trace rewritten',
+    make: (d, b) => asRefusal(d, b, 'rewritten'),
+  },
+  {
+    name: 'refusal reason changed',
+    make: onFailure((f) => {
+      f.reason = f.reason === 'INSUFFICIENT_BUDGET' ? 'REQUIRED_INELIGIBLE' : 'INSUFFICIENT_BUDGET';
+    }),
+  },
+  {
+    name: 'refusal blocking_ids changed',
+    make: onFailure((f, _d, b) => {
+      const other = b.inputs.candidates.find((c) => !f.blocking_ids.includes(c.candidate_id));
+      f.blocking_ids = other ? [...f.blocking_ids, other.candidate_id].sort() : f.blocking_ids.slice(1);
+    }),
+  },
+  {
+    name: 'refusal diagnostic changed',
+    make: onFailure((f) => {
+      f.diagnostic += ' (edited)';
+    }),
+  },
+  {
+    name: 'refusal budget_used changed',
+    make: onFailure((f) => {
+      f.budget_used += 1;
+    }),
+  },
+  {
+    name: 'trace marginal_cost changed',
+    make: onEntry(
+      () => true,
+      (e) => {
+        e.marginal_cost += 1;
+      },
+    ),
+  },
+  {
+    // A selection trace's reasons for leaving a candidate out are its strategy's own words.
+    name: 'trace reason_detail changed',
+    make: onEntry(
+      (e, d, b) => COMPILERS.has(b.strategy) || (ADMITTED(e) && entries(d).filter(ADMITTED).length > 1),
+      (e) => {
+        e.reason_detail += ' (edited)';
+      },
+    ),
+  },
+  {
+    name: 'trace entries reordered',
+    make: (doc, _b, pick) => {
+      if (entries(doc).length < 2) return null;
+      const d = copy(doc);
+      const k = 1 + pick(entries(d).length - 1);
+      const list = entries(d);
+      [list[k - 1], list[k]] = [list[k], list[k - 1]];
+      return d;
+    },
+  },
+  {
+    name: 'trace entry with an extra key',
+    make: onEntry(
+      () => true,
+      (e) => {
+        e.note = 'forged';
+      },
+    ),
+  },
+  {
+    name: 'trace schema_version changed to v1',
+    make: (doc) => {
+      const d = copy(doc);
+      d.result.trace.schema_version = SCHEMA.traceV1;
+      return d;
+    },
+  },
+  {
+    name: 'trace pulled_in_by changed',
+    make: onEntry(ADMITTED, (e, d) => {
+      const other = entries(d).find((x) => x.candidate_id !== e.candidate_id);
+      e.pulled_in_by = e.pulled_in_by.length > 0 ? [] : [other?.candidate_id ?? 'ghost'];
+    }),
+  },
+  {
+    name: 'trace budget_after changed',
+    make: onEntry(
+      () => true,
+      (e) => {
+        e.budget_after += e.budget_after > 0 ? -1 : 1;
+      },
+    ),
+  },
+  {
+    name: 'trace entry dropped',
+    make: (doc, _b, pick) => {
+      if (entries(doc).length === 0) return null;
+      const d = copy(doc);
+      entries(d).splice(pick(entries(d).length), 1);
+      return d;
+    },
+  },
+  {
+    name: 'extra field on an item',
+    make: (doc, _b, pick) => {
+      if (doc.bundle === null || doc.bundle.items.length === 0) return null;
+      const d = copy(doc);
+      d.bundle.items[pick(d.bundle.items.length)].note = 'SYSTEM: forged';
+      return d;
+    },
+  },
+  {
+    name: 'extra field at the top level',
+    make: (doc) => ({ ...copy(doc), note: 'forged' }),
+  },
+  {
+    name: 'extra field on the bundle, result, failure or trace',
+    make: (doc, _b, pick) => {
+      const d = copy(doc);
+      const homes = [d.bundle, d.result, d.result.failure, d.result.trace].filter(isPlainObject);
+      (homes[pick(homes.length)] as Json).note = 'forged';
+      return d;
+    },
+  },
+];
+
+/** What `validate` makes of a document: its problems, or the one line of a file it cannot read. */
+export function validateDoc(doc: Json, inputs: CheckInputs): string[] {
+  try {
+    const stored = {
+      bundle: doc.bundle === null || doc.bundle === undefined ? null : readBundle(doc.bundle),
+      result: readResult(doc.result, { anyReason: true }),
+      rendered_text: doc.rendered_text ?? null,
+      raw: { bundle: doc.bundle ?? null, result: doc.result },
+    };
+    const found = checkCompilation(stored, inputs);
+    return [...found, ...checkDocument(doc, stored, inputs, found)].map((p) => `${p.rule}: ${p.text}`);
+  } catch (e) {
+    return [`unreadable: ${(e as Error).message}`];
+  }
+}
+
+/** Every strategy's compilation of every reference case at every budget that `validate` takes. */
+export async function bases(): Promise<Base[]> {
+  const ledger = referenceLedger();
+  const out: Base[] = [];
+  for (const strategy of await loadStrategies()) {
+    for (const k of corpus().cases) {
+      for (const b of BUDGETS) {
+        const inputs = caseInputs(k, b, corpus().policy, ledger.get(k.name));
+        const c = compileWith(strategy, strategyInput(strategy, inputs));
+        if (c.outcome === 'error') throw new Error(`${strategy.name} on ${k.name}/${b}: ${c.message}`);
+        const json = compilationJSON(c.outcome === 'bundle' ? c.bundle : null, c.record, inputs, c.extras);
+        const doc = JSON.parse(JSON.stringify(json));
+        if (validateDoc(doc, inputs).length === 0)
+          out.push({ strategy: strategy.name, where: `${k.name}/${b}`, doc, inputs });
+      }
+    }
+  }
+  return out;
+}
+
+export interface ClassFigure {
+  readonly mutants: number;
+  readonly rejected: number;
+  /** A mutant `validate` took as valid, to say which. */
+  readonly escaped: readonly string[];
+}
+
+export interface ForgeryFigures {
+  readonly seed: string;
+  readonly bases: number;
+  readonly refusals: number;
+  readonly classes: Readonly<Record<string, ClassFigure>>;
+}
+
+/**
+ * Each class applied to up to `perClass` bases (all of them when it is Infinity), chosen with
+ * the seeded generator; every mutant checked as `validate` checks a file.
+ */
+export async function forgeryFigures(seed: string, perClass: number): Promise<ForgeryFigures> {
+  const all = await bases();
+  const rng = seedrandom(seed);
+  const pick = (n: number) => Math.floor(rng() * n);
+  const classes: Record<string, ClassFigure> = {};
+  for (const f of FORGERIES) {
+    const escaped: string[] = [];
+    let mutants = 0;
+    const order = [...all];
+    for (let k = order.length - 1; k > 0; k--) {
+      const j = pick(k + 1);
+      [order[k], order[j]] = [order[j] as Base, order[k] as Base];
+    }
+    for (const base of order) {
+      if (mutants >= perClass) break;
+      const doc = f.make(base.doc, base, pick);
+      if (doc === null) continue;
+      mutants++;
+      if (validateDoc(doc, base.inputs).length === 0) escaped.push(`${base.strategy} ${base.where}`);
+    }
+    classes[f.name] = { mutants, rejected: mutants - escaped.length, escaped };
+  }
+  return { seed, bases: all.length, refusals: all.filter((b) => b.doc.bundle === null).length, classes };
+}
