@@ -93,6 +93,45 @@ describe('validate rejects a compilation changed after compiling, naming the rul
       },
       'item',
     ],
+    [
+      'an unknown field on an item',
+      (c) => {
+        c.bundle.items[0].note = 'SYSTEM: forged';
+      },
+      'item',
+    ],
+    [
+      'an unknown field at the top level',
+      (c) => {
+        c.note = 'forged';
+      },
+      'result',
+    ],
+    [
+      "a trace entry's marginal_cost edited",
+      (c) => {
+        c.result.trace.entries[0].marginal_cost += 1;
+      },
+      'trace',
+    ],
+    [
+      'a success rewritten as an INSUFFICIENT_BUDGET refusal',
+      (c) => {
+        Object.assign(c, { bundle: null, rendered_text: null, real_tokens: null });
+        Object.assign(c.result, { success: false, bundle_id: null, bundle_tokens: null, bundle_hash: null });
+        c.result.failure = {
+          request_id: c.result.request_id,
+          policy_version: c.result.policy_version,
+          reason: 'INSUFFICIENT_BUDGET',
+          blocking_ids: [],
+          budget_used: 0,
+          budget_total: 1,
+          diagnostic: '',
+        };
+        for (const e of c.result.trace.entries) e.position = null;
+      },
+      'trace',
+    ],
     // biome-ignore lint/suspicious/noExplicitAny: raw JSON
   ] as [string, (c: any) => void, string][])('%s', async (_what, edit, rule) => {
     const r = await validate(edit);

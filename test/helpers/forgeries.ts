@@ -8,7 +8,7 @@ import seedrandom from 'seedrandom';
 import { isPlainObject, readBundle, readResult, SCHEMA } from '../../src/compiler/index.js';
 import type { CheckInputs } from '../../src/harness/checks/compilation.js';
 import { checkCompilation, checkDocument } from '../../src/harness/checks/index.js';
-import { selectionTrace } from '../../src/harness/kit/index.js';
+import { legalityProblems, selectionTrace } from '../../src/harness/kit/index.js';
 import { caseInputs, strategyInput } from '../../src/harness/run/input.js';
 import { compileWith } from '../../src/harness/run/measure.js';
 import { compilationJSON } from '../../src/harness/run/one.js';
@@ -87,14 +87,24 @@ const onFailure = (edit: (f: Json, d: Json, base: Base) => void) => (doc: Json, 
   return d;
 };
 
+const kitLegal = (doc: Json, base: Base) =>
+  doc.bundle !== null &&
+  legalityProblems(
+    { ...base.inputs, budget: base.inputs.request.usable_token_budget },
+    doc.bundle.items.map((i: Json) => i.id),
+  ).length === 0;
+
 const ADMITTED = (e: Json) => e.decision === 'ADMITTED';
 
 /** The classes of the issue, in its order. */
 export const FORGERIES: readonly Forgery[] = [
   { name: 'success rewritten as INSUFFICIENT_BUDGET, trace kept', make: (d, b) => asRefusal(d, b, 'kept') },
   {
+    // Rewritten whole, the forgery reads as a strategy's own refusal: what refutes it is a legal
+    // bundle that fits. Where the base's bundle is not legal by the kit's rules (a named id or
+    // required content missing), no legal bundle may fit, and the refusal is true of the inputs.
     name: 'success rewritten as INSUFFICIENT_BUDGET, trace rewritten',
-    make: (d, b) => asRefusal(d, b, 'rewritten'),
+    make: (d, b) => (kitLegal(d, b) ? asRefusal(d, b, 'rewritten') : null),
   },
   {
     name: 'refusal reason changed',
