@@ -24,8 +24,18 @@ export const LINE_BREAKS = [
   '\x85',
 ] as const;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are line breaks here.
-const ANY_BREAK = /\r\n|[\n\r\u2028\u2029\v\f\x1c-\x1e\x85]/u;
+/**
+ * How each common reader cuts a text into lines. All of them cut at `\n`, where the frame puts
+ * its own lines; a boundary a reader does not cut at is, to it, an invisible character inside a
+ * line, so each reader sees lines of its own and all of them are looked at.
+ */
+export const LINE_READERS: Readonly<Record<string, RegExp>> = {
+  newline: /\n/,
+  'universal newlines': /\r\n|[\n\r]/,
+  javascript: /\r\n|[\n\r\u2028\u2029]/,
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are its line breaks.
+  'python splitlines': /\r\n|[\n\r\u2028\u2029\v\f\x1c-\x1e\x85]/,
+};
 
 /**
  * What is left of a line once a reader's eye has passed over it: compatibility forms folded
@@ -62,15 +72,22 @@ function shown(text: string): string {
 
 /**
  * The first line of `text` the frame would read as its own, or null. Under v1, a lookalike line
- * at any reader's line boundary; under v2, any line holding the tag however disguised, and the
+ * as any of the readers cuts it; under v2, any line holding the tag however disguised, and the
  * text as a whole when the tag is spread across lines.
  */
 export function forgedLine(text: string, tag: string | null): string | null {
-  const lines = text.split(ANY_BREAK);
-  if (tag === null) return lines.find(v1Lookalike) ?? null;
+  if (tag === null) {
+    for (const split of Object.values(LINE_READERS)) {
+      const line = text.split(split).find(v1Lookalike);
+      if (line !== undefined) return line;
+    }
+    return null;
+  }
   const wanted = tag.toUpperCase();
   if (!asSeen(text).includes(wanted)) return null;
-  return lines.find((l) => asSeen(l).includes(wanted)) ?? text;
+  return (
+    text.split(LINE_READERS['python splitlines'] as RegExp).find((l) => asSeen(l).includes(wanted)) ?? text
+  );
 }
 
 /** Every `frame` problem of a bundle rendered in `frame`, one line each. */
