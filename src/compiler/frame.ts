@@ -16,7 +16,7 @@ export function frameV2(bundleId: string, tag: string, count: string, contents: 
 }
 
 /** Keeps the tag apart from every other SHA-256 of these strings (the bundle hash among them). */
-const DOMAIN = 'ctxbench frame v2';
+const DOMAIN = 'ctxbench-frame-v2';
 
 /**
  * The tag: 16 hex digits of a SHA-256 over everything the frame renders except the tag itself,
