@@ -7,6 +7,7 @@
 export { promotedClass, strongerClass } from './classes.js';
 export { dependencyClosure, walkClosure } from './closure.js';
 export { type CompileOptions, compileContext } from './engine.js';
+export { type FrameV2Reading, frameV2, frameV2Tag, notOneLine, readFrameV2 } from './frame.js';
 export { type GateVerdict, gate } from './gates.js';
 export { requiredGroupOf, requiredGroups } from './groups.js';
 export { bundleHash } from './hash.js';
@@ -45,7 +46,6 @@ export { missingSources } from './stages/sources.js';
 export {
   decorationCost,
   estimateTokens_APPROX,
-  frameV2,
   headerCost,
   itemRenderCost,
   overheadCounter,

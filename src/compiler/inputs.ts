@@ -1,3 +1,4 @@
+import { notOneLine } from './frame.js';
 import { requiredGroupOf } from './groups.js';
 import { quote, RecordError } from './json.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from './types.js';
@@ -41,6 +42,17 @@ export function checkCompilerInputs(
 ): void {
   validateInputs(candidates);
   checkPolicy(request, policy);
+  checkRequestId(request.request_id);
+}
+
+/**
+ * The request id is rendered as the bundle id on the frame's `id:` line (§13, §17.6): a line break
+ * there would start a line of the requester's choosing, a separator among them. Checked here, not
+ * only by the reader, so that a library caller building its request in code is held to it too.
+ */
+export function checkRequestId(id: string): void {
+  const why = notOneLine(id);
+  if (why !== null) throw new RecordError(`invalid request_id: ${why}`, 'request_id');
 }
 
 function checkPolicy(request: ContextRequest, policy: CompilerPolicy): void {

@@ -4,7 +4,7 @@
  * RecordError.
  */
 
-import { plannedNeedsRefuse } from './inputs.js';
+import { checkRequestId, plannedNeedsRefuse } from './inputs.js';
 import {
   asObject,
   bool,
@@ -86,6 +86,7 @@ export function readRequest(raw: unknown): ContextRequest {
   const o = asObject(raw, 'request');
   const schema_version = checkSchema(o, 'ContextRequest', [SCHEMA.request]);
   const request_id = str(o, 'request_id');
+  checkRequestId(request_id);
   const task_id = str(o, 'task_id');
   const budget = o.usable_token_budget;
   if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0) {

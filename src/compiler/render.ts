@@ -2,9 +2,11 @@
  * From the live list to what leaves the compiler: the rendered cost that the budget is checked
  * against (docs/compiler.md §11.2), the bundle record (§13) and the text renderer (§13).
  */
+
+import { frameV2, frameV2Tag } from './frame.js';
 import { bundleHash } from './hash.js';
 import { makeBundle } from './read-results.js';
-import { frameV2, headerCost, itemRenderCost, SEPARATOR, separatorCost, TOKEN_PROVENANCE } from './tokens.js';
+import { headerCost, itemRenderCost, SEPARATOR, separatorCost, TOKEN_PROVENANCE } from './tokens.js';
 import type { CompilerPolicy, ContextBundle, ContextCandidate, ContextRequest, Frame } from './types.js';
 import { SCHEMA } from './vocabulary.js';
 
@@ -64,8 +66,12 @@ export function buildBundle(
 
 export const hashBundle = (bundle: ContextBundle): string => bundleHash(bundle.items);
 
-/** The v2 frame's tag: 64 bits of the bundle hash, which every content goes into. */
-export const frameTag = (bundle: ContextBundle): string => hashBundle(bundle).slice(0, 16);
+/** The v2 frame's tag: 64 bits of a digest of everything the frame renders but the tag (§17.6). */
+export const frameTag = (bundle: ContextBundle): string =>
+  frameV2Tag(
+    bundle.id,
+    bundle.items.map((i) => i.content),
+  );
 
 /**
  * The bundle as text, in the policy's frame: a fixed frame and the contents joined by separators.

@@ -3,6 +3,7 @@
  * register beside it, and the costs of the text the engine adds, priced by whichever the policy
  * names.
  */
+import { frameV2 } from './frame.js';
 import { quote, RecordError } from './json.js';
 import type { CompilerPolicy, ContextCandidate, ContextRequest, OverheadTokenizer } from './types.js';
 import { OVERHEAD_TOKENIZERS, REAL_TOKENIZERS } from './vocabulary.js';
@@ -111,18 +112,6 @@ export function headerCost(request: ContextRequest, policy: CompilerPolicy): num
     count(`${request.request_id} ${request.task_id} ${policy.policy_version}`) +
     (policy.frame === 'v2' ? count(frameV2(`${request.request_id}-bundle`, 'TAG', 'N', [])) : 0)
   );
-}
-
-/**
- * The v2 frame around `contents` (docs/compiler.md §17.6). Every delimiter carries `tag`, derived
- * from the bundle hash, which covers every content: a content cannot contain a delimiter without
- * containing a digest of itself. The separator stays one word, so its cost is the v1 separator's.
- */
-export function frameV2(bundleId: string, tag: string, count: string, contents: readonly string[]): string {
-  const lines = [`[CONTEXT BUNDLE ${tag}]`, `id: ${bundleId}`, `items: ${count}`, `---${tag}`];
-  if (contents.length > 0) lines.push(contents.join(`\n---${tag}\n`));
-  lines.push(`[/CONTEXT BUNDLE ${tag}]`);
-  return `${lines.join('\n')}\n`;
 }
 
 export const decorationCost = (

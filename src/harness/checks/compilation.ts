@@ -13,7 +13,6 @@ import {
   type ContextBundle,
   type ContextCandidate,
   type ContextRequest,
-  frameTag,
   hashBundle,
   orderByRole,
   renderBundleText,
@@ -24,6 +23,7 @@ import {
   validateResult,
 } from '../../compiler/index.js';
 import type { ValidationRule } from '../types.js';
+import { frameProblems } from './frame.js';
 import { type CheckInputs, type Difference, differences, expectedResults } from './rederive.js';
 
 export interface Problem {
@@ -80,15 +80,7 @@ export function checkCompilation(doc: StoredCompilation, inputs: CheckInputs): P
   const text = renderBundleText(bundle, policy.frame);
   if (doc.rendered_text !== text)
     say('rendered')(`rendered_text is not the ${policy.frame} rendering of the bundle`);
-  // The tag hashes every content: taken once, not once per item.
-  const tag = policy.frame === 'v2' ? frameTag(bundle) : null;
-  for (const item of bundle.items) {
-    const forged = forgedLine(item.content, tag);
-    if (forged !== null)
-      say('frame')(
-        `content of ${item.id} forges the ${policy.frame} frame with a line ${JSON.stringify(forged)}`,
-      );
-  }
+  for (const text of frameProblems(bundle, policy.frame)) say('frame')(text);
   return problems;
 }
 
@@ -254,15 +246,4 @@ function traceAgainstBundle(
     if (after > before || (next !== undefined && next[0] > after))
       say(`admissions spend the budget in overlapping steps (${before} to ${after})`);
   });
-}
-
-const V1_DELIMITERS = new Set(['---', '[CONTEXT BUNDLE]', '[/CONTEXT BUNDLE]']);
-
-/** A line of `content` the frame would read as its own, or null; `tag` is the v2 frame's. */
-function forgedLine(content: string, tag: string | null): string | null {
-  for (const line of content.split('\n')) {
-    const bare = line.replace(/\r$/, '');
-    if (tag === null ? V1_DELIMITERS.has(bare) : bare.includes(tag)) return bare;
-  }
-  return null;
 }

@@ -79,6 +79,7 @@ export function located<T>(files: InputFiles, run: () => T): T {
       throw new InputError(files.request, `${e.message}${other}`, 'request');
     }
     if (e.field === 'mandatory_form') throw new InputError(files.policy, e.message, 'policy');
+    if (e.field === 'request_id') throw new InputError(files.request, e.message, 'request');
     throw new InputError(files.candidates, e.message, 'candidates');
   }
 }

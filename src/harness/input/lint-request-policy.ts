@@ -9,6 +9,7 @@ import {
   FRAMES,
   isPlainObject,
   MANDATORY_FORMS,
+  notOneLine,
   OVERHEAD_TOKENIZERS,
   PRICINGS,
   quote,
@@ -48,7 +49,9 @@ export function lintRequest(raw: unknown, at: At): void {
     return;
   }
   schemaVersion(raw, [SCHEMA.request], at);
-  requiredString(raw, 'request_id', at);
+  const id = requiredString(raw, 'request_id', at);
+  const why = id === undefined ? null : notOneLine(id);
+  if (why !== null) at.out.error(at.record, 'request_id', `invalid request_id: ${why}`);
   requiredString(raw, 'task_id', at);
   const budget = requiredNumber(raw, 'usable_token_budget', at, INTEGER_TOKENS);
   if (budget !== undefined && !(Number.isInteger(budget) && budget >= 0))
