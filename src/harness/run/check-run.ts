@@ -56,6 +56,21 @@ function strategiesOf(manifestFile: string, raw: unknown): StrategyInfo[] {
   });
 }
 
+/** Each cell's stored row by its name (its first), wherever it stands. */
+function rowsByCell(rowLines: readonly string[]): Map<string, string> {
+  const own = new Map<string, string>();
+  for (const text of rowLines) {
+    try {
+      const r = JSON.parse(text) as { case?: unknown; budget?: unknown; strategy?: unknown };
+      const name = `${String(r.case)}/${String(r.budget)}/${String(r.strategy)}`;
+      if (!own.has(name)) own.set(name, text);
+    } catch {
+      // Not JSON: named where it stands.
+    }
+  }
+  return own;
+}
+
 /** The first line (1-based) where two texts differ. */
 function firstLine(a: string, b: string): number {
   const x = a.split('\n');
@@ -106,6 +121,7 @@ export async function checkRunFolder(dir: string): Promise<Disagreement[]> {
   const compLines = linesOf(path.join(dir, 'compilations.jsonl'));
   const rows: Row[] = [];
   const lines: string[] = [];
+  const own = rowsByCell(rowLines);
   for (let k = 0; k < Math.max(to - from, rowLines.length, compLines.length); k++) {
     const cell = matrix[from + k];
     if (cell === undefined || from + k >= to) {
@@ -114,7 +130,8 @@ export async function checkRunFolder(dir: string): Promise<Disagreement[]> {
       if (k < compLines.length) say({ file: 'compilations.jsonl', line: k + 1, text: `a compilation ${beyond}` });
       continue;
     }
-    const c = checkCell(cell as Cell<StrategyInfo>, corpus, ledger, rowLines[k], compLines[k]);
+    const name = `${cell.kase.name}/${cell.budget}/${cell.strategy.name}`;
+    const c = checkCell(cell as Cell<StrategyInfo>, corpus, ledger, rowLines[k], compLines[k], own.get(name));
     if (c.rows !== null) say({ file: 'rows.jsonl', line: k + 1, text: c.rows });
     if (c.compilations !== null) say({ file: 'compilations.jsonl', line: k + 1, text: c.compilations });
     if (c.row !== null && c.line !== null) {
@@ -130,7 +147,11 @@ export async function checkRunFolder(dir: string): Promise<Disagreement[]> {
     const was = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
     if (was === undefined) say({ file: name, text: 'missing' });
     else if (was !== text)
-      say({ file: name, line: firstLine(was, text), text: 'differs from the one rendered again from the rows' });
+      say({
+        file: name,
+        line: firstLine(was, text),
+        text: `differs from the one rendered again from the rows${name === 'report.html' ? ' and compilations' : ''}`,
+      });
   }
   return found;
 }

@@ -16,7 +16,7 @@ import { type Cell, finishCell } from './runner.js';
 
 /** What a cell's stored row and line come to. */
 export interface CellCheck {
-  /** The row the study writes for the line's selection; null when the line gives none. */
+  /** The row the study writes for the line's selection; null when the line or the cell's own row gives none. */
   readonly row: Row | null;
   readonly line: CompilationLine | null;
   /** The first disagreement in each file, or null. */
@@ -97,7 +97,9 @@ function recordProblems(line: Record<string, unknown>, cell: Cell<StrategyInfo>,
 
 /**
  * A cell's stored row and compilation line (their text, undefined when missing) against what the
- * study writes at that place of the loop order.
+ * study writes at that place of the loop order. `ownRow` is the stored row of this cell wherever
+ * it stands, for the strategy's extras (an error row's message among them): they are its own
+ * words, not derived, so a row out of place must not lend its words to this cell.
  */
 export function checkCell(
   cell: Cell<StrategyInfo>,
@@ -105,6 +107,7 @@ export function checkCell(
   ledger: ReadonlyMap<string, CaseLedger>,
   rowText: string | undefined,
   lineText: string | undefined,
+  ownRow: string | undefined,
 ): CellCheck {
   const want = cellName({ case: cell.kase.name, budget: cell.budget, strategy: cell.strategy.name });
   const row = rowText === undefined ? null : parsed(rowText);
@@ -129,16 +132,17 @@ export function checkCell(
     return { row: null, line: null, rows: rowsSay, compilations: linesSay };
   const stored = line.value;
   const storedRow = row?.value;
+  const claims = ownRow === rowText ? storedRow : ownRow === undefined ? undefined : parsed(ownRow)?.value;
   let again: { row: Row; compilation: CompilationLine };
   try {
     again = finishCell(cell, corpus, ledger, (input) =>
       stored.result === null
         ? errorCompiled(
-            isPlainObject(storedRow) && isPlainObject(storedRow.extras) && typeof storedRow.extras.error === 'string'
-              ? storedRow.extras.error
+            isPlainObject(claims) && isPlainObject(claims.extras) && typeof claims.extras.error === 'string'
+              ? claims.extras.error
               : '',
           )
-        : compileAnswer(cell.strategy.name, input, answerOf(stored, storedRow)),
+        : compileAnswer(cell.strategy.name, input, answerOf(stored, claims)),
     );
   } catch (e) {
     const text = `its selection cannot be measured again: ${(e as Error).message}`;
@@ -160,5 +164,6 @@ export function checkCell(
       : rowText !== JSON.stringify(again.row)
         ? 'is not written as the study writes it'
         : null);
-  return { row: again.row, line: again.compilation, rows, compilations };
+  // Without the cell's own row its words are unknown, and so is the row the study wrote.
+  return { row: claims === undefined ? null : again.row, line: again.compilation, rows, compilations };
 }
