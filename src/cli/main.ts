@@ -23,7 +23,8 @@ const COMMANDS: readonly Listed[] = [
   },
   {
     name: 'validate [run]',
-    describe: 'check a stored compilation, or a whole run folder, against its inputs, re-deriving everything it claims',
+    describe:
+      'check a stored compilation, or a whole run folder, against its inputs, re-deriving everything it claims',
     load: async () => (await import('./commands/validate.js')).validate,
   },
   {

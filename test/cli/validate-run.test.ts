@@ -8,15 +8,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCorpus } from '../../src/harness/input/corpus.js';
-import { loadStrategies } from '../../src/harness/run/registry.js';
 import type { InputError } from '../../src/harness/errors.js';
+import { loadCorpus } from '../../src/harness/input/corpus.js';
 import type { Disagreement } from '../../src/harness/run/check-run.js';
+import { loadStrategies } from '../../src/harness/run/registry.js';
 import type { Corpus, Strategy } from '../../src/harness/types.js';
 import { runs } from '../helpers/arbitrary.js';
 import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { corpus as referenceCorpus } from '../helpers/corpus.js';
-import { type Edited, FOLDER_EDITS, names, PARTIAL_EDITS, runFolderFigures, threadRun } from '../helpers/run-edits.js';
+import {
+  type Edited,
+  FOLDER_EDITS,
+  names,
+  PARTIAL_EDITS,
+  runFolderFigures,
+  threadRun,
+} from '../helpers/run-edits.js';
 
 const tmp = tempDir('validate-run');
 
@@ -36,7 +43,8 @@ function smallCorpus(n: number): Corpus {
     .map((c) => c.name);
   const dir = corpusCopy(tmp, `corpus-${n}`, (d) => {
     const drop = (f: string) => !keep.some((k) => f.startsWith(`${k}.`));
-    for (const f of fs.readdirSync(d)) if (/\.(request|candidates)\.json$/.test(f) && drop(f)) fs.rmSync(path.join(d, f));
+    for (const f of fs.readdirSync(d))
+      if (/\.(request|candidates)\.json$/.test(f) && drop(f)) fs.rmSync(path.join(d, f));
     for (const f of fs.readdirSync(path.join(d, 'ledger'))) if (drop(f)) fs.rmSync(path.join(d, 'ledger', f));
     const file = path.join(d, 'manifest.json');
     const m = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -106,7 +114,9 @@ describe('validate <run-folder> names the first file and line an edit changed', 
     fs.writeFileSync(file, text.join('\n'));
     const r = await cli('validate', dir);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe(`INVALID summary.json:${k + 1}: differs from the one rendered again from the rows\n`);
+    expect(r.stdout).toBe(
+      `INVALID summary.json:${k + 1}: differs from the one rendered again from the rows\n`,
+    );
   });
 });
 
@@ -171,7 +181,14 @@ describe('study --resume checks the rows it keeps', () => {
     const out = path.join(tmp, 'resumed-clean');
     fs.cpSync(`${figures.stopped}.partial`, `${out}.partial`, { recursive: true });
     expect((await threadRun(small, strategies, out, { resume: true })).state).toBe('finished');
-    for (const f of ['rows.jsonl', 'compilations.jsonl', 'summary.json', 'report.md', 'rows.csv', 'report.html'])
+    for (const f of [
+      'rows.jsonl',
+      'compilations.jsonl',
+      'summary.json',
+      'report.md',
+      'rows.csv',
+      'report.html',
+    ])
       expect(fs.readFileSync(path.join(out, f), 'utf8'), f).toBe(fs.readFileSync(path.join(run, f), 'utf8'));
   });
 });

@@ -90,11 +90,29 @@ export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited>> = {
       (l) => l.replace(/(<td[^>]*>)(\d+)(<\/td>)/, (_, a, n, b) => `${a}${Number(n) + 1}${b}`),
     ),
   "a row's figure": (d) =>
-    editLine(d, 'rows.jsonl', isBundle, editJson((o: Json) => (o.rendered_tokens += 1)), 2),
+    editLine(
+      d,
+      'rows.jsonl',
+      isBundle,
+      editJson((o: Json) => (o.rendered_tokens += 1)),
+      2,
+    ),
   "a row's audit": (d) =>
-    editLine(d, 'rows.jsonl', isBundle, editJson((o: Json) => (o.audit.legal = !o.audit.legal)), 4),
+    editLine(
+      d,
+      'rows.jsonl',
+      isBundle,
+      editJson((o: Json) => (o.audit.legal = !o.audit.legal)),
+      4,
+    ),
   'a field added to a row': (d) =>
-    editLine(d, 'rows.jsonl', () => true, editJson((o: Json) => (o.checked_by = 'hand')), 3),
+    editLine(
+      d,
+      'rows.jsonl',
+      () => true,
+      editJson((o: Json) => (o.checked_by = 'hand')),
+      3,
+    ),
   'two rows swapped': (d) => {
     const file = path.join(d, 'rows.jsonl');
     const all = lines(file);
@@ -186,7 +204,13 @@ export async function threadRun(
 /** Edits to a stopped run's kept rows and compilations before `--resume`. */
 export const PARTIAL_EDITS: Readonly<Record<string, (partial: string) => Edited>> = {
   "a kept row's figure": (p) =>
-    editLine(p, 'rows.jsonl', isBundle, editJson((o: Json) => (o.must_recall = 0.5)), 3),
+    editLine(
+      p,
+      'rows.jsonl',
+      isBundle,
+      editJson((o: Json) => (o.must_recall = 0.5)),
+      3,
+    ),
   "a kept row's bundle hash": (p) =>
     editLine(
       p,
@@ -234,7 +258,10 @@ export async function resumeEdited(
 
 const snapshot = (dir: string) =>
   Object.fromEntries(
-    ['run.json', 'rows.jsonl', 'compilations.jsonl'].map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]),
+    ['run.json', 'rows.jsonl', 'compilations.jsonl'].map((f) => [
+      f,
+      fs.readFileSync(path.join(dir, f), 'utf8'),
+    ]),
   );
 
 /**
@@ -254,7 +281,8 @@ export async function runFolderFigures(corpus: Corpus, strategies: readonly Stra
     partial.set(name, await resumeEdited(corpus, strategies, stopped, tmp, name));
   const caught =
     [...folder.values()].filter((r) => names(r.found, r.edited)).length +
-    [...partial.values()].filter((r) => r.untouched && r.error?.file.endsWith(`${r.edited.file}:${r.edited.line}`))
-      .length;
+    [...partial.values()].filter(
+      (r) => r.untouched && r.error?.file.endsWith(`${r.edited.file}:${r.edited.line}`),
+    ).length;
   return { tried: folder.size + partial.size, caught, run, stopped, folder, partial };
 }

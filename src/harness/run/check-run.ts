@@ -34,7 +34,8 @@ function linesOf(file: string): string[] {
 
 /** The manifest's record of an input folder, read again and held to its digest; exit 2 when not. */
 function inputDir(manifestFile: string, field: string, dir: unknown, digest: unknown): string {
-  if (typeof dir !== 'string') throw new InputError(manifestFile, `no ${field}.dir: not a run folder's manifest`);
+  if (typeof dir !== 'string')
+    throw new InputError(manifestFile, `no ${field}.dir: not a run folder's manifest`);
   const resolved = path.resolve(dir);
   if (!fs.existsSync(resolved) || !fs.statSync(resolved).isDirectory())
     throw new InputError(manifestFile, `${field}.dir ${dir} is gone: the run cannot be re-derived`);
@@ -97,7 +98,8 @@ export async function checkRunFolder(dir: string): Promise<Disagreement[]> {
     );
   }
   const m = readJsonFile(manifestFile);
-  if (!isPlainObject(m) || !isPlainObject(m.corpus)) throw new InputError(manifestFile, 'no corpus: not a run folder');
+  if (!isPlainObject(m) || !isPlainObject(m.corpus))
+    throw new InputError(manifestFile, 'no corpus: not a run folder');
   const corpusDir = inputDir(manifestFile, 'corpus', m.corpus.dir, m.corpus.digest);
   const loaded = loadCorpus(corpusDir);
   const corpus = { ...loaded, policy: toPolicy(manifestFile, m.policy) };
@@ -127,7 +129,8 @@ export async function checkRunFolder(dir: string): Promise<Disagreement[]> {
     if (cell === undefined || from + k >= to) {
       const beyond = `beyond the ${to - from} cells of the corpus and strategies the manifest names`;
       if (k < rowLines.length) say({ file: 'rows.jsonl', line: k + 1, text: `a row ${beyond}` });
-      if (k < compLines.length) say({ file: 'compilations.jsonl', line: k + 1, text: `a compilation ${beyond}` });
+      if (k < compLines.length)
+        say({ file: 'compilations.jsonl', line: k + 1, text: `a compilation ${beyond}` });
       continue;
     }
     const name = `${cell.kase.name}/${cell.budget}/${cell.strategy.name}`;

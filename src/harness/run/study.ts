@@ -22,8 +22,8 @@ import type {
 } from '../types.js';
 import { assembleGuarded } from './guard.js';
 import { Hosts } from './hosts.js';
-import { checkCell } from './rederive.js';
 import { strategyInput } from './input.js';
+import { checkCell } from './rederive.js';
 import { type Cell, cells } from './runner.js';
 import { sliceOf } from './shard.js';
 import { type Ask, runSlice } from './slice.js';
@@ -185,7 +185,14 @@ function folderWriter(
   // A kept row must be what the study writes for its compilation: a row edited in the partial
   // folder would otherwise be carried into the finished run.
   const vet: Vet = (k, rowText, lineText) => {
-    const c = checkCell(matrix[from + k] as Cell<StrategyInfo>, s.corpus, s.ledger, rowText, lineText, rowText);
+    const c = checkCell(
+      matrix[from + k] as Cell<StrategyInfo>,
+      s.corpus,
+      s.ledger,
+      rowText,
+      lineText,
+      rowText,
+    );
     if (c.compilations !== null) return { file: 'compilations.jsonl', text: c.compilations };
     if (c.rows !== null || c.row === null) return { file: 'rows.jsonl', text: c.rows ?? 'no row' };
     return c.row;
