@@ -256,12 +256,10 @@ export async function resumeEdited(
   return { edited, error, untouched };
 }
 
+/** The partial folder's files, null for one gone (a resume that went ahead). */
 const snapshot = (dir: string) =>
-  Object.fromEntries(
-    ['run.json', 'rows.jsonl', 'compilations.jsonl'].map((f) => [
-      f,
-      fs.readFileSync(path.join(dir, f), 'utf8'),
-    ]),
+  ['run.json', 'rows.jsonl', 'compilations.jsonl'].map((f) =>
+    fs.existsSync(path.join(dir, f)) ? fs.readFileSync(path.join(dir, f), 'utf8') : null,
   );
 
 /**

@@ -95,6 +95,22 @@ function recordProblems(line: Record<string, unknown>, cell: Cell<StrategyInfo>,
   }
 }
 
+/** Why a stored line is not the cell the study writes at its place, or null when it is. */
+function placeProblem(
+  what: string,
+  text: string | undefined,
+  line: { value: unknown } | null,
+  want: string,
+): string | null {
+  if (text === undefined) return `no ${what}: the study writes ${want} here`;
+  if (line === null) return 'not JSON';
+  const value = line.value;
+  const is = isPlainObject(value)
+    ? cellName({ case: value.case, budget: value.budget, strategy: value.strategy })
+    : null;
+  return is === want ? null : `is the ${what} of ${is ?? 'no cell'}, but the study writes ${want} here`;
+}
+
 /**
  * A cell's stored row and compilation line (their text, undefined when missing) against what the
  * study writes at that place of the loop order. `ownRow` is the stored row of this cell wherever
@@ -112,22 +128,8 @@ export function checkCell(
   const want = cellName({ case: cell.kase.name, budget: cell.budget, strategy: cell.strategy.name });
   const row = rowText === undefined ? null : parsed(rowText);
   const line = lineText === undefined ? null : parsed(lineText);
-  const rowsSay =
-    rowText === undefined
-      ? `no row: the study writes ${want} here`
-      : row === null
-        ? 'not JSON'
-        : !isPlainObject(row.value) || cellName(row.value as never) !== want
-          ? `is the row of ${isPlainObject(row.value) ? cellName(row.value as never) : 'no cell'}, but the study writes ${want} here`
-          : null;
-  const linesSay =
-    lineText === undefined
-      ? `no compilation: the study writes ${want} here`
-      : line === null
-        ? 'not JSON'
-        : !isPlainObject(line.value) || cellName(line.value as never) !== want
-          ? `is the compilation of ${isPlainObject(line.value) ? cellName(line.value as never) : 'no cell'}, but the study writes ${want} here`
-          : null;
+  const rowsSay = placeProblem('row', rowText, row, want);
+  const linesSay = placeProblem('compilation', lineText, line, want);
   if (linesSay !== null || line === null || !isPlainObject(line.value))
     return { row: null, line: null, rows: rowsSay, compilations: linesSay };
   const stored = line.value;
