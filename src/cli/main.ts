@@ -22,8 +22,9 @@ const COMMANDS: readonly Listed[] = [
     load: async () => (await import('./commands/compile.js')).compile,
   },
   {
-    name: 'validate',
-    describe: 'check a stored compilation against its inputs, re-deriving everything it claims',
+    name: 'validate [run]',
+    describe:
+      'check a stored compilation, or a whole run folder, against its inputs, re-deriving everything it claims',
     load: async () => (await import('./commands/validate.js')).validate,
   },
   {

@@ -9,17 +9,34 @@ import {
   locate,
   readJsonFile,
 } from '../../harness/input/index.js';
+import { checkRunFolder, disagreementText } from '../../harness/run/index.js';
 import { defineCommand, lintOf, strictOption } from '../command.js';
-import { EXIT } from '../io.js';
+import { EXIT, type ExitCode, type Io } from '../io.js';
 import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
+
+const USAGE =
+  'validate needs a run folder (validate RUN_DIR) or --compilation, --request, --candidates and --policy, not both';
+
+/** A whole run folder: `valid`, or the first disagreement of each file (exit 1). */
+async function validateRun(dir: string, io: Io): Promise<ExitCode> {
+  const found = await checkRunFolder(dir);
+  if (found.length === 0) {
+    io.out('valid\n');
+    return EXIT.ok;
+  }
+  for (const d of found) io.out(`INVALID ${disagreementText(d)}\n`);
+  return EXIT.checkFailed;
+}
 
 /**
  * A stored compilation (the output of `compile`, or a golden file) checked against its inputs:
  * first the input checks `compile` applies (exit 2, one line), then every rule of
- * `checkCompilation`: `valid` and exit 0, or each problem with its rule and exit 1.
+ * `checkCompilation`: `valid` and exit 0, or each problem with its rule and exit 1. Or a run
+ * folder as a whole (`checkRunFolder`), against the inputs its manifest names.
  */
 export const validate = defineCommand({
   examples: [
+    ['$0 validate runs/compiler-v1', 're-derive a whole run folder from its inputs'],
     [
       '$0 validate --compilation out.json --request r.json --candidates c.json --policy p.json',
       're-check a stored compilation',
@@ -27,6 +44,10 @@ export const validate = defineCommand({
   ],
   options: (y) =>
     y
+      .positional('run', {
+        type: 'string',
+        describe: 'a run folder: every row, compilation and report file re-derived from its inputs',
+      })
       .option('compilation', {
         type: 'string',
         describe: 'a file with "result", "bundle" and "rendered_text" (compile output)',
@@ -36,10 +57,11 @@ export const validate = defineCommand({
       .option('policy', { type: 'string', describe: 'the policy it was compiled under' })
       .option('tokenizer', { ...tokenizerOption, describe: 'the --tokenizer it was compiled with' })
       .option('strict', strictOption),
-  run: (a, { io }) => {
-    if (!a.compilation || !a.request || !a.candidates || !a.policy) {
-      throw new UsageError('validate needs --compilation, --request, --candidates and --policy');
-    }
+  run: async (a, { io }) => {
+    const flags = [a.compilation, a.request, a.candidates, a.policy];
+    if (typeof a.run === 'string' && flags.every((f) => f === undefined)) return validateRun(a.run, io);
+    if (a.run !== undefined || !a.compilation || !a.request || !a.candidates || !a.policy)
+      throw new UsageError(USAGE);
     const files = { request: a.request, candidates: a.candidates, policy: a.policy };
     const lint = lintOf(a.strict, io);
     const inputs = {

@@ -4,4 +4,4 @@ export { checkOut, type LineFile, writeWhole } from './folder.js';
 export { mergeShards } from './merge.js';
 export { type ProgressOptions, type ProgressSink, progressLine } from './progress.js';
 export { corpusDigest, corpusNameOf, RUN_MARKS, readRows, reportFiles, runLabel } from './run-folder.js';
-export { RunWriter } from './run-writer.js';
+export { RunWriter, type Vet } from './run-writer.js';

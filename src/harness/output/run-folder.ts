@@ -115,6 +115,8 @@ export interface ManifestFacts {
   readonly policy: CompilerPolicy;
   readonly strategies: readonly StrategyInfo[];
   readonly shard?: ShardInfo | undefined;
+  /** The ledger's folder, named with its digest so that `validate` can re-derive every metric. */
+  readonly ledgerDir?: string | undefined;
 }
 
 /** The one file allowed to differ between reruns: it records when and with what. */
@@ -129,6 +131,9 @@ export const manifestOf = (m: ManifestFacts, rows: number) => ({
     digest: corpusDigest(m.corpus.dir),
     cases: m.corpus.cases.length,
   },
+  ...(m.ledgerDir === undefined
+    ? {}
+    : { ledger: { dir: path.resolve(m.ledgerDir), digest: corpusDigest(m.ledgerDir) } }),
   policy: policyToJSON(m.policy),
   strategies: m.strategies.map((s) => ({ name: s.name, readsLedger: s.readsLedger === true })),
   rows,

@@ -2,12 +2,12 @@
  * A run folder written as the run goes, so that a run that is stopped or killed can be finished:
  * rows and compilations stream into `<out>.partial` one finished cell at a time, in loop order,
  * beside `run.json`, what the run is. `study --resume` keeps the finished cells whose row and
- * compilation both made it to disk whole, and the finished folder is the same, byte for byte,
+ * compilation both made it to disk whole and agree with each other, and the finished folder is the same, byte for byte,
  * as that of a run never stopped.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { forEachLine } from '../input/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { jsonText as json } from './files.js';
@@ -17,12 +17,16 @@ import { type ManifestFacts, manifestOf, writeDerived } from './run-folder.js';
 /** Everything a resumed run must share with the run it continues; `run.json` holds it. */
 export type RunIdentity = Readonly<Record<string, unknown>>;
 
-/** Which cell the k-th row of the run must be. */
-export type CellAt = (k: number) => {
-  readonly case: string;
-  readonly budget: string;
-  readonly strategy: string;
-};
+/**
+ * The k-th kept row of a stopped run, from its row's and its compilation's text: the row the
+ * study writes there, or the file whose line disagrees and how. The study re-derives it from the
+ * compilation; this folder cannot (it lies below the measuring).
+ */
+export type Vet = (
+  k: number,
+  rowText: string,
+  lineText: string,
+) => Row | { readonly file: 'rows.jsonl' | 'compilations.jsonl'; readonly text: string };
 
 const IDENTITY = 'run.json';
 
@@ -33,9 +37,15 @@ export class RunWriter {
   /** The rows of the run so far, the kept ones of a resumed run first. */
   readonly rows: Row[];
 
-  constructor(out: string, identity: RunIdentity, cellAt: CellAt, resume: boolean) {
+  constructor(out: string, identity: RunIdentity, vet: Vet, resume: boolean) {
     this.folder = new FolderWriter(out, resume);
-    this.rows = resume ? keptRows(this.folder.partial, out, identity, cellAt) : [];
+    try {
+      this.rows = resume ? keptRows(this.folder.partial, out, identity, vet) : [];
+    } catch (e) {
+      // Refused: the partial folder stays as the stopped run left it, for a look or a fresh start.
+      this.folder.release();
+      throw e;
+    }
     if (this.rows.length === 0) this.folder.write(IDENTITY, json(identity));
     this.rowsFile = this.folder.lines('rows.jsonl', this.rows.length > 0);
     this.compilations = this.folder.lines('compilations.jsonl', this.rows.length > 0);
@@ -78,9 +88,11 @@ export class RunWriter {
 
 /**
  * The finished cells of a stopped run, both files cut back to them. A cell counts when its row
- * and its compilation are whole lines and the row is the cell the loop order puts there.
+ * and its compilation are whole lines; each is vetted first, and one that is not what the study
+ * writes stops the resume before anything is cut: a kill tears only a last line, so a whole
+ * line that disagrees was written by someone else.
  */
-function keptRows(partial: string, out: string, identity: RunIdentity, cellAt: CellAt): Row[] {
+function keptRows(partial: string, out: string, identity: RunIdentity, vet: Vet): Row[] {
   const idFile = path.join(partial, IDENTITY);
   if (!fs.existsSync(idFile)) return [];
   const was = JSON.parse(fs.readFileSync(idFile, 'utf8')) as RunIdentity;
@@ -88,43 +100,39 @@ function keptRows(partial: string, out: string, identity: RunIdentity, cellAt: C
     if (JSON.stringify(was[key]) !== JSON.stringify(identity[key]))
       throw new UsageError(`cannot resume ${out}: it was started with another ${key}; run without --resume`);
   }
+  const rowLines = wholeLines(path.join(partial, 'rows.jsonl'));
+  const compLines = wholeLines(path.join(partial, 'compilations.jsonl'));
+  const n = Math.min(rowLines.length, compLines.length);
   const rows: Row[] = [];
-  const rowEnds = wholeLines(path.join(partial, 'rows.jsonl'), (line, k) => {
-    const row = JSON.parse(line) as Row;
-    const cell = cellAt(k);
-    if (row.case !== cell.case || row.budget !== cell.budget || row.strategy !== cell.strategy) return false;
-    rows.push(row);
-    return true;
-  });
-  const lineEnds = wholeLines(path.join(partial, 'compilations.jsonl'), (line, k) => {
-    const cell = cellAt(k);
-    return k < rows.length && line.startsWith(JSON.stringify(cell).slice(0, -1));
-  });
-  const n = Math.min(rowEnds.length, lineEnds.length);
-  fs.truncateSync(path.join(partial, 'rows.jsonl'), rowEnds[n - 1] ?? 0);
-  fs.truncateSync(path.join(partial, 'compilations.jsonl'), lineEnds[n - 1] ?? 0);
-  return rows.slice(0, n);
+  for (let k = 0; k < n; k++) {
+    const v = vet(k, (rowLines[k] as WholeLine).text, (compLines[k] as WholeLine).text);
+    if ('file' in v)
+      throw new InputError(
+        `${path.join(partial, v.file)}:${k + 1}`,
+        `${v.text}; cannot resume ${out} (run without --resume to start again)`,
+      );
+    rows.push(v);
+  }
+  fs.truncateSync(path.join(partial, 'rows.jsonl'), rowLines[n - 1]?.end ?? 0);
+  fs.truncateSync(path.join(partial, 'compilations.jsonl'), compLines[n - 1]?.end ?? 0);
+  return rows;
 }
 
-/**
- * The byte offset after each whole line of a file that `accept` takes, stopping at the first it
- * does not or that does not parse; a last line without its newline was cut by the kill.
- */
-function wholeLines(file: string, accept: (line: string, k: number) => boolean): number[] {
-  const ends: number[] = [];
-  if (!fs.existsSync(file)) return ends;
+interface WholeLine {
+  readonly text: string;
+  /** The byte offset after its newline. */
+  readonly end: number;
+}
+
+/** The whole lines of a file; a last line without its newline was cut by the kill. */
+function wholeLines(file: string): WholeLine[] {
+  const lines: WholeLine[] = [];
+  if (!fs.existsSync(file)) return lines;
   const size = fs.statSync(file).size;
   let offset = 0;
-  let going = true;
-  forEachLine(file, (line) => {
-    if (!going) return;
-    offset += Buffer.byteLength(line) + 1;
-    try {
-      going = offset <= size && accept(line, ends.length);
-    } catch {
-      going = false;
-    }
-    if (going) ends.push(offset);
+  forEachLine(file, (text) => {
+    offset += Buffer.byteLength(text) + 1;
+    if (offset <= size) lines.push({ text, end: offset });
   });
-  return ends;
+  return lines;
 }

@@ -1,4 +1,5 @@
 /** Run: strategy discovery, the study (runStudy), compile sessions, strategies in processes of their own, one selection measured, shards. */
+export { checkRunFolder, disagreementText } from './check-run.js';
 export { type Compiled, CompileSession, compileCase } from './compile.js';
 export { Hosts } from './hosts.js';
 export { caseInputs, strategyInput } from './input.js';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { policyToJSON } from '../../compiler/index.js';
-import { corpusDigest, RunWriter } from '../output/index.js';
+import { corpusDigest, RunWriter, type Vet } from '../output/index.js';
 import type {
   CaseLedger,
   CompilationLine,
@@ -23,6 +23,7 @@ import type {
 import { assembleGuarded } from './guard.js';
 import { Hosts } from './hosts.js';
 import { strategyInput } from './input.js';
+import { checkCell } from './rederive.js';
 import { type Cell, cells } from './runner.js';
 import { sliceOf } from './shard.js';
 import { type Ask, runSlice } from './slice.js';
@@ -132,6 +133,7 @@ export async function runStudy(s: Study): Promise<StudyOutcome> {
         policy: s.corpus.policy,
         strategies,
         shard,
+        ledgerDir: s.ledgerDir,
       });
     } catch (e) {
       if (s.signal?.aborted !== true || e !== s.signal.reason) {
@@ -180,11 +182,22 @@ function folderWriter(
     shard: s.shard ? `${s.shard.index}/${s.shard.count}` : null,
     timeout: s.where.in === 'processes' ? s.where.timeout : null,
   };
-  const cellAt = (k: number) => {
-    const cell = matrix[from + k] as Cell<StrategyInfo>;
-    return { case: cell.kase.name, budget: cell.budget, strategy: cell.strategy.name };
+  // A kept row must be what the study writes for its compilation: a row edited in the partial
+  // folder would otherwise be carried into the finished run.
+  const vet: Vet = (k, rowText, lineText) => {
+    const c = checkCell(
+      matrix[from + k] as Cell<StrategyInfo>,
+      s.corpus,
+      s.ledger,
+      rowText,
+      lineText,
+      rowText,
+    );
+    if (c.compilations !== null) return { file: 'compilations.jsonl', text: c.compilations };
+    if (c.rows !== null || c.row === null) return { file: 'rows.jsonl', text: c.rows ?? 'no row' };
+    return c.row;
   };
-  return new RunWriter(folder.dir, identity, cellAt, folder.resume);
+  return new RunWriter(folder.dir, identity, vet, folder.resume);
 }
 
 const fileDigest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');

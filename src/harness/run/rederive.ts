@@ -1,0 +1,171 @@
+/**
+ * One cell of a run folder measured again from what its compilation line records. The line's
+ * selection (the admitted ids or the refusal, and the trace) and the row's extras go back through
+ * the study's own measuring (`compileAnswer`, `finishCell`), so what comes out is the row and the
+ * line the study writes for that selection; both are compared with the stored ones to the byte.
+ * No strategy runs: what a strategy chose is the one thing taken on trust, and everything derived
+ * from it (the bundle, its text, hash and cost, the result and trace, every metric) is not.
+ */
+import { isPlainObject, readBundle, readResult } from '../../compiler/index.js';
+import { checkCompilation, problemText } from '../checks/index.js';
+import type { CaseLedger, CompilationLine, Corpus, Row, StrategyInfo } from '../types.js';
+import type { Answer } from './guard.js';
+import { caseInputs } from './input.js';
+import { compileAnswer, errorCompiled } from './measure.js';
+import { type Cell, finishCell } from './runner.js';
+
+/** What a cell's stored row and line come to. */
+export interface CellCheck {
+  /** The row the study writes for the line's selection; null when the line or the cell's own row gives none. */
+  readonly row: Row | null;
+  readonly line: CompilationLine | null;
+  /** The first disagreement in each file, or null. */
+  readonly rows: string | null;
+  readonly compilations: string | null;
+}
+
+/**
+ * Checks done on a compilation that describe the strategy's selection, not the record: an illegal
+ * or over-budget bundle is a result the row measures (`audit.legal`, `budget_compliant`), not a
+ * forgery, and so is a candidate's content that reads like the frame.
+ */
+const MEASURED = new Set(['legal', 'budget', 'frame']);
+
+const cellName = (c: { readonly case: unknown; readonly budget: unknown; readonly strategy: unknown }) =>
+  `${String(c.case)}/${String(c.budget)}/${String(c.strategy)}`;
+
+const parsed = (text: string): { value: unknown } | null => {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return null;
+  }
+};
+
+/** The first place two JSON values differ, as a path (`audit.legal`, `bundle.items[2].content`). */
+export function firstDifference(a: unknown, b: unknown, at = ''): string | null {
+  if (JSON.stringify(a) === JSON.stringify(b)) return null;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let k = 0; k < Math.max(a.length, b.length); k++) {
+      const d = firstDifference(a[k], b[k], `${at}[${k}]`);
+      if (d !== null) return d;
+    }
+  } else if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    for (const key of keys) {
+      const d = firstDifference(a[key], b[key], at === '' ? key : `${at}.${key}`);
+      if (d !== null) return d;
+    }
+    return at === '' ? 'the order of the fields' : `${at} (the order of its fields)`;
+  }
+  return at === '' ? 'the whole line' : at;
+}
+
+/** The selection a stored line records, as a strategy's answer: what the study measured. */
+function answerOf(line: Record<string, unknown>, row: unknown): Answer {
+  const result = isPlainObject(line.result) ? line.result : {};
+  const trace = isPlainObject(result.trace) ? result.trace.entries : undefined;
+  const extras = isPlainObject(row) ? row.extras : undefined;
+  if (result.success === true) {
+    const items = isPlainObject(line.bundle) && Array.isArray(line.bundle.items) ? line.bundle.items : [];
+    const admitted = items.map((i: unknown) => (isPlainObject(i) ? i.id : i));
+    return { ok: true, text: JSON.stringify({ admitted, trace, extras }) };
+  }
+  const f = isPlainObject(result.failure) ? result.failure : {};
+  const refusal = {
+    reason: f.reason,
+    blocking_ids: f.blocking_ids,
+    diagnostic: f.diagnostic,
+    budget_used: f.budget_used,
+  };
+  return { ok: true, text: JSON.stringify({ refusal, trace, extras }) };
+}
+
+/** The compilation checks that concern the record, each as one line; a line unreadable as one is one. */
+function recordProblems(line: Record<string, unknown>, cell: Cell<StrategyInfo>, corpus: Corpus): string[] {
+  try {
+    const result = readResult(line.result, { anyReason: true });
+    const bundle = line.bundle === null || line.bundle === undefined ? null : readBundle(line.bundle);
+    const inputs = caseInputs(cell.kase, cell.budget, corpus.policy, undefined);
+    return checkCompilation({ bundle, result, rendered_text: line.rendered_text ?? null }, inputs)
+      .filter((p) => !MEASURED.has(p.rule))
+      .map(problemText);
+  } catch (e) {
+    return [`cannot be read as a compilation: ${(e as Error).message}`];
+  }
+}
+
+/** Why a stored line is not the cell the study writes at its place, or null when it is. */
+function placeProblem(
+  what: string,
+  text: string | undefined,
+  line: { value: unknown } | null,
+  want: string,
+): string | null {
+  if (text === undefined) return `no ${what}: the study writes ${want} here`;
+  if (line === null) return 'not JSON';
+  const value = line.value;
+  const is = isPlainObject(value)
+    ? cellName({ case: value.case, budget: value.budget, strategy: value.strategy })
+    : null;
+  return is === want ? null : `is the ${what} of ${is ?? 'no cell'}, but the study writes ${want} here`;
+}
+
+/**
+ * A cell's stored row and compilation line (their text, undefined when missing) against what the
+ * study writes at that place of the loop order. `ownRow` is the stored row of this cell wherever
+ * it stands, for the strategy's extras (an error row's message among them): they are its own
+ * words, not derived, so a row out of place must not lend its words to this cell.
+ */
+export function checkCell(
+  cell: Cell<StrategyInfo>,
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  rowText: string | undefined,
+  lineText: string | undefined,
+  ownRow: string | undefined,
+): CellCheck {
+  const want = cellName({ case: cell.kase.name, budget: cell.budget, strategy: cell.strategy.name });
+  const row = rowText === undefined ? null : parsed(rowText);
+  const line = lineText === undefined ? null : parsed(lineText);
+  const rowsSay = placeProblem('row', rowText, row, want);
+  const linesSay = placeProblem('compilation', lineText, line, want);
+  if (linesSay !== null || line === null || !isPlainObject(line.value))
+    return { row: null, line: null, rows: rowsSay, compilations: linesSay };
+  const stored = line.value;
+  const storedRow = row?.value;
+  const claims = ownRow === rowText ? storedRow : ownRow === undefined ? undefined : parsed(ownRow)?.value;
+  let again: { row: Row; compilation: CompilationLine };
+  try {
+    again = finishCell(cell, corpus, ledger, (input) =>
+      stored.result === null
+        ? errorCompiled(
+            isPlainObject(claims) && isPlainObject(claims.extras) && typeof claims.extras.error === 'string'
+              ? claims.extras.error
+              : '',
+          )
+        : compileAnswer(cell.strategy.name, input, answerOf(stored, claims)),
+    );
+  } catch (e) {
+    const text = `its selection cannot be measured again: ${(e as Error).message}`;
+    return { row: null, line: null, rows: rowsSay, compilations: text };
+  }
+  const problems = stored.result === null ? [] : recordProblems(stored, cell, corpus);
+  const lineDiff = firstDifference(stored, again.compilation);
+  const compilations =
+    lineDiff !== null
+      ? `${lineDiff} differs from the compilation re-derived from its selection and inputs`
+      : lineText !== JSON.stringify(again.compilation)
+        ? 'is not written as the study writes it'
+        : (problems[0] ?? null);
+  const rowDiff = rowsSay === null ? firstDifference(storedRow, again.row) : null;
+  const rows =
+    rowsSay ??
+    (rowDiff !== null
+      ? `${rowDiff} differs from the row re-derived from its compilation and the inputs`
+      : rowText !== JSON.stringify(again.row)
+        ? 'is not written as the study writes it'
+        : null);
+  // Without the cell's own row its words are unknown, and so is the row the study wrote.
+  return { row: claims === undefined ? null : again.row, line: again.compilation, rows, compilations };
+}

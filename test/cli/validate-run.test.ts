@@ -1,0 +1,203 @@
+/**
+ * `validate <run-folder>` and `study --resume` against a run folder edited after the run: every
+ * edit of test/helpers/run-edits.ts is named at its file and line (exit 1), an untouched folder
+ * is valid (the reference study, and a run holding a hostile strategy's error row), inputs that
+ * are gone or changed are refused (exit 2, one line), and a kept row edited in `.partial` stops
+ * `--resume` with its line named and the partial folder as it was.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { InputError } from '../../src/harness/errors.js';
+import { loadCorpus } from '../../src/harness/input/corpus.js';
+import type { Disagreement } from '../../src/harness/run/check-run.js';
+import { loadStrategies } from '../../src/harness/run/registry.js';
+import type { Corpus, Strategy } from '../../src/harness/types.js';
+import { runs } from '../helpers/arbitrary.js';
+import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
+import { corpus as referenceCorpus } from '../helpers/corpus.js';
+import {
+  type Edited,
+  FOLDER_EDITS,
+  names,
+  PARTIAL_EDITS,
+  runFolderFigures,
+  threadRun,
+} from '../helpers/run-edits.js';
+
+const tmp = tempDir('validate-run');
+
+/** A strategy that fails with a message written to break a reader: an error row. */
+const hostile: Strategy = {
+  name: 'hostile',
+  description: 'throws a message with a newline, a fake row and a fake separator',
+  assemble: () => {
+    throw new Error('boom"}\n{"case":"x","status_correct":true}\r\n---');
+  },
+};
+
+/** The reference corpus cut to its first `n` cases, its ledger inside: a run folder to edit. */
+function smallCorpus(n: number): Corpus {
+  const keep = referenceCorpus()
+    .cases.slice(0, n)
+    .map((c) => c.name);
+  const dir = corpusCopy(tmp, `corpus-${n}`, (d) => {
+    const drop = (f: string) => !keep.some((k) => f.startsWith(`${k}.`));
+    for (const f of fs.readdirSync(d))
+      if (/\.(request|candidates)\.json$/.test(f) && drop(f)) fs.rmSync(path.join(d, f));
+    for (const f of fs.readdirSync(path.join(d, 'ledger'))) if (drop(f)) fs.rmSync(path.join(d, 'ledger', f));
+    const file = path.join(d, 'manifest.json');
+    const m = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(m)) {
+      if (Array.isArray(value)) m[key] = value.filter((v) => keep.includes(v));
+      else if (typeof value === 'object' && value !== null)
+        m[key] = Object.fromEntries(Object.entries(value).filter(([k]) => keep.includes(k)));
+    }
+    fs.writeFileSync(file, JSON.stringify(m));
+  });
+  return loadCorpus(dir);
+}
+
+// Three cases by default (36 cells: each check a fraction of a second), every case under test:full.
+const CASES = runs(3, 14);
+let small: Corpus;
+let strategies: Strategy[];
+/** Every edit tried once, on a run folder and a stopped run of `small` (both untouched here). */
+let figures: Awaited<ReturnType<typeof runFolderFigures>>;
+let run = '';
+
+beforeAll(async () => {
+  small = smallCorpus(CASES);
+  strategies = [...(await loadStrategies(['dump', 'compiler', 'oracle'])), hostile];
+  figures = await runFolderFigures(small, strategies, tmp);
+  run = figures.run;
+});
+
+describe('validate <run-folder> on untouched runs', () => {
+  it('the reference study is valid', async () => {
+    const dir = path.join(tmp, 'reference');
+    const out = await threadRun(referenceCorpus(), await loadStrategies(), dir);
+    expect(out.state).toBe('finished');
+    const r = await cli('validate', dir);
+    expect(r.stdout).toBe('valid\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('a run with a hostile error row is valid, and the row is an error row', async () => {
+    const rows = fs.readFileSync(path.join(run, 'rows.jsonl'), 'utf8');
+    expect(rows).toMatch(/"strategy":"hostile","success":false,"reason":"STRATEGY_ERROR"/);
+    const r = await cli('validate', run);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'valid\n', '']);
+  });
+});
+
+describe('validate <run-folder> names the first file and line an edit changed', () => {
+  for (const name of Object.keys(FOLDER_EDITS)) {
+    it(name, async () => {
+      const { edited, found } = figures.folder.get(name) as { edited: Edited; found: Disagreement[] };
+      const said = JSON.stringify(found);
+      if (edited.shownIn === undefined) {
+        expect(found, said).toHaveLength(1);
+        expect(found[0]).toMatchObject(edited);
+      }
+      expect(names(found, edited), said).toBe(true);
+    });
+  }
+
+  it('the CLI prints the disagreement with its file and line, exit 1', async () => {
+    const dir = path.join(tmp, 'cli-edit');
+    fs.cpSync(run, dir, { recursive: true });
+    const file = path.join(dir, 'summary.json');
+    const text = fs.readFileSync(file, 'utf8').split('\n');
+    const k = text.findIndex((l) => /"errors": [1-9]/.test(l));
+    text[k] = (text[k] as string).replace(/"errors": \d+/, '"errors": 0');
+    fs.writeFileSync(file, text.join('\n'));
+    const r = await cli('validate', dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      `INVALID summary.json:${k + 1}: differs from the one rendered again from the rows\n`,
+    );
+  });
+});
+
+describe('validate <run-folder> refuses what it cannot re-derive (exit 2, one line)', () => {
+  const refused = async (dir: string, pattern: RegExp) => {
+    const r = await cli('validate', dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(pattern);
+  };
+
+  it('a corpus changed since the run', async () => {
+    const c = smallCorpus(1);
+    const dir = path.join(tmp, 'changed-corpus');
+    await threadRun(c, strategies, dir);
+    const request = path.join(c.dir, `${c.cases[0]?.name}.request.json`);
+    fs.appendFileSync(request, '\n');
+    await refused(dir, /manifest\.json: corpus\.digest: .* has changed since the run/);
+  });
+
+  it('a ledger changed or gone', async () => {
+    const c = smallCorpus(2);
+    const dir = path.join(tmp, 'changed-ledger');
+    await threadRun(c, strategies, dir);
+    const ledger = path.join(c.dir, 'ledger');
+    const truth = path.join(ledger, fs.readdirSync(ledger)[0] as string);
+    fs.appendFileSync(truth, '\n');
+    await refused(dir, /manifest\.json: ledger\.digest: .* has changed since the run/);
+    fs.rmSync(ledger, { recursive: true });
+    await refused(dir, /manifest\.json: ledger\.dir .* is gone/);
+  });
+
+  it('a stopped run (.partial) and a folder that is not a run', async () => {
+    const dir = path.join(tmp, 'stopped-for-validate');
+    expect((await threadRun(small, strategies, dir, { stopAt: 5 })).state).toBe('stopped');
+    await refused(`${dir}.partial`, /a partial run: finish it with `ctxbench study --resume`/);
+    await refused(tmp, /no manifest\.json: not a run folder/);
+  });
+
+  it('no folder and no flags, or both: the usage names both forms', async () => {
+    for (const args of [[], [run, '--compilation', 'c.json']]) {
+      const r = await cli('validate', ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/validate RUN_DIR\) or --compilation, --request, --candidates and --policy/);
+    }
+  });
+});
+
+describe('study --resume checks the rows it keeps', () => {
+  for (const name of Object.keys(PARTIAL_EDITS)) {
+    it(`${name}: refused with its line named, the partial folder as it was`, () => {
+      const r = figures.partial.get(name) as { edited: Edited; error: InputError | null; untouched: boolean };
+      expect(r.error?.line).toMatch(
+        new RegExp(`\\.partial/${r.edited.file.replace('.', '\\.')}:${r.edited.line}: .*cannot resume`),
+      );
+      expect(r.untouched).toBe(true);
+    });
+  }
+
+  it('an untouched partial run resumes into the folder of a run never stopped', async () => {
+    const out = path.join(tmp, 'resumed-clean');
+    fs.cpSync(`${figures.stopped}.partial`, `${out}.partial`, { recursive: true });
+    expect((await threadRun(small, strategies, out, { resume: true })).state).toBe('finished');
+    for (const f of [
+      'rows.jsonl',
+      'compilations.jsonl',
+      'summary.json',
+      'report.md',
+      'rows.csv',
+      'report.html',
+    ])
+      expect(fs.readFileSync(path.join(out, f), 'utf8'), f).toBe(fs.readFileSync(path.join(run, f), 'utf8'));
+  });
+});
+
+describe('the figures for docs/reliability.md', () => {
+  it('every edit tried is caught', () => {
+    const f = figures;
+    console.log(`run-folder edits: ${f.caught} of ${f.tried} caught`);
+    expect(f.tried).toBe(Object.keys(FOLDER_EDITS).length + Object.keys(PARTIAL_EDITS).length);
+    expect(f.caught).toBe(f.tried);
+  });
+});
