@@ -5,3 +5,4 @@ export { mergeShards } from './merge.js';
 export { type ProgressOptions, type ProgressSink, progressLine } from './progress.js';
 export { corpusDigest, corpusNameOf, RUN_MARKS, readRows, reportFiles, runLabel } from './run-folder.js';
 export { RunWriter } from './run-writer.js';
+export { guardOutput, type OutputPlace } from './guard.js';
