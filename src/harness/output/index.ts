@@ -1,8 +1,8 @@
 /** Output: run folders written whole or not at all, read back, and merged from shards. */
 export { jsonText, writeFileAtomic } from './files.js';
 export { checkOut, type LineFile, writeWhole } from './folder.js';
+export { guardOutput, type OutputPlace } from './guard.js';
 export { mergeShards } from './merge.js';
 export { type ProgressOptions, type ProgressSink, progressLine } from './progress.js';
 export { corpusDigest, corpusNameOf, RUN_MARKS, readRows, reportFiles, runLabel } from './run-folder.js';
 export { RunWriter } from './run-writer.js';
-export { guardOutput, type OutputPlace } from './guard.js';
