@@ -131,8 +131,10 @@ export function folderKind(dir: string): 'a corpus' | 'a ledger' | 'a package' |
   const names = namesIn(dir);
   if (names.includes('package.json') || names.includes('.git')) return 'a package';
   if (path.basename(dir) === 'ledger' || names.some((n) => n.endsWith('.truth.json'))) return 'a ledger';
+  // A corpus is its budget manifest beside cases or a ledger: a folder where a user keeps a pool
+  // or two is not one, and output beside them is fine.
   const cases = names.some((n) => n.endsWith('.candidates.json') || n.endsWith('.request.json'));
-  if (cases || (names.includes('manifest.json') && names.includes('ledger'))) return 'a corpus';
+  if (names.includes('manifest.json') && (cases || names.includes('ledger'))) return 'a corpus';
   return undefined;
 }
 
