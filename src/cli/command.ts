@@ -52,6 +52,7 @@ export interface CommandSpec<A> {
 }
 
 export function defineCommand<A>(spec: CommandSpec<A>): Command {
+  let lists: ReadonlySet<string> = new Set();
   return {
     register: (parser, listed, ctx, done) =>
       parser.command(
@@ -59,11 +60,52 @@ export function defineCommand<A>(spec: CommandSpec<A>): Command {
         listed.describe,
         (y) => {
           for (const [command, what] of spec.examples) y.example(command, what);
-          return spec.options(y);
+          const built = spec.options(y);
+          // yargs 17 has getOptions() at run time but leaves it out of its types.
+          lists = new Set((built as unknown as { getOptions(): { array: string[] } }).getOptions().array);
+          return built;
         },
-        (a) => done(spec.run(a, ctx)),
+        (a) =>
+          done(
+            (() => {
+              refuseRepeats(ctx.argv, a, lists);
+              return spec.run(a, ctx);
+            })(),
+          ),
       ),
   };
+}
+
+/**
+ * Every command's options are given at most once, the lists (`merge <dirs..>`) aside: yargs
+ * gathers a repeated option into a list, which no handler expects, and lets the last of a repeated
+ * flag win (`--no-force --force`), so which one was meant cannot be told. The one place this is
+ * checked, for every command: on the words as typed, since yargs has merged them by now.
+ */
+function refuseRepeats(
+  words: readonly string[],
+  args: Record<string, unknown>,
+  lists: ReadonlySet<string>,
+): void {
+  const times = new Map<string, number>();
+  for (const word of words) {
+    if (word === '--') break;
+    const m = /^--(?:no-)?([^=]+)/.exec(word);
+    if (m === null) continue;
+    const flag = (m[1] as string).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    times.set(flag, (times.get(flag) ?? 0) + 1);
+  }
+  const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  for (const [flag, n] of times)
+    if (n > 1 && !lists.has(flag) && !lists.has(camel(flag)))
+      throw new UsageError(`--${flag} is given ${n} times: give it once`);
+  // Whatever else yargs gathered into a list (an alias and its name, say) is a repeat too.
+  for (const [key, value] of Object.entries(args)) {
+    if (key === '_' || key === '$0' || lists.has(key) || !Array.isArray(value)) continue;
+    throw new UsageError(
+      `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is given ${value.length} times: give it once`,
+    );
+  }
 }
 
 /** `a,b , c` as a list; undefined stays undefined (the default applies). */

@@ -11,11 +11,17 @@ import { MANDATORY_FORMS, OVERHEAD_TOKENIZERS } from './vocabulary.js';
 export function validateInputs(candidates: readonly ContextCandidate[]): void {
   const problems: string[] = [];
   const seen = new Set<string>();
+  // Token counts are added up (and to the budget, a safe integer): the sum of the whole pool must
+  // stay a number a double counts exactly, or the bundle's totals and validate would disagree.
+  let total = 0;
   for (const c of candidates) {
     if (seen.has(c.candidate_id)) problems.push(`duplicate candidate_id: ${c.candidate_id}`);
     seen.add(c.candidate_id);
     if (c.token_count < 0) problems.push(`negative token_count: ${c.candidate_id}`);
+    total += Math.abs(c.token_count);
   }
+  if (total > Number.MAX_SAFE_INTEGER)
+    problems.push(`token counts sum past 2^53 - 1 (${Number.MAX_SAFE_INTEGER}), beyond exact counting`);
   for (const c of candidates) {
     for (const dep of c.depends_on) {
       if (!seen.has(dep)) problems.push(`unknown dependency ${quote(dep)} from ${c.candidate_id}`);

@@ -23,7 +23,13 @@ export type Json = Record<string, unknown>;
  * stays one short line whatever the input held (JSON escapes the line breaks).
  */
 export function quote(v: unknown): string {
-  const text = JSON.stringify(v ?? null) ?? String(v);
+  let text: string;
+  try {
+    text = JSON.stringify(v ?? null) ?? String(v);
+  } catch {
+    // A library caller's value may nest past the call stack or hold a cycle: named, not shown.
+    return Array.isArray(v) ? '[…]' : typeof v === 'object' ? '{…}' : typeof v;
+  }
   return text.length <= 60 ? text : `${text.slice(0, 48)}…(${text.length} characters)`;
 }
 

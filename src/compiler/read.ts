@@ -89,7 +89,8 @@ export function readRequest(raw: unknown): ContextRequest {
   checkRequestId(request_id);
   const task_id = str(o, 'task_id');
   const budget = o.usable_token_budget;
-  if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0) {
+  // A safe integer: past 2^53 a budget is no longer counted exactly, and the bundle's sums with it.
+  if (typeof budget !== 'number' || !Number.isSafeInteger(budget) || budget < 0) {
     throw new RecordError(`invalid usable_token_budget: ${quote(budget)}`, 'usable_token_budget');
   }
   return {

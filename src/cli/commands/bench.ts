@@ -16,7 +16,7 @@ import {
 } from '../../harness/bench/index.js';
 import { UsageError } from '../../harness/errors.js';
 import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
-import { jsonText, writeFileAtomic } from '../../harness/output/index.js';
+import { guardOutput, jsonText, writeFileAtomic } from '../../harness/output/index.js';
 import { loadStrategies } from '../../harness/run/index.js';
 import {
   corpusOption,
@@ -59,6 +59,7 @@ export const bench = defineCommand({
     const sizes = (splitList(a.sizes) ?? []).map(Number);
     if (sizes.some((n) => !Number.isInteger(n) || n < 1))
       throw new UsageError('--sizes must be whole numbers');
+    if (a.save) guardOutput({ path: a.save, kind: 'file', option: '--save', inputs: [a.baseline, a.corpus] });
     const baseline = a.baseline ? readBaseline(a.baseline) : null;
     const corpus = loadCorpus(a.corpus);
     const ledger = loadLedger(ledgerDirFor(corpus), corpus);

@@ -31,8 +31,11 @@ export const check = defineCommand({
     if (a.path === undefined || a.path === '') throw new UsageError('check needs a corpus folder or a file');
     const found = walk(a.path, a.policy);
     const findings: Finding[] = found.files.flatMap((f) => f.list).map((f) => asProblem(f, a.strict));
-    const problems = findings.filter((f) => f.severity === 'error').length;
-    const warnings = findings.length - problems;
+    // Past FINDINGS_LISTED a file's findings are counted, not listed: the totals count them all.
+    const unlisted = found.files.reduce((n, f) => n + f.unlisted.error + f.unlisted.warning, 0);
+    const unlistedProblems = found.files.reduce((n, f) => n + f.unlistedProblems(a.strict), 0);
+    const problems = findings.filter((f) => f.severity === 'error').length + unlistedProblems;
+    const warnings = findings.length + unlisted - problems;
     if (a.json)
       io.out(
         jsonText(
@@ -47,6 +50,7 @@ export const check = defineCommand({
       );
     else {
       for (const f of findings) io.out(`${findingLine(f)}\n`);
+      if (unlisted > 0) io.out(`check: ${count(unlisted, 'more finding')} not listed\n`);
       const what = found.cases === undefined ? '1 file' : count(found.cases, 'case');
       io.out(`check: ${what}, ${count(problems, 'problem')}, ${count(warnings, 'warning')}\n`);
     }

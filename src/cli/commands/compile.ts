@@ -1,5 +1,5 @@
 import { UsageError } from '../../harness/errors.js';
-import { jsonText, writeFileAtomic } from '../../harness/output/index.js';
+import { guardOutput, jsonText, writeFileAtomic } from '../../harness/output/index.js';
 import { type Compiled, CompileSession } from '../../harness/run/index.js';
 import { defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type Io } from '../io.js';
@@ -63,6 +63,13 @@ export const compile = defineCommand({
         describe: `${strictOption.describe} (exit 2), and exit 4 when a compilation fails its own validation`,
       }),
   run: async (a, { io }) => {
+    if (a.output !== undefined)
+      guardOutput({
+        path: a.output,
+        kind: 'file',
+        option: '--output',
+        inputs: [a.request, a.candidates, a.policy, a.batch, a.ledger],
+      });
     const session = await CompileSession.open({
       strategy: a.strategy,
       timeout: timeoutOf(a.timeout),

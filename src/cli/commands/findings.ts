@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../../harness/errors.js';
 import { loadCorpus, readJsonFile, readJsonLines } from '../../harness/input/index.js';
-import { corpusDigest, readRows, writeFileAtomic } from '../../harness/output/index.js';
+import { corpusDigest, guardOutput, readRows, writeFileAtomic } from '../../harness/output/index.js';
 import { FindingsError, renderFindings } from '../../harness/report/index.js';
 import type { CompilationLine } from '../../harness/types.js';
 import { defineCommand } from '../command.js';
@@ -35,6 +35,14 @@ export const findings = defineCommand({
   run: (a, { io }) => {
     const run = a.run as string;
     const template = a.template as string;
+    if (a.out !== undefined) {
+      const inputs = [
+        template,
+        a.corpus,
+        ...['rows.jsonl', 'compilations.jsonl', 'manifest.json'].map((f) => path.join(run, f)),
+      ];
+      guardOutput({ path: a.out, kind: 'file', option: '--out', inputs });
+    }
     if (!fs.existsSync(template)) throw new InputError(template, 'template not found');
     const rows = readRows(run);
     const recorded = runCorpus(run, a.corpus);

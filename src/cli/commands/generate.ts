@@ -1,8 +1,14 @@
 import { defaultPolicy } from '../../compiler/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { GENERATED_MARKS, generateCase, writeCase, writeCorpus } from '../../harness/generate/index.js';
+import {
+  GENERATED_MARKS,
+  generateCase,
+  generatedCorpus,
+  writeCase,
+  writeCorpus,
+} from '../../harness/generate/index.js';
 import { loadPolicy } from '../../harness/input/index.js';
-import { checkOut, progressLine } from '../../harness/output/index.js';
+import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
 import { count } from '../../harness/report/index.js';
 import type { Profile } from '../../harness/types.js';
 import { PROFILES } from '../../harness/vocabulary.js';
@@ -67,6 +73,13 @@ export const generate = defineCommand({
     if (!/^[A-Za-z0-9._-]+$/.test(a.seed) || a.seed.startsWith('.')) {
       throw new UsageError('--seed may hold letters, digits, ".", "_" and "-" (not first ".")');
     }
+    guardOutput({
+      path: a.out,
+      kind: 'folder',
+      option: '--out',
+      inputs: [a.policy],
+      replaceable: generatedCorpus,
+    });
     checkOut(a.out, a.force, GENERATED_MARKS);
     const policy = a.policy ? loadPolicy(a.policy) : defaultPolicy();
     if (a.cases === undefined) {

@@ -1,4 +1,4 @@
-import { checkOut, mergeShards, RUN_MARKS } from '../../harness/output/index.js';
+import { checkOut, guardOutput, mergeShards, RUN_MARKS } from '../../harness/output/index.js';
 import { count } from '../../harness/report/index.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
@@ -13,6 +13,7 @@ export const merge = defineCommand({
       .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' }),
   run: async (a, ctx) => {
     const dirs = a.dirs as string[];
+    guardOutput({ path: a.out, kind: 'folder', option: '--out', inputs: dirs });
     checkOut(a.out, a.force, RUN_MARKS);
     const rows = await mergeShards(dirs, a.out, ['ctxbench', ...ctx.argv], ctx.version());
     ctx.io.out(`${count(dirs.length, 'shard')}, ${count(rows, 'compilation')} merged into ${a.out}\n`);

@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { corpusNameOf, readRows, reportFiles, writeFileAtomic } from '../../harness/output/index.js';
+import {
+  corpusNameOf,
+  guardOutput,
+  readRows,
+  reportFiles,
+  writeFileAtomic,
+} from '../../harness/output/index.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -20,6 +26,10 @@ export const report = defineCommand({
     const run = a.run as string;
     const files = await reportFiles(readRows(run), corpusNameOf(run), path.join(run, 'compilations.jsonl'));
     const out = a.out ?? run;
+    const inputs = ['rows.jsonl', 'compilations.jsonl', 'manifest.json'].map((f) => path.join(run, f));
+    // Every file is checked before the first is written: a refusal leaves the reports as they were.
+    for (const name of Object.keys(files))
+      guardOutput({ path: path.join(out, name), kind: 'file', option: '--out', inputs });
     for (const [name, text] of Object.entries(files)) writeFileAtomic(path.join(out, name), text);
     io.out(`${Object.keys(files).join(', ')} written to ${out}\n`);
     return EXIT.ok;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { UsageError } from '../../harness/errors.js';
 import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
-import { checkOut, progressLine, RUN_MARKS } from '../../harness/output/index.js';
+import { checkOut, guardOutput, progressLine, RUN_MARKS } from '../../harness/output/index.js';
 import { count, headlineTable } from '../../harness/report/index.js';
 import { parseShard, pickStrategies, runStudy } from '../../harness/run/index.js';
 import { statsByStrategy } from '../../harness/score/index.js';
@@ -74,6 +74,7 @@ export const study = defineCommand({
     const ledger = loadLedger(ledgerDir, corpus, lint);
     const strategies = pickStrategies(splitList(a.strategies));
     const out = a.out ?? path.join('runs', corpus.name);
+    guardOutput({ path: out, kind: 'folder', option: '--out', inputs: [corpus.dir, ledgerDir, a.policy] });
     checkOut(out, a.force, RUN_MARKS);
     if (!Number.isInteger(a.jobs) || a.jobs < 1) throw new UsageError('--jobs must be a whole number >= 1');
     const timeout = timeoutOf(a.timeout);

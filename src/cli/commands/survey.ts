@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { jsonText, progressLine, readRows, runLabel, writeFileAtomic } from '../../harness/output/index.js';
+import {
+  guardOutput,
+  jsonText,
+  progressLine,
+  readRows,
+  runLabel,
+  writeFileAtomic,
+} from '../../harness/output/index.js';
 import {
   count,
   isDataFormat,
@@ -40,6 +47,11 @@ export const survey = defineCommand({
       .option('quiet', quietTableOption),
   run: (a, { io }) => {
     const dirs = a.runs as string[];
+    if (a.out !== undefined) {
+      const inputs = dirs.map((dir) => path.join(dir, 'rows.jsonl'));
+      for (const name of ['survey.md', 'survey.json'])
+        guardOutput({ path: path.join(a.out, name), kind: 'file', option: '--out', inputs });
+    }
     // Reading a large run's rows and scoring them take seconds each: the line says which run.
     const progress = progressLine(io, { quiet: a.quiet });
     const runs: SurveyRun[] = dirs.map((dir, k) => {

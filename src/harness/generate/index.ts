@@ -1,3 +1,3 @@
 /** Generate: synthetic cases and corpora (with ledgers and exact-certified outcomes) from a seed. */
 export { generateCase } from './case.js';
-export { GENERATED_MARKS, writeCase, writeCorpus } from './write.js';
+export { GENERATED_MARKS, generatedCorpus, writeCase, writeCorpus } from './write.js';

@@ -3,6 +3,7 @@
  * corpus folder that `ctxbench study --corpus` runs like the reference one, with its ledger under
  * `ledger/` and each budget's expected outcome certified by `exact`. Written whole or not at all.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import {
   type CompilerPolicy,
@@ -34,6 +35,22 @@ function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[])
 
 /** What marks a folder as generated output, for `--force`. */
 export const GENERATED_MARKS = ['request.json', 'manifest.json'] as const;
+
+/**
+ * A corpus `generate --cases` wrote (its manifest names the generator): one `generate --force`
+ * may replace, ledger and all, since the seed writes it again. A corpus written by hand never is.
+ */
+export function generatedCorpus(dir: string): boolean {
+  try {
+    const file = path.join(dir, 'manifest.json');
+    // A generated manifest lists names and budgets: anything larger was not written by generate.
+    if (fs.statSync(file).size > 1 << 24) return false;
+    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return typeof manifest === 'object' && manifest !== null && 'generator' in manifest;
+  } catch {
+    return false;
+  }
+}
 
 export function writeCase(out: string, generated: GeneratedCase, policy: CompilerPolicy): void {
   writeWhole(out, (w) => {

@@ -44,16 +44,72 @@ function place(text: string, offset: number): string {
   return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
 }
 
+/**
+ * How deep an input document may nest, arrays and objects counted alike. ctxbench's own
+ * documents nest at most 7 deep; code that walks a document (the readers, error messages,
+ * JSON.stringify) may recurse, and past a few thousand levels the call stack runs out, so a
+ * deeper document is refused before it is parsed (docs/reliability.md, "Clear errors for bad
+ * input").
+ */
+export const MAX_NESTING = 100;
+
+/**
+ * Whether a parsed value nests deeper than MAX_NESTING: a walk with a stack of its own, pushing
+ * containers only, so that neither depth nor a list of millions of numbers costs more than
+ * the value itself.
+ */
+function tooDeep(root: unknown): boolean {
+  const stack: [object, number][] = [];
+  if (typeof root === 'object' && root !== null) stack.push([root, 1]);
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, depth] = top;
+    if (depth > MAX_NESTING) return true;
+    const items = Array.isArray(value) ? value : Object.values(value);
+    for (const item of items) if (typeof item === 'object' && item !== null) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * The offset of the bracket that opens level MAX_NESTING + 1, or -1: a scan of the text in
+ * constant memory, for the message (and for text JSON.parse refused, before the recursive
+ * syntaxErrorAt reads it).
+ */
+function tooDeepAt(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_NESTING) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
 /** Parse JSON text; a syntax error becomes one line: what is wrong and where. */
 export function parseJson(text: string): { readonly value: unknown } | { readonly problem: string } {
+  const deepText = (): { problem: string } | undefined => {
+    const deep = tooDeepAt(text);
+    return deep < 0
+      ? undefined
+      : { problem: `nested deeper than ${MAX_NESTING} levels (at ${place(text, deep)})` };
+  };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    const deep = deepText();
+    if (deep !== undefined) return deep;
     const at = syntaxErrorAt(text);
     const what = at >= text.length ? 'unexpected end' : `unexpected ${JSON.stringify(text[at])}`;
     return { problem: `not valid JSON (${what} at ${place(text, Math.min(at, text.length))})` };
   }
+  if (tooDeep(value)) return deepText() ?? { problem: `nested deeper than ${MAX_NESTING} levels` };
   // Valid JSON may still escape half a surrogate pair: not text, and no UTF-8 bytes to hash.
   const lone = ESCAPED_SURROGATE.test(text) ? loneSurrogateAt(value) : null;
   if (lone !== null) return { problem: `not Unicode text (a lone surrogate escape in ${lone})` };

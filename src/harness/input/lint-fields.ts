@@ -24,6 +24,12 @@ const name = (at: At, key: string) => fieldName(`${at.prefix ?? ''}${key}`);
 export const shown = (v: unknown): string =>
   typeof v === 'number' && !Number.isFinite(v) ? String(v) : quote(v);
 
+/**
+ * What a count needs when it is too large to count exactly: budgets and token counts are added
+ * up, and past 2^53 - 1 a double no longer holds every integer.
+ */
+export const SAFE_COUNT = `an integer >= 0 and at most 2^53 - 1 (${Number.MAX_SAFE_INTEGER})`;
+
 /** Absent or null: the reader's default applies. */
 const absent = (v: unknown) => v === undefined || v === null;
 

@@ -12,6 +12,7 @@ import {
   missing,
   object,
   requiredString,
+  SAFE_COUNT,
   schemaKey,
   unknownKeys,
   warn,
@@ -93,6 +94,7 @@ function tokens(o: Json, key: string, at: At): void {
   const n = o[key];
   if (!has(o, key)) missing(key, at, 'an integer >= 0');
   else if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) invalid(key, n, 'an integer >= 0', at);
+  else if (!Number.isSafeInteger(n)) invalid(key, n, SAFE_COUNT, at);
 }
 
 function outcome(o: Json, key: string, at: At): void {

@@ -25,6 +25,7 @@ import {
   requiredBoolean,
   requiredNumber,
   requiredString,
+  SAFE_COUNT,
   schemaVersion,
   stringList,
   truthyFlag,
@@ -143,7 +144,8 @@ export function lintCandidate(
 function tokenCount(o: Json, at: At, rules: CandidateRules): void {
   const n = requiredNumber(o, 'token_count', at, INTEGER_TOKENS);
   if (n === undefined) return;
-  if (n < 0 || (rules.corpus && !Number.isInteger(n))) invalid('token_count', n, INTEGER_TOKENS, at);
+  if (n > Number.MAX_SAFE_INTEGER) invalid('token_count', n, SAFE_COUNT, at);
+  else if (n < 0 || (rules.corpus && !Number.isInteger(n))) invalid('token_count', n, INTEGER_TOKENS, at);
   else if (!Number.isInteger(n)) warn('token_count', at, `${n} is not a whole number of tokens`);
 }
 
@@ -182,7 +184,13 @@ export function lintCandidates(raw: unknown, out: Findings, rules: CandidateRule
   };
   const records: (Json | undefined)[] = [];
   const seen = { clean: [] as readonly string[] };
-  for (; current < list.length; current++) records.push(lintCandidate(list[current], at, rules, seen));
+  for (; current < list.length; current++) {
+    const record = lintCandidate(list[current], at, rules, seen);
+    // A list whose elements are not records is another document than a pool: the first such
+    // element says so, and the rest (possibly millions) would only repeat it.
+    if (record === undefined) return;
+    records.push(record);
+  }
   acrossRecords(records, out, nameOf);
 }
 

@@ -25,6 +25,7 @@ import {
   optionalString,
   requiredNumber,
   requiredString,
+  SAFE_COUNT,
   schemaVersion,
   stringList,
   unknownKeys,
@@ -56,6 +57,8 @@ export function lintRequest(raw: unknown, at: At): void {
   const budget = requiredNumber(raw, 'usable_token_budget', at, INTEGER_TOKENS);
   if (budget !== undefined && !(Number.isInteger(budget) && budget >= 0))
     invalid('usable_token_budget', budget, INTEGER_TOKENS, at);
+  else if (budget !== undefined && !Number.isSafeInteger(budget))
+    invalid('usable_token_budget', budget, SAFE_COUNT, at);
   requiredString(raw, 'created_at', at);
   optionalString(raw, 'active_scope', at);
   stringList(raw, 'required_ids', at);

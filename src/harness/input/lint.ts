@@ -36,20 +36,36 @@ export interface Lint {
 /** The library's default: warnings are not errors and go nowhere. */
 const QUIET: Lint = { strict: false };
 
-/** The findings of one file, in the order they were found. */
+/**
+ * A file's findings past this many are counted, not kept: a list of 25 million wrong elements
+ * would otherwise hold 25 million messages before the first is shown (docs/reliability.md, "Clear
+ * errors for bad input").
+ */
+export const FINDINGS_LISTED = 1000;
+
+/** The findings of one file, in the order they were found, the first FINDINGS_LISTED of them. */
 export class Findings {
   readonly list: Finding[] = [];
   readonly file: string;
+  /** Findings past FINDINGS_LISTED, counted by severity. */
+  readonly unlisted = { error: 0, warning: 0 };
   constructor(file: string) {
     this.file = file;
   }
 
+  private kept(severity: Severity): boolean {
+    if (this.list.length < FINDINGS_LISTED) return true;
+    this.unlisted[severity]++;
+    return false;
+  }
+
   error(record: string | undefined, field: string | undefined, text: string): void {
-    this.list.push({ severity: 'error', file: this.file, record, field, text });
+    if (this.kept('error')) this.list.push({ severity: 'error', file: this.file, record, field, text });
   }
 
   /** `text` follows the field: `dependsOn` + `unknown field` reads `dependsOn: unknown field`. */
   warning(record: string | undefined, field: string, text: string): void {
+    if (!this.kept('warning')) return;
     this.list.push({
       severity: 'warning',
       file: this.file,
@@ -60,7 +76,12 @@ export class Findings {
   }
 
   get errors(): number {
-    return this.list.filter((f) => f.severity === 'error').length;
+    return this.list.filter((f) => f.severity === 'error').length + this.unlisted.error;
+  }
+
+  /** The problems counted but not kept: errors, and under `strict` warnings too. */
+  unlistedProblems(strict: boolean): number {
+    return this.unlisted.error + (strict ? this.unlisted.warning : 0);
   }
 }
 
@@ -94,14 +115,14 @@ export function settle(findings: Findings, lint: Lint = QUIET): void {
   const [first] = problems;
   if (first !== undefined) {
     throw new InputError(first.file, first.text, first.record, {
-      count: problems.length - 1,
+      count: problems.length - 1 + findings.unlistedProblems(lint.strict),
       path: lint.checkPath ?? first.file,
     });
   }
   if (lint.warn === undefined) return;
   for (const f of all.slice(0, WARNINGS_TOLD)) lint.warn(findingLine(f));
-  if (all.length > WARNINGS_TOLD) {
-    const rest = all.length - WARNINGS_TOLD;
+  if (all.length + findings.unlisted.warning > WARNINGS_TOLD) {
+    const rest = all.length + findings.unlisted.warning - WARNINGS_TOLD;
     lint.warn(
       oneLine(
         `warning: ${findings.file}: and ${rest} more warning${rest === 1 ? '' : 's'} (ctxbench check ${shellWord(lint.checkPath ?? findings.file)})`,
