@@ -8,6 +8,7 @@ import { runs } from '../helpers/arbitrary.js';
 import { ALL_BAD_INPUTS, badInputCounts, CLASSES, type Places, REPEATED } from '../helpers/bad-inputs.js';
 import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
+import { counted, figureRow, n } from '../helpers/figures.js';
 
 const tmp = tempDir('bad-classes');
 const places: Places = { tmp, corpus: path.join(tmp, 'corpus'), run: path.join(tmp, 'run') };
@@ -94,6 +95,12 @@ describe('every bad input: exit 2, one line naming the file or option and the fi
     const counts = badInputCounts();
     expect(Object.keys(counts)).toEqual([...CLASSES]);
     for (const c of CLASSES) expect(counts[c], c).toBeGreaterThanOrEqual(3);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    figureRow(
+      'bad inputs',
+      'test/cli/bad-input-classes.test.ts',
+      `${n(total)} inputs, each stopped with exit 2 and one line naming the file or option and the field, nothing left behind: ${counted(counts)}`,
+    );
   });
 
   it('lets the default output under runs/ and a generated corpus be replaced as before', async () => {

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { listStrategies } from '../../src/harness/run/registry.js';
 import { COMPILE_KEYS, cli, inputFlags, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
+import { counted, figureRow, n } from '../helpers/figures.js';
 import { breakDocument, describeMutations, type Json, mutations } from '../helpers/fuzz.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
@@ -236,6 +237,12 @@ afterAll(() => {
   const total = [...counts.keys()].reduce((sum, target) => sum + totalOf(target), 0);
   console.log(`fuzz (seed ${SEED}): ${total} inputs in all`);
   if (FULL) expect(total).toBeGreaterThanOrEqual(10_000);
+  const sum = (o: Outcome) => [...counts.values()].reduce((s, m) => s + m[o], 0);
+  figureRow(
+    'fuzz',
+    'test/cli/fuzz.test.ts',
+    `${n(total)} inputs (seed ${SEED}): ${counted(Object.fromEntries([...counts.keys()].map((t) => [t, totalOf(t)])))}; ${n(sum('bundle'))} bundles, ${n(sum('refusal'))} refusals, ${n(sum('stopped'))} stopped with one line, ${n(sum('blank'))} blank batch lines skipped; no crash, hang or leftover`,
+  );
 });
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

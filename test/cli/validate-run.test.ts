@@ -16,6 +16,7 @@ import type { Corpus, Strategy } from '../../src/harness/types.js';
 import { runs } from '../helpers/arbitrary.js';
 import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
 import { corpus as referenceCorpus } from '../helpers/corpus.js';
+import { figureRow, n } from '../helpers/figures.js';
 import {
   type Edited,
   FOLDER_EDITS,
@@ -199,5 +200,11 @@ describe('the figures for docs/reliability.md', () => {
     console.log(`run-folder edits: ${f.caught} of ${f.tried} caught`);
     expect(f.tried).toBe(Object.keys(FOLDER_EDITS).length + Object.keys(PARTIAL_EDITS).length);
     expect(f.caught).toBe(f.tried);
+    const partial = Object.keys(PARTIAL_EDITS).length;
+    figureRow(
+      'run-folder edits',
+      'test/cli/validate-run.test.ts',
+      `${n(f.caught)} of ${n(f.tried)} caught, each named at its file and line: ${n(f.tried - partial)} edits of a finished run (\`validate <run-folder>\`), ${n(partial)} of a stopped one (\`study --resume\`, the partial folder left as it was)`,
+    );
   });
 });

@@ -130,7 +130,8 @@ const sameFile = (a: string, b: string): boolean => {
 export function folderKind(dir: string): 'a corpus' | 'a ledger' | 'a package' | undefined {
   const names = namesIn(dir);
   if (names.includes('package.json') || names.includes('.git')) return 'a package';
-  if (path.basename(dir) === 'ledger' || names.some((n) => n.endsWith('.truth.json'))) return 'a ledger';
+  // By its truth files, not by its name: a user's folder called ledger/ holding runs is no ledger.
+  if (names.some((n) => n.endsWith('.truth.json'))) return 'a ledger';
   // A corpus is its budget manifest beside cases or a ledger: a folder where a user keeps a pool
   // or two is not one, and output beside them is fine.
   const cases = names.some((n) => n.endsWith('.candidates.json') || n.endsWith('.request.json'));

@@ -9,6 +9,7 @@ import { loadStrategies } from '../../../src/harness/run/registry.js';
 import type { ValidationRule } from '../../../src/harness/types.js';
 import { BUDGETS, VALIDATION_RULES } from '../../../src/harness/vocabulary.js';
 import { corpus } from '../../helpers/corpus.js';
+import { counted, figureRow, n } from '../../helpers/figures.js';
 import { inputAt } from '../../helpers/generated.js';
 import { type Doc, GENERATORS } from '../../helpers/mutants.js';
 import { referenceLedger } from '../../helpers/study.js';
@@ -120,5 +121,10 @@ describe(`mutants (seed ${SEED})`, () => {
     // Every rule a generator can break alone was exercised.
     for (const rule of VALIDATION_RULES.filter((r) => r !== 'budget'))
       expect(tried.get(rule) ?? 0, rule).toBeGreaterThan(20);
+    figureRow(
+      'validate mutants',
+      'test/harness/checks/compilation.test.ts',
+      `${n(total)} mutants of ${n(bases.length)} honest compilations (seed \`${SEED}\`), each rejected with exactly its rule: ${counted(Object.fromEntries(tried))}`,
+    );
   });
 });
