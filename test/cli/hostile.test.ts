@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
+import { attacksOf, CLOSED } from '../helpers/isolation.js';
 import { HOSTILE } from '../helpers/plugins.js';
 import { rowsOf, sharedProject } from '../helpers/project.js';
 
-const FULL = process.env.CTXBENCH_FULL === '1';
 const tmp = tempDir('hostile');
 
 // Its plug-ins (test/helpers/plugins.ts) are in the copy of the project every such test shares.
@@ -35,18 +35,25 @@ const ofGood = (out: string, file: string) =>
  */
 const LOOP = 'zz-loop';
 const LOOP_TIMEOUT = '1000';
+/**
+ * The plug-in that grows its heap without end runs alone on the case it grows on, under a small
+ * `--memory`, so it runs out in a second or so instead of after the default 4 GiB.
+ */
+const OOM = 'zz-oom';
+const OOM_MEMORY = '256';
 const runs: Record<string, ReturnType<typeof study>> = {};
 beforeAll(() => {
   expect(project.build.status, project.build.output).toBe(0);
   runs.base = study('base', GOOD);
   const all = `${Object.keys(HOSTILE)
-    .filter((n) => n !== LOOP)
+    .filter((n) => n !== LOOP && n !== OOM)
     .join(',')},${GOOD}`;
   runs.one = study('one', all);
   runs.two = study('two', all, '--jobs', '2');
   const loops = oneCaseCorpus(tmp, 'wrong-scope-only', 'wrong-scope');
   runs.loopOne = study('loop-one', LOOP, '--corpus', loops, '--timeout', LOOP_TIMEOUT);
   runs.loopTwo = study('loop-two', LOOP, '--corpus', loops, '--timeout', LOOP_TIMEOUT, '--jobs', '2');
+  runs.oom = study('oom', OOM, '--corpus', loops, '--memory', OOM_MEMORY);
 }, 600_000);
 
 const rowsBy = (out: string, name: string) =>
@@ -98,7 +105,11 @@ describe('hostile plug-ins in one study', () => {
     ['zz-extras-16mb', 42, /extras takes more than 65536 characters of JSON/],
     ['zz-extras-200mb', 3, /extras takes more than 65536 characters of JSON/],
     ['zz-exit', 3, /zz-exit's process exited with code 0 while compiling/],
-    ['zz-oom', FULL ? 3 : 0, /ran out of memory while compiling/],
+    ['zz-bad-frame', 3, /zz-bad-frame's process sent a message that cannot be read \(.+\), and was stopped while compiling/],
+    ['zz-huge-frame', 3, /zz-huge-frame's process sent a message of 4294967295 bytes, over the limit of \d+, and was stopped while compiling/],
+    ['zz-close-channel', 3, /zz-close-channel's process exited with code 0 while compiling/],
+    ['zz-signals', 42, /^\S+ zz-signals threw: attack: \{/],
+    ['zz-inspector', 42, /^\S+ zz-inspector threw: attack: \{/],
   ] as const)('%s: %i error rows, each saying why', (name, count, why) => {
     const errors = errorsOf('one', name);
     expect(errors).toHaveLength(count);
@@ -121,6 +132,26 @@ describe('hostile plug-ins in one study', () => {
           `wrong-scope ${LOOP} timed out: no answer within ${LOOP_TIMEOUT} ms, its process was stopped`,
         );
     }
+  });
+
+  it('a plug-in that runs out of memory is an error row saying so, at the heap --memory gives it', () => {
+    expect(runs.oom?.status, runs.oom?.stderr).toBe(1);
+    const errors = errorsOf('oom', OOM);
+    expect(errors).toHaveLength(3);
+    for (const e of errors)
+      expect(e).toBe(
+        `wrong-scope ${OOM}'s process ran out of memory (its heap is ${OOM_MEMORY} MiB) while compiling`,
+      );
+  });
+
+  it('no route to another process is open: each signal, socket and debugger route is refused', () => {
+    for (const name of ['zz-signals', 'zz-inspector']) {
+      const tried = attacksOf(tmp, 'one', name);
+      expect(tried.size, name).toBeGreaterThan(0);
+      for (const [route, outcome] of tried) expect(outcome, `${name}: ${route}`).toMatch(CLOSED);
+    }
+    // A SIGUSR1 that arrived would have turned on the parent's inspector, which says so on stderr.
+    for (const r of [runs.one, runs.two]) expect(r?.stderr).not.toMatch(/Debugger listening|Debugger attached/);
   });
 
   it('a plug-in that rewrites builtins does so in its own process: its rows are measured as any', () => {
