@@ -4,6 +4,7 @@
  * compilations stay byte-identical to a run without them, at one job and at two. The ledger
  * cannot be read by a strategy that does not declare it, whatever route it tries.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +75,7 @@ describe('hostile plug-ins in one study', () => {
       expect(r?.status, r?.stderr).toBe(1);
       expect(r?.stderr).toMatch(/error rows:/);
       expect(r?.stdout).not.toMatch(/NOISE/);
-      expect(r?.stdout).toMatch(/^\d+ compilations written to /);
+      expect(r?.stdout).toMatch(/^[\d,]+ compilations written to /);
     }
   });
 
@@ -223,5 +224,36 @@ describe('hostile plug-ins one compilation at a time', () => {
     expect(noisy.status).toBe(0);
     expect(JSON.parse(noisy.stdout).validation).toBeDefined();
     expect(noisy.stderr).toMatch(/NOISE/);
+  });
+});
+
+describe('links in the code strategies may read', () => {
+  // A copy of the built project, its files' times kept (a build older than its sources is
+  // refused first) and node_modules still a link: the shared copy itself is never written to.
+  const linked = path.join(tmp, 'linked');
+  fs.cpSync(project.dir, linked, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  const truth = path.join(linked, 'ledger/compiler-v1/wrong-scope.truth.json');
+  const run = (out: string) =>
+    spawnSync(
+      process.execPath,
+      [path.join(linked, 'bin/ctxbench.js'), 'study', '--strategies', 'zz-probe', '--out', path.join(tmp, out)],
+      { cwd: tmp, encoding: 'utf8' },
+    );
+
+  it.each([
+    ['a truth file', 'dist/strategies/zz-truth.json', truth],
+    ['the ledger folder', 'dist/src/ledger', path.join(linked, 'ledger')],
+  ])('a link in dist/ to %s stops the study before any strategy runs: exit 2, one line', (_what, link, to) => {
+    fs.symlinkSync(to, path.join(linked, link));
+    try {
+      const r = run(`linked-${path.basename(link)}`);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `ctxbench: ${path.join(linked, link)} is a link to ${to}, which reaches the secret ${path.join(linked, 'ledger/compiler-v1')}: strategies would read it through the link; remove it`,
+      ]);
+      expect(fs.existsSync(path.join(tmp, `linked-${path.basename(link)}.partial`))).toBe(false);
+    } finally {
+      fs.rmSync(path.join(linked, link));
+    }
   });
 });
