@@ -52,7 +52,10 @@ it('the build copies the plug-ins tsc does not emit, regular files only: a symli
   fs.writeFileSync(outside, 'not for strategies\n');
   fs.symlinkSync(outside, path.join(from, 'zz-link.mjs'));
   // A truth file of the ledger, linked as if it were a plug-in's data.
-  fs.symlinkSync(path.join(ROOT, 'ledger/compiler-v1/wrong-scope.truth.json'), path.join(from, 'zz-truth.json'));
+  fs.symlinkSync(
+    path.join(ROOT, 'ledger/compiler-v1/wrong-scope.truth.json'),
+    path.join(from, 'zz-truth.json'),
+  );
   fs.mkdirSync(path.join(from, 'zz-dir.js'));
 
   const said: string[] = [];

@@ -106,8 +106,16 @@ describe('hostile plug-ins in one study', () => {
     ['zz-extras-16mb', 42, /extras takes more than 65536 characters of JSON/],
     ['zz-extras-200mb', 3, /extras takes more than 65536 characters of JSON/],
     ['zz-exit', 3, /zz-exit's process exited with code 0 while compiling/],
-    ['zz-bad-frame', 3, /zz-bad-frame's process sent a message that cannot be read \(.+\), and was stopped while compiling/],
-    ['zz-huge-frame', 3, /zz-huge-frame's process sent a message of 4294967295 bytes, over the limit of \d+, and was stopped while compiling/],
+    [
+      'zz-bad-frame',
+      3,
+      /zz-bad-frame's process sent a message that cannot be read \(.+\), and was stopped while compiling/,
+    ],
+    [
+      'zz-huge-frame',
+      3,
+      /zz-huge-frame's process sent a message of 4294967295 bytes, over the limit of \d+, and was stopped while compiling/,
+    ],
     ['zz-close-channel', 3, /zz-close-channel's process exited with code 0 while compiling/],
     ['zz-signals', 42, /^\S+ zz-signals threw: attack: \{/],
     ['zz-inspector', 42, /^\S+ zz-inspector threw: attack: \{/],
@@ -152,7 +160,8 @@ describe('hostile plug-ins in one study', () => {
       for (const [route, outcome] of tried) expect(outcome, `${name}: ${route}`).toMatch(CLOSED);
     }
     // A SIGUSR1 that arrived would have turned on the parent's inspector, which says so on stderr.
-    for (const r of [runs.one, runs.two]) expect(r?.stderr).not.toMatch(/Debugger listening|Debugger attached/);
+    for (const r of [runs.one, runs.two])
+      expect(r?.stderr).not.toMatch(/Debugger listening|Debugger attached/);
   });
 
   it('a plug-in that rewrites builtins does so in its own process: its rows are measured as any', () => {
@@ -236,24 +245,34 @@ describe('links in the code strategies may read', () => {
   const run = (out: string) =>
     spawnSync(
       process.execPath,
-      [path.join(linked, 'bin/ctxbench.js'), 'study', '--strategies', 'zz-probe', '--out', path.join(tmp, out)],
+      [
+        path.join(linked, 'bin/ctxbench.js'),
+        'study',
+        '--strategies',
+        'zz-probe',
+        '--out',
+        path.join(tmp, out),
+      ],
       { cwd: tmp, encoding: 'utf8' },
     );
 
   it.each([
     ['a truth file', 'dist/strategies/zz-truth.json', truth],
     ['the ledger folder', 'dist/src/ledger', path.join(linked, 'ledger')],
-  ])('a link in dist/ to %s stops the study before any strategy runs: exit 2, one line', (_what, link, to) => {
-    fs.symlinkSync(to, path.join(linked, link));
-    try {
-      const r = run(`linked-${path.basename(link)}`);
-      expect(r.status, r.stderr).toBe(2);
-      expect(r.stderr.trim().split('\n')).toEqual([
-        `ctxbench: ${path.join(linked, link)} is a link to ${to}, which reaches the secret ${path.join(linked, 'ledger/compiler-v1')}: strategies would read it through the link; remove it`,
-      ]);
-      expect(fs.existsSync(path.join(tmp, `linked-${path.basename(link)}.partial`))).toBe(false);
-    } finally {
-      fs.rmSync(path.join(linked, link));
-    }
-  });
+  ])(
+    'a link in dist/ to %s stops the study before any strategy runs: exit 2, one line',
+    (_what, link, to) => {
+      fs.symlinkSync(to, path.join(linked, link));
+      try {
+        const r = run(`linked-${path.basename(link)}`);
+        expect(r.status, r.stderr).toBe(2);
+        expect(r.stderr.trim().split('\n')).toEqual([
+          `ctxbench: ${path.join(linked, link)} is a link to ${to}, which reaches the secret ${path.join(linked, 'ledger/compiler-v1')}: strategies would read it through the link; remove it`,
+        ]);
+        expect(fs.existsSync(path.join(tmp, `linked-${path.basename(link)}.partial`))).toBe(false);
+      } finally {
+        fs.rmSync(path.join(linked, link));
+      }
+    },
+  );
 });

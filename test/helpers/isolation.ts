@@ -8,7 +8,8 @@ import { HOSTILE } from './plugins.js';
 import { rowsOf } from './project.js';
 
 /** What a closed route ends in: the permission model's refusal or ours, or the route gone. */
-export const CLOSED = /^(ERR_ACCESS_DENIED|GONE|Cannot redefine property: kill|Cannot delete property '_kill'.*)$/;
+export const CLOSED =
+  /^(ERR_ACCESS_DENIED|GONE|Cannot redefine property: kill|Cannot delete property '_kill'.*)$/;
 
 /** Route -> outcome, as one cell of `name` in the run folder `tmp/out` reported them. */
 export function attacksOf(tmp: string, out: string, name: string): Map<string, string> {

@@ -30,7 +30,9 @@ export const HOSTILE: Record<string, [body: string, top?: string]> = {
   'zz-extras-16mb': ["return { admitted: [], extras: { blob: 'x'.repeat(16e6) } };"],
   'zz-extras-200mb': [`return { admitted: [], extras: ${ON_ONE_CASE} ? { blob: 'x'.repeat(2e8) } : {} };`],
   'zz-exit': [`if (${ON_ONE_CASE}) process.exit(0); return { admitted: [] };`],
-  'zz-oom': [`const hog = []; while (${ON_ONE_CASE}) hog.push(new Array(1e6).fill(7)); return { admitted: [] };`],
+  'zz-oom': [
+    `const hog = []; while (${ON_ONE_CASE}) hog.push(new Array(1e6).fill(7)); return { admitted: [] };`,
+  ],
   // The channel to the parent is fd 3: garbage, a frame that claims 4 GiB, or the fd closed.
   'zz-bad-frame': [
     `if (${ON_ONE_CASE}) fs.writeSync(3, Buffer.from([0, 0, 0, 8, 0xff, 0x0f, 0x6f, 0x22, 0xff, 0xff, 0xff, 0xff])); return { admitted: [] };`,
@@ -40,7 +42,10 @@ export const HOSTILE: Record<string, [body: string, top?: string]> = {
     `if (${ON_ONE_CASE}) fs.writeSync(3, Buffer.from([0xff, 0xff, 0xff, 0xff, 1, 2, 3])); return { admitted: [] };`,
     "import fs from 'node:fs';",
   ],
-  'zz-close-channel': [`if (${ON_ONE_CASE}) fs.closeSync(3); return { admitted: [] };`, "import fs from 'node:fs';"],
+  'zz-close-channel': [
+    `if (${ON_ONE_CASE}) fs.closeSync(3); return { admitted: [] };`,
+    "import fs from 'node:fs';",
+  ],
   // Signals to the parent and to every pid around its own (siblings, the test runner): each
   // route is tried, its outcome kept, and the outcomes thrown, so each cell is an error row
   // listing them ('SENT' would mean the route is open).

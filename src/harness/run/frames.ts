@@ -52,7 +52,8 @@ export class FrameReader {
       const first = this.chunks[0] as Buffer;
       const size = (first.length >= HEADER ? first : Buffer.concat(this.chunks)).readUInt32BE(0);
       // Refused on its header: a frame over the limit is never waited for or held.
-      if (size > this.limit) throw new BadFrame(`a message of ${size} bytes, over the limit of ${this.limit}`);
+      if (size > this.limit)
+        throw new BadFrame(`a message of ${size} bytes, over the limit of ${this.limit}`);
       if (this.held < HEADER + size) return values;
       const all = this.chunks.length === 1 ? first : Buffer.concat(this.chunks);
       try {

@@ -9,8 +9,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { isPlainObject } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
-import { BadFrame, CHANNEL_FD, FrameReader, frame, MAX_FRAME } from './frames.js';
 import type { HostedStrategy, StrategyInfo, StrategyRef } from '../types.js';
+import { BadFrame, CHANNEL_FD, FrameReader, frame, MAX_FRAME } from './frames.js';
 import { type Answer, isAnswer } from './guard.js';
 import type { HostReply, HostRequest } from './host.js';
 import type { Inputs } from './input.js';
@@ -37,7 +37,8 @@ const ANSWER_TIMEOUT = 60_000;
 
 /** Why a host stopped, in words that do not depend on the run (no pid, no timing). */
 function ending(code: number | null, signal: NodeJS.Signals | null, stderr: string, memory: number): string {
-  if (/heap out of memory|Reached heap limit/.test(stderr)) return `ran out of memory (its heap is ${memory} MiB)`;
+  if (/heap out of memory|Reached heap limit/.test(stderr))
+    return `ran out of memory (its heap is ${memory} MiB)`;
   if (signal !== null) return `was killed by ${signal}`;
   return `exited with code ${code}`;
 }
@@ -132,7 +133,10 @@ class Host {
         bytes = frame(message);
       } catch (e) {
         this.stop();
-        return this.reply({ ok: false, message: `${this.ref.name} could not be sent its input: ${String(e)}` });
+        return this.reply({
+          ok: false,
+          message: `${this.ref.name} could not be sent its input: ${String(e)}`,
+        });
       }
       this.channel.write(bytes, (e) => {
         if (e) this.end('could not be reached');

@@ -48,7 +48,12 @@ export function launch(secrets: readonly string[], memory = DEFAULT_MEMORY): Lau
   return {
     entry,
     memory,
-    execArgv: [heap, flag, ...readable.map((p) => `--allow-fs-read=${p}`), '--disable-warning=ExperimentalWarning'],
+    execArgv: [
+      heap,
+      flag,
+      ...readable.map((p) => `--allow-fs-read=${p}`),
+      '--disable-warning=ExperimentalWarning',
+    ],
   };
 }
 

@@ -69,5 +69,6 @@ export function lockDown(streams: readonly object[]): void {
         if (Object.getOwnPropertyDescriptor(p, key)?.configurable === true) pin(p, key, denied(`${key}`));
   // fetch and WebSocket reach net through Node's own copy of undici; gone all the same.
   for (const key of ['fetch', 'WebSocket', 'EventSource'])
-    if (Object.getOwnPropertyDescriptor(globalThis, key)?.configurable === true) pin(globalThis, key, undefined);
+    if (Object.getOwnPropertyDescriptor(globalThis, key)?.configurable === true)
+      pin(globalThis, key, undefined);
 }

@@ -17,7 +17,8 @@ const at = (...p: string[]) => path.join(root, ...p);
 
 beforeEach(() => {
   root = path.join(tmp, String(++n));
-  for (const d of ['dist/strategies', 'node_modules/pkg/lib/deep', 'ledger/v1']) fs.mkdirSync(at(d), { recursive: true });
+  for (const d of ['dist/strategies', 'node_modules/pkg/lib/deep', 'ledger/v1'])
+    fs.mkdirSync(at(d), { recursive: true });
   fs.writeFileSync(at('dist/strategies/a.js'), 'export default 1;\n');
   fs.writeFileSync(at('ledger/v1/x.truth.json'), '{}\n');
   fs.writeFileSync(at('outside.txt'), 'no\n');
@@ -47,7 +48,12 @@ describe('links in the readable code', () => {
     ['the ledger folder', 'dist/ledger', 'ledger', /which reaches the secret/],
     ['a folder above the ledger', 'dist/up', '.', /which reaches the secret/],
     ['a file elsewhere', 'dist/strategies/o.js', 'outside.txt', /outside the code strategies may read/],
-    ['a truth file, deep in node_modules', 'node_modules/pkg/lib/deep/t.json', 'ledger/v1/x.truth.json', /secret/],
+    [
+      'a truth file, deep in node_modules',
+      'node_modules/pkg/lib/deep/t.json',
+      'ledger/v1/x.truth.json',
+      /secret/,
+    ],
     ['a truth file not yet there', 'dist/later.json', 'ledger/v1/later.truth.json', /secret/],
   ])('a link to %s is refused, named with its target', (_what, link, to, why) => {
     fs.symlinkSync(at(to), at(link));
