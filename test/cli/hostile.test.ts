@@ -267,7 +267,7 @@ describe('links in the code strategies may read', () => {
         const r = run(`linked-${path.basename(link)}`);
         expect(r.status, r.stderr).toBe(2);
         expect(r.stderr.trim().split('\n')).toEqual([
-          `ctxbench: ${path.join(linked, link)} is a link to ${to}, which reaches the secret ${path.join(linked, 'ledger/compiler-v1')}: strategies would read it through the link; remove it`,
+          `ctxbench: ${path.join(linked, link)}: a link to ${to}, which reaches the secret ${path.join(linked, 'ledger/compiler-v1')}: strategies would read it through the link; remove it`,
         ]);
         expect(fs.existsSync(path.join(tmp, `linked-${path.basename(link)}.partial`))).toBe(false);
       } finally {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { InputError } from '../errors.js';
 
 export const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}${path.sep}`);
 
@@ -45,8 +45,9 @@ function check(link: string, readable: readonly string[], secrets: readonly stri
   const secret = secrets.find((s) => inside(to, s) || inside(s, to));
   const outside = !readable.some((r) => inside(to, r));
   if (secret !== undefined || outside)
-    throw new UsageError(
-      `${link} is a link to ${to}, ${secret !== undefined ? `which reaches the secret ${secret}` : 'outside the code strategies may read'}: strategies would read it through the link; remove it`,
+    throw new InputError(
+      link,
+      `a link to ${to}, ${secret !== undefined ? `which reaches the secret ${secret}` : 'outside the code strategies may read'}: strategies would read it through the link; remove it`,
     );
 }
 

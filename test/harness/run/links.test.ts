@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/harness/errors.js';
+import { InputError } from '../../../src/harness/errors.js';
 import { refuseLinks } from '../../../src/harness/run/links.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -29,8 +29,8 @@ const refusal = () => {
   try {
     scan();
   } catch (e) {
-    expect(e).toBeInstanceOf(UsageError);
-    return (e as Error).message;
+    expect(e).toBeInstanceOf(InputError);
+    return (e as InputError).line;
   }
   return undefined;
 };
@@ -59,7 +59,7 @@ describe('links in the readable code', () => {
     fs.symlinkSync(at(to), at(link));
     const message = refusal();
     expect(message).toMatch(why);
-    expect(message).toContain(`${at(link)} is a link to ${path.resolve(at(to))}`);
+    expect(message).toContain(`${at(link)}: a link to ${path.resolve(at(to))}`);
     expect(message?.split('\n')).toHaveLength(1);
   });
 });
