@@ -131,6 +131,21 @@ export function timeoutOf(ms: number): number {
   return ms;
 }
 
+/** `--memory`: the heap of each strategy process, in MiB (hosts.ts, DEFAULT_MEMORY when absent). */
+export const memoryOption = {
+  type: 'number',
+  describe:
+    'MiB of heap for each strategy process (default 4096); a strategy that needs more is an error row saying it ran out of memory',
+} as const;
+
+/** The value of `--memory`, checked: below 16 MiB Node cannot start. */
+export function memoryOf(mib: number | undefined): number | undefined {
+  if (mib === undefined) return undefined;
+  if (!Number.isInteger(mib) || mib < 16 || mib > 1_048_576)
+    throw new UsageError('--memory must be a whole number of MiB from 16 to 1048576');
+  return mib;
+}
+
 /** `--strict`, for every command that reads input files (docs/formats.md, "Warnings"). */
 export const strictOption = {
   type: 'boolean',

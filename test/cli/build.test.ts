@@ -51,6 +51,11 @@ it('the build copies the plug-ins tsc does not emit, regular files only: a symli
   const outside = path.join(tmp, 'secret.txt');
   fs.writeFileSync(outside, 'not for strategies\n');
   fs.symlinkSync(outside, path.join(from, 'zz-link.mjs'));
+  // A truth file of the ledger, linked as if it were a plug-in's data.
+  fs.symlinkSync(
+    path.join(ROOT, 'ledger/compiler-v1/wrong-scope.truth.json'),
+    path.join(from, 'zz-truth.json'),
+  );
   fs.mkdirSync(path.join(from, 'zz-dir.js'));
 
   const said: string[] = [];
@@ -61,5 +66,7 @@ it('the build copies the plug-ins tsc does not emit, regular files only: a symli
   expect(said).toEqual([
     'build: skipped strategies/zz-dir.js: not a regular file, not copied into dist/',
     'build: skipped strategies/zz-link.mjs: a symbolic link, not copied into dist/',
+    'build: skipped strategies/zz-truth.json: a symbolic link, not copied into dist/',
   ]);
+  expect(fs.existsSync(path.join(to, 'zz-truth.json'))).toBe(false);
 });

@@ -120,6 +120,12 @@ describe('usage errors say what would do and where to read', () => {
       2,
       'ctxbench: --timeout must be a number of milliseconds >= 1 (see ctxbench study --help)\n',
     ]);
+    for (const bad of ['8', '1.5', '0'])
+      expect(await cli('study', '--memory', bad, '--out', path.join(tmp, 'never'))).toMatchObject({
+        code: 2,
+        stderr:
+          'ctxbench: --memory must be a whole number of MiB from 16 to 1048576 (see ctxbench study --help)\n',
+      });
     const none = await cli('no-such-command');
     expect([none.code, none.stderr]).toEqual([
       2,

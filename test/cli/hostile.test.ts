@@ -4,14 +4,15 @@
  * compilations stay byte-identical to a run without them, at one job and at two. The ledger
  * cannot be read by a strategy that does not declare it, whatever route it tries.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
+import { attacksOf, CLOSED } from '../helpers/isolation.js';
 import { HOSTILE } from '../helpers/plugins.js';
 import { rowsOf, sharedProject } from '../helpers/project.js';
 
-const FULL = process.env.CTXBENCH_FULL === '1';
 const tmp = tempDir('hostile');
 
 // Its plug-ins (test/helpers/plugins.ts) are in the copy of the project every such test shares.
@@ -35,18 +36,25 @@ const ofGood = (out: string, file: string) =>
  */
 const LOOP = 'zz-loop';
 const LOOP_TIMEOUT = '1000';
+/**
+ * The plug-in that grows its heap without end runs alone on the case it grows on, under a small
+ * `--memory`, so it runs out in a second or so instead of after the default 4 GiB.
+ */
+const OOM = 'zz-oom';
+const OOM_MEMORY = '256';
 const runs: Record<string, ReturnType<typeof study>> = {};
 beforeAll(() => {
   expect(project.build.status, project.build.output).toBe(0);
   runs.base = study('base', GOOD);
   const all = `${Object.keys(HOSTILE)
-    .filter((n) => n !== LOOP)
+    .filter((n) => n !== LOOP && n !== OOM)
     .join(',')},${GOOD}`;
   runs.one = study('one', all);
   runs.two = study('two', all, '--jobs', '2');
   const loops = oneCaseCorpus(tmp, 'wrong-scope-only', 'wrong-scope');
   runs.loopOne = study('loop-one', LOOP, '--corpus', loops, '--timeout', LOOP_TIMEOUT);
   runs.loopTwo = study('loop-two', LOOP, '--corpus', loops, '--timeout', LOOP_TIMEOUT, '--jobs', '2');
+  runs.oom = study('oom', OOM, '--corpus', loops, '--memory', OOM_MEMORY);
 }, 600_000);
 
 const rowsBy = (out: string, name: string) =>
@@ -67,7 +75,7 @@ describe('hostile plug-ins in one study', () => {
       expect(r?.status, r?.stderr).toBe(1);
       expect(r?.stderr).toMatch(/error rows:/);
       expect(r?.stdout).not.toMatch(/NOISE/);
-      expect(r?.stdout).toMatch(/^\d+ compilations written to /);
+      expect(r?.stdout).toMatch(/^[\d,]+ compilations written to /);
     }
   });
 
@@ -98,7 +106,19 @@ describe('hostile plug-ins in one study', () => {
     ['zz-extras-16mb', 42, /extras takes more than 65536 characters of JSON/],
     ['zz-extras-200mb', 3, /extras takes more than 65536 characters of JSON/],
     ['zz-exit', 3, /zz-exit's process exited with code 0 while compiling/],
-    ['zz-oom', FULL ? 3 : 0, /ran out of memory while compiling/],
+    [
+      'zz-bad-frame',
+      3,
+      /zz-bad-frame's process sent a message that cannot be read \(.+\), and was stopped while compiling/,
+    ],
+    [
+      'zz-huge-frame',
+      3,
+      /zz-huge-frame's process sent a message of 4294967295 bytes, over the limit of \d+, and was stopped while compiling/,
+    ],
+    ['zz-close-channel', 3, /zz-close-channel's process exited with code 0 while compiling/],
+    ['zz-signals', 42, /^\S+ zz-signals threw: attack: \{/],
+    ['zz-inspector', 42, /^\S+ zz-inspector threw: attack: \{/],
   ] as const)('%s: %i error rows, each saying why', (name, count, why) => {
     const errors = errorsOf('one', name);
     expect(errors).toHaveLength(count);
@@ -121,6 +141,27 @@ describe('hostile plug-ins in one study', () => {
           `wrong-scope ${LOOP} timed out: no answer within ${LOOP_TIMEOUT} ms, its process was stopped`,
         );
     }
+  });
+
+  it('a plug-in that runs out of memory is an error row saying so, at the heap --memory gives it', () => {
+    expect(runs.oom?.status, runs.oom?.stderr).toBe(1);
+    const errors = errorsOf('oom', OOM);
+    expect(errors).toHaveLength(3);
+    for (const e of errors)
+      expect(e).toBe(
+        `wrong-scope ${OOM}'s process ran out of memory (its heap is ${OOM_MEMORY} MiB) while compiling`,
+      );
+  });
+
+  it('no route to another process is open: each signal, socket and debugger route is refused', () => {
+    for (const name of ['zz-signals', 'zz-inspector']) {
+      const tried = attacksOf(tmp, 'one', name);
+      expect(tried.size, name).toBeGreaterThan(0);
+      for (const [route, outcome] of tried) expect(outcome, `${name}: ${route}`).toMatch(CLOSED);
+    }
+    // A SIGUSR1 that arrived would have turned on the parent's inspector, which says so on stderr.
+    for (const r of [runs.one, runs.two])
+      expect(r?.stderr).not.toMatch(/Debugger listening|Debugger attached/);
   });
 
   it('a plug-in that rewrites builtins does so in its own process: its rows are measured as any', () => {
@@ -193,4 +234,45 @@ describe('hostile plug-ins one compilation at a time', () => {
     expect(JSON.parse(noisy.stdout).validation).toBeDefined();
     expect(noisy.stderr).toMatch(/NOISE/);
   });
+});
+
+describe('links in the code strategies may read', () => {
+  // A copy of the built project, its files' times kept (a build older than its sources is
+  // refused first) and node_modules still a link: the shared copy itself is never written to.
+  const linked = path.join(tmp, 'linked');
+  fs.cpSync(project.dir, linked, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  const truth = path.join(linked, 'ledger/compiler-v1/wrong-scope.truth.json');
+  const run = (out: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        path.join(linked, 'bin/ctxbench.js'),
+        'study',
+        '--strategies',
+        'zz-probe',
+        '--out',
+        path.join(tmp, out),
+      ],
+      { cwd: tmp, encoding: 'utf8' },
+    );
+
+  it.each([
+    ['a truth file', 'dist/strategies/zz-truth.json', truth],
+    ['the ledger folder', 'dist/src/ledger', path.join(linked, 'ledger')],
+  ])(
+    'a link in dist/ to %s stops the study before any strategy runs: exit 2, one line',
+    (_what, link, to) => {
+      fs.symlinkSync(to, path.join(linked, link));
+      try {
+        const r = run(`linked-${path.basename(link)}`);
+        expect(r.status, r.stderr).toBe(2);
+        expect(r.stderr.trim().split('\n')).toEqual([
+          `ctxbench: ${path.join(linked, link)}: a link to ${to}, which reaches the secret ${path.join(linked, 'ledger/compiler-v1')}: strategies would read it through the link; remove it`,
+        ]);
+        expect(fs.existsSync(path.join(tmp, `linked-${path.basename(link)}.partial`))).toBe(false);
+      } finally {
+        fs.rmSync(path.join(linked, link));
+      }
+    },
+  );
 });

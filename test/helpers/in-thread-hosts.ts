@@ -6,7 +6,7 @@
  *
  *     vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
  *
- * What a strategy is given is what a host is given: a copy (IPC copies), frozen by the guard, the
+ * What a strategy is given is what a host is given: a copy (the channel copies), frozen by the guard, the
  * ledger only for a strategy that reads it, and the guard's answer back. The boundary itself (a
  * process per strategy, timeouts, crashes, the permission model, `--jobs` across processes) stays
  * with the tests that are about it (slice, sweeps, the runs kill stops, hostile, plugin,

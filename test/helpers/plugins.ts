@@ -31,7 +31,69 @@ export const HOSTILE: Record<string, [body: string, top?: string]> = {
   'zz-extras-200mb': [`return { admitted: [], extras: ${ON_ONE_CASE} ? { blob: 'x'.repeat(2e8) } : {} };`],
   'zz-exit': [`if (${ON_ONE_CASE}) process.exit(0); return { admitted: [] };`],
   'zz-oom': [
-    `const hog = []; while (${ON_ONE_CASE} && process.env.CTXBENCH_FULL === '1') hog.push(new Array(1e6).fill(7)); return { admitted: [] };`,
+    `const hog = []; while (${ON_ONE_CASE}) hog.push(new Array(1e6).fill(7)); return { admitted: [] };`,
+  ],
+  // The channel to the parent is fd 3: garbage, a frame that claims 4 GiB, or the fd closed.
+  'zz-bad-frame': [
+    `if (${ON_ONE_CASE}) fs.writeSync(3, Buffer.from([0, 0, 0, 8, 0xff, 0x0f, 0x6f, 0x22, 0xff, 0xff, 0xff, 0xff])); return { admitted: [] };`,
+    "import fs from 'node:fs';",
+  ],
+  'zz-huge-frame': [
+    `if (${ON_ONE_CASE}) fs.writeSync(3, Buffer.from([0xff, 0xff, 0xff, 0xff, 1, 2, 3])); return { admitted: [] };`,
+    "import fs from 'node:fs';",
+  ],
+  'zz-close-channel': [
+    `if (${ON_ONE_CASE}) fs.closeSync(3); return { admitted: [] };`,
+    "import fs from 'node:fs';",
+  ],
+  // Signals to the parent and to every pid around its own (siblings, the test runner): each
+  // route is tried, its outcome kept, and the outcomes thrown, so each cell is an error row
+  // listing them ('SENT' would mean the route is open).
+  'zz-signals': [
+    `const outcomes = {};
+const attempt = (name, fn) => { try { fn(); outcomes[name] = 'SENT'; } catch (e) { outcomes[name] = e?.code ?? String(e?.message).slice(0, 60); } };
+for (const s of ['SIGUSR1', 'SIGSTOP', 'SIGTERM', 'SIGKILL']) attempt(\`process.kill(ppid, \${s})\`, () => process.kill(process.ppid, s));
+attempt('process._kill(ppid, 9)', () => process._kill(process.ppid, 9));
+attempt('process._debugProcess(ppid)', () => process._debugProcess(process.ppid));
+attempt('put process.kill back', () => { Object.defineProperty(process, 'kill', { value: () => 0 }); });
+attempt('delete process._kill', () => { if (!delete process._kill) throw Object.assign(new Error('kept'), { code: 'KEPT' }); });
+const siblings = {};
+for (let pid = Math.max(2, process.pid - 64); pid <= process.pid + 64; pid++)
+  if (pid !== process.pid) { try { process.kill(pid, 'SIGKILL'); siblings.SENT = (siblings.SENT ?? 0) + 1; } catch (e) { siblings[e?.code] = (siblings[e?.code] ?? 0) + 1; } }
+outcomes['SIGKILL to 128 pids around its own'] = Object.keys(siblings).join(',');
+throw new Error('attack: ' + JSON.stringify(outcomes));`,
+  ],
+  // Turn on the parent's inspector, then every way to a socket on 127.0.0.1:9229 (where it
+  // would listen) and to any other process, at load, where asynchronous routes can be awaited.
+  'zz-inspector': [
+    "throw new Error('attack: ' + JSON.stringify(outcomes));",
+    `import { createRequire } from 'node:module';
+const outcomes = {};
+const code = (e) => e?.code ?? String(e?.message).slice(0, 60);
+const attempt = async (name, fn) => { try { await fn(); outcomes[name] = 'OPEN'; } catch (e) { outcomes[name] = code(e); } };
+const reach = (socket) => new Promise((ok, no) => { socket.on('connect', ok); socket.on('error', no); });
+const require = createRequire(import.meta.url);
+await attempt('process._debugProcess(ppid)', () => process._debugProcess(process.ppid));
+await attempt('process.kill(ppid, SIGUSR1)', () => process.kill(process.ppid, 'SIGUSR1'));
+await attempt('import net', async () => reach((await import('node:net')).connect(9229, '127.0.0.1')));
+await attempt('require net', () => reach(require('net').createConnection(9229, '127.0.0.1')));
+await attempt('process.getBuiltinModule net', () => reach(process.getBuiltinModule('node:net').connect(9229, '127.0.0.1')));
+await attempt('the class of process.stdout', () => reach(new process.stdout.constructor().connect(9229, '127.0.0.1')));
+await attempt('the handle of process.stdout', () => { const h = new process.stderr._handle.constructor(1); const r = h.connect({}, '/tmp/zz.sock'); if (r !== undefined && r < 0) throw Object.assign(new Error('uv'), { code: 'UV' + r }); });
+await attempt('http', async () => new Promise((ok, no) => (require('node:http').get('http://127.0.0.1:9229/json/list', ok)).on('error', no)));
+await attempt('https', async () => new Promise((ok, no) => (require('node:https').get('https://127.0.0.1:9229/', ok)).on('error', no)));
+await attempt('tls', () => reach(require('node:tls').connect(9229, '127.0.0.1')));
+await attempt('http2', () => new Promise((ok, no) => { const s = require('node:http2').connect('http://127.0.0.1:9229'); s.on('connect', ok); s.on('error', no); }));
+await attempt('fetch', async () => { if (typeof fetch !== 'function') throw Object.assign(new Error('gone'), { code: 'GONE' }); await fetch('http://127.0.0.1:9229/json/list'); });
+await attempt('dgram', () => new Promise((ok, no) => { const s = require('node:dgram').createSocket('udp4'); s.send('x', 9229, '127.0.0.1', (e) => (e ? no(e) : ok())); }));
+await attempt('dns', () => require('node:dns').promises.lookup('localhost'));
+await attempt('inspector.open', async () => (await import('node:inspector')).open(0));
+await attempt('inspector session', async () => new (await import('node:inspector')).Session().connect());
+await attempt('process.binding', () => process.binding('tcp_wrap'));
+await attempt('process.dlopen', () => process.dlopen({ exports: {} }, '/nonexistent.node'));
+await attempt('worker_threads', async () => new (await import('node:worker_threads')).Worker('0', { eval: true }));
+await attempt('child_process', async () => (await import('node:child_process')).execFileSync('true'));
+await attempt('module.register', async () => (await import('node:module')).register('data:text/javascript,export{}'));`,
   ],
   'zz-noisy': ["console.log('NOISE'); console.error('NOISE'); return { admitted: [] };"],
   'zz-globals': [

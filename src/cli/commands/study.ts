@@ -11,6 +11,8 @@ import {
   defineCommand,
   formatOption,
   lintOf,
+  memoryOf,
+  memoryOption,
   quietTableOption,
   splitList,
   strictOption,
@@ -56,6 +58,7 @@ export const study = defineCommand({
         describe: 'compilations at once, each strategy in processes of its own (same bytes as one job)',
       })
       .option('timeout', timeoutOption)
+      .option('memory', memoryOption)
       .option('shard', { type: 'string', describe: 'i/n: run only the i-th of n slices of the matrix' })
       .option('resume', {
         type: 'boolean',
@@ -78,6 +81,7 @@ export const study = defineCommand({
     checkOut(out, a.force, RUN_MARKS);
     if (!Number.isInteger(a.jobs) || a.jobs < 1) throw new UsageError('--jobs must be a whole number >= 1');
     const timeout = timeoutOf(a.timeout);
+    const memory = memoryOf(a.memory);
     const shard = a.shard === undefined ? undefined : parseShard(a.shard);
     const progress = progressLine(io, { quiet: a.quiet });
     const outcome = await stoppable((signal) =>
@@ -85,7 +89,7 @@ export const study = defineCommand({
         corpus,
         ledger,
         ledgerDir,
-        where: { in: 'processes', strategies, timeout },
+        where: { in: 'processes', strategies, timeout, memory },
         jobs: a.jobs,
         shard,
         onStart: (kept, total) => {

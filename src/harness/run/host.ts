@@ -1,15 +1,21 @@
 /**
  * A strategy's own process: it loads one strategy module and answers one compilation at a time.
  * Whatever the strategy does to its globals, its input or its memory stays in here; what goes
- * back is the guard's answer, JSON text or a message. Started by `hosts.ts`, never by hand.
+ * back is the guard's answer, JSON text or a message, as a frame on the channel (`frames.ts`).
+ * Before the module loads, every route to another process is closed (`lockdown.ts`). Started by
+ * `hosts.ts`, never by hand.
  */
+import fs from 'node:fs';
+import net from 'node:net';
 import type { CompilerPolicy, ContextCandidate, ContextRequest } from '../../compiler/index.js';
 // Registers the real tokenizers: a strategy prices with this process's compiler, which must know
 // the policy's tokenizer.
 import '../input/index.js';
 import type { Annotations, CaseLedger, Strategy, StrategyInfo } from '../types.js';
+import { CHANNEL_FD, FrameReader, frame } from './frames.js';
 import { type Answer, assembleGuarded, deepFreeze, describeThrown } from './guard.js';
 import { strategyInput } from './input.js';
+import { lockDown } from './lockdown.js';
 import { infoOf, loadStrategyFile } from './registry.js';
 
 /** The inputs shared by every budget of one case: sent once, kept until the next case. */
@@ -37,16 +43,17 @@ export type HostReply =
   | { readonly id: number; readonly done: true }
   | { readonly id: number; readonly answer: Answer };
 
-// Taken before the strategy loads: a strategy that replaces process.send talks only to itself.
-const rawSend = process.send?.bind(process);
-const send = (reply: HostReply) => rawSend?.(reply);
-
 async function serve(file: string): Promise<void> {
+  // Opened before the strategy loads, and held here only: a strategy that writes to the fd
+  // itself can garble only its own answers, which the parent reads as a stranger's.
+  const channel = new net.Socket({ fd: CHANNEL_FD, readable: true, writable: true });
+  const send = (reply: HostReply) => channel.write(frame(reply));
   // The run decides when to stop: a Ctrl-C reaches the whole process group, and the parent, not
   // this process, turns it into a clean stop.
   process.on('SIGINT', () => {});
   // The parent gone (killed, say) means nobody wants the answers.
-  process.on('disconnect', () => process.exit(0));
+  channel.on('close', () => process.exit(0));
+  channel.on('error', () => process.exit(0));
   const asked: HostRequest[] = [];
   let strategy: Strategy | undefined;
   let shared: SharedInputs | undefined;
@@ -61,11 +68,15 @@ async function serve(file: string): Promise<void> {
     send({ id: m.id, done: true });
     send({ id: m.id, answer });
   };
-  // Listen at once: a message that came before the listener would be lost.
-  process.on('message', (m: HostRequest) => {
-    if (strategy === undefined) asked.push(m);
-    else answer(m);
+  // Listen at once: a request that came before the strategy loaded waits for it.
+  const reader = new FrameReader();
+  channel.on('data', (chunk: Buffer) => {
+    for (const m of reader.push(chunk) as HostRequest[]) {
+      if (strategy === undefined) asked.push(m);
+      else answer(m);
+    }
   });
+  lockDown([process.stdout, process.stderr, channel]);
   try {
     strategy = await loadStrategyFile(file);
   } catch (e) {
@@ -76,5 +87,14 @@ async function serve(file: string): Promise<void> {
   for (const m of asked.splice(0)) answer(m);
 }
 
+/** Whether this process was started by `hosts.ts`, with the channel open on its fd. */
+function hosted(): boolean {
+  try {
+    return fs.fstatSync(CHANNEL_FD).isSocket();
+  } catch {
+    return false;
+  }
+}
+
 const file = process.argv[2];
-if (file !== undefined && process.send !== undefined) await serve(file);
+if (file !== undefined && hosted()) await serve(file);

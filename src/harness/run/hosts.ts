@@ -5,10 +5,12 @@
  * under Node's permission model, able to read the code and nothing else, so a strategy that
  * does not declare `readsLedger` cannot read the ledger by any means (docs/reliability.md).
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { isPlainObject } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import type { HostedStrategy, StrategyInfo, StrategyRef } from '../types.js';
+import { BadFrame, CHANNEL_FD, FrameReader, frame, MAX_FRAME } from './frames.js';
 import { type Answer, isAnswer } from './guard.js';
 import type { HostReply, HostRequest } from './host.js';
 import type { Inputs } from './input.js';
@@ -21,6 +23,8 @@ export interface HostOptions {
   readonly keep: number;
   /** Files or folders no strategy process may read (the ledger). */
   readonly secrets: readonly string[];
+  /** The heap of each strategy process, in MiB; DEFAULT_MEMORY when not given. */
+  readonly memory?: number | undefined;
 }
 
 /** The least time a strategy's module is given to load, in milliseconds. */
@@ -32,8 +36,9 @@ const LOAD_TIMEOUT = 60_000;
 const ANSWER_TIMEOUT = 60_000;
 
 /** Why a host stopped, in words that do not depend on the run (no pid, no timing). */
-function ending(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
-  if (/heap out of memory|Reached heap limit/.test(stderr)) return 'ran out of memory';
+function ending(code: number | null, signal: NodeJS.Signals | null, stderr: string, memory: number): string {
+  if (/heap out of memory|Reached heap limit/.test(stderr))
+    return `ran out of memory (its heap is ${memory} MiB)`;
   if (signal !== null) return `was killed by ${signal}`;
   return `exited with code ${code}`;
 }
@@ -46,6 +51,7 @@ class Host {
   /** Settles once the module is loaded, or has failed to. */
   readonly loaded: Promise<Loaded>;
   private readonly child: ChildProcess;
+  private readonly channel: Socket;
   private readonly timeout: number;
   private onLoad: ((l: Loaded) => void) | undefined;
   private waiting: ((a: Answer) => void) | undefined;
@@ -55,6 +61,8 @@ class Host {
   private stderrTail = '';
   private nextId = 0;
   dead = false;
+  /** The first reason a host stopped is the one its cell reports. */
+  private ended = false;
 
   constructor(ref: StrategyRef, o: HostOptions, how: Launch) {
     this.ref = ref;
@@ -62,19 +70,35 @@ class Host {
     this.loaded = new Promise((resolve) => {
       this.onLoad = resolve;
     });
-    this.child = fork(how.entry, [ref.file], {
-      execArgv: how.execArgv,
-      serialization: 'advanced',
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    // Not fork: Node's IPC channel would deserialize what the strategy sends where no try/catch
+    // reaches (frames.ts). The channel is a pipe of our own, fd 3 in the child.
+    this.child = spawn(process.execPath, [...how.execArgv, how.entry, ref.file], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
+    this.channel = this.child.stdio[CHANNEL_FD] as Socket;
     // What a strategy prints is for its author's eyes, never for ctxbench's own output.
     this.child.stdout?.on('data', (d: Buffer) => process.stderr.write(d));
     this.child.stderr?.on('data', (d: Buffer) => {
       process.stderr.write(d);
       this.stderrTail = (this.stderrTail + d.toString()).slice(-4096);
     });
-    this.child.on('message', (m: HostReply) => this.hear(m));
-    this.child.on('exit', (code, signal) => this.end(ending(code, signal, this.stderrTail)));
+    const reader = new FrameReader(MAX_FRAME);
+    this.channel.on('data', (chunk: Buffer) => {
+      if (this.dead) return;
+      let replies: unknown[];
+      try {
+        replies = reader.push(chunk);
+      } catch (e) {
+        if (!(e instanceof BadFrame)) throw e;
+        this.stop();
+        this.end(`sent ${e.message}, and was stopped`);
+        return;
+      }
+      for (const m of replies) this.hear(m as HostReply);
+    });
+    this.channel.on('error', () => {});
+    // 'close', not 'exit': by then all it wrote to stderr (V8's word that the heap ran out) is read.
+    this.child.on('close', (code, signal) => this.end(ending(code, signal, this.stderrTail, how.memory)));
     this.child.on('error', () => this.end('could not be started'));
     // Loading is not compiling: a short --timeout must not fail a module that loads slowly.
     const loading = Math.max(this.timeout, LOAD_TIMEOUT);
@@ -104,7 +128,17 @@ class Host {
           message: `${this.ref.name} timed out: no answer within ${this.timeout} ms, its process was stopped`,
         }),
       );
-      this.child.send(message, (e) => {
+      let bytes: Buffer;
+      try {
+        bytes = frame(message);
+      } catch (e) {
+        this.stop();
+        return this.reply({
+          ok: false,
+          message: `${this.ref.name} could not be sent its input: ${String(e)}`,
+        });
+      }
+      this.channel.write(bytes, (e) => {
         if (e) this.end('could not be reached');
       });
     });
@@ -182,6 +216,8 @@ class Host {
   }
 
   private end(why: string): void {
+    if (this.ended) return;
+    this.ended = true;
     this.dead = true;
     this.load({ broken: `could not be loaded: its process ${why}` });
     this.reply({ ok: false, message: `${this.ref.name}'s process ${why} while compiling` });
@@ -203,7 +239,7 @@ export class Hosts {
 
   constructor(o: HostOptions) {
     this.o = o;
-    this.how = launch(o.secrets);
+    this.how = launch(o.secrets, o.memory);
   }
 
   /**

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { fromRoot, packageRoot } from '../paths.js';
+import { inside, refuseLinks } from './links.js';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
@@ -19,23 +20,40 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 export interface Launch {
   readonly entry: string;
   readonly execArgv: string[];
+  /** The heap limit of each process, in MiB. */
+  readonly memory: number;
 }
 
-export function launch(secrets: readonly string[]): Launch {
+/**
+ * A strategy process's heap when none is asked for, in MiB: room for the largest input the docs
+ * promise (1,000,000 candidates, about 2.7 GB in the process that reads them, is the parent's
+ * figure; a strategy holds the parsed pool and its own work), and a bound that does not depend
+ * on the machine, so a plug-in that grows without end is stopped as out of memory in seconds.
+ */
+export const DEFAULT_MEMORY = 4096;
+
+export function launch(secrets: readonly string[], memory = DEFAULT_MEMORY): Launch {
   const entry = fileURLToPath(new URL(`./host${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url));
-  if (FROM_SOURCE) return { entry, execArgv: ['--import', import.meta.resolve('tsx/esm')] };
+  const heap = `--max-old-space-size=${memory}`;
+  if (FROM_SOURCE) return { entry, memory, execArgv: [heap, '--import', import.meta.resolve('tsx/esm')] };
   const readable = readablePaths();
-  const secret = [...secrets, fromRoot('ledger')]
-    .flatMap((s) => [path.resolve(s), real(s)])
-    .find((s) => readable.some((r) => inside(s, r)));
+  const hidden = [...secrets, fromRoot('ledger')].flatMap((s) => [path.resolve(s), real(s)]);
+  const secret = hidden.find((s) => readable.some((r) => inside(s, r)));
   if (secret !== undefined)
     throw new UsageError(`the ledger ${secret} lies inside code that strategies may read: move it out`);
+  refuseLinks(readable, hidden);
   const flag = process.allowedNodeEnvironmentFlags.has('--permission')
     ? '--permission'
     : '--experimental-permission';
   return {
     entry,
-    execArgv: [flag, ...readable.map((p) => `--allow-fs-read=${p}`), '--disable-warning=ExperimentalWarning'],
+    memory,
+    execArgv: [
+      heap,
+      flag,
+      ...readable.map((p) => `--allow-fs-read=${p}`),
+      '--disable-warning=ExperimentalWarning',
+    ],
   };
 }
 
@@ -46,8 +64,6 @@ const real = (p: string): string => {
     return path.resolve(p);
   }
 };
-
-const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}${path.sep}`);
 
 /**
  * What a strategy process may read: the compiled code (strategies and the data shipped beside

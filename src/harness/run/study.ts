@@ -39,6 +39,8 @@ export type Where =
       readonly in: 'processes';
       readonly strategies: readonly StrategyRef[];
       readonly timeout: number;
+      /** MiB of heap per strategy process; hosts.ts's default when absent. */
+      readonly memory?: number | undefined;
     }
   /** Strategies already loaded, answering in this thread: no isolation, no timeout, no process start. */
   | { readonly in: 'thread'; readonly strategies: readonly Strategy[] };
@@ -98,6 +100,7 @@ export async function runStudy(s: Study): Promise<StudyOutcome> {
     s.where.in === 'processes'
       ? new Hosts({
           timeout: s.where.timeout,
+          memory: s.where.memory,
           keep: (s.jobs ?? 1) + s.where.strategies.length,
           secrets: s.ledgerDir === undefined ? [] : [s.ledgerDir],
         })

@@ -1,0 +1,33 @@
+/**
+ * The figures of the isolation suite (hostile.test.ts), read back from its run folders, for
+ * docs/reliability.md: how many routes to another process the attacking plug-ins tried, and how
+ * many were closed. A plug-in that attacks throws its outcomes as `attack: {route: outcome}`.
+ */
+import path from 'node:path';
+import { HOSTILE } from './plugins.js';
+import { rowsOf } from './project.js';
+
+/** What a closed route ends in: the permission model's refusal or ours, or the route gone. */
+export const CLOSED =
+  /^(ERR_ACCESS_DENIED|GONE|Cannot redefine property: kill|Cannot delete property '_kill'.*)$/;
+
+/** Route -> outcome, as one cell of `name` in the run folder `tmp/out` reported them. */
+export function attacksOf(tmp: string, out: string, name: string): Map<string, string> {
+  const row = rowsOf(path.join(tmp, out)).find((r) => r.strategy === name) as
+    | { extras: { error?: string } }
+    | undefined;
+  const text = String(row?.extras.error ?? '');
+  const at = text.indexOf('attack: ');
+  if (at < 0) return new Map();
+  return new Map(Object.entries(JSON.parse(text.slice(at + 'attack: '.length)) as Record<string, string>));
+}
+
+/** The suite's figures: plug-ins, and routes tried and closed by the attacking ones. */
+export function isolationFigures(tmp: string, out = 'one') {
+  const attacks = ['zz-signals', 'zz-inspector'].flatMap((n) => [...attacksOf(tmp, out, n).values()]);
+  return {
+    plugins: Object.keys(HOSTILE).length,
+    routesTried: attacks.length,
+    routesClosed: attacks.filter((o) => CLOSED.test(o)).length,
+  };
+}
