@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
-import { attacksOf, CLOSED } from '../helpers/isolation.js';
+import { figureRow, n } from '../helpers/figures.js';
+import { attacksOf, CLOSED, isolationFigures } from '../helpers/isolation.js';
 import { HOSTILE } from '../helpers/plugins.js';
 import { rowsOf, sharedProject } from '../helpers/project.js';
 
@@ -162,6 +163,12 @@ describe('hostile plug-ins in one study', () => {
     // A SIGUSR1 that arrived would have turned on the parent's inspector, which says so on stderr.
     for (const r of [runs.one, runs.two])
       expect(r?.stderr).not.toMatch(/Debugger listening|Debugger attached/);
+    const f = isolationFigures(tmp);
+    figureRow(
+      'hostile plug-ins',
+      'test/cli/hostile.test.ts',
+      `${n(f.plugins)} plug-ins beside ${GOOD.split(',').length} honest strategies, at 1 and 2 jobs: each attempt the attacker's own error row, the honest rows byte-identical to a run without them; ${n(f.routesClosed)} of ${n(f.routesTried)} routes to another process (signals to the parent and siblings, the inspector, sockets) closed`,
+    );
   });
 
   it('a plug-in that rewrites builtins does so in its own process: its rows are measured as any', () => {
