@@ -1,9 +1,8 @@
 /**
- * Strategies run in processes of their own (`host.ts`), one strategy per process: a strategy
- * cannot change another's input or globals, a loop is stopped by a timeout at any job count,
- * and a crash or running out of memory costs one cell. From the built package each process runs
- * under Node's permission model, able to read the code and nothing else, so a strategy that
- * does not declare `readsLedger` cannot read the ledger by any means (docs/reliability.md).
+ * Strategies run in processes of their own (`host.ts`), one per strategy: none can change
+ * another's input or globals, a loop is stopped by a timeout, and a crash or running out of
+ * memory costs one cell. From the built package each process may read the code and nothing else
+ * (Node's permission model): no strategy that does not declare `readsLedger` reads the ledger.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
