@@ -93,7 +93,8 @@ describe(`mutants (seed ${SEED})`, () => {
     const rng = seedrandom(SEED);
     const pick = (n: number) => Math.floor(rng() * n);
     // Bases with nothing wrong, so that whatever is found was put there by the mutation.
-    const bases = honest.filter((h) => check(h.doc, h.inputs).length === 0);
+    // Every other base in CI (each strategy, case and budget still met), all under test:full.
+    const bases = honest.filter((h, k) => (FULL || k % 2 === 0) && check(h.doc, h.inputs).length === 0);
     const tried = new Map<string, number>();
     const rounds = FULL ? 4 : 1;
     for (let round = 0; round < rounds; round++) {
@@ -117,7 +118,7 @@ describe(`mutants (seed ${SEED})`, () => {
     console.log(
       `validate mutants (seed ${SEED}): ${total} rejected, by rule ${JSON.stringify(Object.fromEntries(tried))}`,
     );
-    expect(total).toBeGreaterThanOrEqual(1000);
+    expect(total).toBeGreaterThanOrEqual(FULL ? 10_000 : 1000);
     // Every rule a generator can break alone was exercised.
     for (const rule of VALIDATION_RULES.filter((r) => r !== 'budget'))
       expect(tried.get(rule) ?? 0, rule).toBeGreaterThan(20);
