@@ -12,7 +12,7 @@ import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
 import { figureRow, n } from '../helpers/figures.js';
 import { attacksOf, CLOSED, isolationFigures } from '../helpers/isolation.js';
 import { HOSTILE } from '../helpers/plugins.js';
-import { rowsOf, sharedProject } from '../helpers/project.js';
+import { copyOfBuilt, rowsOf, sharedProject } from '../helpers/project.js';
 
 const tmp = tempDir('hostile');
 
@@ -244,10 +244,7 @@ describe('hostile plug-ins one compilation at a time', () => {
 });
 
 describe('links in the code strategies may read', () => {
-  // A copy of the built project, its files' times kept (a build older than its sources is
-  // refused first) and node_modules still a link: the shared copy itself is never written to.
-  const linked = path.join(tmp, 'linked');
-  fs.cpSync(project.dir, linked, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  const linked = copyOfBuilt(project, path.join(tmp, 'linked')).dir;
   const truth = path.join(linked, 'ledger/compiler-v1/wrong-scope.truth.json');
   const run = (out: string) =>
     spawnSync(

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
-import { sharedProject } from '../helpers/project.js';
+import { copyOfBuilt, sharedProject } from '../helpers/project.js';
 
 /*
  * A new file in strategies/ must join every command with no other file edited. This copies the
@@ -81,24 +81,22 @@ describe('a plug-in file joins every command', () => {
   });
 
   it('a source renamed after the build: every command stops, naming the stale file and npm run build', () => {
-    const from = path.join(pkg, 'strategies/zz-probe.ts');
-    const to = path.join(pkg, 'strategies/zz-renamed.ts');
-    fs.renameSync(from, to);
-    try {
-      for (const args of [
-        ['strategies'],
-        ['study', '--strategies', 'compiler', '--out', path.join(tmp, 'stale')],
-      ]) {
-        const r = cli(...args);
-        expect(r.status, args[0]).toBe(2);
-        expect(r.stderr).toBe(
-          `ctxbench: ${path.join(pkg, 'dist/strategies/zz-probe.js')}: built from a source that is gone (no zz-probe.ts, .mts, .js or .mjs in ${path.join(pkg, 'strategies')}): the build is stale, run npm run build (and 1 more stale strategy file)\n`,
-        );
-      }
-      expect(fs.existsSync(path.join(tmp, 'stale'))).toBe(false);
-    } finally {
-      fs.renameSync(to, from);
+    // A copy of its own: the shared project is run by other files meanwhile.
+    const copy = copyOfBuilt(project, tempDir('plugin-stale'));
+    const [from, to] = ['zz-probe.ts', 'zz-renamed.ts'].map((f) => path.join(copy.dir, 'strategies', f));
+    fs.renameSync(from as string, to as string);
+    for (const args of [
+      ['strategies'],
+      ['study', '--strategies', 'compiler', '--out', path.join(tmp, 'stale')],
+    ]) {
+      const r = copy.bin(args);
+      expect(r.status, args[0]).toBe(2);
+      expect(r.stderr).toBe(
+        `ctxbench: ${path.join(copy.dir, 'dist/strategies/zz-probe.js')}: built from a source that is gone (no zz-probe.ts, .mts, .js or .mjs in ${path.join(copy.dir, 'strategies')}): the build is stale, run npm run build (and 1 more stale strategy file)\n`,
+      );
     }
-    expect(cli('strategies').status).toBe(0);
+    expect(fs.existsSync(path.join(tmp, 'stale'))).toBe(false);
+    fs.renameSync(to as string, from as string);
+    expect(copy.bin(['strategies']).status).toBe(0);
   });
 });

@@ -41,6 +41,17 @@ export function builtProject(tmp: string, plugins: Readonly<Record<string, strin
   return projectAt(dir, { status: b.status, output: b.stdout + b.stderr }, tmp);
 }
 
+/**
+ * A copy of a built project, for a test that changes what it holds: a shared project must never
+ * be written to, as other files run it. Its files' times are kept (a build older than its
+ * sources is refused) and node_modules stays a link.
+ */
+export function copyOfBuilt(project: BuiltProject, tmp: string): BuiltProject {
+  const dir = path.join(tmp, 'pkg');
+  fs.cpSync(project.dir, dir, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  return projectAt(dir, project.build, tmp);
+}
+
 function projectAt(dir: string, build: BuiltProject['build'], tmp: string): BuiltProject {
   return {
     dir,
