@@ -75,8 +75,19 @@ describe('sweeps beyond one process give the bytes of one', () => {
   it(`with exact answering through its integer program (HiGHS in every worker)${FULL ? '' : ', one job and two'}`, async () => {
     const corpus = path.join(tmp, 'gen-ilp');
     expect(
-      (await cli('generate', '--seed', 'sweep-ilp', '--candidates', '120', '--cases', '2', '--out', corpus))
-        .code,
+      (
+        await cli(
+          'generate',
+          '--seed',
+          'sweep-ilp',
+          '--candidates',
+          FULL ? '250' : '120',
+          '--cases',
+          '2',
+          '--out',
+          corpus,
+        )
+      ).code,
     ).toBe(0);
     await sameEveryWay('ilp', ['--corpus', corpus], 'exact,compiler-v2', FULL);
     const rows = fs
