@@ -12,6 +12,9 @@ import { counted, figureRow, n } from '../helpers/figures.js';
 
 const tmp = tempDir('bad-classes');
 const places: Places = { tmp, corpus: path.join(tmp, 'corpus'), run: path.join(tmp, 'run') };
+/** The small corpus's study into the run folder the bad inputs must leave alone. */
+const studyDump = (...extra: string[]) =>
+  cli('study', '--corpus', places.corpus, '--strategies', 'dump', '--out', places.run, '--quiet', ...extra);
 
 /** A path's bytes, a folder's every file with its name: equal before and after means untouched. */
 function digest(p: string): string {
@@ -55,16 +58,7 @@ beforeAll(async () => {
         m[k] = { 'budget-slack': (v as Record<string, unknown>)['budget-slack'] };
     fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m));
   });
-  const made = await cli(
-    'study',
-    '--corpus',
-    places.corpus,
-    '--strategies',
-    'dump',
-    '--out',
-    places.run,
-    '--quiet',
-  );
+  const made = await studyDump();
   expect(made.code, made.stderr).toBe(0);
 });
 
@@ -121,17 +115,7 @@ describe('every bad input: exit 2, one line naming the file or option and the fi
       );
       expect(r.code, r.stderr).toBe(0);
     }
-    const again = await cli(
-      'study',
-      '--corpus',
-      places.corpus,
-      '--strategies',
-      'dump',
-      '--out',
-      places.run,
-      '--force',
-      '--quiet',
-    );
+    const again = await studyDump('--force');
     expect(again.code, again.stderr).toBe(0);
   });
 });

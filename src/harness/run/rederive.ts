@@ -42,18 +42,21 @@ const parsed = (text: string): { value: unknown } | null => {
   }
 };
 
-/** The first place two JSON values differ, as a path (`audit.legal`, `bundle.items[2].content`). */
-export function firstDifference(a: unknown, b: unknown, at = ''): string | null {
+/**
+ * The first place two JSON values differ, as a path (`audit.legal`, `bundle.items[2].content`).
+ * Unlike checks' firstDifference, key order counts: a run folder is compared to the byte.
+ */
+function firstByteDifference(a: unknown, b: unknown, at = ''): string | null {
   if (JSON.stringify(a) === JSON.stringify(b)) return null;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let k = 0; k < Math.max(a.length, b.length); k++) {
-      const d = firstDifference(a[k], b[k], `${at}[${k}]`);
+      const d = firstByteDifference(a[k], b[k], `${at}[${k}]`);
       if (d !== null) return d;
     }
   } else if (isPlainObject(a) && isPlainObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
     for (const key of keys) {
-      const d = firstDifference(a[key], b[key], at === '' ? key : `${at}.${key}`);
+      const d = firstByteDifference(a[key], b[key], at === '' ? key : `${at}.${key}`);
       if (d !== null) return d;
     }
     return at === '' ? 'the order of the fields' : `${at} (the order of its fields)`;
@@ -151,14 +154,14 @@ export function checkCell(
     return { row: null, line: null, rows: rowsSay, compilations: text };
   }
   const problems = stored.result === null ? [] : recordProblems(stored, cell, corpus);
-  const lineDiff = firstDifference(stored, again.compilation);
+  const lineDiff = firstByteDifference(stored, again.compilation);
   const compilations =
     lineDiff !== null
       ? `${lineDiff} differs from the compilation re-derived from its selection and inputs`
       : lineText !== JSON.stringify(again.compilation)
         ? 'is not written as the study writes it'
         : (problems[0] ?? null);
-  const rowDiff = rowsSay === null ? firstDifference(storedRow, again.row) : null;
+  const rowDiff = rowsSay === null ? firstByteDifference(storedRow, again.row) : null;
   const rows =
     rowsSay ??
     (rowDiff !== null
