@@ -58,6 +58,11 @@ export interface StrategyInput {
 /** A bundle: the admitted candidate ids. The harness orders, renders, prices and hashes them. */
 export interface Admission {
   readonly admitted: readonly string[];
+  /**
+   * `"own"`: lay the bundle out in the order of `admitted` (a peer that ranks, prioritises or
+   * reorders). Absent or `"policy"`: the policy's role order, as for the published strategies.
+   */
+  readonly layout?: 'policy' | 'own' | undefined;
   readonly trace?: readonly TraceEntry[] | undefined;
   readonly extras?: Readonly<Record<string, unknown>> | undefined;
 }
