@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ContextCandidate } from '../../src/compiler/index.js';
+import { compileWith } from '../../src/harness/run/measure.js';
+import type { Selection, StrategyInput } from '../../src/harness/types.js';
+import langchainReorder, { litmReordering } from '../../strategies/langchain-reorder.js';
+import topk from '../../strategies/topk.js';
+import { runs } from '../helpers/arbitrary.js';
+import { asRefusal } from '../helpers/compiled.js';
+import { referenceInputs } from '../helpers/langchain.js';
+import { cand, policy, req } from '../helpers/pool.js';
+
+const SEED = 2021;
+
+const input = (budget: number, candidates: ContextCandidate[]): StrategyInput => ({
+  request: req(budget),
+  candidates,
+  policy: policy(),
+  budget,
+});
+
+const admitted = (s: Selection): readonly string[] => {
+  if ('refusal' in s) throw new Error(`refused: ${s.refusal.reason}`);
+  return s.admitted;
+};
+
+describe("LongContextReorder's documented example", () => {
+  it("reorders the how-to notebook's ten documents as the notebook shows", () => {
+    // langchain-ai/langchain@6e4e54279d48, docs/docs/how_to/long_context_reorder.ipynb: the
+    // retriever's answer, most relevant first, and the transformer's output
+    const retrieved = [
+      'This is a document about the Boston Celtics',
+      'The Celtics are my favourite team.',
+      'L. Kornet is one of the best Celtics players.',
+      'The Boston Celtics won the game by 20 points',
+      'Larry Bird was an iconic NBA player.',
+      'Elden Ring is one of the best games in the last 15 years.',
+      'Basquetball is a great sport.',
+      'I simply love going to the movies',
+      'Fly me to the moon is one of my favourite songs.',
+      'This is just a random text.',
+    ];
+    expect(litmReordering(retrieved)).toEqual([
+      'The Celtics are my favourite team.',
+      'The Boston Celtics won the game by 20 points',
+      'Elden Ring is one of the best games in the last 15 years.',
+      'I simply love going to the movies',
+      'This is just a random text.',
+      'Fly me to the moon is one of my favourite songs.',
+      'Basquetball is a great sport.',
+      'Larry Bird was an iconic NBA player.',
+      'L. Kornet is one of the best Celtics players.',
+      'This is a document about the Boston Celtics',
+    ]);
+  });
+
+  it(`puts the two most relevant at the ends and the least relevant in the middle (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), (n) => {
+        const ranks = litmReordering(Array.from({ length: n }, (_, k) => k));
+        expect([...ranks].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, k) => k));
+        if (n >= 2) expect([ranks[0], ranks[n - 1]].sort()).toEqual([0, 1]);
+        // ranks rise to a single peak (the least relevant) and fall after it
+        const peak = ranks.indexOf(n - 1);
+        for (let k = 1; k <= peak; k++) expect(ranks[k]).toBeGreaterThan(ranks[k - 1] as number);
+        for (let k = peak + 1; k < n; k++) expect(ranks[k]).toBeLessThan(ranks[k - 1] as number);
+      }),
+      { seed: SEED, numRuns: runs(40, 400) },
+    );
+  });
+});
+
+describe("langchain-reorder: topk's selection, laid out by the transformer", () => {
+  const five = ['a', 'b', 'c', 'd', 'e'].map((id, k) => cand(id, { relevance: 0.9 - k / 10 }));
+
+  it('lays five items out most relevant first, second last, least in the middle', () => {
+    // five items of 10 render 5 x 13 + 4 + 4 = 73
+    const s = langchainReorder.assemble(input(73, five));
+    expect([admitted(s), 'refusal' in s ? undefined : s.layout]).toEqual([['a', 'c', 'e', 'd', 'b'], 'own']);
+  });
+
+  it('admits exactly what topk admits: four of the five fit in 59', () => {
+    const s = langchainReorder.assemble(input(59, five));
+    // ranked a b c d; reversed d c b a: d, then c behind, b in front, a behind
+    expect(admitted(s)).toEqual(['b', 'd', 'c', 'a']);
+  });
+
+  it('gives each admitted entry of its trace the position it has in its own layout', () => {
+    const s = langchainReorder.assemble(input(73, five));
+    const pos = Object.fromEntries((s.trace ?? []).map((e) => [e.candidate_id, e.position]));
+    expect(pos).toEqual({ a: 0, c: 1, e: 2, d: 3, b: 4 });
+    const before = Object.fromEntries((s.trace ?? []).map((e) => [e.candidate_id, e.budget_before]));
+    // 73 - header 4 = 69 before a; 13 for a; then 14 (item and separator) each
+    expect(before).toEqual({ a: 69, c: 56, e: 42, d: 28, b: 14 });
+  });
+
+  it('refuses as topk does when even the empty bundle overruns', () => {
+    expect(asRefusal(compileWith(langchainReorder, input(3, five))).reason).toBe('INSUFFICIENT_BUDGET');
+  });
+});
+
+describe('langchain-reorder on every reference input', () => {
+  it("admits topk's set, never errs nor overruns, and answers the same twice", () => {
+    for (const { label, input: i } of referenceInputs()) {
+      const first = langchainReorder.assemble(i);
+      expect(JSON.stringify(langchainReorder.assemble(i)), label).toBe(JSON.stringify(first));
+      const mine = compileWith(langchainReorder, i);
+      const theirs = compileWith(topk, i);
+      expect(mine.outcome, label).toBe(theirs.outcome);
+      if (mine.outcome !== 'bundle' || theirs.outcome !== 'bundle') continue;
+      expect([...mine.admitted].sort(), label).toEqual([...theirs.admitted].sort());
+      expect(mine.renderedTokens, label).toBe(theirs.renderedTokens);
+      expect(mine.renderedTokens, label).toBeLessThanOrEqual(i.budget);
+    }
+  });
+});

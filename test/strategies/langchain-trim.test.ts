@@ -1,0 +1,162 @@
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  trimMessages,
+} from '@langchain/core/messages';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ContextCandidate } from '../../src/compiler/index.js';
+import { orderByRole } from '../../src/harness/kit/index.js';
+import { compileWith } from '../../src/harness/run/measure.js';
+import type { Selection } from '../../src/harness/types.js';
+import langchainTrim, { trimLast } from '../../strategies/langchain-trim.js';
+import { randomCase, runs } from '../helpers/arbitrary.js';
+import { asBundle, asRefusal } from '../helpers/compiled.js';
+import { realTrim, referenceInputs } from '../helpers/langchain.js';
+import { cand, policy, req } from '../helpers/pool.js';
+
+const SEED = 2020;
+
+const input = (budget: number, candidates: ContextCandidate[]) => ({
+  request: req(budget),
+  candidates,
+  policy: policy(),
+  budget,
+});
+
+const admitted = (s: Selection): readonly string[] => {
+  if ('refusal' in s) throw new Error(`refused: ${s.refusal.reason}`);
+  return s.admitted;
+};
+
+describe("trimMessages' own example: the last 30 tokens, system message included", () => {
+  // @langchain/core 1.4.0, dist/messages/transformers.d.ts, the `trimMessages` doc comment: every
+  // string message counts 3 + 4 + 3 = 10, a message of n blocks 3 + 4n + 3.
+  const text = 'This is a 4 token text. The full message is 10 tokens.';
+  const messages = [
+    new SystemMessage(text),
+    new HumanMessage({ content: text, id: 'first' }),
+    new AIMessage({
+      content: [
+        { type: 'text', text: 'This is the FIRST 4 token block.' },
+        { type: 'text', text: 'This is the SECOND 4 token block.' },
+      ],
+      id: 'second',
+    }),
+    new HumanMessage({ content: text, id: 'third' }),
+    new AIMessage({ content: text, id: 'fourth' }),
+  ];
+  const dummyTokenCounter = (ms: readonly BaseMessage[]) =>
+    ms.reduce((n, m) => n + 3 + (Array.isArray(m.content) ? m.content.length * 4 : 4) + 3, 0);
+  const documented = ['system', 'third', 'fourth'];
+  const kinds = (ms: readonly BaseMessage[]) => ms.map((m) => (m.getType() === 'system' ? 'system' : m.id));
+
+  it('is what the package returns', async () => {
+    const out = await trimMessages(messages, {
+      maxTokens: 30,
+      includeSystem: true,
+      tokenCounter: (ms) => dummyTokenCounter(ms),
+      strategy: 'last',
+    });
+    expect(kinds(out)).toEqual(documented);
+  });
+
+  it('is what the port returns', () => {
+    const out = trimLast(messages, {
+      maxTokens: 30,
+      includeSystem: true,
+      tokenCounter: dummyTokenCounter,
+      isSystem: (m) => m.getType() === 'system',
+    });
+    expect(kinds(out)).toEqual(documented);
+  });
+});
+
+describe('langchain-trim: the most recent messages in role order that fit, the system message kept', () => {
+  // each item renders 13 (10 + decoration 3), a separator 1, the header 4: n items cost 14n + 3
+  const sys = cand('z-sys', { order_role: 'instruction', kind: 'instruction' });
+  const pool = [
+    cand('a-tool', { order_role: 'tool' }),
+    cand('e1'),
+    cand('e2'),
+    cand('e3'),
+    sys,
+    cand('t-task', { order_role: 'task' }),
+  ];
+  // messages: z-sys (instruction), t-task, e1, e2, e3, a-tool (roles, then ids)
+
+  it('keeps the system message and the tail of the conversation', () => {
+    expect(admitted(langchainTrim.assemble(input(45, pool)))).toEqual(['z-sys', 'e3', 'a-tool']); // 3 items: 45
+    expect(admitted(langchainTrim.assemble(input(44, pool)))).toEqual(['z-sys', 'a-tool']); // 4 items would be 59
+    expect(admitted(langchainTrim.assemble(input(59, pool)))).toEqual(['z-sys', 'e2', 'e3', 'a-tool']);
+  });
+
+  it('stops at the first message that does not fit, where topk would skip it', () => {
+    const big = [...pool.filter((c) => c.candidate_id !== 'e3'), cand('e3', { token_count: 100 })];
+    // z-sys + a-tool = 31; + e3 (103 + 1) = 135 > 80: trimMessages stops, although e2 (45) fits
+    expect(admitted(langchainTrim.assemble(input(80, big)))).toEqual(['z-sys', 'a-tool']);
+  });
+
+  it('keeps nothing when the system message alone does not fit, and refuses under the header', () => {
+    // z-sys alone renders 17
+    expect(asBundle(compileWith(langchainTrim, input(16, pool))).admitted).toEqual([]);
+    expect(asRefusal(compileWith(langchainTrim, input(3, pool))).reason).toBe('INSUFFICIENT_BUDGET');
+  });
+
+  it('treats no message as the system one when the pool has no instruction', () => {
+    const noSys = pool.filter((c) => c !== sys);
+    // messages t-task, e1, e2, e3, a-tool: the last three fit in 45
+    expect(admitted(langchainTrim.assemble(input(45, noSys)))).toEqual(['e2', 'e3', 'a-tool']);
+  });
+
+  it('sees only default forms, as the baselines do', () => {
+    const alt = cand('e3-ref', { content_identity: 'e3', is_default_form: false, token_count: 1 });
+    expect(admitted(langchainTrim.assemble(input(200, [...pool, alt])))).not.toContain('e3-ref');
+  });
+});
+
+describe('the port decides as trimMessages itself does', () => {
+  const port = (i: Parameters<typeof realTrim>[0]) => {
+    const s = langchainTrim.assemble(i);
+    return 'refusal' in s ? [] : [...s.admitted];
+  };
+  // upstream answers [undefined] when not even the system message fits; the port keeps nothing
+  const real = async (i: Parameters<typeof realTrim>[0]) =>
+    (await realTrim(i)).filter((id): id is string => id !== undefined);
+
+  it('on every reference case and budget and on generated agent pools of 200', async () => {
+    for (const { label, input: i } of referenceInputs()) expect(port(i), label).toEqual(await real(i));
+  });
+
+  it(`on random pools (seed ${SEED})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(randomCase(), async ({ request, candidates }) => {
+        const i = { request, candidates, policy: policy(), budget: request.usable_token_budget };
+        expect(port(i)).toEqual(await real(i));
+      }),
+      { seed: SEED, numRuns: runs(200, 3000) },
+    );
+  });
+});
+
+describe('langchain-trim on every reference input', () => {
+  it('never errs nor overruns, lays out in the policy order, and answers the same twice', () => {
+    for (const { label, input: i } of referenceInputs()) {
+      const first = langchainTrim.assemble(i);
+      expect(JSON.stringify(langchainTrim.assemble(i)), label).toBe(JSON.stringify(first));
+      const out = compileWith(langchainTrim, i);
+      expect(out.outcome, label).not.toBe('error');
+      if (out.outcome !== 'bundle') continue;
+      expect(out.renderedTokens, label).toBeLessThanOrEqual(i.budget);
+      if ('refusal' in first) continue;
+      expect(first.layout, label).toBeUndefined();
+      const byId = new Map(i.candidates.map((c) => [c.candidate_id, c]));
+      const live = first.admitted.map((id) => byId.get(id) as ContextCandidate);
+      expect(first.admitted, label).toEqual(
+        orderByRole(live, i.policy.order_roles).map((c) => c.candidate_id),
+      );
+    }
+  });
+});
