@@ -26,9 +26,10 @@
  * item inside one outer `<scope p=...>` per requirement class (after the request's promotion of
  * named ids to REQUIRED), MANDATORY first; the item's `prel` is minus the rank of its relevance
  * among the class's distinct relevances, so equal relevance is equal priority, as a priompt user
- * who scores by relevance would get. Class bands never overlap (p = (4 - class index) x (n + 1)
- * for a pool of n). The bundle header is the unscoped base prompt, at BASE_PRIORITY. The bundle
- * is laid out in priompt's rendered (tree) order: class, then relevance, then id (`layout: 'own'`).
+ * who scores by relevance would get. Class bands never overlap (p = rank x (n + 1), rank 4 for
+ * MANDATORY down to 1 for DISCRETIONARY, in a pool of n). The bundle header is the unscoped base
+ * prompt, at BASE_PRIORITY. The bundle is laid out in priompt's rendered (tree) order: class,
+ * then relevance, then id (`layout: 'own'`).
  *
  * What it cannot express, and ignores: the hard gates (scope, freshness, authority, form floors:
  * priompt renders what it is given), non-default forms, dependencies, groups and coverage. Items
@@ -48,8 +49,13 @@ import {
   type StrategyInput,
 } from '../src/harness/kit/index.js';
 
-/** The outer scopes, strongest first: the order a priompt user writes them in and priompt renders. */
-const CLASSES: readonly RequirementClass[] = ['MANDATORY', 'REQUIRED', 'PREFERRED', 'DISCRETIONARY'];
+/** Each outer scope's rank, strongest highest: its absolute priority is this rank's band. */
+const RANK: Readonly<Record<RequirementClass, number>> = {
+  MANDATORY: 4,
+  REQUIRED: 3,
+  PREFERRED: 2,
+  DISCRETIONARY: 1,
+};
 
 /** priompt's priority of everything outside a scope: always rendered. */
 export const BASE_PRIORITY = 1e9;
@@ -137,15 +143,19 @@ export function promptOf(input: StrategyInput): Node[] {
   const pool = defaultFormPool(input.candidates);
   const named = new Set(input.request.required_ids);
   const band = pool.length + 1;
-  return CLASSES.flatMap((k, index) => {
-    const members = pool
-      .filter((c) => promotedClass(c, named) === k)
-      .sort((a, b) => b.relevance - a.relevance || byCandidateId(a, b));
-    if (members.length === 0) return [];
-    const distinct = [...new Set(members.map((c) => c.relevance))];
-    const children = members.map((c) => ({ prel: -(distinct.indexOf(c.relevance) + 1), children: [c] }));
-    return [{ p: (CLASSES.length - index) * band, children }];
-  });
+  const members = new Map<RequirementClass, ContextCandidate[]>();
+  for (const c of pool) {
+    const k = promotedClass(c, named);
+    members.set(k, [...(members.get(k) ?? []), c]);
+  }
+  return [...members]
+    .sort(([a], [b]) => RANK[b] - RANK[a])
+    .map(([k, list]) => {
+      list.sort((a, b) => b.relevance - a.relevance || byCandidateId(a, b));
+      const distinct = [...new Set(list.map((c) => c.relevance))];
+      const children = list.map((c) => ({ prel: -(distinct.indexOf(c.relevance) + 1), children: [c] }));
+      return { p: RANK[k] * band, children };
+    });
 }
 
 /** priompt's TooManyTokensForBasePriority message, word for word (emptyTokenCount is 0 here). */

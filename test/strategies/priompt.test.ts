@@ -22,7 +22,11 @@ import { ROOT } from '../helpers/corpus.js';
 import { inputAt } from '../helpers/generated.js';
 import { cand, policy, req } from '../helpers/pool.js';
 
-const input = (budget: number, candidates: ContextCandidate[], required_ids: string[] = []): StrategyInput => ({
+const input = (
+  budget: number,
+  candidates: ContextCandidate[],
+  required_ids: string[] = [],
+): StrategyInput => ({
   request: req(budget, { required_ids }),
   candidates,
   policy: policy(),
@@ -137,7 +141,12 @@ function everyCell(corpus: Corpus): number {
   for (const c of corpus.cases)
     for (const level of BUDGETS) {
       const request = requestAt(c, level);
-      const i = { request, candidates: c.candidates, policy: corpus.policy, budget: request.usable_token_budget };
+      const i = {
+        request,
+        candidates: c.candidates,
+        policy: corpus.policy,
+        budget: request.usable_token_budget,
+      };
       const out = compileWith(priompt, i);
       const where = `${c.name}/${level}`;
       expect(out.outcome, where).not.toBe('error');
