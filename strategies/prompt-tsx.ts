@@ -55,8 +55,7 @@ import {
 
 // The package is CommonJS (a default import); its index also installs `globalThis.vscpp`, the
 // element factory TSX compiles to.
-const { Chunk, OutputMode, PrioritizedList, PromptElement, PromptRenderer, Raw, UserMessage } =
-  ptsx;
+const { Chunk, OutputMode, PrioritizedList, PromptElement, PromptRenderer, Raw, UserMessage } = ptsx;
 
 const h = (ctor: unknown, props: Record<string, unknown>, ...children: unknown[]): PromptPiece =>
   (globalThis as unknown as { vscpp: (...a: unknown[]) => PromptPiece }).vscpp(ctor, props, ...children);
@@ -72,7 +71,8 @@ export const CLASS_PRIORITY: Readonly<Record<RequirementClass, number>> = {
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
 const TAG = /\uE000(\d+)\uE001/g;
-const tagged = (k: number, text: string) => `${OPEN}${k}${CLOSE}${text.replaceAll(OPEN, '').replaceAll(CLOSE, '')}`;
+const tagged = (k: number, text: string) =>
+  `${OPEN}${k}${CLOSE}${text.replaceAll(OPEN, '').replaceAll(CLOSE, '')}`;
 /** The item indexes a rendered text holds, in order. */
 const itemsIn = (text: string): number[] => [...text.matchAll(TAG)].map((m) => Number(m[1]));
 
@@ -144,7 +144,8 @@ async function assemble(input: StrategyInput): Promise<Selection> {
     const out = await new PromptRenderer(endpoint, Prompt as any, {}, tokenizer as any).render();
     const kept: number[] = [];
     for (const m of out.messages as { content: { type: number; text?: string }[] }[])
-      for (const p of m.content) if (p.type === Raw.ChatCompletionContentPartKind.Text) kept.push(...itemsIn(p.text ?? ''));
+      for (const p of m.content)
+        if (p.type === Raw.ChatCompletionContentPartKind.Text) kept.push(...itemsIn(p.text ?? ''));
     return {
       admitted: kept.map((i) => (items[i] as ContextCandidate).candidate_id),
       layout: 'own',
@@ -158,6 +159,7 @@ async function assemble(input: StrategyInput): Promise<Selection> {
 
 export default {
   name: 'prompt-tsx',
-  description: '@vscode/prompt-tsx priority pruning: class as outer priority, relevance inside, default forms',
+  description:
+    '@vscode/prompt-tsx priority pruning: class as outer priority, relevance inside, default forms',
   assemble,
 };
