@@ -104,7 +104,10 @@ export interface HostedStrategy extends StrategyRef, StrategyInfo {}
 
 /** A strategy is one file in `strategies/` whose default export is this object. */
 export interface Strategy extends StrategyInfo {
-  /** Synchronous and deterministic: no clock, no randomness, no I/O. */
+  /**
+   * Deterministic: no clock, no randomness, no I/O. Synchronous, except a peer whose library
+   * renders only asynchronously (prompt-tsx), which may return a promise: a study awaits it.
+   */
   assemble(input: StrategyInput): Selection;
 }
 

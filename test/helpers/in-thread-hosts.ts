@@ -14,7 +14,7 @@
  * those of the processes.
  */
 import { InputError } from '../../src/harness/errors.js';
-import { type Answer, assembleGuarded, describeThrown } from '../../src/harness/run/guard.js';
+import { type Answer, assembleAwaited, describeThrown } from '../../src/harness/run/guard.js';
 import { type Inputs, strategyInput } from '../../src/harness/run/input.js';
 import { infoOf, loadStrategyFile } from '../../src/harness/run/registry.js';
 import type { HostedStrategy, Strategy, StrategyRef } from '../../src/harness/types.js';
@@ -65,7 +65,7 @@ export class Hosts {
       request: inputs.request,
       ...(strategy.readsLedger === true ? { ledger: inputs.ledger } : {}),
     });
-    return assembleGuarded(strategy, strategyInput(strategy, { ...held.shared, ...copy }));
+    return assembleAwaited(strategy, strategyInput(strategy, { ...held.shared, ...copy }));
   }
 
   close(): void {}

@@ -74,16 +74,52 @@ const FROZEN_WRITE =
 
 /** Run `assemble` on a frozen input and copy its selection out; never throws. */
 export function assembleGuarded(strategy: Strategy, input: StrategyInput): Answer {
-  const name = strategy.name;
-  let selection: unknown;
-  try {
-    selection = strategy.assemble(deepFreeze(input));
-  } catch (e) {
-    const text = describeThrown(e);
-    if (isA(e, TypeError) && FROZEN_WRITE.test(text))
-      return { ok: false, message: `${name} tried to change its input, which is read-only: ${text}` };
-    return { ok: false, message: `${name} threw: ${text}` };
+  const called = call(strategy, input);
+  if (!called.ok) return called;
+  // Only a strategy's process, or a study run here, awaits: this caller is synchronous.
+  if (isA(called.selection, Promise))
+    return { ok: false, message: `${strategy.name} returned a promise, which only a study awaits` };
+  return copyOut(strategy.name, called.selection);
+}
+
+/**
+ * `assembleGuarded` for a strategy whose library renders only asynchronously (a peer such as
+ * prompt-tsx): a promise it returns is awaited, a rejection is a throw. For every synchronous
+ * strategy the answer is the same as `assembleGuarded`'s.
+ */
+export async function assembleAwaited(strategy: Strategy, input: StrategyInput): Promise<Answer> {
+  const called = call(strategy, input);
+  if (!called.ok) return called;
+  let selection = called.selection;
+  if (isA(selection, Promise)) {
+    try {
+      selection = await selection;
+    } catch (e) {
+      return thrown(strategy.name, e);
+    }
   }
+  return copyOut(strategy.name, selection);
+}
+
+function call(
+  strategy: Strategy,
+  input: StrategyInput,
+): { readonly ok: true; readonly selection: unknown } | { readonly ok: false; readonly message: string } {
+  try {
+    return { ok: true, selection: strategy.assemble(deepFreeze(input)) };
+  } catch (e) {
+    return thrown(strategy.name, e);
+  }
+}
+
+function thrown(name: string, e: unknown): { readonly ok: false; readonly message: string } {
+  const text = describeThrown(e);
+  if (isA(e, TypeError) && FROZEN_WRITE.test(text))
+    return { ok: false, message: `${name} tried to change its input, which is read-only: ${text}` };
+  return { ok: false, message: `${name} threw: ${text}` };
+}
+
+function copyOut(name: string, selection: unknown): Answer {
   try {
     return { ok: true, text: selectionText(selection) };
   } catch (e) {
@@ -94,7 +130,7 @@ export function assembleGuarded(strategy: Strategy, input: StrategyInput): Answe
 }
 
 /** `instanceof` that a thrown Proxy cannot turn into a second throw. */
-function isA(e: unknown, kind: new (...args: never[]) => Error): boolean {
+function isA(e: unknown, kind: abstract new (...args: never[]) => unknown): boolean {
   try {
     return e instanceof kind;
   } catch {

@@ -13,7 +13,7 @@ import type { CompilerPolicy, ContextCandidate, ContextRequest } from '../../com
 import '../input/index.js';
 import type { Annotations, CaseLedger, Strategy, StrategyInfo } from '../types.js';
 import { CHANNEL_FD, FrameReader, frame } from './frames.js';
-import { type Answer, assembleGuarded, deepFreeze, describeThrown } from './guard.js';
+import { type Answer, assembleAwaited, deepFreeze, describeThrown } from './guard.js';
 import { strategyInput } from './input.js';
 import { lockDown } from './lockdown.js';
 import { infoOf, loadStrategyFile } from './registry.js';
@@ -57,23 +57,28 @@ async function serve(file: string): Promise<void> {
   const asked: HostRequest[] = [];
   let strategy: Strategy | undefined;
   let shared: SharedInputs | undefined;
-  const answer = (m: HostRequest) => {
+  const answer = async (m: HostRequest) => {
     if (m.shared !== undefined) {
       shared = deepFreeze(m.shared);
     }
     if (shared === undefined || strategy === undefined) throw new Error('asked before the inputs were sent');
     const inputs = { ...shared, request: m.request, ledger: m.ledger };
-    const answer = assembleGuarded(strategy, strategyInput(strategy, inputs));
+    const answer = await assembleAwaited(strategy, strategyInput(strategy, inputs));
     // A few bytes, read at once; the answer may take many reads, which are not the strategy's time.
     send({ id: m.id, done: true });
     send({ id: m.id, answer });
   };
   // Listen at once: a request that came before the strategy loaded waits for it.
   const reader = new FrameReader();
+  // One compilation at a time, in the order asked, even when a strategy answers by a promise.
+  let turn = Promise.resolve();
+  const enqueue = (m: HostRequest) => {
+    turn = turn.then(() => answer(m));
+  };
   channel.on('data', (chunk: Buffer) => {
     for (const m of reader.push(chunk) as HostRequest[]) {
       if (strategy === undefined) asked.push(m);
-      else answer(m);
+      else enqueue(m);
     }
   });
   lockDown([process.stdout, process.stderr, channel]);
@@ -84,7 +89,7 @@ async function serve(file: string): Promise<void> {
     return;
   }
   send({ ready: infoOf(strategy) });
-  for (const m of asked.splice(0)) answer(m);
+  for (const m of asked.splice(0)) enqueue(m);
 }
 
 /** Whether this process was started by `hosts.ts`, with the channel open on its fd. */

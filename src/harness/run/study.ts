@@ -20,7 +20,7 @@ import type {
   StrategyInfo,
   StrategyRef,
 } from '../types.js';
-import { assembleGuarded } from './guard.js';
+import { assembleAwaited } from './guard.js';
 import { Hosts } from './hosts.js';
 import { strategyInput } from './input.js';
 import { checkCell } from './rederive.js';
@@ -161,7 +161,7 @@ const hostedAsk =
 /** A loaded strategy answers here, behind the same guard a strategy's process uses. */
 const threadAsk: Ask = async (cell, inputs) => {
   const strategy = cell.strategy as Strategy;
-  return assembleGuarded(strategy, strategyInput(strategy, inputs));
+  return assembleAwaited(strategy, strategyInput(strategy, inputs));
 };
 
 /**
