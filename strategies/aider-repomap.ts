@@ -8,10 +8,10 @@
  * - a content identity is a file: its fullest form is the file's text, its name the file name;
  * - the candidates the request names (`required_ids`) are the chat files: sent whole (fullest
  *   form), left out of the map, personalised, and their references weigh x50;
- * - the user's message is the content of the `task`-role candidates: its `\W+` words are the
- *   mentioned identifiers (`get_ident_mentions`) and its whitespace words that equal a file name
- *   are the mentioned files (`get_file_mentions`); the task candidates themselves are ranked
- *   like any file, as Aider ranks whatever is in the repository;
+ * - the `task`-role candidates are the user's message, not files: always sent (fullest form),
+ *   outside the graph; its `\W+` words are the mentioned identifiers (`get_ident_mentions`) and
+ *   its whitespace words, stripped as `get_file_mentions` strips them, that equal a file name are
+ *   the mentioned files;
  * - tags: a file defines its name, its candidate ids and its coverage keys; it references every
  *   identifier token of its text (counted, as Pygments' Name tokens are) and the candidate id of
  *   each `depends_on` of any of its forms;
@@ -20,8 +20,9 @@
  * - Aider's `token_count(tree) vs max_map_tokens` becomes the study's rendered cost of the whole
  *   bundle (chat files and map) against the usable budget, so the 15% tolerance applies to what
  *   the harness measures.
- * Layout (`layout: 'own'`): Aider's prompt order, the map first, its files sorted by name as
- * `to_tree` sorts its tags, then the chat files in the request's order.
+ * Layout (`layout: 'own'`): Aider's prompt order (base_coder's format_messages), the map first,
+ * its files sorted by name as `to_tree` sorts its tags, then the chat files in the request's
+ * order, then the message.
  * Cannot express, so ignores: requirement classes (a MANDATORY item can rank out of the map),
  * the hard gates (scope, freshness, authority), form floors, groups, dependency closure (a
  * `depends_on` only adds rank), and relevance. Not reproduced: the README-style "important files"
@@ -34,7 +35,7 @@
  */
 import { MultiDirectedGraph } from 'graphology';
 import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
-import { type ContextCandidate, costOf, defaultFormPool, type Strategy, type StrategyInput } from '../src/harness/kit/index.js';
+import { type ContextCandidate, costOf, defaultFormPool, type Strategy } from '../src/harness/kit/index.js';
 
 // The package is CommonJS (`module.exports = pagerank`) with ES-style typings: under NodeNext the
 // default import is the function at run time but typed as the namespace.
@@ -109,10 +110,17 @@ function personalRank(g: MultiDirectedGraph, pers: ReadonlyMap<string, number>):
 }
 
 /** `get_ranked_tags`: the ranked definitions, then the files by rank, then the rest by name. */
-export function rankedTags(input: StrategyInput, files: ReadonlyMap<string, File>, chat: ReadonlySet<string>): Tag[] {
-  const message = input.candidates.filter((c) => c.order_role === 'task').map((c) => c.content);
+function rankedTags(
+  files: ReadonlyMap<string, File>,
+  chat: ReadonlySet<string>,
+  message: readonly string[],
+): Tag[] {
   const mentionedIdents = new Set(message.flatMap((t) => t.split(/\W+/)));
-  const words = new Set(message.flatMap((t) => t.split(/\s+/)).map((w) => w.replace(/[,.!;:?]+$/, '').replace(/^["'`*_]+|["'`*_]+$/g, '')));
+  const words = new Set(
+    message
+      .flatMap((t) => t.split(/\s+/))
+      .map((w) => w.replace(/[,.!;:?]+$/, '').replace(/^["'`*_]+|["'`*_]+$/g, '')),
+  );
   const defines = new Map<string, Set<string>>();
   const references = new Map<string, string[]>();
   const personalize = 100 / files.size;
@@ -160,7 +168,11 @@ export function rankedTags(input: StrategyInput, files: ReadonlyMap<string, File
     g.forEachOutEdge(src, (_e, a, _s, dst) => {
       const key = `${dst}\u0000${a.ident}`;
       const prior = definitions.get(key)?.rank ?? 0;
-      definitions.set(key, { file: dst, ident: a.ident, rank: prior + ((ranked.get(src) ?? 0) * a.weight) / out });
+      definitions.set(key, {
+        file: dst,
+        ident: a.ident,
+        rank: prior + ((ranked.get(src) ?? 0) * a.weight) / out,
+      });
     });
   });
   const tags: Tag[] = [...definitions.values()]
@@ -179,16 +191,28 @@ export function rankedTags(input: StrategyInput, files: ReadonlyMap<string, File
 
 const aiderRepomap: Strategy = {
   name: 'aider-repomap',
-  description: "Aider's repo map: personalised PageRank over identifier references, binary search within 15% of the budget",
+  description:
+    "Aider's repo map: personalised PageRank over identifier references, binary search within 15% of the budget",
   assemble(input) {
-    const files = filesOf(input.candidates);
+    const all = filesOf(input.candidates);
+    const message = [...all.values()].filter((f) => f.forms.some((c) => c.order_role === 'task'));
+    const files = new Map([...all].filter(([, f]) => !message.includes(f)));
     const byId = new Map(input.candidates.map((c) => [c.candidate_id, c.content_identity]));
     const chatNames = [...new Set(input.request.required_ids.flatMap((id) => byId.get(id) ?? []))];
     const chat = new Set(chatNames);
-    const tags = rankedTags(input, files, chat);
-    const chatForms = chatNames.flatMap((n) => files.get(n)?.whole ?? []);
+    const tags = rankedTags(
+      files,
+      chat,
+      message.map((f) => f.whole.content),
+    );
+    const chatForms = [
+      ...chatNames.flatMap((n) => files.get(n)?.whole ?? []),
+      ...message.map((f) => f.whole),
+    ];
     const bundle = (middle: number): ContextCandidate[] => {
-      const names = [...new Set(tags.slice(0, middle).map((t) => t[0]))].filter((n) => !chat.has(n)).sort(byCode);
+      const names = [...new Set(tags.slice(0, middle).map((t) => t[0]))]
+        .filter((n) => !chat.has(n))
+        .sort(byCode);
       return [...names.flatMap((n) => files.get(n)?.shown ?? []), ...chatForms];
     };
     // get_ranked_tags_map_uncached's search, tolerance and all: it may stop up to 15% over.
@@ -210,7 +234,11 @@ const aiderRepomap: Strategy = {
     return {
       admitted: best.map((c) => c.candidate_id),
       layout: 'own',
-      extras: { ranked: tags.slice(0, 50).map((t) => t.join('#')), search_steps: steps, tokens: costOf(best, input) },
+      extras: {
+        ranked: tags.slice(0, 50).map((t) => t.join('#')),
+        search_steps: steps,
+        tokens: costOf(best, input),
+      },
     };
   },
 };
