@@ -144,19 +144,14 @@ function groupMembers(group: string, all: readonly StrategyRef[]): StrategyRef[]
       `strategy "${clash.name}" is named like a group of --strategies; rename it`,
     );
   const members = STRATEGY_GROUPS[group];
-  if (members === undefined) return [];
   if (members === 'all') return [...all];
-  const found = all.filter((s) => members.includes(s.name));
-  if (found.length === 0)
-    throw new UsageError(
-      `the group "${group}" has no strategy here (none of ${members.join(', ')} is in strategies/)`,
-    );
-  return found;
+  return all.filter((s) => members?.includes(s.name));
 }
 
 /**
  * The named strategies' files, in registry order, each once; a group name (`all`, `peers`)
- * stands for its members that exist. An unknown name lists the known ones and the groups.
+ * stands for its members that exist, and a group with none is absent beside other names. An
+ * unknown name lists the known ones and the groups.
  */
 export function pickStrategies(names: readonly string[] | undefined, dir = STRATEGIES_DIR): StrategyRef[] {
   const all = listStrategies(dir);
@@ -166,10 +161,15 @@ export function pickStrategies(names: readonly string[] | undefined, dir = STRAT
   if (names.length === 0) throw new UsageError(`name at least one strategy (${listed})`);
   const unknown = names.filter((n) => !known.includes(n) && !GROUP_NAMES.includes(n));
   if (unknown.length > 0) throw new UsageError(`unknown strategy "${unknown.join('", "')}" (${listed})`);
-  const wanted = new Set(
-    names.flatMap((n) => (GROUP_NAMES.includes(n) ? groupMembers(n, all) : []).map((s) => s.name)),
-  );
-  for (const n of names) if (known.includes(n)) wanted.add(n);
+  const wanted = new Set(names.filter((n) => known.includes(n)));
+  for (const n of names.filter((g) => GROUP_NAMES.includes(g)))
+    for (const s of groupMembers(n, all)) wanted.add(s.name);
+  if (wanted.size === 0) {
+    const empty = names.find((n) => STRATEGY_GROUPS[n] !== 'all') ?? names[0];
+    const members = STRATEGY_GROUPS[empty ?? ''];
+    const of = Array.isArray(members) ? ` (none of ${members.join(', ')} is in strategies/)` : '';
+    throw new UsageError(`the group "${empty}" has no strategy here${of}`);
+  }
   return all.filter((s) => wanted.has(s.name));
 }
 
