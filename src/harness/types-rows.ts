@@ -100,6 +100,8 @@ export interface CompilationLine {
   readonly bundle: unknown;
   readonly result: unknown;
   readonly rendered_text: string | null;
+  /** `"own"` when the strategy laid the bundle out in its own order; absent for the policy's order. */
+  readonly layout?: 'own' | undefined;
 }
 
 ////////////////////////////////////////////////////////////////////////////////////////////////

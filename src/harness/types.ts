@@ -179,6 +179,8 @@ export interface CompiledBundle {
   readonly result: Readonly<Record<string, unknown>>;
   readonly renderedText: string;
   readonly extras: Readonly<Record<string, unknown>>;
+  /** Present when the strategy laid the bundle out in its own order (`Admission.layout`). */
+  readonly layout?: 'own' | undefined;
 }
 
 /** A strategy's named refusal. */

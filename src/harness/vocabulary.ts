@@ -50,6 +50,24 @@ export const REPORT_STRATEGIES = [
   'tiered-task',
 ] as const;
 
+/**
+ * The assemblers people ship, run through their own code (issue 20): `--strategies peers`. A
+ * name whose file is not in strategies/ is simply absent from the group.
+ */
+export const PEERS = [
+  'prompt-tsx',
+  'aider-repomap',
+  'priompt',
+  'langchain-trim',
+  'langchain-reorder',
+] as const;
+
+/** Names `--strategies` reads as groups: every registered strategy, and the peers. */
+export const STRATEGY_GROUPS: Readonly<Record<string, readonly string[] | 'all'>> = {
+  all: 'all',
+  peers: PEERS,
+};
+
 /** The reason of an error row: a strategy that threw or returned something malformed. */
 export const STRATEGY_ERROR = 'STRATEGY_ERROR';
 

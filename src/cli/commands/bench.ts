@@ -44,7 +44,10 @@ export const bench = defineCommand({
   options: (y) =>
     y
       .option('corpus', corpusOption)
-      .option('strategies', { type: 'string', describe: 'comma-separated subset (default: all)' })
+      .option('strategies', {
+        type: 'string',
+        describe: 'comma-separated names or groups: all, peers (default: all)',
+      })
       .option('sizes', { type: 'string', default: '100,1000,10000', describe: 'generated pool sizes' })
       .option('time', { type: 'number', default: 200, describe: 'milliseconds of samples per task' })
       .option('save', { type: 'string', describe: 'write the results as JSON' })

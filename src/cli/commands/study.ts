@@ -46,7 +46,7 @@ export const study = defineCommand({
       .option('corpus', corpusOption)
       .option('strategies', {
         type: 'string',
-        describe: 'comma-separated subset (default: all registered)',
+        describe: 'comma-separated names or groups: all, peers (default: all registered)',
       })
       .option('policy', { type: 'string', describe: "a policy file replacing the corpus's" })
       .option('tokenizer', tokenizerOption)

@@ -17,6 +17,23 @@ import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 const USAGE =
   'validate needs a run folder (validate RUN_DIR) or --compilation, --request, --candidates and --policy, not both';
 
+/**
+ * A compilation's `layout`, as `compile` writes it: absent, or `"own"` beside a bundle (the
+ * strategy laid it out in its own order, so `order` is its word and not checked).
+ */
+function layoutOf(file: string, layout: unknown, bundle: ContextBundle | null): 'own' | undefined {
+  if (layout === undefined) return undefined;
+  if (layout !== 'own')
+    throw new InputError(
+      file,
+      `layout must be "own" when present, not ${String(JSON.stringify(layout)).slice(0, 40)}`,
+      'layout',
+    );
+  if (bundle === null)
+    throw new InputError(file, 'layout "own" needs a bundle: a refusal is not laid out', 'layout');
+  return layout;
+}
+
 /** A whole run folder: `valid`, or the first disagreement of each file (exit 1). */
 async function validateRun(dir: string, io: Io): Promise<ExitCode> {
   const found = await checkRunFolder(dir);
@@ -78,12 +95,14 @@ export const validate = defineCommand({
       doc.bundle === undefined || doc.bundle === null
         ? null
         : locate(file, 'bundle', () => readBundle(doc.bundle));
+    const layout = layoutOf(file, doc.layout, bundle);
     // The records as read, so that no reader's leniency hides an unknown or coerced field.
     const stored = {
       bundle,
       result,
       rendered_text: doc.rendered_text ?? null,
       raw: { bundle: doc.bundle ?? null, result: doc.result },
+      layout,
     };
     const found = checkCompilation(stored, inputs);
     const problems = [...found, ...checkDocument(doc, stored, inputs, found)];

@@ -41,6 +41,11 @@ export interface StoredCompilation {
    * coerced a value; without them, the records' own canonical JSON is compared.
    */
   readonly raw?: { readonly bundle: unknown; readonly result: unknown } | undefined;
+  /**
+   * `"own"` when the strategy laid the bundle out in its own order (`Admission.layout`): the
+   * order is then its word, like its choice of candidates, and the `order` rule does not apply.
+   */
+  readonly layout?: 'own' | undefined;
 }
 
 export type { CheckInputs } from './rederive.js';
@@ -66,7 +71,7 @@ export function checkCompilation(doc: StoredCompilation, inputs: CheckInputs): P
   }
   for (const text of validateBundle(bundle, request, candidates, policy)) say('legal')(text);
   const live = itemsAgainstCandidates(bundle, known, { request, policy }, say('item'));
-  const ordered = orderByRole(live, policy.order_roles);
+  const ordered = doc.layout === 'own' ? live : orderByRole(live, policy.order_roles);
   if (ordered.some((c, k) => c !== live[k]))
     say('order')(`items are not in the policy's order: ${ordered.map((c) => c.candidate_id).join(', ')}`);
   const hash = hashBundle(bundle);
@@ -97,7 +102,7 @@ function resultAgainstDerivation(
 ): void {
   const stored = doc.raw?.result ?? resultToJSON(doc.result);
   let nearest: { family: string; found: Difference[]; distance: number } | undefined;
-  for (const e of expectedResults(doc.result, doc.bundle, inputs)) {
+  for (const e of expectedResults(doc.result, doc.bundle, inputs, doc.layout ?? 'policy')) {
     const found = differences(stored, e.json, '', []).filter((d) => !OWN_RULE.test(d.at));
     if (found.length === 0) {
       // Refusing when a legal bundle fits is what the strategy chose, as an illegal bundle is.

@@ -9,7 +9,7 @@ import { type CheckInputs, type Problem, problemText, type StoredCompilation } f
 import { differences } from './rederive.js';
 
 /** What `compile` prints (src/harness/run/one.ts). */
-const COMPILED = ['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras'];
+const COMPILED = ['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras', 'layout'];
 
 /** A golden of the Python reference (test/fixtures/golden), told apart by its `fixture`. */
 const GOLDEN = [

@@ -90,6 +90,7 @@ function selectionResult(
   claim: CompilationResult,
   live: readonly ContextCandidate[],
   inputs: CheckInputs,
+  layout: 'policy' | 'own',
 ): CompilationResult {
   const { request, policy } = inputs;
   const entries = claim.trace.entries;
@@ -103,7 +104,7 @@ function selectionResult(
   const trace = makeTrace(
     request,
     policy,
-    selectionTrace(strategyInput(inputs), ids, tag, why).sort(byCandidateId),
+    selectionTrace(strategyInput(inputs), ids, tag, why, layout).sort(byCandidateId),
   );
   if (!claim.success) {
     const f = claim.failure;
@@ -114,7 +115,7 @@ function selectionResult(
       diagnostic: f?.diagnostic ?? '',
     });
   }
-  const ordered = orderByRole(live, policy.order_roles);
+  const ordered = layout === 'own' ? live : orderByRole(live, policy.order_roles);
   const bundle = buildBundle(ordered, request, policy);
   return bundleResult(
     request,
@@ -136,19 +137,21 @@ export interface Expected {
 
 /**
  * Every result the harness could have written for this claim, cheapest first and made only when
- * asked for: the selection trace around the bundle's admitted set (for a v2 result), then the
- * compiler's, mode by mode (as the v1 projection when the stored result is v1, as the goldens are).
+ * asked for: the selection trace around the bundle's admitted set, laid out as `layout` says
+ * (for a v2 result), then the compiler's, mode by mode (as the v1 projection when the stored
+ * result is v1, as the goldens are).
  */
 export function* expectedResults(
   claim: CompilationResult,
   bundle: ContextBundle | null,
   inputs: CheckInputs,
+  layout: 'policy' | 'own' = 'policy',
 ): Generator<Expected> {
   const v1 = claim.schema_version === SCHEMA.resultV1;
   if (!v1) {
     const known = new Map(inputs.candidates.map((c) => [c.candidate_id, c]));
     const live = [...new Set((bundle?.items ?? []).map((i) => i.id))].flatMap((id) => known.get(id) ?? []);
-    const json = resultToJSON(selectionResult(claim, claim.success ? live : [], inputs));
+    const json = resultToJSON(selectionResult(claim, claim.success ? live : [], inputs, layout));
     yield { family: "a strategy's selection", json, witness: () => witnessFor(claim, inputs) };
   }
   for (const r of compilerRuns(inputs))

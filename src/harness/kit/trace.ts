@@ -34,18 +34,19 @@ export interface Why {
  * recorded at what remains. `why` explains the candidates left out. Without it, a candidate that
  * fails a hard gate is rejected by that gate (REJECTED_HARD and the gate's code: a bundle holding
  * it would be illegal), any other is `not-selected`. A `why` that names a gate is REJECTED_HARD too.
+ * Bundle order is the policy's role order, or `admitted` as given when `layout` is `"own"` (a
+ * strategy that returns `layout: "own"` and writes its own trace passes the same).
  */
 export function selectionTrace(
   input: StrategyInput,
   admitted: readonly string[],
   tag: string,
   why: ReadonlyMap<string, Why> = new Map(),
+  layout: 'policy' | 'own' = 'policy',
 ): TraceEntry[] {
   const lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
-  const live = orderByRole(
-    admitted.flatMap((id) => lookup.get(id) ?? []),
-    input.policy.order_roles,
-  );
+  const chosen = admitted.flatMap((id) => lookup.get(id) ?? []);
+  const live = layout === 'own' ? chosen : orderByRole(chosen, input.policy.order_roles);
   const spent = new Map<string, readonly [number, number, number]>();
   let cost = costOf([], input);
   live.forEach((c, position) => {

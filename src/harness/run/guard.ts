@@ -147,6 +147,8 @@ function selectionText(selection: unknown): string {
   const o = shapeOf(selection);
   const copy = {
     ...(o.admits ? { admitted: o.selection.admitted } : { refusal: o.selection.refusal }),
+    // Written only when it changes something, so a published strategy's answer stays as it was.
+    ...(o.layout === 'own' ? { layout: o.layout } : {}),
     trace: o.selection.trace,
     extras: JSON.parse(cappedJson(o.extras, EXTRAS_CAP, 'extras')),
   };
@@ -160,7 +162,22 @@ function shapeOf(selection: unknown) {
   if (!admits && !('refusal' in selection)) throw new Malformed('neither admitted nor refusal');
   const extras = selection.extras ?? {};
   if (!isPlainObject(extras)) throw new Malformed('extras is not an object');
-  return { selection, admits, extras };
+  return { selection, admits, extras, layout: layoutOf(selection.layout, admits) };
+}
+
+/** A selection's `layout`, read once: absent or "policy" lays out by role, "own" as admitted. */
+function layoutOf(layout: unknown, admits: boolean): 'policy' | 'own' {
+  if (layout === undefined) return 'policy';
+  if (!admits) throw new Malformed('layout on a refusal: only a bundle is laid out');
+  if (layout !== 'policy' && layout !== 'own')
+    throw new Malformed(`layout ${describeValue(layout)} is neither "policy" nor "own"`);
+  return layout;
+}
+
+/** A short description of a value that may be anything, for a message. */
+function describeValue(x: unknown): string {
+  if (typeof x === 'string') return JSON.stringify(x.slice(0, 40));
+  return x === null ? 'null' : typeof x;
 }
 
 function capText(text: string): string {
@@ -176,6 +193,7 @@ function capText(text: string): string {
 export function readSelection(text: unknown): {
   readonly selection: Record<string, unknown>;
   readonly extras: Record<string, unknown>;
+  readonly layout: 'policy' | 'own';
 } {
   if (typeof text !== 'string') throw new Malformed('the answer is not text');
   let value: unknown;
@@ -185,9 +203,9 @@ export function readSelection(text: unknown): {
     if (isA(e, Malformed)) throw e;
     throw new Malformed('the answer is not JSON');
   }
-  const { selection, extras } = shapeOf(value);
+  const { selection, extras, layout } = shapeOf(value);
   cappedJson(extras, EXTRAS_CAP, 'extras');
-  return { selection, extras };
+  return { selection, extras, layout };
 }
 
 /** Whether a message is an answer as the guard makes them: a strategy's process may send anything. */

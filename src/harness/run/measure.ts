@@ -1,7 +1,8 @@
 /**
  * Where any strategy's selection is measured: one code path runs a strategy and turns what it
- * returns into a compilation. The harness, not the strategy, orders the admitted candidates,
- * renders, prices and hashes them, so every strategy is measured with the same ruler.
+ * returns into a compilation. The harness, not the strategy, orders the admitted candidates
+ * (by the policy's roles, or as admitted when the selection says `layout: "own"`), renders,
+ * prices and hashes them, so every strategy is measured with the same ruler.
  */
 import {
   buildBundle,
@@ -66,10 +67,10 @@ export const compileWith = (strategy: Strategy, input: StrategyInput): Compiled 
 export function compileAnswer(name: string, input: StrategyInput, answer: Answer): Compiled {
   if (!answer.ok) return errorCompiled(answer.message);
   try {
-    const { selection, extras } = readSelection(answer.text);
+    const { selection, extras, layout } = readSelection(answer.text);
     const trace = readSelectionTrace(selection.trace);
     if ('refusal' in selection) return refusalOf(name, input, selection.refusal, trace, extras);
-    return bundleOf(name, input, idList(selection.admitted, 'admitted'), trace, extras);
+    return bundleOf(name, input, idList(selection.admitted, 'admitted'), { trace, extras, layout });
   } catch (e) {
     if (e instanceof Malformed) return errorCompiled(`${name} returned a malformed selection: ${e.message}`);
     throw e;
@@ -107,28 +108,32 @@ function refusalOf(
   return { outcome: 'refusal', reason: r.reason, record, result: resultToJSON(record), extras };
 }
 
+/** What a bundle's selection says besides its ids. */
+interface Said {
+  readonly trace: readonly TraceEntry[] | undefined;
+  readonly extras: Record<string, unknown>;
+  readonly layout: 'policy' | 'own';
+}
+
 function bundleOf(
   tag: string,
   input: StrategyInput,
   ids: readonly string[],
-  trace: readonly TraceEntry[] | undefined,
-  extras: Record<string, unknown>,
+  { trace, extras, layout }: Said,
 ): CompiledBundle {
   const lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
   const unknown = ids.filter((id) => !lookup.has(id));
   if (unknown.length > 0) throw new Malformed(`unknown ids ${unknown.join(', ')}`);
   if (new Set(ids).size !== ids.length) throw new Malformed('duplicate ids');
   const { request, policy } = input;
-  const live = orderByRole(
-    ids.map((id) => lookup.get(id) as ContextCandidate),
-    policy.order_roles,
-  );
+  const chosen = ids.map((id) => lookup.get(id) as ContextCandidate);
+  const live = layout === 'own' ? chosen : orderByRole(chosen, policy.order_roles);
   const bundle = buildBundle(live, request, policy);
   const renderedTokens = renderedCost(live, request, policy);
   const record = bundleResult(
     request,
     policy,
-    traceFor(input, trace ?? selectionTrace(input, ids, tag)),
+    traceFor(input, trace ?? selectionTrace(input, ids, tag, new Map(), layout)),
     bundle,
     renderedTokens,
     hashBundle(bundle),
@@ -143,6 +148,7 @@ function bundleOf(
     result: resultToJSON(record),
     renderedText: renderBundleText(bundle, policy.frame),
     extras,
+    ...(layout === 'own' ? { layout } : {}),
   };
 }
 

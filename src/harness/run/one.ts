@@ -27,6 +27,8 @@ export interface CompilationJSON {
   /** The rendered text as real tokenizers count it; null without a bundle. */
   readonly real_tokens: RealTokens | null;
   readonly extras: Readonly<Record<string, unknown>>;
+  /** `"own"` when the strategy laid the bundle out in its own order; absent otherwise. */
+  readonly layout?: 'own';
 }
 
 export function compilationJSON(
@@ -34,9 +36,10 @@ export function compilationJSON(
   result: CompilationResult,
   inputs: Inputs,
   extras: Readonly<Record<string, unknown>> = {},
+  layout?: 'own',
 ): CompilationJSON {
   const rendered_text = bundle ? renderBundleText(bundle, inputs.policy.frame) : null;
-  const problems = checkCompilation({ bundle, result, rendered_text }, inputs).map(problemText);
+  const problems = checkCompilation({ bundle, result, rendered_text, layout }, inputs).map(problemText);
   return {
     bundle: bundle ? bundleToJSON(bundle) : null,
     result: resultToJSON(result),
@@ -44,6 +47,7 @@ export function compilationJSON(
     validation: { valid: problems.length === 0, problems },
     real_tokens: rendered_text === null ? null : realTokens(rendered_text),
     extras,
+    ...(layout === 'own' ? { layout } : {}),
   };
 }
 
@@ -92,5 +96,6 @@ export async function compileOne(
     compiled.record,
     inputs,
     compiled.extras,
+    compiled.outcome === 'bundle' ? compiled.layout : undefined,
   );
 }

@@ -72,7 +72,7 @@ function answerOf(line: Record<string, unknown>, row: unknown): Answer {
   if (result.success === true) {
     const items = isPlainObject(line.bundle) && Array.isArray(line.bundle.items) ? line.bundle.items : [];
     const admitted = items.map((i: unknown) => (isPlainObject(i) ? i.id : i));
-    return { ok: true, text: JSON.stringify({ admitted, trace, extras }) };
+    return { ok: true, text: JSON.stringify({ admitted, layout: line.layout, trace, extras }) };
   }
   const f = isPlainObject(result.failure) ? result.failure : {};
   const refusal = {
@@ -81,7 +81,8 @@ function answerOf(line: Record<string, unknown>, row: unknown): Answer {
     diagnostic: f.diagnostic,
     budget_used: f.budget_used,
   };
-  return { ok: true, text: JSON.stringify({ refusal, trace, extras }) };
+  // A layout on a refusal's line makes the selection malformed, so the line cannot come back as written.
+  return { ok: true, text: JSON.stringify({ refusal, layout: line.layout, trace, extras }) };
 }
 
 /** The compilation checks that concern the record, each as one line; a line unreadable as one is one. */
@@ -90,7 +91,8 @@ function recordProblems(line: Record<string, unknown>, cell: Cell<StrategyInfo>,
     const result = readResult(line.result, { anyReason: true });
     const bundle = line.bundle === null || line.bundle === undefined ? null : readBundle(line.bundle);
     const inputs = caseInputs(cell.kase, cell.budget, corpus.policy, undefined);
-    return checkCompilation({ bundle, result, rendered_text: line.rendered_text ?? null }, inputs)
+    const layout = line.layout === 'own' ? 'own' : undefined;
+    return checkCompilation({ bundle, result, rendered_text: line.rendered_text ?? null, layout }, inputs)
       .filter((p) => !MEASURED.has(p.rule))
       .map(problemText);
   } catch (e) {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError, UsageError } from '../errors.js';
 import type { Strategy, StrategyInfo, StrategyInput, StrategyRef } from '../types.js';
-import { PUBLISHED_ORDER } from '../vocabulary.js';
+import { PUBLISHED_ORDER, STRATEGY_GROUPS } from '../vocabulary.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -130,18 +130,47 @@ export function listStrategies(dir = STRATEGIES_DIR): StrategyRef[] {
   );
 }
 
-/** The named strategies' files, in registry order; an unknown name lists the known ones. */
+const GROUP_NAMES = Object.keys(STRATEGY_GROUPS);
+
+/**
+ * A group's members that have a file here. A strategy named like a group could not be picked by
+ * its name, so that is refused where the file is found, not guessed at.
+ */
+function groupMembers(group: string, all: readonly StrategyRef[]): StrategyRef[] {
+  const clash = all.find((s) => GROUP_NAMES.includes(s.name));
+  if (clash !== undefined)
+    throw new InputError(
+      clash.file,
+      `strategy "${clash.name}" is named like a group of --strategies; rename it`,
+    );
+  const members = STRATEGY_GROUPS[group];
+  if (members === 'all') return [...all];
+  return all.filter((s) => members?.includes(s.name));
+}
+
+/**
+ * The named strategies' files, in registry order, each once; a group name (`all`, `peers`)
+ * stands for its members that exist, and a group with none is absent beside other names. An
+ * unknown name lists the known ones and the groups.
+ */
 export function pickStrategies(names: readonly string[] | undefined, dir = STRATEGIES_DIR): StrategyRef[] {
   const all = listStrategies(dir);
   if (names === undefined) return all;
-  if (names.length === 0)
-    throw new UsageError(`name at least one strategy (known: ${all.map((s) => s.name).join(', ')})`);
   const known = all.map((s) => s.name);
-  const unknown = names.filter((n) => !known.includes(n));
-  if (unknown.length > 0) {
-    throw new UsageError(`unknown strategy "${unknown.join('", "')}" (known: ${known.join(', ')})`);
+  const listed = `known: ${known.join(', ')}; groups: ${GROUP_NAMES.join(', ')}`;
+  if (names.length === 0) throw new UsageError(`name at least one strategy (${listed})`);
+  const unknown = names.filter((n) => !known.includes(n) && !GROUP_NAMES.includes(n));
+  if (unknown.length > 0) throw new UsageError(`unknown strategy "${unknown.join('", "')}" (${listed})`);
+  const wanted = new Set(names.filter((n) => known.includes(n)));
+  for (const n of names.filter((g) => GROUP_NAMES.includes(g)))
+    for (const s of groupMembers(n, all)) wanted.add(s.name);
+  if (wanted.size === 0) {
+    const empty = names.find((n) => STRATEGY_GROUPS[n] !== 'all') ?? names[0];
+    const members = STRATEGY_GROUPS[empty ?? ''];
+    const of = Array.isArray(members) ? ` (none of ${members.join(', ')} is in strategies/)` : '';
+    throw new UsageError(`the group "${empty}" has no strategy here${of}`);
   }
-  return all.filter((s) => names.includes(s.name));
+  return all.filter((s) => wanted.has(s.name));
 }
 
 /** What a run needs to know of a strategy besides its code. */

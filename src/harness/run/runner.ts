@@ -86,6 +86,8 @@ export function compilationOf(cell: Cell<StrategyInfo>, out: Compiled): Compilat
     bundle: out.outcome === 'bundle' ? bundleToJSON(out.bundle) : null,
     result: out.outcome === 'error' ? null : out.result,
     rendered_text: out.outcome === 'bundle' ? out.renderedText : null,
+    // Only an own layout is written: `validate` must know the order is the strategy's word.
+    ...(out.outcome === 'bundle' && out.layout === 'own' ? { layout: out.layout } : {}),
   };
 }
 
