@@ -19,7 +19,7 @@ import {
 import { checkCompilation } from '../../src/harness/checks/compilation.js';
 import { forgedLine, frameProblems, LINE_BREAKS } from '../../src/harness/checks/frame.js';
 import { caseInputs, type Inputs, strategyInput } from '../../src/harness/run/input.js';
-import { compileWith } from '../../src/harness/run/measure.js';
+import { compileAwaited } from '../../src/harness/run/measure.js';
 import { loadStrategies } from '../../src/harness/run/registry.js';
 import type { CompiledBundle, Strategy } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
@@ -73,7 +73,7 @@ beforeAll(async () => {
         const cut = LINE_BREAKS[n % LINE_BREAKS.length] as string;
         const inputs: Inputs = { ...plain, candidates: plain.candidates.map((c) => forge(c, cut)) };
         for (const s of strategies) {
-          const out = compileWith(s, strategyInput(s, inputs));
+          const out = await compileAwaited(s, strategyInput(s, inputs));
           if (out.outcome === 'error') throw new Error(`${s.name} on ${k.name}/${b}: ${out.message}`);
           if (out.outcome === 'bundle' && out.bundle.items.length > 0)
             runs[frame].push({ where: `${k.name}/${b}`, strategy: s.name, inputs, out });

@@ -10,7 +10,7 @@ import type { CheckInputs } from '../../src/harness/checks/compilation.js';
 import { checkCompilation, checkDocument } from '../../src/harness/checks/index.js';
 import { legalityProblems, selectionTrace } from '../../src/harness/kit/index.js';
 import { caseInputs, strategyInput } from '../../src/harness/run/input.js';
-import { compileWith } from '../../src/harness/run/measure.js';
+import { compileAwaited } from '../../src/harness/run/measure.js';
 import { compilationJSON } from '../../src/harness/run/one.js';
 import { loadStrategies } from '../../src/harness/run/registry.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
@@ -251,9 +251,15 @@ export async function bases(): Promise<Base[]> {
     for (const k of corpus().cases) {
       for (const b of BUDGETS) {
         const inputs = caseInputs(k, b, corpus().policy, ledger.get(k.name));
-        const c = compileWith(strategy, strategyInput(strategy, inputs));
+        const c = await compileAwaited(strategy, strategyInput(strategy, inputs));
         if (c.outcome === 'error') throw new Error(`${strategy.name} on ${k.name}/${b}: ${c.message}`);
-        const json = compilationJSON(c.outcome === 'bundle' ? c.bundle : null, c.record, inputs, c.extras);
+        const json = compilationJSON(
+          c.outcome === 'bundle' ? c.bundle : null,
+          c.record,
+          inputs,
+          c.extras,
+          c.outcome === 'bundle' ? c.layout : undefined,
+        );
         const doc = JSON.parse(JSON.stringify(json));
         if (validateDoc(doc, inputs).length === 0)
           out.push({ strategy: strategy.name, where: `${k.name}/${b}`, doc, inputs });

@@ -23,6 +23,8 @@ export interface Doc {
   readonly bundle: Json;
   readonly result: Json;
   readonly rendered_text: string | null;
+  /** `"own"` when the strategy laid the bundle out in its own order. */
+  readonly layout?: 'own' | undefined;
 }
 
 export interface Generator {

@@ -12,7 +12,7 @@ import { defaultPolicy } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { generateCase } from '../generate/index.js';
 import { readJsonFile } from '../input/index.js';
-import { caseInputs, compileWith, runStudy, strategyInput } from '../run/index.js';
+import { caseInputs, compileAwaited, runStudy, strategyInput } from '../run/index.js';
 import type { CaseLedger, Corpus, Strategy, StrategyInput } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import type { BenchProgress } from './progress.js';
@@ -41,8 +41,8 @@ export interface BenchFile {
 }
 
 /** What a compilation produced, for telling a changed outcome from a slow-down. */
-const compiledOutcome = (strategy: Strategy, input: StrategyInput): string => {
-  const out = compileWith(strategy, input);
+const compiledOutcome = async (strategy: Strategy, input: StrategyInput): Promise<string> => {
+  const out = await compileAwaited(strategy, input);
   if (out.outcome === 'bundle') return `bundle ${out.record.bundle_hash}`;
   return `refusal ${out.outcome === 'refusal' ? out.reason : STRATEGY_ERROR}`;
 };

@@ -3,7 +3,7 @@ export { checkRunFolder, disagreementText } from './check-run.js';
 export { type Compiled, CompileSession, compileCase } from './compile.js';
 export { Hosts } from './hosts.js';
 export { caseInputs, strategyInput } from './input.js';
-export { compileWith } from './measure.js';
+export { compileAwaited } from './measure.js';
 export { infoOf, listStrategies, loadStrategies, pickStrategies } from './registry.js';
 export { parseShard } from './shard.js';
 export { runStudy } from './study.js';

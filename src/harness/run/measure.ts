@@ -31,7 +31,7 @@ import type {
   StrategyInput,
 } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { type Answer, assembleGuarded, Malformed, readSelection } from './guard.js';
+import { type Answer, assembleAwaited, assembleGuarded, Malformed, readSelection } from './guard.js';
 
 function idList(x: unknown, what: string): string[] {
   if (!Array.isArray(x) || !x.every((s) => typeof s === 'string'))
@@ -62,6 +62,10 @@ export const errorCompiled = (message: string): CompiledError => ({
  */
 export const compileWith = (strategy: Strategy, input: StrategyInput): Compiled =>
   compileAnswer(strategy.name, input, assembleGuarded(strategy, input));
+
+/** `compileWith` for any strategy, one whose library answers only asynchronously included. */
+export const compileAwaited = async (strategy: Strategy, input: StrategyInput): Promise<Compiled> =>
+  compileAnswer(strategy.name, input, await assembleAwaited(strategy, input));
 
 /** Measure a strategy's answer. A failed or malformed answer becomes an error row. */
 export function compileAnswer(name: string, input: StrategyInput, answer: Answer): Compiled {
