@@ -21,15 +21,10 @@
  */
 import {
   baselineAnswer,
-  type ContextCandidate,
-  costOf,
   defaultFormPool,
   greedyFill,
   rankBy,
-  renderedIncrement,
   type Strategy,
-  type StrategyInput,
-  type TraceEntry,
 } from '../src/harness/kit/index.js';
 
 /** `_litm_reordering`: the input most relevant first; the result has it at one end. */
@@ -42,25 +37,6 @@ export function litmReordering<T>(documents: readonly T[]): T[] {
   return reordered;
 }
 
-/**
- * The baseline trace places admitted entries in role order; these follow the bundle's own order,
- * so each admitted entry's position and budget account are those of the layout the bundle has
- * (the header charged before the first item, as the kit's traces charge it).
- */
-function inLayout(trace: readonly TraceEntry[], order: readonly ContextCandidate[], input: StrategyInput) {
-  const spent = new Map<string, readonly [number, number, number]>();
-  let cost = costOf([], input);
-  order.forEach((c, position) => {
-    const before = input.budget - cost;
-    cost += renderedIncrement(c, position, input.policy);
-    spent.set(c.candidate_id, [before, input.budget - cost, position]);
-  });
-  return trace.map((e) => {
-    const s = spent.get(e.candidate_id);
-    return s === undefined ? e : { ...e, budget_before: s[0], budget_after: s[1], position: s[2] };
-  });
-}
-
 const langchainReorder: Strategy = {
   name: 'langchain-reorder',
   description: "topk's selection laid out by LangChain's LongContextReorder (most relevant at both ends)",
@@ -70,15 +46,8 @@ const langchainReorder: Strategy = {
       rankBy(pool, (c) => c.relevance),
       input,
     );
-    const answer = baselineAnswer(input, pool, kept, 'langchain-reorder');
-    if ('refusal' in answer) return answer;
-    const order = litmReordering(kept);
-    return {
-      ...answer,
-      admitted: order.map((c) => c.candidate_id),
-      layout: 'own',
-      trace: answer.trace && inLayout(answer.trace, order, input),
-    };
+    // The same admission as topk, laid out (and traced) in the transformer's order.
+    return baselineAnswer(input, pool, litmReordering(kept), 'langchain-reorder', undefined, 'own');
   },
 };
 

@@ -39,6 +39,7 @@ export function greedyFill(ordered: readonly ContextCandidate[], input: Strategy
 /**
  * A baseline's answer: its selection, or, when even that overruns the budget (only an empty
  * bundle under a budget smaller than the bundle frame can), the failure the study specifies.
+ * Under `layout: 'own'` the bundle keeps the order of `kept`, and so does its trace.
  */
 export function baselineAnswer(
   input: StrategyInput,
@@ -46,10 +47,13 @@ export function baselineAnswer(
   kept: readonly ContextCandidate[],
   tag: string,
   why?: ReadonlyMap<string, Why>,
+  layout: 'policy' | 'own' = 'policy',
 ): Selection {
   const cost = costOf(kept, input);
   if (cost <= input.budget) {
-    return { admitted: kept.map((c) => c.candidate_id), trace: baselineTrace(input, pool, kept, tag, why) };
+    const admitted = kept.map((c) => c.candidate_id);
+    const trace = baselineTrace(input, pool, kept, tag, why, layout);
+    return layout === 'own' ? { admitted, layout, trace } : { admitted, trace };
   }
   const diagnostic = `rendered ${cost} exceeds budget ${input.budget}`;
   return {

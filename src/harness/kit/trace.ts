@@ -83,6 +83,7 @@ export function baselineTrace(
   admitted: readonly ContextCandidate[],
   tag: string,
   why: ReadonlyMap<string, Why> = new Map(),
+  layout: 'policy' | 'own' = 'policy',
 ): TraceEntry[] {
   const seen = new Set(pool.map((c) => c.candidate_id));
   const reasons = new Map<string, Why>();
@@ -99,5 +100,6 @@ export function baselineTrace(
     admitted.map((c) => c.candidate_id),
     tag,
     reasons,
+    layout,
   );
 }
