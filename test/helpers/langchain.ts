@@ -1,44 +1,12 @@
 /**
- * What the two LangChain peers' tests share: every reference input (corpus v1 and v2, each case at
- * each budget, and generated agent pools of 200 candidates), and the real, async `trimMessages`
- * run on the same pool as the strategy's synchronous port, so the two can be compared.
+ * The real, async `trimMessages` run on the same pool as the langchain-trim strategy's
+ * synchronous port, so the two can be compared.
  */
-import path from 'node:path';
 import { HumanMessage, SystemMessage, trimMessages } from '@langchain/core/messages';
 import type { ContextCandidate } from '../../src/compiler/index.js';
-import { generateCase } from '../../src/harness/generate/case.js';
-import { loadCorpus } from '../../src/harness/input/corpus.js';
 import { costOf } from '../../src/harness/kit/index.js';
-import { caseInputs, strategyInput } from '../../src/harness/run/input.js';
 import type { StrategyInput } from '../../src/harness/types.js';
-import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { messagesOf } from '../../strategies/langchain-trim.js';
-import { ROOT } from './corpus.js';
-import { inputAt } from './generated.js';
-
-export interface Labelled {
-  readonly label: string;
-  readonly input: StrategyInput;
-}
-
-/** Corpus v1 and v2, every case at every budget, then `agent` pools of 200 at three budgets. */
-export function referenceInputs(generated = 2): Labelled[] {
-  const out: Labelled[] = [];
-  for (const dir of ['compiler-v1', 'compiler-v2']) {
-    const corpus = loadCorpus(path.join(ROOT, 'corpus', dir));
-    for (const kase of corpus.cases)
-      for (const budget of BUDGETS)
-        out.push({
-          label: `${dir}/${kase.name}/${budget}`,
-          input: strategyInput({}, caseInputs(kase, budget, corpus.policy, undefined)),
-        });
-  }
-  for (let k = 0; k < generated; k++) {
-    const g = generateCase(`langchain-peers/${k}`, 200, 'generated', 'agent');
-    for (const budget of BUDGETS) out.push({ label: `agent-200/${k}/${budget}`, input: inputAt(g, budget) });
-  }
-  return out;
-}
 
 /**
  * The ids `trimMessages` itself keeps (strategy last, includeSystem) of the pool the strategy

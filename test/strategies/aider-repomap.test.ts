@@ -1,16 +1,14 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../src/compiler/index.js';
 import { generateAgentCase } from '../../src/harness/generate/agent.js';
-import { loadCorpus, requestAt } from '../../src/harness/input/corpus.js';
 import { compileWith } from '../../src/harness/run/measure.js';
 import type { Admission, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import aider, { identWeight } from '../../strategies/aider-repomap.js';
 import { asBundle } from '../helpers/compiled.js';
-import { ROOT } from '../helpers/corpus.js';
 import { inputAt } from '../helpers/generated.js';
 import { cand, policy, rendered, req } from '../helpers/pool.js';
+import { referenceInputs } from '../helpers/reference-inputs.js';
 
 const input = (budget: number, candidates: ContextCandidate[], required: string[] = []): StrategyInput => ({
   request: req(budget, { required_ids: required }),
@@ -157,21 +155,7 @@ describe('aider-repomap: deterministic', () => {
 });
 
 describe('aider-repomap: every reference case and budget runs', () => {
-  const cells = ['corpus/compiler-v1', 'corpus/compiler-v2'].flatMap((dir) => {
-    const corpus = loadCorpus(path.join(ROOT, dir));
-    return corpus.cases.flatMap((c) =>
-      BUDGETS.map((b) => {
-        const request = requestAt(c, b);
-        const i: StrategyInput = {
-          request,
-          candidates: c.candidates,
-          policy: corpus.policy,
-          budget: request.usable_token_budget,
-        };
-        return { name: `${dir} ${c.name} ${b}`, i };
-      }),
-    );
-  });
+  const cells = referenceInputs(0).map(({ label, input }) => ({ name: label, i: input }));
 
   it('a bundle in every cell, never over by 15% or more, the same on a second run', () => {
     let over = 0;

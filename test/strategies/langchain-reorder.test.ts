@@ -7,8 +7,8 @@ import langchainReorder, { litmReordering } from '../../strategies/langchain-reo
 import topk from '../../strategies/topk.js';
 import { runs } from '../helpers/arbitrary.js';
 import { asRefusal } from '../helpers/compiled.js';
-import { referenceInputs } from '../helpers/langchain.js';
 import { cand, policy, req } from '../helpers/pool.js';
+import { referenceInputs } from '../helpers/reference-inputs.js';
 
 const SEED = 2021;
 

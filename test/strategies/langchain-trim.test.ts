@@ -14,8 +14,9 @@ import type { Selection } from '../../src/harness/types.js';
 import langchainTrim, { trimLast } from '../../strategies/langchain-trim.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
 import { asBundle, asRefusal } from '../helpers/compiled.js';
-import { realTrim, referenceInputs } from '../helpers/langchain.js';
+import { realTrim } from '../helpers/langchain.js';
 import { cand, policy, req } from '../helpers/pool.js';
+import { referenceInputs } from '../helpers/reference-inputs.js';
 
 const SEED = 2020;
 

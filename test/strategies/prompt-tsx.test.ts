@@ -1,14 +1,11 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCorpus, requestAt } from '../../src/harness/input/corpus.js';
 import { assembleAwaited } from '../../src/harness/run/guard.js';
 import { compileAnswer } from '../../src/harness/run/measure.js';
-import type { Corpus, Strategy, StrategyInput } from '../../src/harness/types.js';
-import { BUDGETS } from '../../src/harness/vocabulary.js';
+import type { Strategy, StrategyInput } from '../../src/harness/types.js';
 import promptTsx from '../../strategies/prompt-tsx.js';
 import { asBundle, asRefusal } from '../helpers/compiled.js';
-import { ROOT } from '../helpers/corpus.js';
 import { cand, policy, rendered, req } from '../helpers/pool.js';
+import { referenceInputs } from '../helpers/reference-inputs.js';
 
 // The strategy answers by a promise (the renderer is asynchronous); the harness awaits it.
 const peer = promptTsx as unknown as Strategy;
@@ -79,25 +76,7 @@ describe('prompt-tsx: the pruning order its README documents', () => {
 });
 
 describe('prompt-tsx on every reference case and budget', () => {
-  const corpora: [string, Corpus][] = [
-    ['compiler-v1', loadCorpus(path.join(ROOT, 'corpus/compiler-v1'))],
-    ['compiler-v2', loadCorpus(path.join(ROOT, 'corpus/compiler-v2'))],
-  ];
-  const cells = corpora.flatMap(([name, corpus]) =>
-    corpus.cases.flatMap((c) =>
-      BUDGETS.map((b) => {
-        const request = requestAt(c, b);
-        const i: StrategyInput = {
-          request,
-          candidates: c.candidates,
-          policy: corpus.policy,
-          budget: request.usable_token_budget,
-          annotations: c.annotations,
-        };
-        return [`${name} ${c.name} ${b}`, i] as const;
-      }),
-    ),
-  );
+  const cells = referenceInputs(0).map(({ label, input }) => [label, input] as const);
 
   it.each(cells)('%s: answers, within the budget, the same twice', async (_n, i) => {
     const first = await assembleAwaited(peer, i);
