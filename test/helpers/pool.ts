@@ -5,7 +5,7 @@ import {
   defaultPolicy,
   SCHEMA,
 } from '../../src/compiler/index.js';
-import type { CaseLedger, EvalClass } from '../../src/harness/types.js';
+import type { CaseLedger, EvalClass, Selection, StrategyInput } from '../../src/harness/types.js';
 
 /** A legal, eligible, full-form candidate of its own content; override what the test is about. */
 export function cand(id: string, over: Partial<ContextCandidate> = {}): ContextCandidate {
@@ -82,3 +82,16 @@ export function ledger(truth: Record<string, EvalClass | [EvalClass, string]>): 
 /** compiler-v2's policy: rendered pricing, planned forms, refuse mode. */
 export const v2Policy = (): CompilerPolicy =>
   policy({ pricing: 'rendered', mandatory_form: 'planned', required_missing: 'refuse' });
+
+/** A strategy's input: `candidates` at `budget` under the reference policy, `required_ids` named. */
+export const strategyInputAt = (
+  budget: number,
+  candidates: StrategyInput['candidates'],
+  required_ids: string[] = [],
+): StrategyInput => ({ request: req(budget, { required_ids }), candidates, policy: policy(), budget });
+
+/** The ids an answer admits; a refusal fails the test, naming its reason. */
+export const admittedOf = (s: Selection): readonly string[] => {
+  if ('refusal' in s) throw new Error(`refused: ${s.refusal.reason}`);
+  return s.admitted;
+};

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ContextCandidate } from '../../src/compiler/index.js';
 import { generateAgentCase } from '../../src/harness/generate/agent.js';
 import { compileWith } from '../../src/harness/run/measure.js';
 import type { Admission, StrategyInput } from '../../src/harness/types.js';
@@ -7,15 +6,9 @@ import { BUDGETS } from '../../src/harness/vocabulary.js';
 import aider, { identWeight } from '../../strategies/aider-repomap.js';
 import { asBundle } from '../helpers/compiled.js';
 import { inputAt } from '../helpers/generated.js';
-import { cand, policy, rendered, req } from '../helpers/pool.js';
+import { cand, strategyInputAt as input, rendered } from '../helpers/pool.js';
 import { referenceInputs } from '../helpers/reference-inputs.js';
 
-const input = (budget: number, candidates: ContextCandidate[], required: string[] = []): StrategyInput => ({
-  request: req(budget, { required_ids: required }),
-  candidates,
-  policy: policy(),
-  budget,
-});
 const admission = (i: StrategyInput) => aider.assemble(i) as Admission;
 /** The file of the best-ranked definition, as Aider's `ranked_tags[0]` names it. */
 const topFile = (i: StrategyInput) =>

@@ -1,28 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ContextCandidate } from '../../src/compiler/index.js';
 import { compileWith } from '../../src/harness/run/measure.js';
-import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import langchainReorder, { litmReordering } from '../../strategies/langchain-reorder.js';
 import topk from '../../strategies/topk.js';
 import { runs } from '../helpers/arbitrary.js';
 import { asRefusal } from '../helpers/compiled.js';
-import { cand, policy, req } from '../helpers/pool.js';
+import { admittedOf as admitted, cand, strategyInputAt as input } from '../helpers/pool.js';
 import { referenceInputs } from '../helpers/reference-inputs.js';
 
 const SEED = 2021;
-
-const input = (budget: number, candidates: ContextCandidate[]): StrategyInput => ({
-  request: req(budget),
-  candidates,
-  policy: policy(),
-  budget,
-});
-
-const admitted = (s: Selection): readonly string[] => {
-  if ('refusal' in s) throw new Error(`refused: ${s.refusal.reason}`);
-  return s.admitted;
-};
 
 describe("LongContextReorder's documented example", () => {
   it("reorders the how-to notebook's ten documents as the notebook shows", () => {

@@ -10,27 +10,14 @@ import { describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../src/compiler/index.js';
 import { orderByRole } from '../../src/harness/kit/index.js';
 import { compileWith } from '../../src/harness/run/measure.js';
-import type { Selection } from '../../src/harness/types.js';
 import langchainTrim, { trimLast } from '../../strategies/langchain-trim.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
 import { asBundle, asRefusal } from '../helpers/compiled.js';
 import { realTrim } from '../helpers/langchain.js';
-import { cand, policy, req } from '../helpers/pool.js';
+import { admittedOf as admitted, cand, strategyInputAt as input, policy } from '../helpers/pool.js';
 import { referenceInputs } from '../helpers/reference-inputs.js';
 
 const SEED = 2020;
-
-const input = (budget: number, candidates: ContextCandidate[]) => ({
-  request: req(budget),
-  candidates,
-  policy: policy(),
-  budget,
-});
-
-const admitted = (s: Selection): readonly string[] => {
-  if ('refusal' in s) throw new Error(`refused: ${s.refusal.reason}`);
-  return s.admitted;
-};
 
 describe("trimMessages' own example: the last 30 tokens, system message included", () => {
   // @langchain/core 1.4.0, dist/messages/transformers.d.ts, the `trimMessages` doc comment: every

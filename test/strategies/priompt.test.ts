@@ -8,7 +8,6 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ContextCandidate } from '../../src/compiler/index.js';
 import { generateCase } from '../../src/harness/generate/case.js';
 import { loadCorpus, requestAt } from '../../src/harness/input/corpus.js';
 import { costOf } from '../../src/harness/kit/index.js';
@@ -20,18 +19,7 @@ import topk from '../../strategies/topk.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
 import { ROOT } from '../helpers/corpus.js';
 import { inputAt } from '../helpers/generated.js';
-import { cand, policy, req } from '../helpers/pool.js';
-
-const input = (
-  budget: number,
-  candidates: ContextCandidate[],
-  required_ids: string[] = [],
-): StrategyInput => ({
-  request: req(budget, { required_ids }),
-  candidates,
-  policy: policy(),
-  budget,
-});
+import { cand, strategyInputAt as input, policy } from '../helpers/pool.js';
 
 function answer(i: StrategyInput) {
   const sel = priompt.assemble(i);

@@ -4,17 +4,11 @@ import { compileAnswer } from '../../src/harness/run/measure.js';
 import type { Strategy, StrategyInput } from '../../src/harness/types.js';
 import promptTsx from '../../strategies/prompt-tsx.js';
 import { asBundle, asRefusal } from '../helpers/compiled.js';
-import { cand, policy, rendered, req } from '../helpers/pool.js';
+import { cand, strategyInputAt as input, rendered } from '../helpers/pool.js';
 import { referenceInputs } from '../helpers/reference-inputs.js';
 
 // The strategy answers by a promise (the renderer is asynchronous); the harness awaits it.
 const peer = promptTsx as unknown as Strategy;
-const input = (budget: number, candidates: StrategyInput['candidates'], required_ids: string[] = []) => ({
-  request: req(budget, { required_ids }),
-  candidates,
-  policy: policy(),
-  budget,
-});
 const measured = async (i: StrategyInput) => compileAnswer(peer.name, i, await assembleAwaited(peer, i));
 const admitted = async (i: StrategyInput) => {
   const sel = await promptTsx.assemble(i);
