@@ -58,6 +58,15 @@ const editJson =
 type Json = any;
 const isBundle = (l: string) => l.includes('"success":true') && !l.includes('"rendered_text":null');
 
+/** Lines k and k + 1 (0-based) of `name` swapped: the first line that differs is k + 1. */
+function swapped(dir: string, name: string, k: number): Edited {
+  const file = path.join(dir, name);
+  const all = lines(file);
+  [all[k], all[k + 1]] = [all[k + 1] as string, all[k] as string];
+  writeLines(file, all);
+  return { file: name, line: k + 1 };
+}
+
 /** The edits of a finished run folder, each made in place; each returns where it changed it. */
 export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited>> = {
   'a summary figure': (d) =>
@@ -113,13 +122,7 @@ export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited>> = {
       editJson((o: Json) => (o.checked_by = 'hand')),
       3,
     ),
-  'two rows swapped': (d) => {
-    const file = path.join(d, 'rows.jsonl');
-    const all = lines(file);
-    [all[5], all[6]] = [all[6] as string, all[5] as string];
-    writeLines(file, all);
-    return { file: 'rows.jsonl', line: 6 };
-  },
+  'two rows swapped': (d) => swapped(d, 'rows.jsonl', 5),
   'a row deleted': (d) => {
     const file = path.join(d, 'rows.jsonl');
     const all = lines(file);
@@ -152,13 +155,7 @@ export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited>> = {
       (l) => isBundle(l) && l.includes('"content":"'),
       editJson((o: Json) => (o.bundle.items[0].content += ' (edited)')),
     ),
-  'two compilations swapped': (d) => {
-    const file = path.join(d, 'compilations.jsonl');
-    const all = lines(file);
-    [all[2], all[3]] = [all[3] as string, all[2] as string];
-    writeLines(file, all);
-    return { file: 'compilations.jsonl', line: 3 };
-  },
+  'two compilations swapped': (d) => swapped(d, 'compilations.jsonl', 2),
 };
 
 /**
