@@ -3,7 +3,8 @@
 // strategies REPORT_STRATEGIES names (src/harness/vocabulary.ts), never of whatever else is
 // registered, so a plug-in in strategies/ changes none of them. reports/ and the README's
 // headline table from the reference corpus; reports/compiler-v2/ and docs/findings.md from
-// corpus v2. Tests fail when any of them drifts from what the code produces.
+// corpus v2; reports/agent-200/ from a generated corpus of agent pools (AGENT_REPORT), which the
+// findings read too. Tests fail when any of them drifts from what the code produces.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin/ctxbench.js');
 const built = (module) => import(pathToFileURL(path.join(root, 'dist/src/harness', module)).href);
-const { REPORT_STRATEGIES } = await built('vocabulary.js');
+const { AGENT_REPORT, REPORT_STRATEGIES } = await built('vocabulary.js');
 const { headlineMarkdown, withHeadline } = await built('report/readme-headline.js');
 const strategies = REPORT_STRATEGIES.join(',');
 
@@ -35,9 +36,21 @@ process.stderr.write('headline table written to README.md\n');
 const v2 = ['--corpus', 'corpus/compiler-v2', '--out', 'runs/compiler-v2'];
 ctxbench('study', '--strategies', strategies, ...v2, '--force', '--quiet');
 ctxbench('report', 'runs/compiler-v2', '--out', 'reports/compiler-v2');
+const agent = AGENT_REPORT;
+const agentCorpus = `runs/corpora/${agent.name}`;
+ctxbench(
+  'generate',
+  ...['--seed', agent.seed, '--candidates', String(agent.candidates), '--cases', String(agent.cases)],
+  ...['--profile', agent.profile, '--out', agentCorpus, '--force', '--quiet'],
+);
+const agentRun = `runs/${agent.name}`;
+ctxbench('study', '--strategies', strategies, '--corpus', agentCorpus, '--out', agentRun, '--force', '--quiet');
+ctxbench('report', agentRun, '--out', `reports/${agent.name}`);
 ctxbench(
   'findings',
   'runs/compiler-v2',
+  'runs/reference',
+  agentRun,
   '--template',
   'docs/findings.template.md',
   '--out',

@@ -65,8 +65,8 @@ const COMMANDS: readonly Listed[] = [
     load: async () => (await import('./commands/report.js')).report,
   },
   {
-    name: 'findings <run>',
-    describe: 'a findings document from a template whose every figure the run fills',
+    name: 'findings <runs..>',
+    describe: 'a findings document from a template whose every figure the runs fill',
     load: async () => (await import('./commands/findings.js')).findings,
   },
   {

@@ -120,7 +120,12 @@ export interface StrategyStats {
   readonly wrong: number;
   readonly refusals: number;
   readonly errors: number;
+  /** Admitted items failing a hard gate (the published study's illegal admissions). */
   readonly illegal: number;
+  /** Bundles breaking any legality rule: a gate, a dependency, a group, two forms, missing required content, the budget. */
+  readonly illegal_bundles: number;
+  /** Bundles whose rendered tokens exceed the requested budget. */
+  readonly over_budget: number;
   readonly violations: Violations;
   readonly distractor: number;
   readonly harmful: number;

@@ -34,23 +34,6 @@ export const VALIDATION_RULES = [
 export const PUBLISHED_ORDER = ['dump', 'topk', 'weighted', 'gated', 'compiler', 'oracle'] as const;
 
 /**
- * The strategies every committed report is built from (reports/, reports/compiler-v2/,
- * docs/findings.md, the README's headline), in registry order: the 13 that ship. Named here once
- * so that a plug-in dropped into strategies/ joins every run but changes none of those files, nor
- * their drift tests. To put a strategy into them, add it here and run `npm run reports`.
- */
-export const REPORT_STRATEGIES = [
-  ...PUBLISHED_ORDER,
-  'cheapest-form',
-  'compiler-strict',
-  'compiler-v2',
-  'exact',
-  'tiered',
-  'tiered-recall',
-  'tiered-task',
-] as const;
-
-/**
  * The assemblers people ship, run through their own code (issue 20): `--strategies peers`. A
  * name whose file is not in strategies/ is simply absent from the group.
  */
@@ -61,6 +44,42 @@ export const PEERS = [
   'langchain-trim',
   'langchain-reorder',
 ] as const;
+
+/**
+ * The strategies every committed report is built from (reports/, reports/compiler-v2/,
+ * reports/agent-200/, docs/findings.md, the README's headline), in registry order: the 18 that
+ * ship, the peers among them. Named here once so that a plug-in dropped into strategies/ joins
+ * every run but changes none of those files, nor their drift tests. To put a strategy into them,
+ * add it here and run `npm run reports`.
+ */
+export const REPORT_STRATEGIES = [
+  ...PUBLISHED_ORDER,
+  'aider-repomap',
+  'cheapest-form',
+  'compiler-strict',
+  'compiler-v2',
+  'exact',
+  'langchain-reorder',
+  'langchain-trim',
+  'priompt',
+  'prompt-tsx',
+  'tiered',
+  'tiered-recall',
+  'tiered-task',
+] as const;
+
+/**
+ * The generated corpus behind reports/agent-200/: a coding agent's pools of 200 candidates, so
+ * that the peers are measured on pools of the size they are built for, not only on the
+ * hand-written ones. `npm run reports` generates it with these; its drift test does the same.
+ */
+export const AGENT_REPORT = {
+  name: 'agent-200',
+  seed: 'agent-200',
+  candidates: 200,
+  cases: 10,
+  profile: 'agent',
+} as const;
 
 /** Names `--strategies` reads as groups: every registered strategy, and the peers. */
 export const STRATEGY_GROUPS: Readonly<Record<string, readonly string[] | 'all'>> = {

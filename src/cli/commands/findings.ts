@@ -1,16 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../../harness/errors.js';
+import { InputError, UsageError } from '../../harness/errors.js';
 import { loadCorpus, readJsonFile, readJsonLines } from '../../harness/input/index.js';
 import { corpusDigest, guardOutput, readRows, writeFileAtomic } from '../../harness/output/index.js';
-import { FindingsError, renderFindings } from '../../harness/report/index.js';
+import { FindingsError, type FindingsRun, renderFindings } from '../../harness/report/index.js';
 import type { CompilationLine } from '../../harness/types.js';
 import { defineCommand } from '../command.js';
-import { EXIT } from '../io.js';
+import { EXIT, type Io } from '../io.js';
 
 /**
- * A findings document from a template and a run folder: every figure comes from the run, so a
- * document can be regenerated, and checked, whenever the results change.
+ * A findings document from a template and run folders: every figure comes from a run, so a
+ * document can be regenerated, and checked, whenever the results change. The first run fills the
+ * placeholders that name no run; `{NAME:...}`, `{{stat NAME ...}}` and `{{table NAME ...}}` read
+ * the run whose folder is called NAME.
  */
 export const findings = defineCommand({
   examples: [
@@ -18,10 +20,19 @@ export const findings = defineCommand({
       '$0 findings runs/compiler-v2 --template docs/findings.template.md --out docs/findings.md',
       "the corpus-v2 findings from that corpus's run",
     ],
+    [
+      '$0 findings runs/compiler-v2 runs/reference runs/agent-200 --template docs/findings.template.md',
+      'the same, with figures of two more runs, named reference and agent-200',
+    ],
   ],
   options: (y) =>
     y
-      .positional('run', { type: 'string', demandOption: true })
+      .positional('runs', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'run folders; the first fills placeholders that name no run',
+      })
       .option('template', {
         type: 'string',
         demandOption: true,
@@ -30,43 +41,39 @@ export const findings = defineCommand({
       .option('out', { type: 'string', describe: 'write the document here (default: print it)' })
       .option('corpus', {
         type: 'string',
-        describe: "the corpus folder the run compiled, for purposes and candidates (default: the run's)",
+        describe:
+          "the corpus folder the run compiled, for purposes and candidates (default: the run's; one run only)",
       }),
   run: (a, { io }) => {
-    const run = a.run as string;
+    const runs = a.runs as string[];
     const template = a.template as string;
+    if (a.corpus !== undefined && runs.length > 1)
+      throw new UsageError('--corpus names the corpus of one run: give one run folder, or none of --corpus');
     if (a.out !== undefined) {
       const inputs = [
         template,
         a.corpus,
-        ...['rows.jsonl', 'compilations.jsonl', 'manifest.json'].map((f) => path.join(run, f)),
+        ...runs.flatMap((run) =>
+          ['rows.jsonl', 'compilations.jsonl', 'manifest.json'].map((f) => path.join(run, f)),
+        ),
       ];
       guardOutput({ path: a.out, kind: 'file', option: '--out', inputs });
     }
     if (!fs.existsSync(template)) throw new InputError(template, 'template not found');
-    const rows = readRows(run);
-    const recorded = runCorpus(run, a.corpus);
-    const dir = a.corpus ?? recorded.dir;
-    if (!fs.existsSync(dir))
-      throw new InputError(dir, "the run's corpus folder is not found from here: pass --corpus");
-    // Purposes and candidates are read from the folder as it is now, which the run may predate.
-    if (recorded.digest !== undefined && corpusDigest(dir) !== recorded.digest)
-      io.err(
-        `ctxbench: warning: ${dir} has changed since the run; its purposes and candidates may not match\n`,
-      );
-    const corpus = loadCorpus(dir);
-    const lines = path.join(run, 'compilations.jsonl');
-    const compilations = fs.existsSync(lines)
-      ? readJsonLines(lines).map(({ value }) => value as CompilationLine)
-      : [];
+    const named = new Map<string, FindingsRun>();
+    for (const run of runs) {
+      const name = path.basename(path.resolve(run));
+      if (named.has(name))
+        throw new InputError(run, `a second run folder named "${name}": runs are named by their folder`);
+      named.set(name, findingsRun(run, a.corpus, io));
+    }
     let text: string;
     try {
-      text = renderFindings(fs.readFileSync(template, 'utf8'), {
-        rows,
-        compilations,
-        purposes: corpus.purposes,
-        candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
-      });
+      text = renderFindings(
+        fs.readFileSync(template, 'utf8'),
+        named.values().next().value as FindingsRun,
+        named,
+      );
     } catch (e) {
       if (!(e instanceof FindingsError)) throw e;
       throw new InputError(template, e.where);
@@ -79,6 +86,31 @@ export const findings = defineCommand({
     return EXIT.ok;
   },
 });
+
+/** A run folder's rows and compilations, with the purposes and candidates of the corpus it compiled. */
+function findingsRun(run: string, given: string | undefined, io: Io): FindingsRun {
+  const rows = readRows(run);
+  const recorded = runCorpus(run, given);
+  const dir = given ?? recorded.dir;
+  if (!fs.existsSync(dir))
+    throw new InputError(dir, "the run's corpus folder is not found from here: pass --corpus");
+  // Purposes and candidates are read from the folder as it is now, which the run may predate.
+  if (recorded.digest !== undefined && corpusDigest(dir) !== recorded.digest)
+    io.err(
+      `ctxbench: warning: ${dir} has changed since the run; its purposes and candidates may not match\n`,
+    );
+  const corpus = loadCorpus(dir);
+  const lines = path.join(run, 'compilations.jsonl');
+  const compilations = fs.existsSync(lines)
+    ? readJsonLines(lines).map(({ value }) => value as CompilationLine)
+    : [];
+  return {
+    rows,
+    compilations,
+    purposes: corpus.purposes,
+    candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
+  };
+}
 
 /** The corpus folder and digest the run's manifest records (not needed when --corpus names one). */
 function runCorpus(run: string, given: string | undefined): { dir: string; digest: string | undefined } {

@@ -16,15 +16,21 @@
  * - `{{decision CASE BUDGET STRATEGY CANDIDATE}}`: that candidate's trace entry, with its
  *   dependencies' own entries.
  * - `{{refusal CASE BUDGET STRATEGY}}`: that refusal's code, blocking ids and diagnostic.
+ * - `{RUN:CASE/BUDGET/STRATEGY.metric}`: the same figure from another run, named as the caller
+ *   names it (the CLI: by its folder's name).
+ * - `{{stat RUN BUDGET STRATEGY FIGURE}}`: a figure of the metric catalogue (summary.json's, such
+ *   as `must_recall_feasible`, a mean) over one strategy's rows of that run; BUDGET `*` for all.
+ * - `{{table RUN BUDGET STRATEGY,... FIGURE,...}}`: those figures as a table, a row per strategy.
  * Braces around anything else are left as they are, unless they hold a `/` (a placeholder
  * mistyped); a placeholder naming nothing in the run is an error, with its line, never a blank.
  */
 import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
-import { rowMetric, strategiesOf } from '../score/index.js';
+import { FIGURES, type Figure, rowMetric, statsByStrategy, strategiesOf } from '../score/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { figure, int } from './format.js';
-import { markdownTable } from './table.js';
+import { strategyTable } from './headline.js';
+import { markdownTable, renderTable, shownCells, type Table } from './table.js';
 
 export interface FindingsRun {
   readonly rows: readonly Row[];
@@ -96,12 +102,25 @@ function select(run: FindingsRun, kase: string, budget: string, strategy: string
   return rows.length > 0 ? rows : fail('names no compilation of the run');
 }
 
-const FIGURE = /^([\w*-]+)\/([\w*-]+)\/([\w*-]+)\.(\w+)$/;
+const FIGURE = /^(?:([\w-]+):)?([\w*-]+)\/([\w*-]+)\/([\w*-]+)\.(\w+)$/;
 
-function figureOf(run: FindingsRun, spec: string): string {
-  const m = FIGURE.exec(spec) ?? fail('is not CASE/BUDGET/STRATEGY.metric');
-  const [, kase, budget, strategy, name] = m as unknown as [string, string, string, string, string];
-  const rows = select(run, kase, budget, strategy);
+/** The run a placeholder names, or the document's own when it names none. */
+const runNamed = (runs: Runs, name: string | undefined): FindingsRun =>
+  name === undefined
+    ? runs.main
+    : (runs.named.get(name) ?? fail(`names no run "${name}" (runs: ${[...runs.named.keys()].join(', ')})`));
+
+function figureOf(runs: Runs, spec: string): string {
+  const m = FIGURE.exec(spec) ?? fail('is not [RUN:]CASE/BUDGET/STRATEGY.metric');
+  const [, named, kase, budget, strategy, name] = m as unknown as [
+    string,
+    string | undefined,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const rows = select(runNamed(runs, named), kase, budget, strategy);
   const values = rows.map((r) => metric(r, name));
   if (values.some((v) => v === undefined)) fail(`no metric ${name}`);
   if (rows.length === 1) return show(name, values[0] as Value);
@@ -210,9 +229,33 @@ function candidate(run: FindingsRun, args: readonly string[]): string {
   return typeof v === 'string' || typeof v === 'boolean' ? String(v) : fail(`no field ${field}`);
 }
 
-function directive(run: FindingsRun, text: string): string {
+const catalogue = new Map(FIGURES.map((f) => [f.name, f]));
+
+/** Catalogue figures, a row per strategy, over one run's rows at one budget (`*`: every budget). */
+function statsOf(runs: Runs, args: readonly string[]): Table {
+  if (args.length !== 4) fail('needs RUN BUDGET STRATEGY,... FIGURE,...');
+  const [named, budget, strategies, figures] = args as [string, string, string, string];
+  const run = runNamed(runs, named);
+  const names = strategies.split(',');
+  for (const n of names) select(run, '*', budget, n);
+  const shown = figures
+    .split(',')
+    .map((f): Figure => catalogue.get(f) ?? fail(`no figure "${f}" in the metric catalogue`));
+  const rows = run.rows.filter((r) => budget === '*' || r.budget === budget);
+  return strategyTable(names, statsByStrategy(rows, names), shown);
+}
+
+function directive(runs: Runs, text: string): string {
   const [verb, ...args] = text.trim().split(/\s+/);
+  const run = runs.main;
   switch (verb) {
+    case 'stat': {
+      const t = statsOf(runs, args);
+      if (t.rows.length !== 1 || t.headers.length !== 2) fail('names one strategy and one figure');
+      return shownCells(t)[0]?.[1] ?? '-';
+    }
+    case 'table':
+      return renderTable(statsOf(runs, args), 'md').trimEnd();
     case 'generated':
       return GENERATED;
     case 'purpose':
@@ -226,22 +269,37 @@ function directive(run: FindingsRun, text: string): string {
     case 'refusal':
       return refusal(run, args);
     default:
-      return fail('is not a directive (generated, purpose, candidate, outcomes, decision, refusal)');
+      return fail(
+        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, table)',
+      );
   }
 }
 
 const GENERATED =
   'Generated by `ctxbench findings` from docs/findings.template.md and a run; edit the template, then `npm run reports`.';
 
-/** The document: the template with every placeholder filled from the run. */
-export function renderFindings(template: string, run: FindingsRun): string {
+interface Runs {
+  readonly main: FindingsRun;
+  readonly named: ReadonlyMap<string, FindingsRun>;
+}
+
+/**
+ * The document: the template with every placeholder filled from the run, or from one of `named`
+ * where a placeholder names a run.
+ */
+export function renderFindings(
+  template: string,
+  run: FindingsRun,
+  named: ReadonlyMap<string, FindingsRun> = new Map(),
+): string {
+  const runs: Runs = { main: run, named };
   return template.replace(
     /\{\{([^{}]*)\}\}|\{([^{}\n]*)\}/g,
     (whole, text?: string, spec?: string, at = 0) => {
       try {
-        if (text !== undefined) return directive(run, text);
+        if (text !== undefined) return directive(runs, text);
         // A `/` makes it a figure, well formed or not: a mistyped one must not pass as text.
-        return spec?.includes('/') ? figureOf(run, spec) : whole;
+        return spec?.includes('/') ? figureOf(runs, spec) : whole;
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
         const line = template.slice(0, at as number).split('\n').length;

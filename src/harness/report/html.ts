@@ -14,7 +14,8 @@ import { count, int, plural } from './format.js';
 import { type GridCell, gridCells, ITEM_COLUMNS, OUTCOME_LEGEND, TRACE_COLUMNS } from './grid.js';
 import { headlineTable } from './headline.js';
 import { SCRIPT, STYLE } from './page.js';
-import { shownCells } from './table.js';
+import { peerNames, peersSection } from './peers.js';
+import { shownCells, type Table } from './table.js';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -109,7 +110,25 @@ function headlineSection(rows: readonly Row[], names: readonly string[]): string
   return [
     '<section id="headline"><h2>Headline</h2>',
     "<p>Sums over each strategy's compilations; must recall is the mean over those expected to return a bundle.</p>",
-    htmlTable({ headers: t.headers, lines: shownCells(t) }, 'headline-table', (k) => k > 0),
+    htmlTable(cellTable(t), 'headline-table', (k) => k > 0),
+    '</section>',
+  ].join('\n');
+}
+
+const cellTable = (t: Table): CellTable => ({ headers: t.headers, lines: shownCells(t) });
+
+/** report.md's section of the compilers against the peers: only when both ran. */
+function peersSectionHtml(rows: readonly Row[], names: readonly string[]): string {
+  const p = peersSection(rows, names);
+  if (p === null) return '';
+  return [
+    `<section id="peers"><h2>${escapeHtml(p.title)}</h2>`,
+    `<p>${escapeHtml(p.prose)}</p>`,
+    htmlTable(cellTable(p.whole), 'peers-table', (k) => k > 0),
+    ...p.budgets.flatMap(({ budget, table }) => [
+      `<h3>${budget}</h3>`,
+      htmlTable(cellTable(table), `peers-${budget}`, (k) => k > 0),
+    ]),
     '</section>',
   ].join('\n');
 }
@@ -154,10 +173,11 @@ export async function reportHtml(
     `<p>${count(rows.length, 'compilation')}: ${count(cases, 'case')} x ${BUDGETS.length} budgets x ` +
       `${count(names.length, 'strategy')}. ` +
       'Generated from rows.jsonl and compilations.jsonl; every number is computed, none is typed in.</p>',
-    `<nav><a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    `<nav><a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
     headlineSection(rows, names),
     chartsSection(charts),
     gridSection(cells, names),
+    peersSectionHtml(rows, names),
     exactSectionHtml(rows, names),
   ];
   return [

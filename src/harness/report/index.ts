@@ -1,5 +1,5 @@
 /** Report: the book's tables as Markdown, report.html with its charts, findings from a template, the table layouts and the number formats. */
-export { FindingsError, renderFindings } from './findings.js';
+export { FindingsError, type FindingsRun, renderFindings } from './findings.js';
 export { count, DIGITS, figure, fixed, int, signed } from './format.js';
 export { headlineTable } from './headline.js';
 export { reportHtml } from './html.js';

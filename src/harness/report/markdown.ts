@@ -15,6 +15,7 @@ import { BUDGETS } from '../vocabulary.js';
 import { exactSection } from './exact.js';
 import { count, DIGITS, fixed, int } from './format.js';
 import { strategyTable } from './headline.js';
+import { peersSection } from './peers.js';
 import { markdownTable, renderTable } from './table.js';
 
 const perStrategy = (
@@ -97,6 +98,11 @@ export function reportMarkdown(rows: readonly Row[], title: string): string {
       'budget = bundles within the budget by the rendered cost but over it by the real count.',
     perStrategy(names, stats, 'real_tokens'),
   ];
+  const peers = peersSection(rows, names);
+  if (peers !== null) {
+    parts.push(`## ${peers.title}\n\n${peers.prose}`, renderTable(peers.whole, 'md'));
+    for (const { budget, table } of peers.budgets) parts.push(`### ${budget}`, renderTable(table, 'md'));
+  }
   if (names.includes('exact')) parts.push(...exactSection(rows, names));
   if (names.includes('oracle')) {
     parts.push(

@@ -106,6 +106,8 @@ export const FIGURES: readonly Figure[] = [
   figure('refusals', 'refusals', 'count', 'compilations', null, (s) => s.refusals),
   figure('errors', 'errors', 'count', 'compilations', 'lower', (s) => s.errors),
   figure('illegal', 'illegal', 'count', 'items', 'lower', (s) => s.illegal),
+  figure('illegal_bundles', 'illegal bundles', 'count', 'compilations', 'lower', (s) => s.illegal_bundles),
+  figure('over_budget', 'over budget', 'count', 'compilations', 'lower', (s) => s.over_budget),
   figure('violations', 'violations', 'count', 'items', 'lower', violationTotal),
   ...VIOLATION_KINDS.map((k) => figure(k, k, 'count', 'items', 'lower', (s) => s.violations[k])),
   figure('distractor', 'distractor', 'count', 'items', 'lower', (s) => s.distractor),
@@ -184,6 +186,30 @@ export const TABLES = {
     'budget_slack_feasible',
   ],
   real_tokens: ['real_token_bundles', ...realTokenFigures.map((f) => f.name)],
+  // The compilers against the peers: every way a bundle can break the rules, each kind apart.
+  peers: [
+    'correct',
+    'refusals',
+    'errors',
+    'illegal_bundles',
+    'over_budget',
+    ...VIOLATION_KINDS,
+    'distractor',
+    'harmful',
+    'must_recall_feasible',
+    'rendered_tokens',
+  ],
+  peers_budget: [
+    'correct',
+    'refusals',
+    'illegal_bundles',
+    'over_budget',
+    'violations',
+    'distractor',
+    'harmful',
+    'must_recall_feasible',
+    'rendered_tokens',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type TableName = keyof typeof TABLES;

@@ -1,5 +1,6 @@
 /** Score: metrics against the ledger, the metric catalogue, row statistics. */
 export {
+  FIGURES,
   type Figure,
   figuresOf,
   type Kind,
@@ -13,6 +14,7 @@ export {
   mean,
   oracleGap,
   type Rate,
+  rowsOf,
   statsByStrategy,
   strategiesOf,
   strategyStats,

@@ -22,6 +22,8 @@ export function strategyStats(rows: readonly Row[]): StrategyStats {
     refusals: count(scored, (r) => !r.success),
     errors: rows.length - scored.length,
     illegal: total((r) => r.illegal_admission),
+    illegal_bundles: count(scored, (r) => r.success && r.audit?.legal === false),
+    over_budget: count(scored, (r) => r.budget_compliant === false),
     violations: {
       scope: total((r) => r.scope_violations),
       freshness: total((r) => r.freshness_violations),
