@@ -7,7 +7,7 @@ import { loadStrategies } from '../../src/harness/run/registry.js';
 import type { CompilationLine, Row } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { ROOT } from './corpus.js';
-import { reportStrategies } from './reports.js';
+import { asFindingsRun, reportStrategies } from './reports.js';
 import { threadStudy } from './study.js';
 
 export const DIR = path.join(ROOT, 'corpus/compiler-v2');
@@ -31,12 +31,7 @@ export const row = async (kase: string, budget: string, strategy: string): Promi
 };
 export const each = async (kase: string, strategy: string): Promise<Row[]> =>
   Promise.all(BUDGETS.map((b) => row(kase, b, strategy)));
-export const findingsRun = (rows: readonly Row[]): FindingsRun => ({
-  rows,
-  compilations,
-  purposes: corpus.purposes,
-  candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
-});
+export const findingsRun = (rows: readonly Row[]): FindingsRun => asFindingsRun(corpus, rows, compilations);
 export const pool = (name: string) => corpus.cases.find((c) => c.name === name)!.candidates;
 export const cand = (kase: string, id: string) => pool(kase).find((c) => c.candidate_id === id)!;
 export const entryOf = async (kase: string, budget: string, strategy: string, id: string) => {

@@ -3,7 +3,8 @@
  * registered. The drift tests go through these, as `npm run reports` goes through `--strategies`,
  * so a plug-in dropped into strategies/ changes neither.
  */
-import type { Row } from '../../src/harness/types.js';
+import type { FindingsRun } from '../../src/harness/report/findings.js';
+import type { CompilationLine, Corpus, Row } from '../../src/harness/types.js';
 import { REPORT_STRATEGIES } from '../../src/harness/vocabulary.js';
 
 const inReports = (name: string): boolean => (REPORT_STRATEGIES as readonly string[]).includes(name);
@@ -14,3 +15,15 @@ export const reportStrategies = <S extends { readonly name: string }>(registered
 
 /** Of a study's rows, those of the report strategies. */
 export const reportRows = (rows: readonly Row[]): Row[] => rows.filter((r) => inReports(r.strategy));
+
+/** A run as `findings` reads it: rows, compilations, and the corpus's purposes and candidates. */
+export const asFindingsRun = (
+  corpus: Corpus,
+  rows: readonly Row[],
+  compilations: readonly CompilationLine[] = [],
+): FindingsRun => ({
+  rows,
+  compilations,
+  purposes: corpus.purposes,
+  candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
+});

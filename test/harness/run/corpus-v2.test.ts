@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { derivedFiles } from '../../../src/harness/output/run-folder.js';
-import { renderFindings } from '../../../src/harness/report/findings.js';
 import type { Row } from '../../../src/harness/types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
 import { ROOT } from '../../helpers/corpus.js';
-import { cand, corpus, each, entryOf, findingsRun, row, study, sum } from '../../helpers/corpus-v2.js';
+import { cand, corpus, each, entryOf, row, study, sum } from '../../helpers/corpus-v2.js';
 
 const GATES = ['scope', 'freshness', 'authority', 'floor'] as const;
 const violations = (r: Row) => VIOLATION_KINDS.reduce((s, k) => s + (r[`${k}_violations`] ?? 0), 0);
@@ -211,13 +210,5 @@ describe('corpus v2: what is generated from its run', () => {
         fs.readFileSync(path.join(ROOT, 'reports/compiler-v2', name), 'utf8'),
       );
     }
-  });
-
-  it('docs/findings.md is its template filled from a fresh run (npm run reports regenerates it)', async () => {
-    const template = fs.readFileSync(path.join(ROOT, 'docs/findings.template.md'), 'utf8');
-    const text = renderFindings(template, findingsRun(await study));
-    expect(text, 'docs/findings.md drifted: run npm run reports').toBe(
-      fs.readFileSync(path.join(ROOT, 'docs/findings.md'), 'utf8'),
-    );
   });
 });

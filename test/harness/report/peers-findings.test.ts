@@ -1,0 +1,186 @@
+/**
+ * The compiler against what ships (issue 20): reports/agent-200/ and docs/findings.md made again
+ * from fresh runs of the three corpora, and every comparison the findings state in words checked
+ * on those runs, so that a change which turns one around fails here instead of leaving the page
+ * saying what is no longer true.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../../src/compiler/index.js';
+import { derivedFiles } from '../../../src/harness/output/run-folder.js';
+import { type FindingsRun, renderFindings } from '../../../src/harness/report/findings.js';
+import { rowsOf, strategyStats } from '../../../src/harness/score/index.js';
+import type { BudgetName, Row, StrategyStats } from '../../../src/harness/types.js';
+import { AGENT_REPORT, PEERS, REPORT_STRATEGIES } from '../../../src/harness/vocabulary.js';
+import { agentRun } from '../../helpers/agent-200.js';
+import { ROOT, corpus as v1 } from '../../helpers/corpus.js';
+import { findingsRun, study as v2Study } from '../../helpers/corpus-v2.js';
+import { asFindingsRun, reportRows } from '../../helpers/reports.js';
+import { referenceStudy } from '../../helpers/study.js';
+
+/** The three runs by the names `npm run reports` gives their folders. */
+const runs = (async () => {
+  const agent = await agentRun();
+  return new Map<string, FindingsRun>([
+    ['compiler-v2', findingsRun(await v2Study)],
+    ['reference', asFindingsRun(v1(), reportRows((await referenceStudy()).rows))],
+    [AGENT_REPORT.name, asFindingsRun(agent.corpus, agent.rows, agent.compilations)],
+  ]);
+})();
+
+const CORPORA = ['reference', 'compiler-v2', AGENT_REPORT.name] as const;
+type Corpus = (typeof CORPORA)[number];
+
+async function stats(run: Corpus, strategy: string, budget?: BudgetName): Promise<StrategyStats> {
+  const rows = (await runs).get(run)?.rows as readonly Row[];
+  const own = rowsOf(rows, strategy, budget);
+  expect(own.length, `${run}: ${strategy}`).toBeGreaterThan(0);
+  return strategyStats(own);
+}
+
+const certifiedRefusals = async (run: Corpus) => (await stats(run, 'exact')).refusals;
+
+describe('what is generated from the three runs', () => {
+  it('reports/agent-200/ equals what the code produces now (npm run reports regenerates it)', async () => {
+    const { corpus, rows } = await agentRun();
+    expect(corpus.name).toBe(AGENT_REPORT.name);
+    expect(corpus.cases).toHaveLength(AGENT_REPORT.cases);
+    expect(new Set(rows.map((r) => r.strategy))).toEqual(new Set(REPORT_STRATEGIES));
+    for (const [name, text] of Object.entries(derivedFiles(rows, corpus.name)))
+      expect(text, `reports/agent-200/${name} drifted: run npm run reports`).toBe(
+        fs.readFileSync(path.join(ROOT, 'reports', AGENT_REPORT.name, name), 'utf8'),
+      );
+  });
+
+  it('docs/findings.md is its template filled from fresh runs (npm run reports regenerates it)', async () => {
+    const template = fs.readFileSync(path.join(ROOT, 'docs/findings.template.md'), 'utf8');
+    const named = await runs;
+    const text = renderFindings(template, named.get('compiler-v2') as FindingsRun, named);
+    expect(text, 'docs/findings.md drifted: run npm run reports').toBe(
+      fs.readFileSync(path.join(ROOT, 'docs/findings.md'), 'utf8'),
+    );
+  });
+});
+
+describe('the compiler against what ships: the statements of findings.md', () => {
+  it('no peer refuses; each returns illegal bundles beyond the cells where none is legal', async () => {
+    for (const run of CORPORA) {
+      const none = await certifiedRefusals(run);
+      expect(none, run).toBeGreaterThan(0);
+      for (const peer of PEERS) {
+        const s = await stats(run, peer);
+        expect([s.refusals, s.errors], `${run}: ${peer}`).toEqual([0, 0]);
+        expect(s.illegal_bundles, `${run}: ${peer}`).toBeGreaterThanOrEqual(none);
+      }
+    }
+    for (const run of ['reference', AGENT_REPORT.name] as const)
+      expect((await stats(run, 'prompt-tsx')).illegal_bundles, run).toBeGreaterThan(
+        await certifiedRefusals(run),
+      );
+  });
+
+  it('compiler-v2: no illegal bundle and every outcome right, on every corpus', async () => {
+    for (const run of CORPORA) {
+      const s = await stats(run, 'compiler-v2');
+      expect([s.illegal_bundles, s.over_budget, s.correct], run).toEqual([0, 0, s.rows]);
+    }
+  });
+
+  it('prompt-tsx: every illegal bundle admits what a gate stops or lacks required content', async () => {
+    // The compiler's hard gates: scope, freshness, authority and the form floor.
+    const gated = (r: Row) =>
+      (r.scope_violations ?? 0) +
+        (r.freshness_violations ?? 0) +
+        (r.authority_violations ?? 0) +
+        (r.floor_violations ?? 0) >
+      0;
+    for (const run of ['reference', AGENT_REPORT.name] as const) {
+      const rows = rowsOf((await runs).get(run)?.rows as readonly Row[], 'prompt-tsx');
+      const illegal = rows.filter((r) => r.success && r.audit?.legal === false);
+      for (const r of illegal.filter((x) => !gated(x))) {
+        expect(r.audit?.missing_required.length, `${run} ${r.case} ${r.budget}`).toBeGreaterThan(0);
+        if (run === AGENT_REPORT.name) expect(r.budget).toBe('tight');
+      }
+      expect(illegal.filter(gated).length, run).toBeGreaterThan(0);
+    }
+  });
+
+  it('Aider’s map overshoots the budget on every corpus, and nothing else ever does', async () => {
+    for (const run of CORPORA) {
+      expect((await stats(run, 'aider-repomap')).over_budget, run).toBeGreaterThan(0);
+      for (const s of REPORT_STRATEGIES.filter((n) => n !== 'aider-repomap'))
+        expect((await stats(run, s)).over_budget, `${run}: ${s}`).toBe(0);
+    }
+    const aider = await stats(AGENT_REPORT.name, 'aider-repomap');
+    expect(aider.must_recall_feasible as number).toBeLessThan(
+      (await stats(AGENT_REPORT.name, 'compiler-v2')).must_recall_feasible as number,
+    );
+    expect(aider.harmful).toBeGreaterThan(0);
+  });
+
+  it('trimMessages, keeping the end of the role order, recalls least of the must content', async () => {
+    expect(defaultPolicy().order_roles).toEqual([
+      'instruction',
+      'task',
+      'state',
+      'evidence',
+      'support',
+      'tool',
+    ]);
+    for (const run of ['compiler-v2', AGENT_REPORT.name] as const) {
+      const trim = (await stats(run, 'langchain-trim')).must_recall_feasible as number;
+      for (const other of [...PEERS.filter((p) => p !== 'langchain-trim'), 'compiler-v2'])
+        expect(trim, `${run}: ${other}`).toBeLessThanOrEqual(
+          (await stats(run, other)).must_recall_feasible as number,
+        );
+      expect(trim, run).toBeLessThan((await stats(run, 'priompt')).must_recall_feasible as number);
+    }
+  });
+
+  it('every peer is right more often than the reference compiler on corpus v2 and the agent pools, never on v1', async () => {
+    for (const run of ['compiler-v2', AGENT_REPORT.name] as const) {
+      const compiler = await stats(run, 'compiler');
+      for (const peer of PEERS)
+        expect((await stats(run, peer)).correct, `${run}: ${peer}`).toBeGreaterThan(compiler.correct);
+    }
+    const agent = await stats(AGENT_REPORT.name, 'compiler');
+    expect(agent.refusals).toBeGreaterThan(await certifiedRefusals(AGENT_REPORT.name));
+    expect(agent.must_recall_feasible).toBe(0);
+    expect((await stats('compiler-v2', 'compiler')).illegal_bundles).toBeGreaterThan(0);
+    for (const peer of ['priompt', 'prompt-tsx'])
+      expect((await stats(AGENT_REPORT.name, peer)).must_recall_feasible, peer).toBe(1);
+    const reference = await stats('reference', 'compiler');
+    for (const peer of PEERS)
+      expect((await stats('reference', peer)).correct, peer).toBeLessThan(reference.correct);
+  });
+
+  it('priompt and prompt-tsx against compiler-v2 on the agent pools: fewer distractors, more should content at the roomy budget only', async () => {
+    const run = AGENT_REPORT.name;
+    const v2 = await stats(run, 'compiler-v2');
+    expect(v2.distractor).toBeGreaterThan(0);
+    const roomy = await stats(run, 'compiler-v2', 'roomy');
+    const medium = await stats(run, 'compiler-v2', 'medium');
+    for (const peer of ['priompt', 'prompt-tsx']) {
+      expect((await stats(run, peer)).distractor, peer).toBeLessThan(v2.distractor);
+      const r = await stats(run, peer, 'roomy');
+      expect(r.should_recall as number, peer).toBeGreaterThan(roomy.should_recall as number);
+      expect(r.rendered_tokens, peer).toBeLessThan(roomy.rendered_tokens);
+      expect((await stats(run, peer, 'medium')).should_recall as number, peer).toBeLessThan(
+        medium.should_recall as number,
+      );
+      for (const b of ['medium', 'roomy'] as const)
+        expect((await stats(run, 'exact', b)).should_recall as number, `${peer} ${b}`).toBeGreaterThan(
+          Math.max(
+            (await stats(run, peer, b)).should_recall as number,
+            (await stats(run, 'compiler-v2', b)).should_recall as number,
+          ),
+        );
+    }
+    for (const r of ['reference', run] as const)
+      expect((await stats(r, 'priompt')).must_recall_feasible, r).toBe(
+        (await stats(r, 'compiler-v2')).must_recall_feasible,
+      );
+    expect((await stats(run, 'priompt')).illegal_bundles).toBeGreaterThan(0);
+  });
+});

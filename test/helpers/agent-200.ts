@@ -1,0 +1,47 @@
+/**
+ * The agent-200 run of reports/agent-200/ and docs/findings.md, made as `npm run reports` makes
+ * it: the corpus generated from AGENT_REPORT into a folder of that name, then a study of the
+ * report strategies. Once per test file (the folder is removed once loaded); generating certifies each budget with exact, so it
+ * takes seconds.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultPolicy } from '../../src/compiler/index.js';
+import { writeCorpus } from '../../src/harness/generate/index.js';
+import { loadCorpus } from '../../src/harness/input/corpus.js';
+import { ledgerDirFor, loadLedger } from '../../src/harness/input/ledger.js';
+import { loadStrategies } from '../../src/harness/run/registry.js';
+import type { CaseLedger, CompilationLine, Corpus, Row } from '../../src/harness/types.js';
+import { AGENT_REPORT } from '../../src/harness/vocabulary.js';
+import { reportStrategies } from './reports.js';
+import { threadStudy } from './study.js';
+
+export interface AgentRun {
+  readonly corpus: Corpus;
+  readonly rows: readonly Row[];
+  readonly compilations: readonly CompilationLine[];
+}
+
+let cached: Promise<AgentRun> | undefined;
+
+export const agentRun = (): Promise<AgentRun> => {
+  cached ??= (async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-agent-200-'));
+    const dir = path.join(tmp, AGENT_REPORT.name);
+    const { seed, cases, candidates, profile } = AGENT_REPORT;
+    let corpus: Corpus;
+    let ledger: ReadonlyMap<string, CaseLedger>;
+    try {
+      writeCorpus(dir, { seed, cases, candidates, profile, policy: defaultPolicy() });
+      corpus = loadCorpus(dir);
+      ledger = loadLedger(ledgerDirFor(corpus), corpus);
+    } finally {
+      // Loaded whole: nothing reads the folder again.
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    const out = await threadStudy(corpus, ledger, reportStrategies(await loadStrategies()));
+    return { corpus, ...out };
+  })();
+  return cached;
+};
