@@ -8,6 +8,7 @@ import {
   isRegression,
   MIN_SLOWDOWN,
   MIN_SLOWDOWN_MS,
+  peersCost,
   readBaseline,
   recordsTable,
   runBench,
@@ -17,6 +18,7 @@ import {
 import { UsageError } from '../../harness/errors.js';
 import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
 import { guardOutput, jsonText, writeFileAtomic } from '../../harness/output/index.js';
+import { DIGITS, fixed } from '../../harness/report/index.js';
 import { loadStrategies } from '../../harness/run/index.js';
 import {
   corpusOption,
@@ -74,13 +76,20 @@ export const bench = defineCommand({
     const file = benchFile(ctx.version(), records, new Date().toISOString());
     if (a.save) writeFileAtomic(a.save, jsonText(file));
     const out = tableOutput(io, a.format, a.quiet);
+    const cost = peersCost(records, corpus.name);
+    const costNote =
+      cost === null
+        ? ''
+        : `\nthe study with the peers against without them: ${fixed(cost.with_ms, DIGITS.ms)} ms / ` +
+          `${fixed(cost.without_ms, DIGITS.ms)} ms = ${fixed(cost.ratio, DIGITS.factor)}x (medians)\n`;
     if (baseline === null) {
       out.table(recordsTable(records));
+      if (costNote) out.note(costNote);
       return EXIT.ok;
     }
     const comparisons = compareBench(records, baseline.tasks);
     out.table(comparisonTable(comparisons));
-    out.note(`\n${comparisonSummary(comparisons)}`);
+    out.note(`\n${comparisonSummary(comparisons)}${costNote}`);
     const flagged = comparisons.filter(isRegression);
     for (const c of flagged) io.err(`ctxbench: regression: ${c.name}: ${c.detail}\n`);
     return flagged.length === 0 ? EXIT.ok : EXIT.checkFailed;

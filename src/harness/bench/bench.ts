@@ -14,7 +14,7 @@ import { generateCase } from '../generate/index.js';
 import { readJsonFile } from '../input/index.js';
 import { caseInputs, compileAwaited, runStudy, strategyInput } from '../run/index.js';
 import type { CaseLedger, Corpus, Strategy, StrategyInput } from '../types.js';
-import { STRATEGY_ERROR } from '../vocabulary.js';
+import { PEERS, STRATEGY_ERROR } from '../vocabulary.js';
 import type { BenchProgress } from './progress.js';
 
 export interface BenchTask {
@@ -47,7 +47,28 @@ const compiledOutcome = async (strategy: Strategy, input: StrategyInput): Promis
   return `refusal ${out.outcome === 'refusal' ? out.reason : STRATEGY_ERROR}`;
 };
 
-/** One task per strategy and case (at the case's medium budget), and one for the whole study. */
+const studyTask = (
+  name: string,
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  strategies: readonly Strategy[],
+): BenchTask => ({
+  name,
+  // In this thread: the study's own work, not the start-up of a process per strategy.
+  run: async () => {
+    const { rows } = await runStudy({ corpus, ledger, where: { in: 'thread', strategies } });
+    return `rows ${createHash('sha256').update(JSON.stringify(rows)).digest('hex')}`;
+  },
+});
+
+const isPeer = (s: Strategy): boolean => (PEERS as readonly string[]).includes(s.name);
+const WITHOUT_PEERS = 'without peers';
+
+/**
+ * One task per strategy and case (at the case's medium budget), and one for the whole study;
+ * when the strategies hold peers and others, one more for the study without the peers, so that
+ * `peersCost` can put the two side by side (issue 20's bar: at most 2x).
+ */
 export function corpusTasks(
   corpus: Corpus,
   ledger: ReadonlyMap<string, CaseLedger>,
@@ -60,15 +81,23 @@ export function corpusTasks(
       tasks.push({ name: `${s.name} ${kase.name}`, run: () => compiledOutcome(s, input) });
     }
   }
-  tasks.push({
-    name: `study ${corpus.name}`,
-    // In this thread: the study's own work, not the start-up of a process per strategy.
-    run: async () => {
-      const { rows } = await runStudy({ corpus, ledger, where: { in: 'thread', strategies } });
-      return `rows ${createHash('sha256').update(JSON.stringify(rows)).digest('hex')}`;
-    },
-  });
+  tasks.push(studyTask(`study ${corpus.name}`, corpus, ledger, strategies));
+  const others = strategies.filter((s) => !isPeer(s));
+  if (others.length > 0 && others.length < strategies.length)
+    tasks.push(studyTask(`study ${corpus.name} ${WITHOUT_PEERS}`, corpus, ledger, others));
   return tasks;
+}
+
+/** The whole study with the peers against without them, by median, when both were timed. */
+export function peersCost(
+  records: readonly BenchRecord[],
+  corpusName: string,
+): { readonly with_ms: number; readonly without_ms: number; readonly ratio: number } | null {
+  const median = (name: string) => records.find((r) => r.name === name)?.median_ms;
+  const withPeers = median(`study ${corpusName}`);
+  const without = median(`study ${corpusName} ${WITHOUT_PEERS}`);
+  if (withPeers === undefined || without === undefined || without <= 0) return null;
+  return { with_ms: withPeers, without_ms: without, ratio: withPeers / without };
 }
 
 /** Every strategy on a generated pool of each size (seeded, at its medium budget). */

@@ -1,5 +1,5 @@
 /** Bench: tinybench timings of strategies, the study and generated pools, and comparison with a baseline. */
-export { benchFile, corpusTasks, readBaseline, runBench, scaleTasks } from './bench.js';
+export { benchFile, corpusTasks, peersCost, readBaseline, runBench, scaleTasks } from './bench.js';
 export {
   compareBench,
   comparisonSummary,

@@ -67,6 +67,29 @@ describe('ctxbench bench', () => {
     expect(again.stderr).not.toContain('retired-case');
   });
 
+  it('with peers and others: the study without the peers too, and the ratio of the two medians', async () => {
+    const args = ['bench', '--corpus', oneCase, '--sizes', '20', '--time', '5', '--quiet'];
+    const mixed = path.join(tmp, 'mixed.json');
+    const r = await cli(...args, '--strategies', 'dump,priompt', '--save', mixed);
+    expect(r.code).toBe(0);
+    const tasks = JSON.parse(fs.readFileSync(mixed, 'utf8')).tasks as BenchRecord[];
+    const study = tasks.find((t) => t.name === 'study one-case') as BenchRecord;
+    const without = tasks.find((t) => t.name === 'study one-case without peers') as BenchRecord;
+    // Different rows, so different digests: the second study really left priompt out.
+    expect(without.outcome).toMatch(/^rows [0-9a-f]{64}$/);
+    expect(without.outcome).not.toBe(study.outcome);
+    const [, w, wo, ratio] = /without them: ([\d.,]+) ms \/ ([\d.,]+) ms = ([\d.]+)x/.exec(r.stdout) ?? [];
+    expect(Number(w?.replace(/,/g, ''))).toBeCloseTo(study.median_ms, 3);
+    expect(Number(wo?.replace(/,/g, ''))).toBeCloseTo(without.median_ms, 3);
+    expect(Number(ratio)).toBeCloseTo(study.median_ms / without.median_ms, 2);
+    // Peers alone, or none: nothing to compare, no second study.
+    for (const only of ['dump', 'priompt']) {
+      const alone = await cli(...args, '--strategies', only);
+      expect(alone.stdout, only).not.toContain('without peers');
+      expect(alone.stdout, only).not.toContain('without them');
+    }
+  });
+
   it('--format: the timings as csv, json or md; the line after a comparison to stderr', async () => {
     const text = await cli(...tiny, '--quiet');
     const [table] = textTables(text.stdout);
