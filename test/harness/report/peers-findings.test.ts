@@ -120,14 +120,8 @@ describe('the compiler against what ships: the statements of findings.md', () =>
   });
 
   it('trimMessages, keeping the end of the role order, recalls least of the must content', async () => {
-    expect(defaultPolicy().order_roles).toEqual([
-      'instruction',
-      'task',
-      'state',
-      'evidence',
-      'support',
-      'tool',
-    ]);
+    // What the page says of the order: evidence, then support and tools, last.
+    expect(defaultPolicy().order_roles.slice(-3)).toEqual(['evidence', 'support', 'tool']);
     for (const run of ['compiler-v2', AGENT_REPORT.name] as const) {
       const trim = (await stats(run, 'langchain-trim')).must_recall_feasible as number;
       for (const other of [...PEERS.filter((p) => p !== 'langchain-trim'), 'compiler-v2'])
