@@ -1,0 +1,64 @@
+/**
+ * The types of `ingest` and `pack`: a git repository read as a corpus, and a working tree read as
+ * one pool. Written first so that the parts (git, files, outlines, imports, relevance, the pool,
+ * the writer) agree on them.
+ */
+
+/** The languages with an outline (tree-sitter grammars of tree-sitter-wasms) and an import graph. */
+export const OUTLINE_LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust'] as const;
+export type Language = (typeof OUTLINE_LANGUAGES)[number];
+
+/** A file of a tree: a commit's (from `git ls-tree`) or a working tree's. */
+export interface TreeEntry {
+  readonly path: string;
+  /** Git's mode: 100644, 100755, 120000 (a symlink), 160000 (a submodule). */
+  readonly mode: string;
+  /** The blob's object id (hex); for a working tree, git's hash of the file's bytes. */
+  readonly blob: string;
+  /** Bytes. */
+  readonly size: number;
+}
+
+/** One path a commit changed, as `git log --name-status -M` reports it. */
+export interface Change {
+  /** A added, M modified, D deleted, R renamed (from `from`), C copied, T type changed. */
+  readonly status: 'A' | 'M' | 'D' | 'R' | 'C' | 'T';
+  readonly path: string;
+  readonly from?: string;
+}
+
+export interface Commit {
+  readonly sha: string;
+  readonly parents: readonly string[];
+  /** Committer time, Unix seconds. */
+  readonly time: number;
+  readonly subject: string;
+  readonly body: string;
+  readonly changes: readonly Change[];
+}
+
+/** Why a file is not in a pool; each reason is counted in the ingest summary. */
+export const SKIP_REASONS = [
+  'binary',
+  'not-utf8',
+  'too-large',
+  'symlink',
+  'submodule',
+  'lockfile',
+  'excluded',
+  'ignored',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** What a path is, before its bytes are read. */
+export interface PathClass {
+  /** An outline grammar's language, or null (the file has no outline). */
+  readonly language: Language | null;
+  /** A programming-language file (outline or not): what a case's changed files are counted in. */
+  readonly source: boolean;
+  /** A test file, by path convention. */
+  readonly test: boolean;
+  /** Generated or vendored: in the pool, authority withheld. */
+  readonly generated: boolean;
+  readonly vendored: boolean;
+}
