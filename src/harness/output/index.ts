@@ -1,6 +1,6 @@
 /** Output: run folders written whole or not at all, read back, and merged from shards. */
 export { jsonText, writeFileAtomic } from './files.js';
-export { checkOut, type LineFile, writeWhole } from './folder.js';
+export { checkOut, type LineFile, writeWhole, writeWholeAsync } from './folder.js';
 export { guardOutput } from './guard.js';
 export { mergeShards } from './merge.js';
 export { type ProgressOptions, type ProgressSink, progressLine } from './progress.js';

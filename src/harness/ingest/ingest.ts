@@ -1,0 +1,297 @@
+/**
+ * `ctxbench ingest`: a git repository's history as a corpus. Each case is a real commit: its
+ * message is the task, the repository at its parent is the pool, the source files it changed are
+ * the content the task needed (the ledger). Read with the system git; the user's working tree is
+ * never touched. Two passes: the first reads every distinct file version the cases hold once, to
+ * index and parse it; the second builds and writes one case at a time, reading that case's texts
+ * again, so that no more than one case's contents is held at once.
+ */
+import path from 'node:path';
+import {
+  type CompilerPolicy,
+  type ContextCandidate,
+  type ContextRequest,
+  candidateToJSON,
+  defaultPolicy,
+  policyToJSON,
+  renderedCost,
+  requestToJSON,
+  SCHEMA,
+} from '../../compiler/index.js';
+import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
+import { BUDGETS } from '../vocabulary.js';
+import { classifyPath, decideEntry, makeFilter } from './files.js';
+import {
+  lastChanges,
+  openRepository,
+  type Repository,
+  readBlobs,
+  commits as readHistory,
+  tree,
+} from './git.js';
+import { loadGrammars } from './outline.js';
+import { buildPool, TASK_ID } from './pool.js';
+import { changedSourceFiles, selectCases } from './select.js';
+import {
+  BlobFacts,
+  decodeFile,
+  poolFiles,
+  repositoryName,
+  type SkipCounts,
+  Skips,
+  type StateFile,
+} from './state.js';
+import type { Commit, TreeEntry } from './types.js';
+
+export interface IngestOptions {
+  readonly commits: number;
+  /** Real (o200k) tokens: tight, medium, roomy. */
+  readonly budgets: readonly [number, number, number];
+  readonly include?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly seed: string;
+  /** Files larger than this many bytes are skipped. */
+  readonly maxBytes: number;
+  /** The last commit of the history to read (default HEAD). */
+  readonly until?: string;
+  /** Hears each phase's progress. */
+  readonly progress?: (phase: string, done: number, total: number) => void;
+}
+
+export interface IngestSummary {
+  readonly repository: string;
+  readonly head: string;
+  readonly history: number;
+  readonly eligible: number;
+  readonly cases: number;
+  readonly skippedCommits: Readonly<Record<string, number>>;
+  /** File versions left out of pools, by reason, each (path, version) once. */
+  readonly skippedFiles: SkipCounts;
+  /** Distinct file versions read. */
+  readonly versions: number;
+}
+
+/** The ingested corpus's policy: the default, with the rendering overhead in real o200k tokens. */
+export const ingestPolicy = (): CompilerPolicy => ({ ...defaultPolicy(), overhead_tokenizer: 'o200k' });
+
+/**
+ * The ledger's must (changed source files) and should (changed tests), as they stood at the
+ * parent: modified, deleted or retyped paths, and a renamed file under its old name. A file the
+ * commit added was not there to be found.
+ */
+export function neededAtParent(commit: Commit): { must: string[]; should: string[] } {
+  const source = new Set(changedSourceFiles(commit));
+  const there = new Set<string>();
+  for (const c of commit.changes) {
+    if ((c.status === 'M' || c.status === 'D' || c.status === 'T') && source.has(c.path)) there.add(c.path);
+    else if (c.status === 'R' && c.from !== undefined && source.has(c.path)) there.add(c.from);
+  }
+  const files = [...there].sort();
+  return {
+    must: files.filter((p) => !classifyPath(p).test),
+    should: files.filter((p) => classifyPath(p).test),
+  };
+}
+
+/** The task: the commit's subject, and its body when it has one. */
+export const taskText = (c: Commit): string =>
+  c.body.trim() === '' ? c.subject : `${c.subject}\n\n${c.body.trim()}`;
+
+/** The case's name: its place in the history and the commit's short id, so names sort in history order. */
+const caseName = (index: number, c: Commit, width: number): string =>
+  `c${String(index).padStart(width, '0')}-${c.sha.slice(0, 10)}`;
+
+interface Plan {
+  readonly index: number;
+  readonly commit: Commit;
+  readonly parent: string;
+  readonly entries: readonly TreeEntry[];
+}
+
+/** A tree's entries that may enter a pool; the others counted. */
+function admissibleEntries(
+  repo: Repository,
+  entries: readonly TreeEntry[],
+  options: IngestOptions,
+  skips: Skips,
+): TreeEntry[] {
+  const ignores = entries.filter((e) => e.path === '.gitignore' || e.path.endsWith('/.gitignore'));
+  const texts = readBlobs(
+    repo,
+    ignores.map((e) => e.blob),
+  );
+  const folder = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
+  const filter = makeFilter({
+    ...(options.include === undefined ? {} : { include: options.include }),
+    ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+    gitignore: new Map(ignores.map((e) => [folder(e.path), texts.get(e.blob)?.toString('utf8') ?? ''])),
+  });
+  return entries.filter((e) => {
+    const skip = decideEntry(e, classifyPath(e.path), filter, options.maxBytes);
+    if (skip !== null) skips.add(e.path, e.blob, skip);
+    return skip === null;
+  });
+}
+
+/** The decoded files of a tree's admissible entries; binary and non-UTF-8 ones counted. */
+function stateFiles(repo: Repository, entries: readonly TreeEntry[], skips: Skips): StateFile[] {
+  const bytes = readBlobs(
+    repo,
+    entries.map((e) => e.blob),
+  );
+  const out: StateFile[] = [];
+  for (const e of entries) {
+    const f = decodeFile(e.path, e.blob, bytes.get(e.blob) as Buffer);
+    if (typeof f === 'string') skips.add(e.path, e.blob, f);
+    else out.push(f);
+  }
+  return out;
+}
+
+/** `{"candidates": [...]}` one record a line. */
+function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[]): void {
+  out.add('{"candidates": [');
+  for (const [k, c] of candidates.entries())
+    out.add(`${JSON.stringify(candidateToJSON(c))}${k < candidates.length - 1 ? ',' : ''}`);
+  out.add(']}');
+  out.close();
+}
+
+/** Ingest `dir` into the corpus folder `out`, whole or not at all. */
+export async function ingest(dir: string, out: string, options: IngestOptions): Promise<IngestSummary> {
+  const repo = openRepository(dir);
+  const commits = readHistory(repo, options.until === undefined ? {} : { until: options.until });
+  const selection = selectCases(commits, { count: options.commits, seed: options.seed });
+  const last = lastChanges(repo, commits);
+  const grammars = await loadGrammars();
+  const known = new BlobFacts(grammars);
+  const skips = new Skips();
+  const skippedCommits: Record<string, number> = { ...selection.skipped };
+
+  // Pass 1: every case's tree, and every distinct version in them indexed and parsed once.
+  const plans: Plan[] = [];
+  const learnt = new Set<string>();
+  for (const [k, index] of selection.selected.entries()) {
+    options.progress?.('reading', k, selection.selected.length);
+    const commit = commits[index] as Commit;
+    const parent = commit.parents[0] as string;
+    const entries = admissibleEntries(repo, tree(repo, parent), options, skips);
+    const present = new Set(entries.map((e) => e.path));
+    const { must } = neededAtParent(commit);
+    if (!must.some((p) => present.has(p))) {
+      skippedCommits['nothing-to-find'] = (skippedCommits['nothing-to-find'] ?? 0) + 1;
+      continue;
+    }
+    plans.push({ index, commit, parent, entries });
+    const fresh = entries.filter((e) => !learnt.has(e.blob));
+    for (const f of stateFiles(repo, fresh, skips)) known.learn(f);
+    for (const e of fresh) learnt.add(e.blob);
+  }
+  options.progress?.('reading', selection.selected.length, selection.selected.length);
+
+  const policy = ingestPolicy();
+  const name = repositoryName(repo.root);
+  const corpusName = path.basename(path.resolve(out));
+  const width = String(Math.max(1, commits.length - 1)).length;
+  const [tight, medium, roomy] = options.budgets;
+  const budgetsOf = { tight, medium, roomy };
+  await writeWholeAsync(out, async (w) => {
+    const names: string[] = [];
+    const budgets: Record<string, Record<string, number>> = {};
+    const expected: Record<string, Record<string, { success: boolean; reason: string | null }>> = {};
+    const purpose: Record<string, string> = {};
+    // Pass 2: one case at a time.
+    for (const [k, plan] of plans.entries()) {
+      options.progress?.('writing', k, plans.length);
+      const { commit, parent, index } = plan;
+      const kase = caseName(index, commit, width);
+      names.push(kase);
+      const task = taskText(commit);
+      const files = stateFiles(repo, plan.entries, skips);
+      const pool = buildPool({
+        task,
+        files: poolFiles(task, files, known, (p) => last.lastChangeBefore(p, index)),
+        scope: name,
+        at: parent.slice(0, 12),
+        tokens: known.counter,
+      });
+      const request: ContextRequest = {
+        schema_version: SCHEMA.request,
+        request_id: `${kase}-req`,
+        task_id: kase,
+        usable_token_budget: medium,
+        created_at: new Date(commit.time * 1000).toISOString().replace(/\.000Z$/, 'Z'),
+        active_scope: name,
+        required_ids: [],
+        policy_version: policy.policy_version,
+      };
+      w.write(`${kase}.request.json`, jsonText(requestToJSON(request)));
+      writeCandidates(w.lines(`${kase}.candidates.json`), pool);
+      const present = new Set(files.map((f) => f.path));
+      const { must, should } = neededAtParent(commit);
+      const identity_truth: Record<string, { eval_class: string; min_representation: string }> = {};
+      for (const f of files)
+        if (f.cls.generated || f.cls.vendored)
+          identity_truth[f.path] = { eval_class: 'distractor', min_representation: 'full' };
+      for (const p of should.filter((x) => present.has(x)))
+        identity_truth[p] = { eval_class: 'should', min_representation: 'full' };
+      for (const p of must.filter((x) => present.has(x)))
+        identity_truth[p] = { eval_class: 'must', min_representation: 'full' };
+      identity_truth[TASK_ID] = { eval_class: 'must', min_representation: 'full' };
+      const taskOnly = pool.filter((c) => c.candidate_id === TASK_ID);
+      budgets[kase] = { ...budgetsOf };
+      expected[kase] = Object.fromEntries(
+        BUDGETS.map((b) => {
+          const fits =
+            renderedCost(taskOnly, { ...request, usable_token_budget: budgetsOf[b] }, policy) <= budgetsOf[b];
+          return [
+            b,
+            fits ? { success: true, reason: null } : { success: false, reason: 'INSUFFICIENT_BUDGET' },
+          ];
+        }),
+      );
+      w.write(
+        `ledger/${kase}.truth.json`,
+        jsonText({ expected: expected[kase]?.medium, identity_truth: sortedKeys(identity_truth) }),
+      );
+      purpose[kase] = `${commit.sha.slice(0, 12)}: ${commit.subject}`;
+    }
+    options.progress?.('writing', plans.length, plans.length);
+    w.write(
+      'manifest.json',
+      jsonText({
+        fixture_set: corpusName,
+        ingest: {
+          repository: name,
+          head: repo.head,
+          history: commits.length,
+          seed: options.seed,
+          budgets: options.budgets,
+          include: options.include ?? [],
+          exclude: options.exclude ?? [],
+          max_bytes: options.maxBytes,
+          skipped_commits: sortedKeys(skippedCommits),
+          skipped_files: sortedKeys(skips.counts),
+        },
+        fixtures: names,
+        budgets,
+        expected,
+        purpose,
+      }),
+    );
+    w.write('policy.json', jsonText(policyToJSON(policy)));
+  });
+  return {
+    repository: name,
+    head: repo.head,
+    history: commits.length,
+    eligible: selection.eligible,
+    cases: plans.length,
+    skippedCommits,
+    skippedFiles: skips.counts,
+    versions: learnt.size,
+  };
+}
+
+const sortedKeys = <T>(o: Readonly<Record<string, T>>): Record<string, T> =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -1,0 +1,193 @@
+/**
+ * One repository state (a commit's tree, or a working tree) as a pool of candidates: the task, and
+ * each text file as one content identity in up to three forms. docs/real-data.md explains every
+ * choice; the short of it:
+ *
+ * - forms: `full` (the file, form rank 3, the default form), `outline` (declarations and
+ *   signatures, rank 2, for the languages with a grammar), `reference` (the path and the first doc
+ *   line, rank 0). Each form's text starts with the file's path, since the rendered bundle carries
+ *   no labels of its own.
+ * - token counts: the form's text in o200k tokens (`token_source: "o200k"`).
+ * - requirement: the task MANDATORY; a file the caller requires REQUIRED; a file whose path the
+ *   task names PREFERRED; every other file DISCRETIONARY.
+ * - gates: scope is the repository (every file in scope); freshness is true for every file, since
+ *   a tree is its own present, and the reason carries the file's last change; authority is
+ *   withheld from generated and vendored paths.
+ * - no `depends_on` between files: a dependency binds one form of another file, and with one form
+ *   per content that would forbid the other file in full beside this one, the very bundle a task
+ *   touching both needs. The import graph raises relevance instead (relevance.ts, `neighbour`).
+ */
+import { type ContextCandidate, SCHEMA } from '../../compiler/index.js';
+import { countTokens } from '../input/real-tokens.js';
+import type { PathClass } from './types.js';
+
+/** A file of the state, read and classified; its outline and last change found by the caller. */
+export interface PoolFile {
+  readonly path: string;
+  readonly blob: string;
+  readonly text: string;
+  readonly cls: PathClass;
+  /** The outline (outline.ts), '' for a file of a grammar with no declarations, null without a grammar. */
+  readonly outline: string | null;
+  /** Unix seconds of the file's last change before this state, null when unknown. */
+  readonly lastChange: number | null;
+  /** [0, 1], relevance.ts. */
+  readonly relevance: number;
+  /** The task names the file's path. */
+  readonly named: boolean;
+}
+
+export interface PoolSpec {
+  readonly task: string;
+  readonly files: readonly PoolFile[];
+  /** Paths the caller requires (`pack --require`). */
+  readonly required?: ReadonlySet<string>;
+  /** The repository's name, the scope. */
+  readonly scope: string;
+  /** Where the state is: a commit id, or `working tree`. */
+  readonly at: string;
+  /**
+   * Tokens of a form's text, given a key naming the blob, the path and the form: the caller's,
+   * so that a version held by many cases is counted once. Counts o200k directly when absent.
+   */
+  readonly tokens?: (key: string, text: string) => number;
+}
+
+export const TASK_ID = 'task';
+export type Form = 'full' | 'outline' | 'reference';
+const FORM_RANK: Readonly<Record<Form, number>> = { reference: 0, outline: 2, full: 3 };
+
+/** A file form's candidate id: the path and the form, so that the id names the file. */
+export const formId = (path: string, form: Form): string => `${path}#${form}`;
+
+/** The path and form a file candidate's id names, or null for the task. */
+export function parseFormId(id: string): { path: string; form: Form } | null {
+  const at = id.lastIndexOf('#');
+  if (at < 0) return null;
+  const form = id.slice(at + 1);
+  return form === 'full' || form === 'outline' || form === 'reference'
+    ? { path: id.slice(0, at), form }
+    : null;
+}
+
+/**
+ * The first line of documentation in a file's head: a comment or docstring line, or a Markdown
+ * heading, within the first 40 lines; shebangs, licence and copyright lines, and markers alone
+ * skipped. '' when there is none.
+ */
+export function firstDocLine(text: string): string {
+  for (const raw of text.split('\n', 40)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#!')) continue;
+    const m = /^(?:\/\/+!?|\/\*+!?|\*+(?!\/)|#+|"""|'''|--|;+)\s*(.*?)\s*(?:\*\/|"""|''')?$/.exec(line);
+    if (m === null) return '';
+    const said = (m[1] ?? '').trim();
+    if (said === '' || /^(copyright|license|licence|spdx-license|@license|eslint|prettier|biome)/i.test(said))
+      continue;
+    return said.length > 160 ? `${said.slice(0, 157)}...` : said;
+  }
+  return '';
+}
+
+const ISO_DAY = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+type Own = Pick<
+  ContextCandidate,
+  | 'candidate_id'
+  | 'content_identity'
+  | 'representation_id'
+  | 'form_rank'
+  | 'source_kind'
+  | 'source_ref'
+  | 'kind'
+  | 'content'
+  | 'requirement'
+  | 'order_role'
+  | 'freshness_reason'
+  | 'authority_eligible'
+  | 'authority_reason'
+  | 'relevance'
+  | 'is_default_form'
+>;
+
+const o200k = (_key: string, text: string): number => countTokens('o200k', text);
+
+/** A candidate of the pool: what every one shares (no floor, in scope, fresh, no dependency or group), and its own fields. */
+const candidate = (own: Own, scope: string, tokens: number): ContextCandidate => ({
+  schema_version: SCHEMA.candidate,
+  min_rank: 0,
+  token_count: tokens,
+  token_source: 'o200k',
+  scope_eligible: true,
+  scope_reason: `in repository ${scope}`,
+  freshness_eligible: true,
+  depends_on: [],
+  group_id: null,
+  group_required: false,
+  coverage_keys: [],
+  ...own,
+});
+
+function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
+  const requirement = spec.required?.has(f.path) ? 'REQUIRED' : f.named ? 'PREFERRED' : 'DISCRETIONARY';
+  const body = f.text.endsWith('\n') ? f.text.slice(0, -1) : f.text;
+  const doc = firstDocLine(f.text);
+  const texts: [Form, string][] = [[`full`, `File: ${f.path}\n${body}`]];
+  if (f.outline !== null && f.outline !== '')
+    texts.push(['outline', `File: ${f.path} (outline)\n${f.outline}`]);
+  texts.push(['reference', `File: ${f.path}${doc === '' ? '' : ` - ${doc}`}`]);
+  const withheld = f.cls.generated ? 'generated file' : f.cls.vendored ? 'vendored file' : null;
+  return texts.map(([form, content]) =>
+    candidate(
+      {
+        candidate_id: formId(f.path, form),
+        content_identity: f.path,
+        representation_id: form,
+        form_rank: FORM_RANK[form],
+        source_kind: 'repository',
+        source_ref: `${f.path}@${f.blob.slice(0, 12)}`,
+        kind: f.cls.test ? 'test' : f.cls.source ? 'source' : 'file',
+        content,
+        requirement,
+        order_role: f.cls.source && !f.cls.test ? 'evidence' : 'support',
+        freshness_reason:
+          f.lastChange === null
+            ? `as at ${spec.at}`
+            : `as at ${spec.at}; last changed ${ISO_DAY(f.lastChange)}`,
+        authority_eligible: withheld === null,
+        authority_reason: withheld ?? 'tracked file',
+        relevance: f.relevance,
+        is_default_form: form === 'full',
+      },
+      spec.scope,
+      (spec.tokens ?? o200k)(`${f.blob}:${f.path}:${form}`, content),
+    ),
+  );
+}
+
+/** The pool: the task first, then each file's forms, files in path order. */
+export function buildPool(spec: PoolSpec): ContextCandidate[] {
+  const task = candidate(
+    {
+      candidate_id: TASK_ID,
+      content_identity: TASK_ID,
+      representation_id: 'full',
+      form_rank: 3,
+      source_kind: 'task',
+      source_ref: spec.at,
+      kind: 'task',
+      content: spec.task,
+      requirement: 'MANDATORY',
+      order_role: 'task',
+      freshness_reason: `as at ${spec.at}`,
+      authority_eligible: true,
+      authority_reason: 'the task',
+      relevance: 1,
+      is_default_form: true,
+    },
+    spec.scope,
+    countTokens('o200k', spec.task),
+  );
+  const files = [...spec.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [task, ...files.flatMap((f) => fileCandidates(f, spec))];
+}

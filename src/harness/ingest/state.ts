@@ -1,0 +1,163 @@
+/**
+ * What ingest and pack share: a repository state's files read, classified, outlined and scored,
+ * ready for `buildPool`. Everything derived from a file version (its text's decoding, outline,
+ * imports, token counts) is kept per blob in `BlobFacts`, so that a version held by many cases
+ * is parsed and counted once, while the texts themselves are read per case and let go.
+ */
+import path from 'node:path';
+import { countTokens } from '../input/real-tokens.js';
+import { classifyPath, decodeText } from './files.js';
+import { resolveImport } from './imports.js';
+import type { Grammars } from './outline.js';
+import type { PoolFile } from './pool.js';
+import { namedIdentifiers, namesPath, RelevanceIndex, relevanceOf } from './relevance.js';
+import type { Language, PathClass, SkipReason } from './types.js';
+
+/** What a file version yields, whatever its path: kept for the whole ingest. */
+interface Facts {
+  readonly outline: string | null;
+  readonly specifiers: readonly string[];
+  /** Identifiers the outline declares, for the identifier boost. */
+  readonly declared: ReadonlySet<string>;
+}
+
+/** A file of a state, its bytes decoded. */
+export interface StateFile {
+  readonly path: string;
+  readonly blob: string;
+  readonly text: string;
+  readonly cls: PathClass;
+}
+
+/** Skips counted by reason over a whole ingest or pack, for the summary. */
+export type SkipCounts = Partial<Record<SkipReason, number>>;
+
+/** A file's bytes decoded, or why it cannot be in a pool. */
+export function decodeFile(p: string, blob: string, bytes: Buffer): StateFile | 'binary' | 'not-utf8' {
+  const text = decodeText(bytes);
+  return text === 'binary' || text === 'not-utf8' ? text : { path: p, blob, text, cls: classifyPath(p) };
+}
+
+/**
+ * Skips counted once per (path, version), however many cases hold the file: what the summary and
+ * the manifest report.
+ */
+export class Skips {
+  readonly counts: SkipCounts = {};
+  private readonly seen = new Set<string>();
+
+  add(p: string, blob: string, reason: SkipReason): void {
+    const key = `${p}\n${blob}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.counts[reason] = (this.counts[reason] ?? 0) + 1;
+  }
+}
+
+const IDENT = /[A-Za-z_$][\w$]*/g;
+
+/** Per-blob facts and token counts, and the one relevance index. */
+export class BlobFacts {
+  private readonly facts = new Map<string, Facts>();
+  private readonly tokens = new Map<string, number>();
+  readonly index = new RelevanceIndex();
+
+  private readonly grammars: Grammars;
+
+  constructor(grammars: Grammars) {
+    this.grammars = grammars;
+  }
+
+  /** Index the file and find its facts, once per blob (a blob under two languages' names is rare, and keyed by both). */
+  learn(f: StateFile): Facts {
+    const key = `${f.blob}:${f.cls.language ?? ''}`;
+    let facts = this.facts.get(key);
+    if (facts === undefined) {
+      const lang = f.cls.language;
+      const outline = lang === null ? null : this.grammars.outline(lang, f.text);
+      facts = {
+        outline,
+        specifiers: lang === null ? [] : this.grammars.imports(lang, f.text),
+        declared: new Set(outline?.match(IDENT) ?? []),
+      };
+      this.facts.set(key, facts);
+    }
+    this.index.add({ blob: f.blob, path: f.path, text: f.text });
+    return facts;
+  }
+
+  /**
+   * Tokens of one form's text: counted once per blob, path and form (the text starts with the
+   * path, so a renamed file is counted again).
+   */
+  counter = (key: string, text: string): number => {
+    let n = this.tokens.get(key);
+    if (n === undefined) {
+      n = countTokens('o200k', text);
+      this.tokens.set(key, n);
+    }
+    return n;
+  };
+}
+
+/** The Go module path of a state, from its root go.mod. */
+function goModule(files: readonly StateFile[]): string | undefined {
+  const mod = files.find((f) => f.path === 'go.mod');
+  return mod === undefined ? undefined : /^module\s+(\S+)/m.exec(mod.text)?.[1];
+}
+
+/** Each file's in-state imports, resolved: file to the files it imports, and back. */
+function neighbours(
+  files: readonly StateFile[],
+  facts: ReadonlyMap<string, Facts>,
+): Map<string, Set<string>> {
+  const paths = new Set(files.map((f) => f.path));
+  const context = { goModule: goModule(files) } as const;
+  const out = new Map<string, Set<string>>(files.map((f) => [f.path, new Set<string>()]));
+  for (const f of files) {
+    const lang: Language | null = f.cls.language;
+    if (lang === null) continue;
+    for (const spec of facts.get(f.path)?.specifiers ?? [])
+      for (const target of resolveImport(lang, f.path, spec, paths, context)) {
+        if (target === f.path) continue;
+        out.get(f.path)?.add(target);
+        out.get(target)?.add(f.path);
+      }
+  }
+  return out;
+}
+
+/**
+ * The state's files as pool files: relevance from the index's BM25 over this state's blobs, the
+ * path and identifier boosts, and the import neighbour boost; outlines from the facts.
+ */
+export function poolFiles(
+  task: string,
+  files: readonly StateFile[],
+  known: BlobFacts,
+  lastChange: (path: string) => number | null,
+): PoolFile[] {
+  const facts = new Map(files.map((f) => [f.path, known.learn(f)]));
+  const bm25 = known.index.scores(task, new Set(files.map((f) => f.blob)));
+  const named = new Set(files.filter((f) => namesPath(task, f.path)).map((f) => f.path));
+  const identifiers = namedIdentifiers(task);
+  const near = neighbours(files, facts);
+  return files.map((f) => {
+    const own = facts.get(f.path) as Facts;
+    const declared = [...identifiers].filter((id) => own.declared.has(id)).length;
+    const neighbour = [...(near.get(f.path) ?? [])].some((n) => named.has(n));
+    return {
+      path: f.path,
+      blob: f.blob,
+      text: f.text,
+      cls: f.cls,
+      outline: own.outline,
+      lastChange: lastChange(f.path),
+      relevance: relevanceOf(bm25.get(f.blob) ?? 0, named.has(f.path), declared, neighbour),
+      named: named.has(f.path),
+    };
+  });
+}
+
+/** A repository's name for scope and the corpus: its folder's name. */
+export const repositoryName = (root: string): string => path.basename(path.resolve(root));
