@@ -3,6 +3,14 @@ import { reportMarkdown } from '../../../src/harness/report/markdown.js';
 import { markdownTable, textTable } from '../../../src/harness/report/table.js';
 import type { Audit, Row } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
+import {
+  countOf,
+  illegalBundle,
+  overBudget,
+  PEER_ORDER,
+  PEER_ROWS,
+  PEERS_HELD,
+} from '../../helpers/peer-rows.js';
 import { row as baseRow } from '../../helpers/rows.js';
 
 /** The shared row factory, under this file's default strategy name. */
@@ -231,44 +239,6 @@ describe('reportMarkdown: real token counts', () => {
 
 describe('reportMarkdown: the compilers against the peers', () => {
   const TITLE = '## The compilers against the peers';
-  const legality = (legal: boolean): Partial<Row> => ({
-    audit: {
-      legal,
-      missing_required: legal ? [] : ['m1'],
-      objective: { preferred: 0, discretionary: 0, rendered_cost: 0 },
-    },
-  });
-  /** The cells of one strategy: three cases at tight and medium (no roomy row anywhere). */
-  const CELLS = ['c1', 'c2', 'c3'].flatMap((kase) =>
-    (['tight', 'medium'] as const).map((budget) => ({ case: kase, budget })),
-  );
-  /**
-   * Rows in this order of strategies: a peer, another strategy, then compiler-v2, a peer, compiler.
-   * Strategy i is over budget in its first `over[i]` cells and illegal where (cell + i) % 3 is 0;
-   * compiler refuses one cell and prompt-tsx errs in one.
-   */
-  const ORDER = ['aider-repomap', 'alpha', 'compiler-v2', 'prompt-tsx', 'compiler'];
-  const over = [4, 5, 1, 2, 3];
-  const ROWS: Row[] = ORDER.flatMap((strategy, i) =>
-    CELLS.map((cell, j) => {
-      const at = { strategy, ...cell };
-      if (strategy === 'compiler' && j === 5) return refusal('INSUFFICIENT_BUDGET', at);
-      if (strategy === 'prompt-tsx' && j === 0)
-        return refusal(STRATEGY_ERROR, {
-          ...at,
-          status_correct: null,
-          budget_compliant: null,
-          must_recall: null,
-        });
-      return row({
-        ...at,
-        rendered_tokens: 100 * (i + 1) + j,
-        budget_compliant: j >= (over[i] as number),
-        ...legality((j + i) % 3 !== 0),
-      });
-    }),
-  );
-
   /** Every Markdown table of a text: its header cells and its body rows' cells. */
   const tables = (text: string) => {
     const out: { headers: string[]; rows: string[][] }[] = [];
@@ -289,31 +259,26 @@ describe('reportMarkdown: the compilers against the peers', () => {
     const next = report.indexOf('\n## ', start + TITLE.length);
     return report.slice(start, next < 0 ? undefined : next);
   };
-  /** A count over a strategy's rows computed here: error rows are not compilations scored. */
-  const countOf = (rows: readonly Row[], pick: (r: Row) => boolean) =>
-    rows.filter((r) => r.reason !== STRATEGY_ERROR && pick(r)).length;
-  const overBudget = (r: Row) => r.budget_compliant === false;
-  const illegalBundle = (r: Row) => r.success && r.audit?.legal === false;
 
   it('is present with a compiler and a peer: compilers first, then peers, each in the rows order', () => {
-    const section = sectionOf(reportMarkdown(ROWS, 't'));
+    const section = sectionOf(reportMarkdown(PEER_ROWS, 't'));
     expect(section).not.toBeNull();
     const whole = tables(section as string)[0];
     // compilers in the order they first appear in the rows, then the peers the same way; no alpha
-    const compilers = ORDER.filter((n) => n.startsWith('compiler'));
-    const peers = ORDER.filter((n) => n === 'aider-repomap' || n === 'prompt-tsx');
+    const compilers = PEER_ORDER.filter((n) => n.startsWith('compiler'));
+    const peers = PEER_ORDER.filter((n) => PEERS_HELD.includes(n));
     expect(whole?.rows.map((r) => r[0])).toEqual([...compilers, ...peers]);
     expect(whole?.rows.map((r) => r[0])).toEqual(['compiler-v2', 'compiler', 'aider-repomap', 'prompt-tsx']);
   });
 
   it('counts over budget and illegal bundles in each cell from the rows', () => {
-    const whole = tables(sectionOf(reportMarkdown(ROWS, 't')) as string)[0];
+    const whole = tables(sectionOf(reportMarkdown(PEER_ROWS, 't')) as string)[0];
     const col = (label: string) => whole?.headers.indexOf(label) ?? -1;
     expect(col('over budget')).toBeGreaterThan(0);
     expect(col('illegal bundles')).toBeGreaterThan(0);
     const seen = new Set<string>();
     for (const line of whole?.rows ?? []) {
-      const mine = ROWS.filter((r) => r.strategy === line[0]);
+      const mine = PEER_ROWS.filter((r) => r.strategy === line[0]);
       expect(line[col('over budget')], line[0]).toBe(String(countOf(mine, overBudget)));
       expect(line[col('illegal bundles')], line[0]).toBe(String(countOf(mine, illegalBundle)));
       seen.add(`${line[col('over budget')]}/${line[col('illegal bundles')]}`);
@@ -325,8 +290,8 @@ describe('reportMarkdown: the compilers against the peers', () => {
   });
 
   it('has a table per budget the rows hold, each counted over that budget alone', () => {
-    const section = sectionOf(reportMarkdown(ROWS, 't')) as string;
-    const present = [...new Set(ROWS.map((r) => r.budget))];
+    const section = sectionOf(reportMarkdown(PEER_ROWS, 't')) as string;
+    const present = [...new Set(PEER_ROWS.map((r) => r.budget))];
     expect(present).toEqual(['tight', 'medium']);
     expect(section).not.toContain('### roomy');
     const all = tables(section);
@@ -341,22 +306,22 @@ describe('reportMarkdown: the compilers against the peers', () => {
       expect(col).toBeGreaterThan(0);
       expect(t?.rows.map((r) => r[0])).toEqual(['compiler-v2', 'compiler', 'aider-repomap', 'prompt-tsx']);
       for (const line of t?.rows ?? []) {
-        const mine = ROWS.filter((r) => r.strategy === line[0] && r.budget === budget);
+        const mine = PEER_ROWS.filter((r) => r.strategy === line[0] && r.budget === budget);
         expect(line[col], `${budget} ${line[0]}`).toBe(String(countOf(mine, overBudget)));
       }
     }
   });
 
   it('is absent with peers but no compiler, and with compilers but no peer', () => {
-    const noCompiler = ROWS.filter((r) => !r.strategy.startsWith('compiler'));
-    const noPeer = ROWS.filter((r) => r.strategy !== 'aider-repomap' && r.strategy !== 'prompt-tsx');
+    const noCompiler = PEER_ROWS.filter((r) => !r.strategy.startsWith('compiler'));
+    const noPeer = PEER_ROWS.filter((r) => !PEERS_HELD.includes(r.strategy));
     for (const rows of [noCompiler, noPeer]) {
       const report = reportMarkdown(rows, 't');
       expect(sectionOf(report)).toBeNull();
       expect(report).not.toContain('against the peers');
     }
     // one compiler and one peer are enough
-    const pair = ROWS.filter((r) => r.strategy === 'compiler' || r.strategy === 'prompt-tsx');
+    const pair = PEER_ROWS.filter((r) => r.strategy === 'compiler' || r.strategy === 'prompt-tsx');
     expect(sectionOf(reportMarkdown(pair, 't'))).not.toBeNull();
   });
 });
