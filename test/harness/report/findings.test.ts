@@ -146,6 +146,9 @@ describe('renderFindings with named runs: {RUN:...}, {{stat}} and {{table}}', ()
       '{{table main * compiler correct,no_such_figure}}',
       '{{stat main * nobody correct}}',
       '{{table main * compiler,nobody correct}}',
+      // `*` is no strategy: a stat of nothing must not print 0
+      '{{stat main * * correct}}',
+      '{{table main * *,compiler correct}}',
       // compiler has rows in the main run at medium, none in the tight-only run
       '{{stat tight-only medium compiler correct}}',
       '{tight-only:*/medium/compiler.compilations}',
