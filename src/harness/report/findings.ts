@@ -237,7 +237,8 @@ function statsOf(runs: Runs, args: readonly string[]): Table {
   const [named, budget, strategies, figures] = args as [string, string, string, string];
   const run = runNamed(runs, named);
   const names = strategies.split(',');
-  for (const n of names) select(run, '*', budget, n);
+  // Not `*`, which select reads as every strategy: here it would be a strategy of no rows, a 0.
+  for (const n of names) select(run, '*', budget, n === '*' ? fail('names no strategy `*`') : n);
   const shown = figures
     .split(',')
     .map((f): Figure => catalogue.get(f) ?? fail(`no figure "${f}" in the metric catalogue`));

@@ -15,6 +15,14 @@ import type { Row } from '../../../src/harness/types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
 import { cli, processArgs, tempDir } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
+import {
+  countOf,
+  illegalBundle,
+  overBudget,
+  PEER_ORDER,
+  PEER_ROWS,
+  PEERS_HELD,
+} from '../../helpers/peer-rows.js';
 import { row } from '../../helpers/rows.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
@@ -215,5 +223,72 @@ describe('hostile corpus content', () => {
 
   it('escapes the five characters that matter in text and attributes', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+});
+
+describe('the section of the compilers against the peers', () => {
+  /** A table of the page by its id: header cells and each body row's cells, unescaped text. */
+  const htmlTableOf = (html: string, id: string) => {
+    const t = new RegExp(`<table id="${id}">([\\s\\S]*?)</table>`).exec(html)?.[1];
+    if (t === undefined) return null;
+    const cells = (tr: string, tag: string) =>
+      [...tr.matchAll(new RegExp(`<${tag}[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1] as string);
+    const trs = [...t.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => m[1] as string);
+    return { headers: cells(trs[0] ?? '', 'th'), rows: trs.slice(1).map((tr) => cells(tr, 'td')) };
+  };
+  const shown = ['compiler-v2', 'compiler', 'aider-repomap', 'prompt-tsx'];
+
+  it('is a section with its nav link, compilers then peers in the rows order', async () => {
+    const html = await reportHtml(PEER_ROWS, 'peers', null);
+    expect(html).toContain('<section id="peers">');
+    expect(html).toContain('<a href="#peers">');
+    const compilers = PEER_ORDER.filter((n) => n.startsWith('compiler'));
+    const whole = htmlTableOf(html, 'peers-table');
+    expect(whole?.rows.map((r) => r[0])).toEqual([
+      ...compilers,
+      ...PEER_ORDER.filter((n) => PEERS_HELD.includes(n)),
+    ]);
+    expect(whole?.rows.map((r) => r[0])).toEqual(shown);
+    // the tables sit inside the section
+    const section = /<section id="peers">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    expect(section).toContain('<table id="peers-table">');
+  });
+
+  it('counts over budget and illegal bundles from the rows, in the whole run and per budget', async () => {
+    const html = await reportHtml(PEER_ROWS, 'peers', null);
+    const check = (id: string, rows: readonly Row[]) => {
+      const t = htmlTableOf(html, id);
+      expect(t, id).not.toBeNull();
+      const over = t?.headers.indexOf('over budget') ?? -1;
+      const illegal = t?.headers.indexOf('illegal bundles') ?? -1;
+      expect([over > 0, illegal > 0], id).toEqual([true, true]);
+      expect(t?.rows.map((r) => r[0])).toEqual(shown);
+      for (const line of t?.rows ?? []) {
+        const mine = rows.filter((r) => r.strategy === line[0]);
+        expect(line[over], `${id} ${line[0]}`).toBe(String(countOf(mine, overBudget)));
+        expect(line[illegal], `${id} ${line[0]}`).toBe(String(countOf(mine, illegalBundle)));
+      }
+    };
+    check('peers-table', PEER_ROWS);
+    const present = BUDGETS.filter((b) => PEER_ROWS.some((r) => r.budget === b));
+    expect(present).toEqual(['tight', 'medium']);
+    for (const b of present)
+      check(
+        `peers-${b}`,
+        PEER_ROWS.filter((r) => r.budget === b),
+      );
+    expect(html).not.toContain('id="peers-roomy"');
+  });
+
+  it('is absent, nav link and all, with peers but no compiler or compilers but no peer', async () => {
+    const noCompiler = PEER_ROWS.filter((r) => !r.strategy.startsWith('compiler'));
+    const noPeer = PEER_ROWS.filter((r) => !PEERS_HELD.includes(r.strategy));
+    for (const rows of [noCompiler, noPeer]) {
+      const html = await reportHtml(rows, 'no peers', null);
+      expect(html).not.toContain('id="peers');
+      expect(html).not.toContain('href="#peers"');
+    }
+    // the study of this file ran compiler but no peer
+    expect(page).not.toContain('id="peers"');
   });
 });

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reportMarkdown } from '../../../src/harness/report/markdown.js';
 import { markdownTable, textTable } from '../../../src/harness/report/table.js';
 import type { Audit, Row } from '../../../src/harness/types.js';
-import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
+import { STRATEGY_ERROR, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
+import {
+  countOf,
+  illegalBundle,
+  overBudget,
+  PEER_ORDER,
+  PEER_ROWS,
+  PEERS_HELD,
+} from '../../helpers/peer-rows.js';
 import { row as baseRow } from '../../helpers/rows.js';
 
 /** The shared row factory, under this file's default strategy name. */
@@ -226,5 +234,94 @@ describe('reportMarkdown: real token counts', () => {
     );
     // o200k: (90/60 + 50/40) / 2 = 1.375, no overrun; cl100k: (90/120 + 50/50) / 2 = 0.875, one overrun (120 > 100)
     expect(linesOf(report, 'alpha').at(-1)).toBe('| alpha | 2 | 1.38 | 0 | 0.88 | 1 |');
+  });
+});
+
+describe('reportMarkdown: the compilers against the peers', () => {
+  const TITLE = '## The compilers against the peers';
+  /** Every Markdown table of a text: its header cells and its body rows' cells. */
+  const tables = (text: string) => {
+    const out: { headers: string[]; rows: string[][] }[] = [];
+    let block: string[][] = [];
+    for (const line of [...text.split('\n'), '']) {
+      if (line.startsWith('| ')) block.push(line.slice(2, -2).split(' | '));
+      else if (block.length > 0) {
+        out.push({ headers: block[0] as string[], rows: block.slice(2) });
+        block = [];
+      }
+    }
+    return out;
+  };
+  /** The section: from its title to the next `## ` heading, or null when the report has none. */
+  const sectionOf = (report: string): string | null => {
+    const start = report.indexOf(`${TITLE}\n`);
+    if (start < 0) return null;
+    const next = report.indexOf('\n## ', start + TITLE.length);
+    return report.slice(start, next < 0 ? undefined : next);
+  };
+
+  it('is present with a compiler and a peer: compilers first, then peers, each in the rows order', () => {
+    const section = sectionOf(reportMarkdown(PEER_ROWS, 't'));
+    expect(section).not.toBeNull();
+    const whole = tables(section as string)[0];
+    // compilers in the order they first appear in the rows, then the peers the same way; no alpha
+    const compilers = PEER_ORDER.filter((n) => n.startsWith('compiler'));
+    const peers = PEER_ORDER.filter((n) => PEERS_HELD.includes(n));
+    expect(whole?.rows.map((r) => r[0])).toEqual([...compilers, ...peers]);
+    expect(whole?.rows.map((r) => r[0])).toEqual(['compiler-v2', 'compiler', 'aider-repomap', 'prompt-tsx']);
+  });
+
+  it('counts over budget and illegal bundles in each cell from the rows', () => {
+    const whole = tables(sectionOf(reportMarkdown(PEER_ROWS, 't')) as string)[0];
+    const col = (label: string) => whole?.headers.indexOf(label) ?? -1;
+    expect(col('over budget')).toBeGreaterThan(0);
+    expect(col('illegal bundles')).toBeGreaterThan(0);
+    const seen = new Set<string>();
+    for (const line of whole?.rows ?? []) {
+      const mine = PEER_ROWS.filter((r) => r.strategy === line[0]);
+      expect(line[col('over budget')], line[0]).toBe(String(countOf(mine, overBudget)));
+      expect(line[col('illegal bundles')], line[0]).toBe(String(countOf(mine, illegalBundle)));
+      seen.add(`${line[col('over budget')]}/${line[col('illegal bundles')]}`);
+    }
+    // the strategies' counts differ, so a row under another's name could not pass
+    expect(seen.size).toBe(4);
+    // the whole-run table shows each kind of violation apart, and the errors
+    for (const kind of [...VIOLATION_KINDS, 'errors']) expect(whole?.headers, kind).toContain(kind);
+  });
+
+  it('has a table per budget the rows hold, each counted over that budget alone', () => {
+    const section = sectionOf(reportMarkdown(PEER_ROWS, 't')) as string;
+    const present = [...new Set(PEER_ROWS.map((r) => r.budget))];
+    expect(present).toEqual(['tight', 'medium']);
+    expect(section).not.toContain('### roomy');
+    const all = tables(section);
+    expect(all).toHaveLength(1 + present.length);
+    for (const [k, budget] of present.entries()) {
+      const at = section.indexOf(`### ${budget}\n`);
+      expect(at, budget).toBeGreaterThan(0);
+      // the table under the heading is the (k + 1)-th of the section
+      expect(tables(section.slice(at))[0]).toEqual(all[k + 1]);
+      const t = all[k + 1];
+      const col = t?.headers.indexOf('over budget') ?? -1;
+      expect(col).toBeGreaterThan(0);
+      expect(t?.rows.map((r) => r[0])).toEqual(['compiler-v2', 'compiler', 'aider-repomap', 'prompt-tsx']);
+      for (const line of t?.rows ?? []) {
+        const mine = PEER_ROWS.filter((r) => r.strategy === line[0] && r.budget === budget);
+        expect(line[col], `${budget} ${line[0]}`).toBe(String(countOf(mine, overBudget)));
+      }
+    }
+  });
+
+  it('is absent with peers but no compiler, and with compilers but no peer', () => {
+    const noCompiler = PEER_ROWS.filter((r) => !r.strategy.startsWith('compiler'));
+    const noPeer = PEER_ROWS.filter((r) => !PEERS_HELD.includes(r.strategy));
+    for (const rows of [noCompiler, noPeer]) {
+      const report = reportMarkdown(rows, 't');
+      expect(sectionOf(report)).toBeNull();
+      expect(report).not.toContain('against the peers');
+    }
+    // one compiler and one peer are enough
+    const pair = PEER_ROWS.filter((r) => r.strategy === 'compiler' || r.strategy === 'prompt-tsx');
+    expect(sectionOf(reportMarkdown(pair, 't'))).not.toBeNull();
   });
 });

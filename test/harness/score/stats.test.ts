@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FIGURES, figuresOf } from '../../../src/harness/score/catalogue.js';
 import {
   budgetStats,
   mean,
@@ -239,5 +240,60 @@ describe('mean', () => {
     expect(mean([])).toBeNull();
     expect(mean([0])).toBe(0);
     expect(mean([1, 2, 6])).toBe(3);
+  });
+});
+
+describe('strategyStats: illegal bundles and over budget', () => {
+  const audit = (legal: boolean, missing: string[] = []) => ({
+    legal,
+    missing_required: missing,
+    objective: { preferred: 0, discretionary: 0, rendered_cost: 0 },
+  });
+  const rows = [
+    // an illegal bundle by its items: three illegal items, one illegal bundle
+    row({ illegal_admission: 3, scope_violations: 3, audit: audit(false) }),
+    // an illegal bundle with no illegal item: it lacks a required content; also over budget
+    row({ audit: audit(false, ['m1']), budget_compliant: false, rendered_tokens: 1200, budget_slack: -200 }),
+    // legal, and a bundle with no audit (a run written before audits): neither counts
+    row({ audit: audit(true), budget_compliant: false, rendered_tokens: 1100, budget_slack: -100 }),
+    row({ audit: null }),
+    // a refusal, even one whose audit (bait: a real refusal has none) says illegal, is no illegal bundle
+    refusal({ audit: audit(false) }),
+    // a refusal as the scorer writes it: nothing rendered, so within budget
+    refusal({ budget_compliant: true }),
+    // error rows, baited with what would count if they were scored
+    bait({ success: true, audit: audit(false), budget_compliant: false }),
+    bait({ budget_compliant: false }),
+  ];
+
+  it('counts bundles whose audit is not legal, once each, never refusals or error rows', () => {
+    // rows 1 and 2: not row 1's three items, not the refusal, not the error rows
+    expect(strategyStats(rows).illegal_bundles).toBe(2);
+    expect(strategyStats(rows).illegal).toBe(3); // the items, unlike the bundles
+  });
+
+  it('counts rows over budget, leaving error rows out', () => {
+    // rows 2 and 3, whatever their legality; not the error rows
+    expect(strategyStats(rows).over_budget).toBe(2);
+  });
+
+  it('is zero for only error rows and for only legal bundles within budget', () => {
+    for (const rs of [[bait({ success: true, audit: audit(false), budget_compliant: false })], [row()]]) {
+      const s = strategyStats(rs);
+      expect([s.illegal_bundles, s.over_budget]).toEqual([0, 0]);
+    }
+  });
+
+  it('the catalogue reads each from its own field, and the peers tables show both', () => {
+    const s = { ...strategyStats(rows), illegal_bundles: 7, over_budget: 11 };
+    const byName = new Map(FIGURES.map((f) => [f.name, f]));
+    expect(byName.get('illegal_bundles')?.of(s)).toBe(7);
+    expect(byName.get('over_budget')?.of(s)).toBe(11);
+    expect(byName.get('illegal_bundles')?.label).toBe('illegal bundles');
+    expect(byName.get('over_budget')?.label).toBe('over budget');
+    for (const t of ['peers', 'peers_budget'] as const)
+      expect(figuresOf(t).map((f) => f.name)).toEqual(
+        expect.arrayContaining(['illegal_bundles', 'over_budget']),
+      );
   });
 });
