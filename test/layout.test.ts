@@ -215,6 +215,7 @@ describe('the harness in folders by concern', () => {
       'bench',
       'checks',
       'generate',
+      'ingest',
       'input',
       'kit',
       'output',
@@ -239,7 +240,7 @@ describe('the harness in folders by concern', () => {
 });
 
 /** Lowest first: a harness folder imports only folders before it in this list. */
-const ORDER = ['kit', 'input', 'score', 'report', 'output', 'checks', 'run', 'generate', 'bench'];
+const ORDER = ['kit', 'input', 'score', 'report', 'output', 'checks', 'run', 'generate', 'ingest', 'bench'];
 
 /** The harness folder a file lies in, or null (a root module of the harness, or outside it). */
 function folderOf(file: string, harness: string): string | null {

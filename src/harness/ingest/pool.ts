@@ -18,7 +18,7 @@
  *   touching both needs. The import graph raises relevance instead (relevance.ts, `neighbour`).
  */
 import { type ContextCandidate, SCHEMA } from '../../compiler/index.js';
-import { countTokens } from '../input/real-tokens.js';
+import { countTokens } from '../input/index.js';
 import type { PathClass } from './types.js';
 
 /** A file of the state, read and classified; its outline and last change found by the caller. */

@@ -5,7 +5,7 @@
  * is parsed and counted once, while the texts themselves are read per case and let go.
  */
 import path from 'node:path';
-import { countTokens } from '../input/real-tokens.js';
+import { countTokens } from '../input/index.js';
 import { classifyPath, decodeText } from './files.js';
 import { resolveImport } from './imports.js';
 import type { Grammars } from './outline.js';

@@ -8,7 +8,7 @@ export { asProblem, type Finding, Findings, findingLine, type Lint, settle } fro
 export { identitiesOf } from './lint-corpus.js';
 export { lintBatchShape } from './lint-files.js';
 export { walk } from './lint-target.js';
-export { realTokens } from './real-tokens.js';
+export { countTokens, realTokens } from './real-tokens.js';
 export {
   loadCandidates,
   loadPolicy,

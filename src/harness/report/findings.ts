@@ -2,27 +2,10 @@
  * docs/findings.md from a template and a run: every figure in the document is a placeholder the
  * run fills, so the text cannot drift from the results (a test renders it again and compares).
  *
- * Placeholders, filled in one pass (a filled-in text is never read again as a template):
- * - `{CASE/BUDGET/STRATEGY.metric}`: one row's figure; `*` in any of the three sums counts over
- *   the rows it names (a boolean counts its true rows; fractions and text are not summed).
- *   Metrics: any field of a row, and `outcome`, `refused`, `compilations` (1 a row), `violations`
- *   (the six kinds summed), `illegal` (1 for a bundle that breaks any legality rule, a missing
- *   required content included), `admitted`.
- * - `{{generated}}`: the line saying the document is generated.
- * - `{{purpose CASE}}`: what the case is for, from the corpus manifest.
- * - `{{candidate CASE ID FIELD}}`: a candidate's field; FIELD `cost` is the declared tokens of the
- *   candidate with everything it depends on, what admitting it costs into an empty bundle.
- * - `{{outcomes CASE metric,...}}`: a table of every strategy at every budget.
- * - `{{decision CASE BUDGET STRATEGY CANDIDATE}}`: that candidate's trace entry, with its
- *   dependencies' own entries.
- * - `{{refusal CASE BUDGET STRATEGY}}`: that refusal's code, blocking ids and diagnostic.
- * - `{RUN:CASE/BUDGET/STRATEGY.metric}`: the same figure from another run, named as the caller
- *   names it (the CLI: by its folder's name).
- * - `{{stat RUN BUDGET STRATEGY FIGURE}}`: a figure of the metric catalogue (summary.json's, such
- *   as `must_recall_feasible`, a mean) over one strategy's rows of that run; BUDGET `*` for all.
- * - `{{table RUN BUDGET STRATEGY,... FIGURE,...}}`: those figures as a table, a row per strategy.
- * Braces around anything else are left as they are, unless they hold a `/` (a placeholder
- * mistyped); a placeholder naming nothing in the run is an error, with its line, never a blank.
+ * The placeholders are listed in docs/cli.md (`ctxbench findings`). They are filled in one pass
+ * (a filled-in text is never read again as a template); braces around anything else are left as
+ * they are, unless they hold a `/` (a placeholder mistyped); a placeholder naming nothing in the
+ * runs is an error, with its line, never a blank.
  */
 import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
 import { FIGURES, type Figure, rowMetric, statsByStrategy, strategiesOf } from '../score/index.js';
@@ -102,7 +85,7 @@ function select(run: FindingsRun, kase: string, budget: string, strategy: string
   return rows.length > 0 ? rows : fail('names no compilation of the run');
 }
 
-const FIGURE = /^(?:([\w-]+):)?([\w*-]+)\/([\w*-]+)\/([\w*-]+)\.(\w+)$/;
+const FIGURE = /^(?:([\w.-]+):)?([\w*-]+)\/([\w*-]+)\/([\w*-]+)\.(\w+)$/;
 
 /** The run a placeholder names, or the document's own when it names none. */
 const runNamed = (runs: Runs, name: string | undefined): FindingsRun =>
@@ -112,14 +95,8 @@ const runNamed = (runs: Runs, name: string | undefined): FindingsRun =>
 
 function figureOf(runs: Runs, spec: string): string {
   const m = FIGURE.exec(spec) ?? fail('is not [RUN:]CASE/BUDGET/STRATEGY.metric');
-  const [, named, kase, budget, strategy, name] = m as unknown as [
-    string,
-    string | undefined,
-    string,
-    string,
-    string,
-    string,
-  ];
+  type Spec = [string, string | undefined, string, string, string, string];
+  const [, named, kase, budget, strategy, name] = m as unknown as Spec;
   const rows = select(runNamed(runs, named), kase, budget, strategy);
   const values = rows.map((r) => metric(r, name));
   if (values.some((v) => v === undefined)) fail(`no metric ${name}`);
