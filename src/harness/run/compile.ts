@@ -116,6 +116,14 @@ export class CompileSession {
   }
 
   /**
+   * One compilation of inputs built in memory (`pack`'s pool), measured: the bundle's candidates
+   * and its trace, not the JSON `compile` prints. The inputs are the caller's, already legal.
+   */
+  measured(inputs: Inputs, key: string): Promise<MeasuredCompilation> {
+    return compileHosted(this.hosts, this.strategy, key, inputs);
+  }
+
+  /**
    * Each non-blank line of a batch file compiled, in order, with where it was (`file:line`). A
    * bad line is `{"error": "file:line: ..."}` and the rest go on; only an unreadable file throws.
    */
