@@ -23,8 +23,11 @@ export type Step =
 export const EPOCH = 1_767_225_600;
 export const HOUR = 3600;
 
+// Without the variables that would send git to another repository (set when tests run in a hook).
+const { GIT_DIR: _d, GIT_WORK_TREE: _w, GIT_INDEX_FILE: _i, ...INHERITED } = process.env;
+
 const ENV: NodeJS.ProcessEnv = {
-  ...process.env,
+  ...INHERITED,
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
   GIT_TERMINAL_PROMPT: '0',

@@ -29,16 +29,45 @@ export interface LastChange {
 // Histories of large projects run to hundreds of megabytes of `git log` output.
 const MAX_OUTPUT = 1 << 30;
 
-const GIT_ENV: NodeJS.ProcessEnv = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_TERMINAL_PROMPT: '0',
-  // Reading must not refresh the index or take its lock in the user's repository.
-  GIT_OPTIONAL_LOCKS: '0',
-  GIT_PAGER: 'cat',
-  PAGER: 'cat',
-  LC_ALL: 'C',
-};
+/**
+ * Variables that would point git at another repository, index or object store than the folder
+ * asked for (they are set inside git hooks, for one): never passed on.
+ */
+const REPOSITORY_VARIABLES = new Set([
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+]);
+
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (
+      !REPOSITORY_VARIABLES.has(name) &&
+      !name.startsWith('GIT_CONFIG_KEY_') &&
+      !name.startsWith('GIT_CONFIG_VALUE_')
+    )
+      env[name] = value;
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    // Reading must not refresh the index or take its lock in the user's repository.
+    GIT_OPTIONAL_LOCKS: '0',
+    // The history as committed, not as `git replace` or grafts would show it.
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    LC_ALL: 'C',
+  };
+}
 
 interface GitResult {
   readonly status: number | null;
@@ -48,7 +77,7 @@ interface GitResult {
 
 function git(dir: string, args: readonly string[], input?: Buffer | string): GitResult {
   const r = spawnSync('git', ['--no-pager', '-c', 'core.quotepath=off', '-C', dir, ...args], {
-    env: GIT_ENV,
+    env: gitEnv(),
     maxBuffer: MAX_OUTPUT,
     ...(input === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] } : { input }),
   });

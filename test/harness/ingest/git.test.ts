@@ -121,6 +121,35 @@ describe('openRepository', () => {
   });
 });
 
+describe('the repository asked for, and no other', () => {
+  it('opens a bare clone at its git folder', () => {
+    const source = path.join(tmp, 'for-bare');
+    const shas = makeRepository(source, [{ write: 'a.ts', content: 'a' }, { commit: 'a' }]);
+    const bare = path.join(tmp, 'bare.git');
+    git(tmp, ['clone', '-q', '--bare', source, bare]);
+    const repo = openRepository(bare);
+    expect(repo).toEqual({ root: bare, head: shas[0] });
+    expect(commits(repo).map((c) => c.changes)).toEqual([[{ status: 'A', path: 'a.ts' }]]);
+  });
+
+  it('is not turned to another repository by GIT_DIR in the environment (as inside a hook)', () => {
+    const mine = path.join(tmp, 'mine');
+    const other = path.join(tmp, 'other');
+    const [one] = makeRepository(mine, [{ write: 'mine.ts', content: 'm' }, { commit: 'mine' }]);
+    makeRepository(other, [{ write: 'other.ts', content: 'o' }, { commit: 'other' }]);
+    const saved = process.env.GIT_DIR;
+    process.env.GIT_DIR = path.join(other, '.git');
+    try {
+      const repo = openRepository(mine);
+      expect(repo.head).toBe(one);
+      expect(commits(repo).map((c) => c.subject)).toEqual(['mine']);
+    } finally {
+      if (saved === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = saved;
+    }
+  });
+});
+
 describe('commits', () => {
   let repo: Repository;
   let shas: string[];
@@ -206,6 +235,30 @@ describe('commits', () => {
     expect(last.lastChangeBefore('side.ts', 5)).toBe(t(4));
     expect(last.lastChangeBefore('side.ts', 7)).toBe(t(6));
     expect(last.lastChangeBefore('never.ts', 7)).toBeNull();
+  });
+});
+
+describe('commits with names made to look like the log format', () => {
+  it('reads paths and messages that look like commit marks or statuses as what they are', () => {
+    const dir = path.join(tmp, 'tricky');
+    const mark = `\u0001${'a'.repeat(40)}`;
+    const shas = makeRepository(dir, [
+      { write: mark, content: 'x' },
+      { write: 'M', content: 'm' },
+      { commit: `${mark}\n\nM\n` },
+      { write: 'R100', content: 'r' },
+      { commit: 'A' },
+    ]);
+    const list = commits(openRepository(dir));
+    expect(list.map((c) => c.sha)).toEqual(shas);
+    expect(list[0]?.subject).toBe(mark);
+    expect(list[0]?.body).toBe('M');
+    expect(byPath(list[0]?.changes ?? [])).toEqual([
+      { status: 'A', path: mark },
+      { status: 'A', path: 'M' },
+    ]);
+    expect(list[1]?.subject).toBe('A');
+    expect(list[1]?.changes).toEqual([{ status: 'A', path: 'R100' }]);
   });
 });
 
