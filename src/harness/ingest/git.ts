@@ -103,7 +103,8 @@ function gitOk(dir: string, args: readonly string[], what: string, input?: Buffe
 
 const firstLine = (text: string): string => text.trim().split('\n')[0] ?? '';
 
-const text = (b: Buffer): string => b.toString('utf8').trim();
+// Only git's line end: a folder's name may itself end in a space.
+const text = (b: Buffer): string => b.toString('utf8').replace(/\n$/, '');
 
 export function openRepository(dir: string): Repository {
   let isFolder = false;
