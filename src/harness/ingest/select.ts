@@ -1,0 +1,89 @@
+/**
+ * Which commits of a history become cases: those a person could have been asked to make from
+ * their message (one parent, not a dependency bump, a handful of source files changed), and of
+ * those a seeded sample, so that the same history and seed always give the same corpus.
+ */
+import seedrandom from 'seedrandom';
+import { classifyPath, isDependencyBump, isLockfile } from './files.js';
+import type { Commit } from './types.js';
+
+export interface SelectOptions {
+  readonly count: number;
+  readonly seed: string;
+  /** Fewest changed source files a case may have (1). */
+  readonly minFiles?: number;
+  /** Most changed source files a case may have (6). */
+  readonly maxFiles?: number;
+}
+
+export interface Selection {
+  /** Indices into the commits, oldest first. */
+  readonly selected: readonly number[];
+  readonly eligible: number;
+  /** Commits not eligible, by reason. */
+  readonly skipped: Readonly<Record<string, number>>;
+}
+
+/** Beyond this many changed paths a commit is a sweep (a reformat, a vendored import), not a task. */
+const MAX_CHANGED_PATHS = 50;
+
+export type IneligibleReason =
+  | 'root'
+  | 'merge'
+  | 'dependency-bump'
+  | 'too-many-paths'
+  | 'too-few-source-files'
+  | 'too-many-source-files';
+
+/** The source files a commit changed: the ones a case's content is counted in. */
+export function changedSourceFiles(commit: Commit): string[] {
+  const files = new Set<string>();
+  for (const change of commit.changes) {
+    const cls = classifyPath(change.path);
+    if (cls.source && !cls.generated && !cls.vendored && !isLockfile(change.path)) files.add(change.path);
+  }
+  return [...files];
+}
+
+export function ineligibleReason(
+  commit: Commit,
+  minFiles: number,
+  maxFiles: number,
+): IneligibleReason | null {
+  if (commit.parents.length === 0) return 'root';
+  if (commit.parents.length > 1) return 'merge';
+  if (isDependencyBump(commit)) return 'dependency-bump';
+  if (commit.changes.length > MAX_CHANGED_PATHS) return 'too-many-paths';
+  const files = changedSourceFiles(commit).length;
+  if (files < minFiles) return 'too-few-source-files';
+  if (files > maxFiles) return 'too-many-source-files';
+  return null;
+}
+
+export function selectCases(commits: readonly Commit[], options: SelectOptions): Selection {
+  const minFiles = options.minFiles ?? 1;
+  const maxFiles = options.maxFiles ?? 6;
+  const eligible: number[] = [];
+  const skipped: Record<string, number> = {};
+  commits.forEach((commit, index) => {
+    const reason = ineligibleReason(commit, minFiles, maxFiles);
+    if (reason === null) eligible.push(index);
+    else skipped[reason] = (skipped[reason] ?? 0) + 1;
+  });
+  const count = Math.max(0, Math.floor(options.count));
+  if (eligible.length <= count) return { selected: eligible, eligible: eligible.length, skipped };
+  // Fisher-Yates over the eligible indices; the first `count` are the sample.
+  const rng = seedrandom(options.seed);
+  const pool = [...eligible];
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    const a = pool[i] as number;
+    pool[i] = pool[j] as number;
+    pool[j] = a;
+  }
+  return {
+    selected: pool.slice(0, count).sort((a, b) => a - b),
+    eligible: eligible.length,
+    skipped,
+  };
+}

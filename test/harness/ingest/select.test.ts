@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commits, openRepository } from '../../../src/harness/ingest/git.js';
+import { selectCases } from '../../../src/harness/ingest/select.js';
+import type { Commit } from '../../../src/harness/ingest/types.js';
+import { makeRepository, type Step } from '../../helpers/git-fixture.js';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-select-')));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const writes = (files: readonly string[], content: string): Step[] =>
+  files.map((f) => ({ write: f, content }));
+const sources = (n: number, prefix: string): string[] =>
+  Array.from({ length: n }, (_, i) => `src/${prefix}${i}.ts`);
+
+describe('selectCases on a scripted history', () => {
+  let history: Commit[];
+  beforeAll(() => {
+    const dir = path.join(tmp, 'repo');
+    const shas = makeRepository(dir, [
+      ...writes(['src/a.ts', 'src/b.ts'], 'one\n'),
+      { commit: 'root' }, // 0: the root, no parent
+      ...writes(['src/a.ts'], 'two\n'),
+      { commit: 'change a' }, // 1: eligible
+      ...writes(['package.json', 'package-lock.json'], '{}\n'),
+      { commit: 'add a dependency' }, // 2: manifest and lockfile only
+      ...writes(['src/a.ts'], 'three\n'),
+      { commit: 'Bump lodash from 4.17.20 to 4.17.21' }, // 3: a bot's subject
+      ...writes(sources(7, 'seven'), 'x\n'),
+      { commit: 'seven files' }, // 4: one too many
+      ...writes(sources(6, 'six'), 'x\n'),
+      { commit: 'six files' }, // 5: eligible, at the limit
+      ...writes(['README.md'], 'docs\n'),
+      { commit: 'docs only' }, // 6: no source file
+      { checkout: 'side', at: 6 },
+      ...writes(['src/side.ts'], 'side\n'),
+      { commit: 'on a branch' }, // 7: eligible
+      { checkout: 'main' },
+      ...writes(['src/b.ts'], 'two\n'),
+      { commit: 'change b' }, // 8: eligible
+      { merge: 'side', message: 'merge side' }, // 9: a merge
+      ...writes(
+        Array.from({ length: 50 }, (_, i) => `docs/page${i}.md`),
+        'page\n',
+      ),
+      ...writes(['src/c.ts'], 'c\n'),
+      { commit: 'a sweep of 51 paths' }, // 10: too many paths, one source file
+      ...writes(['dist/bundle.js', 'vendor/x/y.go', 'yarn.lock'], 'built\n'),
+      { commit: 'rebuild' }, // 11: generated, vendored and a lockfile: no source counted
+      { rename: 'src/a.ts', to: 'lib/a.ts' },
+      { commit: 'move a' }, // 12: eligible, by the new path
+    ]);
+    history = commits(openRepository(dir));
+    expect(history.map((c) => c.sha)).toEqual(shas);
+  });
+
+  it('counts each reason and keeps the eligible commits in history order', () => {
+    const result = selectCases(history, { count: 100, seed: 's' });
+    expect(result.selected).toEqual([1, 5, 7, 8, 12]);
+    expect(result.eligible).toBe(5);
+    expect(result.skipped).toEqual({
+      root: 1,
+      'dependency-bump': 2,
+      'too-many-source-files': 1,
+      'too-few-source-files': 2,
+      merge: 1,
+      'too-many-paths': 1,
+    });
+  });
+
+  it('moves the bounds on the number of source files when asked', () => {
+    const wide = selectCases(history, { count: 100, seed: 's', maxFiles: 7 });
+    expect(wide.selected).toEqual([1, 4, 5, 7, 8, 12]);
+    const narrow = selectCases(history, { count: 100, seed: 's', minFiles: 2 });
+    expect(narrow.selected).toEqual([5]);
+    expect(narrow.skipped['too-few-source-files']).toBe(6);
+  });
+
+  it('picks `count` of the eligible commits when there are more', () => {
+    const result = selectCases(history, { count: 2, seed: 's' });
+    expect(result.selected).toHaveLength(2);
+    expect(result.eligible).toBe(5);
+    for (const i of result.selected) expect([1, 5, 7, 8, 12]).toContain(i);
+    expect(selectCases(history, { count: 0, seed: 's' }).selected).toEqual([]);
+  });
+});
+
+describe('selectCases picks deterministically from a seed', () => {
+  // 60 commits; every third is a merge, the rest change one source file each: 40 eligible.
+  const history: Commit[] = Array.from({ length: 60 }, (_, i) => ({
+    sha: i.toString(16).padStart(40, '0'),
+    parents: i === 0 ? [] : i % 3 === 0 ? ['a'.repeat(40), 'b'.repeat(40)] : ['c'.repeat(40)],
+    time: i,
+    subject: `commit ${i}`,
+    body: '',
+    changes: [{ status: 'M', path: `src/f${i}.ts` }],
+  }));
+  const eligible = history.map((_, i) => i).filter((i) => i % 3 !== 0);
+
+  it('gives the same pick for the same seed, in history order, only eligible commits', () => {
+    const a = selectCases(history, { count: 5, seed: 'alpha' });
+    const again = selectCases(history, { count: 5, seed: 'alpha' });
+    expect(again).toEqual(a);
+    expect(a.eligible).toBe(40);
+    expect(a.skipped).toEqual({ root: 1, merge: 19 });
+    expect(a.selected).toHaveLength(5);
+    expect(new Set(a.selected).size).toBe(5);
+    expect([...a.selected].sort((x, y) => x - y)).toEqual(a.selected);
+    for (const i of a.selected) expect(eligible).toContain(i);
+  });
+
+  it('gives a different pick for a different seed, and every eligible commit a chance', () => {
+    const a = selectCases(history, { count: 5, seed: 'alpha' }).selected;
+    const b = selectCases(history, { count: 5, seed: 'beta' }).selected;
+    expect(b).not.toEqual(a);
+    const seen = new Set<number>();
+    for (let s = 0; s < 200; s++)
+      for (const i of selectCases(history, { count: 5, seed: `seed-${s}` }).selected) seen.add(i);
+    expect([...seen].sort((x, y) => x - y)).toEqual(eligible);
+  });
+});
