@@ -75,6 +75,17 @@ const COMMANDS: readonly Listed[] = [
     load: async () => (await import('./commands/generate.js')).generate,
   },
   {
+    name: 'ingest <repo>',
+    describe:
+      "a git repository's history as a corpus: each case a commit, its parent the pool, its changes the ledger",
+    load: async () => (await import('./commands/ingest.js')).ingestCommand,
+  },
+  {
+    name: 'pack <dir>',
+    describe: 'the context for one task under one budget, from a working tree, as Markdown, XML or JSON',
+    load: async () => (await import('./commands/pack.js')).packCommand,
+  },
+  {
     name: 'merge <dirs..>',
     describe: 'join shard run folders into the run folder of the whole matrix',
     load: async () => (await import('./commands/merge.js')).merge,

@@ -6,6 +6,7 @@
  * index and parse it; the second builds and writes one case at a time, reading that case's texts
  * again, so that no more than one case's contents is held at once.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import {
   type CompilerPolicy,
@@ -69,6 +70,21 @@ export interface IngestSummary {
   readonly skippedFiles: SkipCounts;
   /** Distinct file versions read. */
   readonly versions: number;
+}
+
+/** What marks a folder as ingest's output, for `--force`. */
+export const INGEST_MARKS = ['manifest.json'] as const;
+
+/** A corpus ingest wrote (its manifest has an `ingest` block): one `ingest --force` may replace. */
+export function ingestedCorpus(dir: string): boolean {
+  try {
+    const file = path.join(dir, 'manifest.json');
+    if (fs.statSync(file).size > 1 << 26) return false;
+    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return typeof manifest === 'object' && manifest !== null && 'ingest' in manifest;
+  } catch {
+    return false;
+  }
 }
 
 /** The ingested corpus's policy: the default, with the rendering overhead in real o200k tokens. */

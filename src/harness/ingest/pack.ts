@@ -19,7 +19,15 @@ import { hashWorkingFile } from './git.js';
 import { ingestPolicy } from './ingest.js';
 import { loadGrammars } from './outline.js';
 import { buildPool } from './pool.js';
-import { BlobFacts, decodeFile, poolFiles, repositoryName, type SkipCounts, Skips, type StateFile } from './state.js';
+import {
+  BlobFacts,
+  decodeFile,
+  poolFiles,
+  repositoryName,
+  type SkipCounts,
+  Skips,
+  type StateFile,
+} from './state.js';
 import type { TreeEntry } from './types.js';
 
 export interface PackOptions {
@@ -44,12 +52,16 @@ const toPosix = (p: string): string => p.split(path.sep).join('/');
 /** The files of a git working tree under `dir`, relative to it: tracked, and untracked but not ignored. */
 function gitListed(dir: string): string[] | null {
   try {
-    const out = execFileSync('git', ['-c', 'core.quotepath=off', 'ls-files', '-z', '-co', '--exclude-standard', '--', '.'], {
-      cwd: dir,
-      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
-      stdio: ['ignore', 'pipe', 'ignore'],
-      maxBuffer: 1 << 30,
-    });
+    const out = execFileSync(
+      'git',
+      ['-c', 'core.quotepath=off', 'ls-files', '-z', '-co', '--exclude-standard', '--', '.'],
+      {
+        cwd: dir,
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+        maxBuffer: 1 << 30,
+      },
+    );
     return out
       .toString('utf8')
       .split('\0')
@@ -124,7 +136,9 @@ export async function packPool(dir: string, options: PackOptions): Promise<PackP
     else files.push(f);
   }
   const paths = new Set(files.map((f) => f.path));
-  const required = new Set((options.require ?? []).map((r) => toPosix(path.normalize(r)).replace(/^\.\//, '')));
+  const required = new Set(
+    (options.require ?? []).map((r) => toPosix(path.normalize(r)).replace(/^\.\//, '')),
+  );
   for (const r of required)
     if (!paths.has(r))
       throw new InputError(

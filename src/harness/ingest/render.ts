@@ -90,7 +90,9 @@ function markdown(b: PackedBundle): string {
 const XML: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const xmlText = (s: string): string =>
   // Characters XML 1.0 cannot hold at all are dropped; the rest escaped.
-  s.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '').replace(/[&<>"]/g, (c) => XML[c] as string);
+  s
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/[&<>"]/g, (c) => XML[c] as string);
 
 function xml(b: PackedBundle): string {
   const out = [
@@ -156,7 +158,8 @@ export function leftOut(
     .sort((a, b) => b.relevance - a.relevance || (a.content_identity < b.content_identity ? -1 : 1));
   const lines = out.slice(0, limit).map((c) => {
     const e = byId.get(c.candidate_id);
-    const why = e === undefined ? 'no trace entry' : `${e.decision}${e.reason_detail ? `: ${e.reason_detail}` : ''}`;
+    const why =
+      e === undefined ? 'no trace entry' : `${e.decision}${e.reason_detail ? `: ${e.reason_detail}` : ''}`;
     return `${c.content_identity} (relevance ${c.relevance}): ${why}`;
   });
   if (out.length > limit) lines.push(`... and ${out.length - limit} more files, less relevant`);

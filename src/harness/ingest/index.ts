@@ -1,0 +1,4 @@
+/** Ingest: a git repository's history as a corpus, and a working tree's pool for one task (pack). */
+export { INGEST_MARKS, ingest, ingestedCorpus } from './ingest.js';
+export { packPool } from './pack.js';
+export { leftOut, PACK_FORMATS, type PackFormat, renderPack } from './render.js';
