@@ -239,10 +239,12 @@ function pythonBlock(parent: Node, out: Outline, depth: number): void {
   for (const node of parent.namedChildren) {
     const decl = node.type === 'decorated_definition' ? node.childForFieldName('definition') : node;
     if (decl === null) continue;
-    if (decl.type === 'function_definition') out.add(decl, decl, decl.childForFieldName('body'), depth);
+    // The header ends at the definition's own `:`, so that a comment after it is left out.
+    const colon = decl.children.find((c) => c.type === ':') ?? decl.childForFieldName('body');
+    if (decl.type === 'function_definition') out.add(decl, decl, colon, depth);
     else if (decl.type === 'class_definition') {
+      out.add(decl, decl, colon, depth);
       const body = decl.childForFieldName('body');
-      out.add(decl, decl, body, depth);
       if (body !== null) pythonBlock(body, out, depth + 1);
     } else if (decl.type === 'ERROR') pythonBlock(decl, out, depth);
   }

@@ -255,6 +255,17 @@ describe('outline: Python', () => {
     expect(outline).toContain('7: class After');
   });
 
+  it('leaves out a comment after the colon, and keeps a lambda default with its own colon', () => {
+    const text = lines(
+      'class Plain:  # a comment',
+      '    def f(self, key=lambda x: x) -> int:  # note',
+      '        pass',
+    );
+    expect(grammars.outline('python', text)).toBe(
+      lines('1: class Plain', '2:   def f(self, key=lambda x: x) -> int'),
+    );
+  });
+
   it('gives the empty string for a script', () => {
     expect(grammars.outline('python', 'import sys\nprint(sys.argv)\nx = 1\n')).toBe('');
   });
