@@ -32,7 +32,7 @@ import {
 } from './git.js';
 import { loadGrammars } from './outline.js';
 import { buildPool, TASK_ID } from './pool.js';
-import { changedSourceFiles, selectCases } from './select.js';
+import { neededAtParent, selectCases } from './select.js';
 import {
   BlobFacts,
   decodeFile,
@@ -89,25 +89,6 @@ export function ingestedCorpus(dir: string): boolean {
 
 /** The ingested corpus's policy: the default, with the rendering overhead in real o200k tokens. */
 export const ingestPolicy = (): CompilerPolicy => ({ ...defaultPolicy(), overhead_tokenizer: 'o200k' });
-
-/**
- * The ledger's must (changed source files) and should (changed tests), as they stood at the
- * parent: modified, deleted or retyped paths, and a renamed file under its old name. A file the
- * commit added was not there to be found.
- */
-export function neededAtParent(commit: Commit): { must: string[]; should: string[] } {
-  const source = new Set(changedSourceFiles(commit));
-  const there = new Set<string>();
-  for (const c of commit.changes) {
-    if ((c.status === 'M' || c.status === 'D' || c.status === 'T') && source.has(c.path)) there.add(c.path);
-    else if (c.status === 'R' && c.from !== undefined && source.has(c.path)) there.add(c.from);
-  }
-  const files = [...there].sort();
-  return {
-    must: files.filter((p) => !classifyPath(p).test),
-    should: files.filter((p) => classifyPath(p).test),
-  };
-}
 
 /** The task: the commit's subject, and its body when it has one. */
 export const taskText = (c: Commit): string =>
@@ -195,7 +176,8 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     const present = new Set(entries.map((e) => e.path));
     const { must } = neededAtParent(commit);
     if (!must.some((p) => present.has(p))) {
-      skippedCommits['nothing-to-find'] = (skippedCommits['nothing-to-find'] ?? 0) + 1;
+      // Its changed files were all left out (too large, excluded, binary): nothing to find.
+      skippedCommits['must-not-in-pool'] = (skippedCommits['must-not-in-pool'] ?? 0) + 1;
       continue;
     }
     plans.push({ index, commit, parent, entries });

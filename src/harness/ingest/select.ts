@@ -33,7 +33,8 @@ export type IneligibleReason =
   | 'dependency-bump'
   | 'too-many-paths'
   | 'too-few-source-files'
-  | 'too-many-source-files';
+  | 'too-many-source-files'
+  | 'nothing-at-parent';
 
 /** The source files a commit changed: the ones a case's content is counted in. */
 export function changedSourceFiles(commit: Commit): string[] {
@@ -57,7 +58,28 @@ export function ineligibleReason(
   const files = changedSourceFiles(commit).length;
   if (files < minFiles) return 'too-few-source-files';
   if (files > maxFiles) return 'too-many-source-files';
+  // A commit that only adds files leaves nothing in its parent's tree for a strategy to find.
+  if (neededAtParent(commit).must.length === 0) return 'nothing-at-parent';
   return null;
+}
+
+/**
+ * The ledger's must (changed source files) and should (changed tests), as they stood at the
+ * parent: modified, deleted or retyped paths, and a renamed file under its old name. A file the
+ * commit added was not there to be found.
+ */
+export function neededAtParent(commit: Commit): { must: string[]; should: string[] } {
+  const source = new Set(changedSourceFiles(commit));
+  const there = new Set<string>();
+  for (const c of commit.changes) {
+    if ((c.status === 'M' || c.status === 'D' || c.status === 'T') && source.has(c.path)) there.add(c.path);
+    else if (c.status === 'R' && c.from !== undefined && source.has(c.path)) there.add(c.from);
+  }
+  const files = [...there].sort();
+  return {
+    must: files.filter((p) => !classifyPath(p).test),
+    should: files.filter((p) => classifyPath(p).test),
+  };
 }
 
 export function selectCases(commits: readonly Commit[], options: SelectOptions): Selection {

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { countTokens } from '../input/index.js';
 import { classifyPath, decodeText } from './files.js';
-import { resolveImport } from './imports.js';
+import { goModuleOf, resolveImport } from './imports.js';
 import type { Grammars } from './outline.js';
 import type { PoolFile } from './pool.js';
 import { namedIdentifiers, namesPath, RelevanceIndex, relevanceOf } from './relevance.js';
@@ -100,19 +100,15 @@ export class BlobFacts {
   };
 }
 
-/** The Go module path of a state, from its root go.mod. */
-function goModule(files: readonly StateFile[]): string | undefined {
-  const mod = files.find((f) => f.path === 'go.mod');
-  return mod === undefined ? undefined : /^module\s+(\S+)/m.exec(mod.text)?.[1];
-}
-
 /** Each file's in-state imports, resolved: file to the files it imports, and back. */
 function neighbours(
   files: readonly StateFile[],
   facts: ReadonlyMap<string, Facts>,
 ): Map<string, Set<string>> {
   const paths = new Set(files.map((f) => f.path));
-  const context = { goModule: goModule(files) } as const;
+  const mod = files.find((f) => f.path === 'go.mod');
+  const goModule = mod === undefined ? undefined : goModuleOf(mod.text);
+  const context = goModule === undefined ? {} : { goModule };
   const out = new Map<string, Set<string>>(files.map((f) => [f.path, new Set<string>()]));
   for (const f of files) {
     const lang: Language | null = f.cls.language;
