@@ -160,6 +160,8 @@ export interface Corpus {
   readonly cases: readonly CorpusCase[];
   /** What each case is for: the manifest's optional `purpose`, case name to a sentence. */
   readonly purposes: ReadonlyMap<string, string>;
+  /** Written by `ingest` (its manifest has an `ingest` block): the report leads with localization. */
+  readonly ingested: boolean;
 }
 
 ////////////////////////////////////////////////////////////////////////////////////////////////

@@ -87,6 +87,9 @@ export const STRATEGY_GROUPS: Readonly<Record<string, readonly string[] | 'all'>
   peers: PEERS,
 };
 
+/** The candidate id of the task in a pool `ingest` or `pack` builds; every other id names a file form. */
+export const INGESTED_TASK_ID = 'task';
+
 /** The reason of an error row: a strategy that threw or returned something malformed. */
 export const STRATEGY_ERROR = 'STRATEGY_ERROR';
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  corpusIngested,
   corpusNameOf,
   guardOutput,
   readRows,
@@ -24,7 +25,12 @@ export const report = defineCommand({
       .option('out', { type: 'string', describe: 'write the reports here instead of the run folder' }),
   run: async (a, { io }) => {
     const run = a.run as string;
-    const files = await reportFiles(readRows(run), corpusNameOf(run), path.join(run, 'compilations.jsonl'));
+    const files = await reportFiles(
+      readRows(run),
+      corpusNameOf(run),
+      path.join(run, 'compilations.jsonl'),
+      corpusIngested(run),
+    );
     const out = a.out ?? run;
     const inputs = ['rows.jsonl', 'compilations.jsonl', 'manifest.json'].map((f) => path.join(run, f));
     // Every file is checked before the first is written: a refusal leaves the reports as they were.

@@ -235,7 +235,6 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         identity_truth[p] = { eval_class: 'should', min_representation: 'full' };
       for (const p of must.filter((x) => present.has(x)))
         identity_truth[p] = { eval_class: 'must', min_representation: 'full' };
-      identity_truth[TASK_ID] = { eval_class: 'must', min_representation: 'full' };
       const taskOnly = pool.filter((c) => c.candidate_id === TASK_ID);
       budgets[kase] = { ...budgetsOf };
       expected[kase] = Object.fromEntries(

@@ -19,6 +19,8 @@
  */
 import { type ContextCandidate, SCHEMA } from '../../compiler/index.js';
 import { countTokens } from '../input/index.js';
+import { INGESTED_TASK_ID } from '../vocabulary.js';
+import { FORM_RELEVANCE } from './relevance.js';
 import type { PathClass } from './types.js';
 
 /** A file of the state, read and classified; its outline and last change found by the caller. */
@@ -53,7 +55,7 @@ export interface PoolSpec {
   readonly tokens?: (key: string, text: string) => number;
 }
 
-export const TASK_ID = 'task';
+export const TASK_ID = INGESTED_TASK_ID;
 export type Form = 'full' | 'outline' | 'reference';
 const FORM_RANK: Readonly<Record<Form, number>> = { reference: 0, outline: 2, full: 3 };
 
@@ -156,7 +158,7 @@ function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
             : `as at ${spec.at}; last changed ${ISO_DAY(f.lastChange)}`,
         authority_eligible: withheld === null,
         authority_reason: withheld ?? 'tracked file',
-        relevance: f.relevance,
+        relevance: Math.round(f.relevance * FORM_RELEVANCE[form] * 100) / 100,
         is_default_form: form === 'full',
       },
       spec.scope,

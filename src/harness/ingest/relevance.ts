@@ -47,7 +47,7 @@ export function namesPath(task: string, path: string): boolean {
 /** The weights of the formula, named once for the module and the docs. */
 export const RELEVANCE_WEIGHTS = {
   /** Of the normalised BM25 score. */
-  bm25: 0.6,
+  bm25: 0.7,
   /** When the task names the file's path or file name. */
   path: 0.3,
   /** Per identifier the task names that the file declares (its outline), at most `identifiersMax`. */
@@ -56,6 +56,14 @@ export const RELEVANCE_WEIGHTS = {
   /** When the file imports, or is imported by, a file whose path the task names. */
   neighbour: 0.1,
 } as const;
+
+/**
+ * A form's share of its file's relevance. Every form of a content earns the same in the compiler's
+ * objective, so with one relevance for all three the cheapest form always wins and a bundle would
+ * be a list of paths; a reference or an outline carries less of the file than its full text, and
+ * says so here.
+ */
+export const FORM_RELEVANCE = { full: 1, outline: 0.75, reference: 0.5 } as const;
 
 export interface Document {
   /** A blob id: one document per file version. */

@@ -55,6 +55,7 @@ function readManifest(file: string, cases: readonly string[], lint: Lint | undef
     budgets: Record<string, Record<BudgetName, number>>;
     expected: Record<string, Record<BudgetName, { success: boolean; reason?: unknown }>>;
     purpose?: Record<string, string>;
+    ingest?: unknown;
   };
   const findings = new Findings(file);
   lintManifest(raw, findings, cases);
@@ -80,7 +81,11 @@ function readManifest(file: string, cases: readonly string[], lint: Lint | undef
       expected: e as Record<BudgetName, Expectation>,
     });
   }
-  return { cases: out, purposes: new Map(Object.entries(raw.purpose ?? {})) };
+  return {
+    cases: out,
+    purposes: new Map(Object.entries(raw.purpose ?? {})),
+    ingested: raw.ingest !== undefined,
+  };
 }
 
 /**
@@ -134,5 +139,6 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined, lin
     policyFile,
     cases,
     purposes: manifest.purposes,
+    ingested: manifest.ingested,
   };
 }

@@ -4,5 +4,13 @@ export { checkOut, type LineFile, writeWhole, writeWholeAsync } from './folder.j
 export { guardOutput } from './guard.js';
 export { mergeShards } from './merge.js';
 export { type ProgressOptions, type ProgressSink, progressLine } from './progress.js';
-export { corpusDigest, corpusNameOf, RUN_MARKS, readRows, reportFiles, runLabel } from './run-folder.js';
+export {
+  corpusDigest,
+  corpusIngested,
+  corpusNameOf,
+  RUN_MARKS,
+  readRows,
+  reportFiles,
+  runLabel,
+} from './run-folder.js';
 export { RunWriter, type Vet } from './run-writer.js';

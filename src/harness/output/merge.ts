@@ -14,7 +14,7 @@ import { writeWholeAsync } from './folder.js';
 import { readRows, writeRows } from './run-folder.js';
 
 interface ShardManifest {
-  readonly corpus?: { readonly name?: string; readonly digest?: string };
+  readonly corpus?: { readonly name?: string; readonly digest?: string; readonly ingested?: boolean };
   readonly strategies?: unknown;
   readonly policy?: unknown;
   readonly shard?: ShardInfo;
@@ -81,7 +81,7 @@ export async function mergeShards(
       });
     }
     lines.close();
-    await writeRows(w, rows, first.m.corpus?.name ?? 'merged');
+    await writeRows(w, rows, first.m.corpus?.name ?? 'merged', first.m.corpus?.ingested === true);
     const { shard: _none, ...rest } = first.m;
     const manifest = {
       ...rest,

@@ -47,11 +47,15 @@ export function rowsCsv(rows: readonly Row[]): string {
 export const reportTitle = (corpusName: string): string => `Study report: ${corpusName}`;
 
 /** The derived files: what `ctxbench report` can regenerate from rows alone. */
-export function derivedFiles(rows: readonly Row[], corpusName: string): Record<string, string> {
+export function derivedFiles(
+  rows: readonly Row[],
+  corpusName: string,
+  ingested = false,
+): Record<string, string> {
   return {
     'rows.csv': rowsCsv(rows),
     'summary.json': json(summary(rows)),
-    'report.md': reportMarkdown(rows, reportTitle(corpusName)),
+    'report.md': reportMarkdown(rows, reportTitle(corpusName), ingested),
   };
 }
 
@@ -64,10 +68,11 @@ export async function reportFiles(
   rows: readonly Row[],
   corpusName: string,
   compilations: string,
+  ingested = false,
 ): Promise<Record<string, string>> {
   return {
-    ...derivedFiles(rows, corpusName),
-    'report.html': await reportHtml(rows, reportTitle(corpusName), compilations),
+    ...derivedFiles(rows, corpusName, ingested),
+    'report.html': await reportHtml(rows, reportTitle(corpusName), compilations, ingested),
   };
 }
 
@@ -76,11 +81,12 @@ export async function writeRows(
   folder: FolderWriter,
   rows: readonly Row[],
   corpusName: string,
+  ingested = false,
 ): Promise<void> {
   const out = folder.lines('rows.jsonl');
   for (const r of rows) out.add(JSON.stringify(r));
   out.close();
-  await writeDerived(folder, rows, corpusName);
+  await writeDerived(folder, rows, corpusName, ingested);
 }
 
 /** The report files, into a folder being written; its compilations.jsonl is already whole. */
@@ -88,8 +94,14 @@ export async function writeDerived(
   folder: FolderWriter,
   rows: readonly Row[],
   corpusName: string,
+  ingested = false,
 ): Promise<void> {
-  const files = await reportFiles(rows, corpusName, path.join(folder.partial, 'compilations.jsonl'));
+  const files = await reportFiles(
+    rows,
+    corpusName,
+    path.join(folder.partial, 'compilations.jsonl'),
+    ingested,
+  );
   for (const [name, text] of Object.entries(files)) folder.write(name, text);
 }
 
@@ -130,6 +142,7 @@ export const manifestOf = (m: ManifestFacts, rows: number) => ({
     dir: m.corpus.dir,
     digest: corpusDigest(m.corpus.dir),
     cases: m.corpus.cases.length,
+    ...(m.corpus.ingested ? { ingested: true } : {}),
   },
   ...(m.ledgerDir === undefined
     ? {}
@@ -173,6 +186,14 @@ export function corpusNameOf(dir: string): string {
   if (!fs.existsSync(file)) return path.basename(path.resolve(dir));
   const m = readJsonFile(file) as { corpus?: { name?: unknown } } | null;
   return typeof m?.corpus?.name === 'string' ? m.corpus.name : path.basename(path.resolve(dir));
+}
+
+/** Whether a run folder's manifest says its corpus was ingested from a repository. */
+export function corpusIngested(dir: string): boolean {
+  const file = path.join(dir, 'manifest.json');
+  if (!fs.existsSync(file)) return false;
+  const m = readJsonFile(file) as { corpus?: { ingested?: unknown } } | null;
+  return m?.corpus?.ingested === true;
 }
 
 /**

@@ -64,7 +64,7 @@ export class RunWriter {
   async finish(facts: ManifestFacts): Promise<void> {
     this.close();
     fs.rmSync(path.join(this.folder.partial, IDENTITY));
-    await writeDerived(this.folder, this.rows, facts.corpus.name);
+    await writeDerived(this.folder, this.rows, facts.corpus.name, facts.corpus.ingested);
     this.folder.write('manifest.json', json(manifestOf(facts, this.rows.length)));
     this.folder.commit();
   }

@@ -13,6 +13,7 @@ import { type CellTable, exactProse, exactTables } from './exact.js';
 import { count, int, plural } from './format.js';
 import { type GridCell, gridCells, ITEM_COLUMNS, OUTCOME_LEGEND, TRACE_COLUMNS } from './grid.js';
 import { headlineTable } from './headline.js';
+import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
 import { SCRIPT, STYLE } from './page.js';
 import { peerNames, peersSection } from './peers.js';
 import { shownCells, type Table } from './table.js';
@@ -133,6 +134,19 @@ function peersSectionHtml(rows: readonly Row[], names: readonly string[]): strin
   ].join('\n');
 }
 
+/** report.md's localization section, for an ingested corpus. */
+function localizationSectionHtml(rows: readonly Row[], names: readonly string[]): string {
+  return [
+    '<section id="localization"><h2>Localization</h2>',
+    `<p>${escapeHtml(LOCALIZATION_PROSE)}</p>`,
+    ...localizationTables(rows, names).flatMap(({ budget, table }) => [
+      `<h3>${budget}</h3>`,
+      htmlTable(cellTable(table), `localization-${budget}`, (k) => k > 0),
+    ]),
+    '</section>',
+  ].join('\n');
+}
+
 /** The exact sections of report.md, as HTML tables: only when `exact` ran. */
 function exactSectionHtml(rows: readonly Row[], names: readonly string[]): string {
   if (!names.includes('exact')) return '';
@@ -157,6 +171,7 @@ export async function reportHtml(
   rows: readonly Row[],
   title: string,
   compilations: string | null,
+  ingested = false,
 ): Promise<string> {
   const names = strategiesOf(rows);
   const cases = new Set(rows.map((r) => r.case)).size;
@@ -173,7 +188,8 @@ export async function reportHtml(
     `<p>${count(rows.length, 'compilation')}: ${count(cases, 'case')} x ${BUDGETS.length} budgets x ` +
       `${count(names.length, 'strategy')}. ` +
       'Generated from rows.jsonl and compilations.jsonl; every number is computed, none is typed in.</p>',
-    `<nav><a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    `<nav>${ingested ? '<a href="#localization">Localization</a>' : ''}<a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    ingested ? localizationSectionHtml(rows, names) : '',
     headlineSection(rows, names),
     chartsSection(charts),
     gridSection(cells, names),

@@ -145,7 +145,9 @@ export async function checkRunFolder(dir: string): Promise<Disagreement[]> {
   if (m.rows !== to - from)
     say({ file: 'manifest.json', text: `rows is ${String(m.rows)}, but the run has ${to - from} cells` });
   if (rows.length < to - from) return found;
-  for (const [name, text] of Object.entries(await renderAgain(rows, m.corpus.name, lines))) {
+  for (const [name, text] of Object.entries(
+    await renderAgain(rows, m.corpus.name, lines, m.corpus.ingested === true),
+  )) {
     const file = path.join(dir, name);
     const was = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
     if (was === undefined) say({ file: name, text: 'missing' });
@@ -160,12 +162,12 @@ export async function checkRunFolder(dir: string): Promise<Disagreement[]> {
 }
 
 /** The report files of the re-derived rows; report.html reads compilations from a file. */
-async function renderAgain(rows: readonly Row[], name: unknown, lines: readonly string[]) {
+async function renderAgain(rows: readonly Row[], name: unknown, lines: readonly string[], ingested: boolean) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-validate-'));
   try {
     const file = path.join(tmp, 'compilations.jsonl');
     fs.writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
-    return await reportFiles(rows, typeof name === 'string' ? name : 'run', file);
+    return await reportFiles(rows, typeof name === 'string' ? name : 'run', file, ingested);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
