@@ -79,7 +79,7 @@ const XML_ENTITY: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>
  * order with their attributes and unescaped text.
  */
 function readXml(xml: string): { name: string; attrs: Record<string, string>; text: string }[] {
-  const unescape = (s: string): string => {
+  const unescaped = (s: string): string => {
     expect(s).not.toMatch(/&(?!(amp|lt|gt|quot);)/);
     return s.replace(/&(amp|lt|gt|quot);/g, (_, e: string) => XML_ENTITY[e] as string);
   };
@@ -90,7 +90,7 @@ function readXml(xml: string): { name: string; attrs: Record<string, string>; te
     const between = xml.slice(at, m.index);
     expect(between).not.toContain('<');
     const current = out[out.length - 1];
-    if (stack.length === 2 && current !== undefined) current.text += unescape(between);
+    if (stack.length === 2 && current !== undefined) current.text += unescaped(between);
     at = (m.index ?? 0) + m[0].length;
     const [, closing, name = '', attrText = ''] = m;
     if (closing === '/') {
@@ -100,7 +100,7 @@ function readXml(xml: string): { name: string; attrs: Record<string, string>; te
     stack.push(name);
     const attrs: Record<string, string> = {};
     for (const a of attrText.matchAll(/([a-z_]+)="([^"]*)"/g))
-      attrs[a[1] as string] = unescape(a[2] as string);
+      attrs[a[1] as string] = unescaped(a[2] as string);
     out.push({ name, attrs, text: '' });
   }
   expect(stack).toEqual([]);
