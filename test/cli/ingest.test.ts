@@ -3,7 +3,7 @@ import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { cli, tempDir } from '../helpers/cli.js';
-import { git, initRepository, shallowClone } from '../helpers/git-fixture.js';
+import { git, initRepository, makeRepository, shallowClone } from '../helpers/git-fixture.js';
 import { ELIGIBLE, MAX_BYTES, MESSAGES, makeProject } from '../helpers/ingest-fixture.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
@@ -284,6 +284,37 @@ describe('ingest refuses bad input', () => {
     expect(fs.readFileSync(path.join(mine, 'notes.txt'), 'utf8')).toBe('keep\n');
     expect(fs.readFileSync(path.join(run, 'manifest.json')).equals(runManifest)).toBe(true);
   }, 30_000);
+});
+
+describe('a commit whose changed files cannot be read', () => {
+  it('is no case: a non-UTF-8 or oversized must file is not in the pool', async () => {
+    const small = path.join(tmp, 'unreadable');
+    const latin = (word: string) => Buffer.from(`# caf\xe9 ${word}\ndef f():\n    pass\n`, 'latin1');
+    const shas = makeRepository(small, [
+      { write: 'src/legacy.py', content: latin('one') },
+      { write: 'src/big.ts', content: `export const x = '${'y'.repeat(MAX_BYTES)}';\n` },
+      { write: 'src/ok.ts', content: 'export const a = 1;\n' },
+      { commit: 'root' }, // 0
+      { write: 'src/legacy.py', content: latin('two') },
+      { commit: 'change the legacy module' }, // 1: its one must file is not UTF-8
+      { write: 'src/big.ts', content: `export const x = '${'z'.repeat(MAX_BYTES)}';\n` },
+      { commit: 'change the big module' }, // 2: its one must file is too large
+      { write: 'src/ok.ts', content: 'export const a = 2;\n' },
+      { commit: 'change ok' }, // 3: a case
+    ]);
+    const out = path.join(tmp, 'unreadable-corpus');
+    const r = await cli('ingest', small, '--out', out, '--max-bytes', String(MAX_BYTES), '--quiet');
+    expect(r.code).toBe(0);
+    const manifest = readJson(path.join(out, 'manifest.json')) as {
+      fixtures: string[];
+      ingest: { skipped_commits: Record<string, number>; skipped_files: Record<string, number> };
+    };
+    expect(manifest.fixtures).toEqual([`c3-${(shas[3] as string).slice(0, 10)}`]);
+    expect(manifest.ingest.skipped_commits).toEqual({ 'must-not-in-pool': 2, root: 1 });
+    // legacy.py's first version (parent of 1) and second (parents of 2 and 3); big.ts's first (1, 2)
+    // and second (3).
+    expect(manifest.ingest.skipped_files).toEqual({ 'not-utf8': 2, 'too-large': 2 });
+  });
 });
 
 describe('the repository', () => {

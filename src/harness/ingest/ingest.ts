@@ -173,10 +173,11 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     const commit = commits[index] as Commit;
     const parent = commit.parents[0] as string;
     const entries = admissibleEntries(repo, tree(repo, parent), options, skips);
-    const present = new Set(entries.map((e) => e.path));
     const { must } = neededAtParent(commit);
-    if (!must.some((p) => present.has(p))) {
-      // Its changed files were all left out (too large, excluded, binary): nothing to find.
+    // Decoded, not only admitted: a binary or non-UTF-8 must file is no more in the pool.
+    const mustEntries = entries.filter((e) => must.includes(e.path));
+    if (stateFiles(repo, mustEntries, skips).length === 0) {
+      // Its changed files were all left out (too large, excluded, binary, not UTF-8): nothing to find.
       skippedCommits['must-not-in-pool'] = (skippedCommits['must-not-in-pool'] ?? 0) + 1;
       continue;
     }
