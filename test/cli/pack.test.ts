@@ -245,6 +245,24 @@ describe('pack on a folder outside git', () => {
   });
 });
 
+describe('pack under a hook', () => {
+  it('lists the folder asked for even when GIT_DIR names another repository', async () => {
+    const alone = await pack(plain, '--budget', '5000', '--format', 'json');
+    const saved = process.env.GIT_DIR;
+    process.env.GIT_DIR = path.join(tree, '.git');
+    try {
+      const hooked = await pack(plain, '--budget', '5000', '--format', 'json');
+      expect(hooked.stdout).toBe(alone.stdout);
+      // Walked, so the two ignored files are counted; listed from tree's index they would not be.
+      expect(hooked.stderr.split('\n')[0]).toBe(alone.stderr.split('\n')[0]);
+      expect(alone.stderr.split('\n')[0]).toMatch(/ignored 2/);
+    } finally {
+      if (saved === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = saved;
+    }
+  });
+});
+
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
