@@ -19,6 +19,7 @@ import {
   requestToJSON,
   SCHEMA,
 } from '../../compiler/index.js';
+import { InputError } from '../errors.js';
 import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
 import { BUDGETS } from '../vocabulary.js';
 import { classifyPath, decideEntry, makeFilter } from './files.js';
@@ -187,6 +188,16 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     for (const e of fresh) learnt.add(e.blob);
   }
   options.progress?.('reading', selection.selected.length, selection.selected.length);
+  if (plans.length === 0) {
+    // A corpus of no cases is no corpus: check and study reject it.
+    const why = Object.entries(sortedKeys(skippedCommits))
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+    throw new InputError(
+      repo.root,
+      `no commit makes a case (${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}; skipped: ${why})`,
+    );
+  }
 
   const policy = ingestPolicy();
   const name = repositoryName(repo.root);
