@@ -46,7 +46,8 @@ const REPOSITORY_VARIABLES = new Set([
   'GIT_CONFIG_COUNT',
 ]);
 
-function gitEnv(): NodeJS.ProcessEnv {
+/** The environment every git call of ingest and pack runs in. */
+export function gitEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env))
     if (

@@ -19,6 +19,7 @@ import {
   requestToJSON,
   SCHEMA,
 } from '../../compiler/index.js';
+import { InputError } from '../errors.js';
 import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
 import { BUDGETS } from '../vocabulary.js';
 import { classifyPath, decideEntry, makeFilter } from './files.js';
@@ -173,10 +174,11 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     const commit = commits[index] as Commit;
     const parent = commit.parents[0] as string;
     const entries = admissibleEntries(repo, tree(repo, parent), options, skips);
-    const present = new Set(entries.map((e) => e.path));
     const { must } = neededAtParent(commit);
-    if (!must.some((p) => present.has(p))) {
-      // Its changed files were all left out (too large, excluded, binary): nothing to find.
+    // Decoded, not only admitted: a binary or non-UTF-8 must file is no more in the pool.
+    const mustEntries = entries.filter((e) => must.includes(e.path));
+    if (stateFiles(repo, mustEntries, skips).length === 0) {
+      // Its changed files were all left out (too large, excluded, binary, not UTF-8): nothing to find.
       skippedCommits['must-not-in-pool'] = (skippedCommits['must-not-in-pool'] ?? 0) + 1;
       continue;
     }
@@ -186,6 +188,16 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     for (const e of fresh) learnt.add(e.blob);
   }
   options.progress?.('reading', selection.selected.length, selection.selected.length);
+  if (plans.length === 0) {
+    // A corpus of no cases is no corpus: check and study reject it.
+    const why = Object.entries(sortedKeys(skippedCommits))
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+    throw new InputError(
+      repo.root,
+      `no commit makes a case (${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}; skipped: ${why})`,
+    );
+  }
 
   const policy = ingestPolicy();
   const name = repositoryName(repo.root);

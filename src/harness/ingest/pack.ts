@@ -15,7 +15,7 @@ import {
 } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { classifyPath, decideEntry, isLockfile, makeFilter } from './files.js';
-import { hashWorkingFile } from './git.js';
+import { gitEnv, hashWorkingFile } from './git.js';
 import { ingestPolicy } from './ingest.js';
 import { loadGrammars } from './outline.js';
 import { buildPool } from './pool.js';
@@ -57,7 +57,8 @@ function gitListed(dir: string): string[] | null {
       ['-c', 'core.quotepath=off', 'ls-files', '-z', '-co', '--exclude-standard', '--', '.'],
       {
         cwd: dir,
-        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+        // Without GIT_DIR and the like (set inside git hooks): they would list another repository's files.
+        env: gitEnv(),
         stdio: ['ignore', 'pipe', 'ignore'],
         maxBuffer: 1 << 30,
       },

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commits, openRepository } from '../../../src/harness/ingest/git.js';
-import { selectCases } from '../../../src/harness/ingest/select.js';
+import { ineligibleReason, neededAtParent, selectCases } from '../../../src/harness/ingest/select.js';
 import type { Commit } from '../../../src/harness/ingest/types.js';
 import { makeRepository, type Step } from '../../helpers/git-fixture.js';
 
@@ -33,13 +33,13 @@ describe('selectCases on a scripted history', () => {
       { commit: 'Bump lodash from 4.17.20 to 4.17.21' }, // 3: a bot's subject
       ...writes(sources(7, 'seven'), 'x\n'),
       { commit: 'seven files' }, // 4: one too many
-      ...writes(sources(6, 'six'), 'x\n'),
-      { commit: 'six files' }, // 5: eligible, at the limit
+      ...writes(sources(6, 'seven'), 'y\n'),
+      { commit: 'six files' }, // 5: eligible, at the limit (six of those seven modified)
       ...writes(['README.md'], 'docs\n'),
       { commit: 'docs only' }, // 6: no source file
       { checkout: 'side', at: 6 },
       ...writes(['src/side.ts'], 'side\n'),
-      { commit: 'on a branch' }, // 7: eligible
+      { commit: 'on a branch' }, // 7: one source file, added: nothing at the parent
       { checkout: 'main' },
       ...writes(['src/b.ts'], 'two\n'),
       { commit: 'change b' }, // 8: eligible
@@ -53,7 +53,9 @@ describe('selectCases on a scripted history', () => {
       ...writes(['dist/bundle.js', 'vendor/x/y.go', 'yarn.lock'], 'built\n'),
       { commit: 'rebuild' }, // 11: generated, vendored and a lockfile: no source counted
       { rename: 'src/a.ts', to: 'lib/a.ts' },
-      { commit: 'move a' }, // 12: eligible, by the new path
+      { commit: 'move a' }, // 12: eligible, src/a.ts at the parent
+      ...writes(sources(7, 'seven'), 'z\n'),
+      { commit: 'seven modified' }, // 13: one too many, each file there at the parent
     ]);
     history = commits(openRepository(dir));
     expect(history.map((c) => c.sha)).toEqual(shas);
@@ -61,32 +63,92 @@ describe('selectCases on a scripted history', () => {
 
   it('counts each reason and keeps the eligible commits in history order', () => {
     const result = selectCases(history, { count: 100, seed: 's' });
-    expect(result.selected).toEqual([1, 5, 7, 8, 12]);
-    expect(result.eligible).toBe(5);
+    expect(result.selected).toEqual([1, 5, 8, 12]);
+    expect(result.eligible).toBe(4);
     expect(result.skipped).toEqual({
-      root: 1,
-      'dependency-bump': 2,
-      'too-many-source-files': 1,
-      'too-few-source-files': 2,
-      merge: 1,
-      'too-many-paths': 1,
+      root: 1, // 0
+      'dependency-bump': 2, // 2, 3
+      'too-many-source-files': 2, // 4, 13
+      'too-few-source-files': 2, // 6, 11
+      merge: 1, // 9
+      'too-many-paths': 1, // 10
+      'nothing-at-parent': 1, // 7
     });
   });
 
   it('moves the bounds on the number of source files when asked', () => {
     const wide = selectCases(history, { count: 100, seed: 's', maxFiles: 7 });
-    expect(wide.selected).toEqual([1, 4, 5, 7, 8, 12]);
+    // 13 comes in; 4 passes the bound but only added its seven files.
+    expect(wide.selected).toEqual([1, 5, 8, 12, 13]);
+    expect(wide.skipped['too-many-source-files']).toBeUndefined();
+    expect(wide.skipped['nothing-at-parent']).toBe(2);
     const narrow = selectCases(history, { count: 100, seed: 's', minFiles: 2 });
     expect(narrow.selected).toEqual([5]);
+    // 1, 6, 7, 8, 11, 12: the side branch's one added file fails the count before its status.
     expect(narrow.skipped['too-few-source-files']).toBe(6);
+    expect(narrow.skipped['nothing-at-parent']).toBeUndefined();
   });
 
   it('picks `count` of the eligible commits when there are more', () => {
     const result = selectCases(history, { count: 2, seed: 's' });
     expect(result.selected).toHaveLength(2);
-    expect(result.eligible).toBe(5);
-    for (const i of result.selected) expect([1, 5, 7, 8, 12]).toContain(i);
+    expect(result.eligible).toBe(4);
+    for (const i of result.selected) expect([1, 5, 8, 12]).toContain(i);
     expect(selectCases(history, { count: 0, seed: 's' }).selected).toEqual([]);
+  });
+});
+
+describe('neededAtParent', () => {
+  const commit = (changes: Commit['changes']): Commit => ({
+    sha: 'f'.repeat(40),
+    parents: ['e'.repeat(40)],
+    time: 0,
+    subject: 'change',
+    body: '',
+    changes,
+  });
+
+  it('names what the parent held: modified, deleted, retyped, and a rename by its old name', () => {
+    const c = commit([
+      { status: 'M', path: 'src/m.ts' },
+      { status: 'D', path: 'src/d.py' },
+      { status: 'T', path: 'src/t.go' },
+      { status: 'R', from: 'src/old.rs', path: 'lib/new.rs' },
+      { status: 'A', path: 'src/added.ts' },
+      { status: 'M', path: 'test/x.test.ts' },
+      { status: 'R', from: 'tests/old_test.py', path: 'tests/renamed_test.py' },
+      { status: 'A', path: 'tests/new_test.py' },
+      { status: 'M', path: 'README.md' },
+      { status: 'M', path: 'vendor/v/v.go' },
+      { status: 'M', path: 'dist/out.js' },
+      { status: 'C', from: 'src/m.ts', path: 'src/copy.ts' },
+    ]);
+    expect(neededAtParent(c)).toEqual({
+      must: ['src/d.py', 'src/m.ts', 'src/old.rs', 'src/t.go'],
+      should: ['test/x.test.ts', 'tests/old_test.py'],
+    });
+    expect(ineligibleReason(c, 1, 20)).toBeNull();
+  });
+
+  it('finds nothing for a commit that only adds, or only touches tests, and selection says so', () => {
+    const added = commit([
+      { status: 'A', path: 'src/a.ts' },
+      { status: 'A', path: 'src/b.ts' },
+      { status: 'M', path: 'README.md' },
+    ]);
+    expect(neededAtParent(added)).toEqual({ must: [], should: [] });
+    expect(ineligibleReason(added, 1, 6)).toBe('nothing-at-parent');
+    const testsOnly = commit([
+      { status: 'M', path: 'src/a.test.ts' },
+      { status: 'A', path: 'src/b.ts' },
+    ]);
+    expect(neededAtParent(testsOnly)).toEqual({ must: [], should: ['src/a.test.ts'] });
+    expect(ineligibleReason(testsOnly, 1, 6)).toBe('nothing-at-parent');
+    // The count of files is checked first: seven added files are too many before they are new.
+    const many = commit(
+      Array.from({ length: 7 }, (_, i) => ({ status: 'A' as const, path: `src/n${i}.ts` })),
+    );
+    expect(ineligibleReason(many, 1, 6)).toBe('too-many-source-files');
   });
 });
 

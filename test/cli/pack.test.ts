@@ -1,0 +1,268 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { cli, tempDir } from '../helpers/cli.js';
+import { git } from '../helpers/git-fixture.js';
+import { MAX_BYTES, makeProject, UTIL_V2 } from '../helpers/ingest-fixture.js';
+
+// The process boundary is not what this file is about: strategies answer in this thread.
+vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+
+const tmp = fs.realpathSync(tempDir('pack'));
+const tree = path.join(tmp, 'tree');
+const plain = path.join(tmp, 'plain');
+/** An untracked file, its first line (its reference form's doc line) holding `<` and `&`. */
+const TODO = 'notes/todo.md';
+const TODO_TEXT = '# todo: when a < b && b < c, clamp the parser fields\n\nMore later.\n';
+/** The files the pool holds: tracked and untracked, less the lockfile, binary, Latin-1 and big ones. */
+const POOL = [
+  '.gitignore',
+  'README.md',
+  'crate/Cargo.toml',
+  'crate/src/lib.rs',
+  'crate/src/shapes/mod.rs',
+  'crate/src/shapes/triangle.rs',
+  'dist/index.js',
+  'geo/geo_test.go',
+  'geo/geometry.go',
+  'go.mod',
+  'notes/todo.md',
+  'package.json',
+  'py/stats.py',
+  'src/errors.ts',
+  'src/index.ts',
+  'src/parser.ts',
+  'src/util.ts',
+  'tests/parser.test.ts',
+  'vendor/lib/helper.js',
+];
+const TASK = 'Fix clamp so that lo < hi && x is kept';
+
+let head: string;
+beforeAll(() => {
+  makeProject(tree);
+  fs.mkdirSync(path.join(tree, 'notes'));
+  fs.writeFileSync(path.join(tree, TODO), TODO_TEXT);
+  // Both ignored by the fixture's .gitignore (`*.log`, `local/`).
+  fs.writeFileSync(path.join(tree, 'debug.log'), 'a log line naming clamp\n');
+  fs.mkdirSync(path.join(tree, 'local'));
+  fs.writeFileSync(path.join(tree, 'local/clamp.ts'), 'export const clamp = 1;\n');
+  head = git(tree, ['rev-parse', 'HEAD']);
+  // The same files outside any repository: only the .gitignore keeps the ignored ones out.
+  fs.cpSync(tree, plain, { recursive: true, filter: (src) => path.basename(src) !== '.git' });
+}, 30_000);
+
+const pack = (dir: string, ...args: string[]) =>
+  cli('pack', dir, '--task', TASK, '--max-bytes', String(MAX_BYTES), ...args);
+
+interface JsonItem {
+  readonly id: string;
+  readonly path: string | null;
+  readonly form: string;
+  readonly content: string;
+}
+
+/** The left-out lines of stderr: path and decision. */
+const leftOut = (stderr: string): Map<string, string> =>
+  new Map(
+    [...stderr.matchAll(/^ {2}(\S+) \(relevance [\d.]+\): ([A-Z_]+)(?::|$)/gm)].map((m) => [
+      m[1] as string,
+      m[2] as string,
+    ]),
+  );
+
+const XML_ENTITY: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"' };
+
+/**
+ * The XML's elements, checked by hand: every tag closed in order, no raw `<` or `&` in text or
+ * attributes, each entity one of the four the renderer writes. Returns the elements in document
+ * order with their attributes and unescaped text.
+ */
+function readXml(xml: string): { name: string; attrs: Record<string, string>; text: string }[] {
+  const unescaped = (s: string): string => {
+    expect(s).not.toMatch(/&(?!(amp|lt|gt|quot);)/);
+    return s.replace(/&(amp|lt|gt|quot);/g, (_, e: string) => XML_ENTITY[e] as string);
+  };
+  const stack: string[] = [];
+  const out: { name: string; attrs: Record<string, string>; text: string }[] = [];
+  let at = 0;
+  for (const m of xml.matchAll(/<(\/?)([a-z]+)((?:\s+[a-z_]+="[^"<]*")*)\s*>/g)) {
+    const between = xml.slice(at, m.index);
+    expect(between).not.toContain('<');
+    const current = out[out.length - 1];
+    if (stack.length === 2 && current !== undefined) current.text += unescaped(between);
+    at = (m.index ?? 0) + m[0].length;
+    const [, closing, name = '', attrText = ''] = m;
+    if (closing === '/') {
+      expect(stack.pop()).toBe(name);
+      continue;
+    }
+    stack.push(name);
+    const attrs: Record<string, string> = {};
+    for (const a of attrText.matchAll(/([a-z_]+)="([^"]*)"/g))
+      attrs[a[1] as string] = unescaped(a[2] as string);
+    out.push({ name, attrs, text: '' });
+  }
+  expect(stack).toEqual([]);
+  expect(xml.slice(at)).toBe('\n');
+  // Text between the tags is their content, each written on lines of its own.
+  for (const e of out) e.text = e.text.replace(/^\n/, '').replace(/\n$/, '');
+  return out;
+}
+
+describe('pack on a git working tree', () => {
+  it('prints the same bundle as Markdown, XML and JSON, in bundle order', async () => {
+    const json = await pack(tree, '--budget', '400', '--require', TODO, '--format', 'json');
+    const md = await pack(tree, '--budget', '400', '--require', TODO);
+    const xml = await pack(tree, '--budget', '400', '--require', TODO, '--format', 'xml');
+    for (const r of [json, md, xml]) expect(r.code).toBe(0);
+
+    const parsed = JSON.parse(json.stdout) as { task: string; items: JsonItem[] };
+    expect(parsed.task).toBe(TASK);
+    const items = parsed.items;
+    const task = items.find((i) => i.id === 'task');
+    expect(task).toEqual({ id: 'task', path: null, form: 'full', content: TASK, tokens: expect.any(Number) });
+    const files = items.filter((i) => i.path !== null);
+    // The untracked file is in, as required; each file once, in a form of its own.
+    expect(files.map((i) => i.path)).toContain(TODO);
+    expect(new Set(files.map((i) => i.path)).size).toBe(files.length);
+    for (const i of files) {
+      expect(i.id).toBe(`${i.path}#${i.form}`);
+      const text = fs.readFileSync(path.join(tree, i.path as string), 'utf8');
+      if (i.form === 'full') expect(i.content).toBe(text.replace(/\n$/, ''));
+      if (i.form === 'reference') expect(i.content.startsWith(`File: ${i.path}`)).toBe(true);
+    }
+    // Every file of the pool is either in the bundle or named on stderr with its decision.
+    const out = leftOut(json.stderr);
+    expect([...files.map((i) => i.path as string), ...out.keys()].sort()).toEqual(POOL);
+    for (const decision of out.values()) expect(decision).toMatch(/^(REJECTED|DROPPED|EXCLUDED)_[A-Z_]+$/);
+    expect(out.get('dist/index.js')).toBe('REJECTED_HARD');
+
+    // Markdown: the task, then one heading per file, in the JSON's order.
+    const headings = [...md.stdout.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(headings).toEqual(
+      items.map((i) =>
+        i.path === null ? 'Task' : expect.stringMatching(`^${escapeRe(i.path)} \\(${i.form}, `),
+      ),
+    );
+    expect(md.stdout).toContain(`## Task\n\n${TASK}\n`);
+
+    // XML: balanced, escaped, and the same items with the same texts.
+    const elements = readXml(xml.stdout);
+    expect(elements.map((e) => e.name)).toEqual([
+      'context',
+      ...items.map((i) => (i.path === null ? 'task' : 'file')),
+    ]);
+    expect(elements.slice(1).map((e) => [e.attrs.path ?? null, e.text])).toEqual(
+      items.map((i) => [i.path, i.content]),
+    );
+    expect(xml.stdout).toContain('lo &lt; hi &amp;&amp; x');
+    expect(xml.stdout).toContain('a &lt; b &amp;&amp; b &lt; c');
+  }, 30_000);
+
+  it('escapes a whole file in XML (topk takes full forms)', async () => {
+    const r = await pack(tree, '--budget', '400', '--strategy', 'topk', '--format', 'xml');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^<context [^>]*strategy="topk"/);
+    const util = readXml(r.stdout).find((e) => e.attrs.path === 'src/util.ts');
+    expect(util?.attrs.form).toBe('full');
+    expect(util?.text).toBe(UTIL_V2.replace(/\n$/, ''));
+  });
+
+  it('never packs an ignored file, and gives the same bytes for the same inputs', async () => {
+    const a = await pack(tree, '--budget', '5000', '--format', 'json');
+    const b = await pack(tree, '--budget', '5000', '--format', 'json');
+    expect(b.stdout).toBe(a.stdout);
+    expect(a.stderr).toContain(`pack: ${POOL.length} files in the pool`);
+    for (const ignored of ['debug.log', 'local/clamp.ts']) {
+      expect(a.stdout).not.toContain(ignored);
+      expect(a.stderr).not.toContain(ignored);
+      const r = await pack(tree, '--budget', '5000', '--require', ignored);
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr).toContain(ignored);
+    }
+  });
+
+  it('--require: admitted when it fits; when it cannot, a refusal naming it and the least budget', async () => {
+    const fits = await pack(
+      tree,
+      '--budget',
+      '400',
+      '--require',
+      'crate/src/shapes/triangle.rs',
+      '--format',
+      'json',
+    );
+    expect(fits.code).toBe(0);
+    const paths = (JSON.parse(fits.stdout) as { items: JsonItem[] }).items.map((i) => i.path);
+    expect(paths).toContain('crate/src/shapes/triangle.rs');
+
+    const refused = await pack(tree, '--budget', '12', '--require', 'src/parser.ts');
+    expect([refused.code, refused.stdout]).toEqual([0, '']);
+    expect(refused.stderr).toMatch(/^pack: compiler-v2 refused: .*src\/parser\.ts/m);
+    const least = /^pack: a budget of (\d+) tokens gives a bundle$/m.exec(refused.stderr);
+    expect(least).not.toBeNull();
+    const n = Number(least?.[1]);
+    expect(n).toBeGreaterThan(12);
+    const at = await pack(tree, '--budget', String(n), '--require', 'src/parser.ts', '--format', 'json');
+    expect(at.code).toBe(0);
+    expect((JSON.parse(at.stdout) as { items: JsonItem[] }).items.map((i) => i.path)).toContain(
+      'src/parser.ts',
+    );
+    const below = await pack(tree, '--budget', String(n - 1), '--require', 'src/parser.ts');
+    expect([below.code, below.stdout]).toEqual([0, '']);
+    expect(below.stderr).toMatch(/refused/);
+    expect(below.stderr).toContain(`a budget of ${n} tokens gives a bundle`);
+  }, 30_000);
+
+  it('--require of a path that is not there: exit 2 naming it', async () => {
+    const r = await pack(tree, '--budget', '400', '--require', 'src/missing.ts');
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('src/missing.ts');
+  });
+
+  it('leaves the repository as it was', () => {
+    expect(git(tree, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(git(tree, ['status', '--porcelain'])).toBe('?? notes/');
+  });
+});
+
+describe('pack on a folder outside git', () => {
+  it('walks it with its .gitignore honoured: the same pool as git gives', async () => {
+    const inGit = await pack(tree, '--budget', '5000', '--format', 'json');
+    const r = await pack(plain, '--budget', '5000', '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`pack: ${POOL.length} files in the pool`);
+    for (const ignored of ['debug.log', 'local/clamp.ts']) {
+      expect(r.stdout).not.toContain(ignored);
+      expect(r.stderr).not.toContain(ignored);
+    }
+    // The same files and texts give the same bundle, whichever way they were listed.
+    const items = (s: string) => (JSON.parse(s) as { items: JsonItem[] }).items;
+    expect(items(r.stdout)).toEqual(items(inGit.stdout));
+    expect(leftOut(r.stderr)).toEqual(leftOut(inGit.stderr));
+  });
+});
+
+describe('pack under a hook', () => {
+  it('lists the folder asked for even when GIT_DIR names another repository', async () => {
+    const alone = await pack(plain, '--budget', '5000', '--format', 'json');
+    const saved = process.env.GIT_DIR;
+    process.env.GIT_DIR = path.join(tree, '.git');
+    try {
+      const hooked = await pack(plain, '--budget', '5000', '--format', 'json');
+      expect(hooked.stdout).toBe(alone.stdout);
+      // Walked, so the two ignored files are counted; listed from tree's index they would not be.
+      expect(hooked.stderr.split('\n')[0]).toBe(alone.stderr.split('\n')[0]);
+      expect(alone.stderr.split('\n')[0]).toMatch(/ignored 2/);
+    } finally {
+      if (saved === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = saved;
+    }
+  });
+});
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
