@@ -51,6 +51,10 @@ export const ingestCommand = defineCommand({
       })
       .option('max-bytes', { type: 'number', default: 1_000_000, describe: 'skip files larger than this' })
       .option('until', { type: 'string', describe: 'the last commit of the history to read (default HEAD)' })
+      .option('name', {
+        type: 'string',
+        describe: "the repository's name, the pools' scope (default: its folder's name)",
+      })
       .option('force', {
         type: 'boolean',
         default: false,
@@ -95,6 +99,7 @@ export const ingestCommand = defineCommand({
       ...(include === undefined ? {} : { include }),
       ...(exclude === undefined ? {} : { exclude }),
       ...(a.until === undefined ? {} : { until: a.until }),
+      ...(a.name === undefined ? {} : { name: a.name }),
       progress: (phase, done, total) => progress.update(`ingest: ${phase} ${done}/${total} cases`),
     });
     progress.end(`ingest: ${count(summary.cases, 'case')}`);

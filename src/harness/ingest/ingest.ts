@@ -56,6 +56,8 @@ export interface IngestOptions {
   readonly maxBytes: number;
   /** The last commit of the history to read (default HEAD). */
   readonly until?: string;
+  /** The repository's name, the pools' scope (default: its folder's name). */
+  readonly name?: string;
   /** Hears each phase's progress. */
   readonly progress?: (phase: string, done: number, total: number) => void;
 }
@@ -159,7 +161,15 @@ function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[])
 export async function ingest(dir: string, out: string, options: IngestOptions): Promise<IngestSummary> {
   const repo = openRepository(dir);
   const commits = readHistory(repo, options.until === undefined ? {} : { until: options.until });
-  const selection = selectCases(commits, { count: options.commits, seed: options.seed });
+  const chosen = makeFilter({
+    ...(options.include === undefined ? {} : { include: options.include }),
+    ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+  });
+  const selection = selectCases(commits, {
+    count: options.commits,
+    seed: options.seed,
+    keep: (p) => chosen(p) === null,
+  });
   const last = lastChanges(repo, commits);
   const grammars = await loadGrammars();
   const known = new BlobFacts(grammars);
@@ -200,7 +210,8 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
   }
 
   const policy = ingestPolicy();
-  const name = repositoryName(repo.root);
+  const name = options.name ?? repositoryName(repo.root);
+  const until = (commits[commits.length - 1] as Commit).sha;
   const corpusName = path.basename(path.resolve(out));
   const width = String(Math.max(1, commits.length - 1)).length;
   const [tight, medium, roomy] = options.budgets;
@@ -272,7 +283,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         fixture_set: corpusName,
         ingest: {
           repository: name,
-          head: repo.head,
+          head: until,
           history: commits.length,
           seed: options.seed,
           budgets: options.budgets,
@@ -292,7 +303,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
   });
   return {
     repository: name,
-    head: repo.head,
+    head: until,
     history: commits.length,
     eligible: selection.eligible,
     cases: plans.length,

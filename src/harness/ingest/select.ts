@@ -14,6 +14,8 @@ export interface SelectOptions {
   readonly minFiles?: number;
   /** Most changed source files a case may have (6). */
   readonly maxFiles?: number;
+  /** Whether a path may be in a pool (the user's include and exclude); every path when absent. */
+  readonly keep?: (path: string) => boolean;
 }
 
 export interface Selection {
@@ -50,6 +52,7 @@ export function ineligibleReason(
   commit: Commit,
   minFiles: number,
   maxFiles: number,
+  keep: (path: string) => boolean = () => true,
 ): IneligibleReason | null {
   if (commit.parents.length === 0) return 'root';
   if (commit.parents.length > 1) return 'merge';
@@ -58,8 +61,9 @@ export function ineligibleReason(
   const files = changedSourceFiles(commit).length;
   if (files < minFiles) return 'too-few-source-files';
   if (files > maxFiles) return 'too-many-source-files';
-  // A commit that only adds files leaves nothing in its parent's tree for a strategy to find.
-  if (neededAtParent(commit).must.length === 0) return 'nothing-at-parent';
+  // A commit that only adds files (or changes only files the pool leaves out) leaves nothing in
+  // its parent's pool for a strategy to find.
+  if (!neededAtParent(commit).must.some(keep)) return 'nothing-at-parent';
   return null;
 }
 
@@ -88,7 +92,7 @@ export function selectCases(commits: readonly Commit[], options: SelectOptions):
   const eligible: number[] = [];
   const skipped: Record<string, number> = {};
   commits.forEach((commit, index) => {
-    const reason = ineligibleReason(commit, minFiles, maxFiles);
+    const reason = ineligibleReason(commit, minFiles, maxFiles, options.keep);
     if (reason === null) eligible.push(index);
     else skipped[reason] = (skipped[reason] ?? 0) + 1;
   });
