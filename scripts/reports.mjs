@@ -44,7 +44,17 @@ ctxbench(
   ...['--profile', agent.profile, '--out', agentCorpus, '--force', '--quiet'],
 );
 const agentRun = `runs/${agent.name}`;
-ctxbench('study', '--strategies', strategies, '--corpus', agentCorpus, '--out', agentRun, '--force', '--quiet');
+ctxbench(
+  'study',
+  '--strategies',
+  strategies,
+  '--corpus',
+  agentCorpus,
+  '--out',
+  agentRun,
+  '--force',
+  '--quiet',
+);
 ctxbench('report', agentRun, '--out', `reports/${agent.name}`);
 ctxbench(
   'findings',

@@ -81,6 +81,26 @@ export const AGENT_REPORT = {
   profile: 'agent',
 } as const;
 
+/**
+ * This repository's own history as a corpus (issue 21): `npm run ingest:self` ingests it with these
+ * arguments into runs/corpora/self-2026-12 and writes reports/self-2026-12/ and docs/real-data.md.
+ * The history ends at a pinned commit, so that the figures do not move with every new commit; the
+ * name is fixed, so that the pools do not depend on what the clone's folder is called.
+ */
+export const SELF_CORPUS = {
+  name: 'self-2026-12',
+  until: '3ea1317f4a11e44d3dd640da86a2c0c247b97b2e',
+  repository: 'ctxbench',
+  commits: 24,
+  include: 'src/**,strategies/**,scripts/**,bin/**',
+} as const;
+
+/** `ctxbench ingest`'s arguments for SELF_CORPUS, after the repository and `--out`. */
+export const selfCorpusArgs = (): string[] => [
+  ...['--until', SELF_CORPUS.until, '--name', SELF_CORPUS.repository],
+  ...['--commits', String(SELF_CORPUS.commits), '--include', SELF_CORPUS.include],
+];
+
 /** Names `--strategies` reads as groups: every registered strategy, and the peers. */
 export const STRATEGY_GROUPS: Readonly<Record<string, readonly string[] | 'all'>> = {
   all: 'all',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { UsageError } from '../../harness/errors.js';
-import { INGEST_MARKS, ingest, ingestedCorpus } from '../../harness/ingest/index.js';
+import { INGEST_MARKS, ingest, ingestedCorpus, openRepository } from '../../harness/ingest/index.js';
 import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
 import { count } from '../../harness/report/index.js';
 import { defineCommand, quietOption, splitList } from '../command.js';
@@ -74,11 +75,13 @@ export const ingestCommand = defineCommand({
       throw new UsageError('--budgets must be in order: tight <= medium <= roomy');
     if (!Number.isSafeInteger(a.maxBytes) || a.maxBytes < 1)
       throw new UsageError('--max-bytes must be a whole number >= 1');
+    // What ingest reads is the history, git's folder: the corpus may go anywhere else, the
+    // repository's own runs/ included.
     guardOutput({
       path: a.out,
       kind: 'folder',
       option: '--out',
-      inputs: [a.repo],
+      inputs: [path.join(openRepository(a.repo).root, '.git')],
       replaceable: ingestedCorpus,
     });
     checkOut(a.out, a.force, INGEST_MARKS);

@@ -13,6 +13,7 @@ import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { figure, int } from './format.js';
 import { strategyTable } from './headline.js';
+import { localizationTables } from './localization.js';
 import { markdownTable, renderTable, shownCells, type Table } from './table.js';
 
 export interface FindingsRun {
@@ -58,6 +59,7 @@ function metric(r: Row, name: string): Value | undefined {
   if (name === 'violations') return violations(r);
   if (name === 'illegal') return r.success && (r.audit === null ? null : !r.audit.legal);
   if (name === 'admitted') return r.admitted.join(', ');
+  if (name === 'unproven') return r.extras.proven_optimal === false;
   const v = (r as unknown as Record<string, unknown>)[name];
   return typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' || v === null
     ? v
@@ -234,6 +236,14 @@ function directive(runs: Runs, text: string): string {
     }
     case 'table':
       return renderTable(statsOf(runs, args), 'md').trimEnd();
+    case 'localization': {
+      if (args.length !== 2) fail('needs RUN BUDGET');
+      const rows = runNamed(runs, args[0]).rows;
+      const at = localizationTables(rows, strategiesOf(rows)).find((t) => t.budget === args[1]);
+      return at === undefined
+        ? fail(`no budget ${args[1]} in the run`)
+        : renderTable(at.table, 'md').trimEnd();
+    }
     case 'generated':
       return GENERATED;
     case 'purpose':
@@ -248,7 +258,7 @@ function directive(runs: Runs, text: string): string {
       return refusal(run, args);
     default:
       return fail(
-        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, table)',
+        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, table, localization)',
       );
   }
 }

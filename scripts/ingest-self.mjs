@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `npm run ingest:self` (after `npm run build`): this repository's own history, up to a pinned
+// commit so that the figures do not move with every new commit, as a corpus; every strategy run on
+// it; reports/self/ and docs/real-data.md written from that run. Needs the history up to the pin
+// (a shallow clone has not got it: `git fetch --unshallow`). Tests compare the committed files with
+// what the code makes of the committed rows, and, under `npm run test:full`, ingest and study again.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin/ctxbench.js');
+const { SELF_CORPUS, selfCorpusArgs } = await import(
+  pathToFileURL(path.join(root, 'dist/src/harness/vocabulary.js')).href
+);
+
+function ctxbench(...args) {
+  process.stderr.write(`$ ctxbench ${args.join(' ')}\n`);
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const corpus = `runs/corpora/${SELF_CORPUS.name}`;
+const run = `runs/${SELF_CORPUS.name}`;
+ctxbench('ingest', '.', '--out', corpus, '--force', '--quiet', ...selfCorpusArgs());
+ctxbench('study', '--corpus', corpus, '--out', run, '--force', '--jobs', '2', '--quiet');
+ctxbench('report', run, '--out', `reports/${SELF_CORPUS.name}`);
+// The rows themselves, so that a clone without the history can still check every derived figure.
+fs.copyFileSync(
+  path.join(root, run, 'rows.jsonl'),
+  path.join(root, 'reports', SELF_CORPUS.name, 'rows.jsonl'),
+);
+ctxbench('findings', run, '--template', 'docs/real-data.template.md', '--out', 'docs/real-data.md');
