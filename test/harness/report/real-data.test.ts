@@ -12,7 +12,9 @@ import { FORM_RELEVANCE, RELEVANCE_WEIGHTS } from '../../../src/harness/ingest/r
 import { corpusDigest, readRows } from '../../../src/harness/output/index.js';
 import { derivedFiles } from '../../../src/harness/output/run-folder.js';
 import { renderFindings } from '../../../src/harness/report/findings.js';
-import { SELF_CORPUS, selfCorpusArgs } from '../../../src/harness/vocabulary.js';
+import { localizationOf } from '../../../src/harness/report/localization.js';
+import type { BudgetName } from '../../../src/harness/types.js';
+import { BUDGETS, SELF_CORPUS, selfCorpusArgs } from '../../../src/harness/vocabulary.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 
@@ -68,6 +70,42 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
       `the outline ${FORM_RELEVANCE.outline}, the reference ${FORM_RELEVANCE.reference}`,
     ])
       expect(page, said).toContain(said);
+  });
+
+  it('the statements of the page hold on the committed rows', () => {
+    const at = (strategy: string, budget: BudgetName) =>
+      localizationOf(rows.filter((r) => r.strategy === strategy && r.budget === budget));
+    const names = [...new Set(rows.map((r) => r.strategy))];
+    const free = names.filter((n) => n !== 'oracle' && n !== 'cheapest-form');
+    for (const b of BUDGETS) {
+      const cheapest = at('cheapest-form', b);
+      expect(cheapest.complete, b).toBe(cheapest.expected);
+      expect(cheapest.precision as number, b).toBeLessThan(0.025);
+      for (const n of ['compiler', 'compiler-strict', 'compiler-v2', 'exact'])
+        expect(at(n, b).precision as number, `${b} ${n}`).toBeGreaterThan(cheapest.precision as number);
+    }
+    const exact = at('exact', 'tight');
+    for (const n of free.filter((x) => x !== 'exact')) {
+      expect(exact.complete, n).toBeGreaterThan(at(n, 'tight').complete);
+      expect(exact.recall as number, n).toBeGreaterThan(at(n, 'tight').recall as number);
+    }
+    const precision = (n: string) => at(n, 'tight').precision as number;
+    for (const peer of ['priompt', 'prompt-tsx'])
+      for (const n of free.filter((x) => x !== 'priompt' && x !== 'prompt-tsx'))
+        expect(precision(peer), `${peer} over ${n}`).toBeGreaterThan(precision(n));
+    for (const c of ['compiler', 'compiler-v2', 'exact'])
+      for (const n of ['topk', 'weighted'])
+        expect(precision(c), `${c} over ${n}`).toBeGreaterThan(precision(n));
+    const v2 = at('compiler-v2', 'roomy');
+    const cases = v2.expected;
+    expect((v2.tokens as number) * cases).toBeLessThan(0.25 * 64_000 * cases);
+    expect(v2.complete).toBeLessThan(at('topk', 'roomy').complete);
+    for (const n of ['topk', 'weighted']) {
+      expect(at(n, 'roomy').recall as number).toBeGreaterThan(v2.recall as number);
+      expect(at(n, 'roomy').precision as number).toBeLessThan(0.05);
+    }
+    expect(at('langchain-trim', 'tight').complete).toBe(0);
+    expect(at('langchain-trim', 'tight').recall).toBe(0);
   });
 
   it.skipIf(missing !== null)(
