@@ -84,6 +84,9 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
       for (const n of ['compiler', 'compiler-strict', 'compiler-v2', 'exact'])
         expect(at(n, b).precision as number, `${b} ${n}`).toBeGreaterThan(cheapest.precision as number);
     }
+    const oracle = at('oracle', 'tight');
+    expect(oracle.refusals).toBeGreaterThan(0);
+    expect(oracle.complete).toBe(oracle.expected - oracle.refusals);
     const exact = at('exact', 'tight');
     for (const n of free.filter((x) => x !== 'exact')) {
       expect(exact.complete, n).toBeGreaterThan(at(n, 'tight').complete);
