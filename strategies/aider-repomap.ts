@@ -12,9 +12,11 @@
  *   outside the graph; its `\W+` words are the mentioned identifiers (`get_ident_mentions`) and
  *   its whitespace words, stripped as `get_file_mentions` strips them, that equal a file name are
  *   the mentioned files;
- * - tags: a file defines its name, its candidate ids and its coverage keys; it references every
- *   identifier token of its text (counted, as Pygments' Name tokens are) and the candidate id of
- *   each `depends_on` of any of its forms;
+ * - tags: a file defines its name, its candidate ids, its coverage keys and, where the pool has
+ *   an `outline` form (`ctxbench ingest` and `pack` make them from tree-sitter, as Aider's tags
+ *   come from tree-sitter), the names its declarations declare; it references every identifier
+ *   token of its text (counted, as Pygments' Name tokens are) and the candidate id of each
+ *   `depends_on` of any of its forms;
  * - Aider shows definitions, not files: a map entry is the identity's outline, anchor or summary
  *   form where the pool has one, else its default form;
  * - Aider's `token_count(tree) vs max_map_tokens` becomes the study's rendered cost of the whole
@@ -109,6 +111,14 @@ function personalRank(g: MultiDirectedGraph, pers: ReadonlyMap<string, number>):
   return new Map(g.nodes().map((n) => [n, (x[n] ?? 0) / mass]));
 }
 
+/** A declaration's name after its keyword, in an outline's `<line>: <header>` lines. */
+const DECLARED =
+  /\b(?:function|class|interface|type|enum|const|let|var|def|fn|struct|trait|mod|func|namespace)\s+\*?\s*([A-Za-z_$][\w$]*)/g;
+
+/** The names an outline form declares: Aider's `def` tags, where the pool has them. */
+const declaredNames = (c: ContextCandidate): string[] =>
+  c.representation_id === 'outline' ? [...c.content.matchAll(DECLARED)].map((m) => m[1] as string) : [];
+
 /** `get_ranked_tags`: the ranked definitions, then the files by rank, then the rest by name. */
 function rankedTags(
   files: ReadonlyMap<string, File>,
@@ -130,7 +140,10 @@ function rankedTags(
     if (words.has(f.name)) p = Math.max(p, personalize);
     if (mentionedIdents.has(f.name)) p += personalize;
     if (p > 0) pers.set(f.name, p);
-    for (const d of [f.name, ...f.forms.flatMap((c) => [c.candidate_id, ...c.coverage_keys])]) {
+    for (const d of [
+      f.name,
+      ...f.forms.flatMap((c) => [c.candidate_id, ...c.coverage_keys, ...declaredNames(c)]),
+    ]) {
       defines.set(d, (defines.get(d) ?? new Set()).add(f.name));
     }
     for (const r of [...identTokens(f.whole.content), ...f.forms.flatMap((c) => c.depends_on)]) {

@@ -112,6 +112,25 @@ describe("aider-repomap: Aider's identifier weights decide the ranking", () => {
 });
 
 describe('aider-repomap: shows definitions and lays out as Aider does', () => {
+  it("an outline form's declarations are definitions, as Aider's tree-sitter tags are", () => {
+    // Two files, each a full text and an outline; one outline declares parseWidget, which the
+    // caller references twice. The declaring file must rank first whichever of the two it is:
+    // read without the declarations, neither is referenced and the tie-break always picks b.
+    const file = (id: string, declares: string) => [
+      cand(`${id}-full`, { content_identity: id, content: `${id} body`, token_count: 50 }),
+      cand(`${id}-outline`, {
+        content_identity: id,
+        representation_id: 'outline',
+        form_rank: 2,
+        is_default_form: false,
+        content: `File: ${id} (outline)\n3: export function ${declares}(text: string): Widget`,
+      }),
+    ];
+    const caller = user('caller', 'parseWidget', 'parseWidget');
+    expect(topFile(input(10_000, [...file('a', 'parseWidget'), ...file('b', 'other'), caller]))).toBe('a');
+    expect(topFile(input(10_000, [...file('a', 'other'), ...file('b', 'parseWidget'), caller]))).toBe('b');
+  });
+
   it('takes the outline, anchor or summary form where a content has one', () => {
     const pool = [
       cand('inc-full', { content_identity: 'inc', token_count: 900 }),
