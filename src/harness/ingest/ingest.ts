@@ -21,7 +21,7 @@ import {
 } from '../../compiler/index.js';
 import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
 import { BUDGETS } from '../vocabulary.js';
-import { classifyPath, decideEntry, makeFilter } from './files.js';
+import { classifyPath, decideEntry, decodeText, makeFilter } from './files.js';
 import {
   lastChanges,
   openRepository,
@@ -33,15 +33,7 @@ import {
 import { loadGrammars } from './outline.js';
 import { buildPool, TASK_ID } from './pool.js';
 import { neededAtParent, selectCases } from './select.js';
-import {
-  BlobFacts,
-  decodeFile,
-  poolFiles,
-  repositoryName,
-  type SkipCounts,
-  Skips,
-  type StateFile,
-} from './state.js';
+import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips, type StateFile } from './state.js';
 import type { Commit, TreeEntry } from './types.js';
 
 export interface IngestOptions {
@@ -130,19 +122,37 @@ function admissibleEntries(
   });
 }
 
-/** The decoded files of a tree's admissible entries; binary and non-UTF-8 ones counted. */
-function stateFiles(repo: Repository, entries: readonly TreeEntry[], skips: Skips): StateFile[] {
+/** A blob's text, or why it has none: the same for every path that holds it. */
+type Decoded = string | 'binary' | 'not-utf8';
+
+/**
+ * The decoded files of a tree's admissible entries; binary and non-UTF-8 ones counted. Blobs in
+ * `kept` (the texts of the case before) are not read again: consecutive cases share most of their
+ * trees, and reading a whole tree from git each case cost more than building its pool. Returns the
+ * texts of this tree, for the next call: never more than two cases' texts are held at once.
+ */
+function stateFiles(
+  repo: Repository,
+  entries: readonly TreeEntry[],
+  skips: Skips,
+  kept: ReadonlyMap<string, Decoded> = new Map(),
+): { files: StateFile[]; texts: Map<string, Decoded> } {
   const bytes = readBlobs(
     repo,
-    entries.map((e) => e.blob),
+    entries.filter((e) => !kept.has(e.blob)).map((e) => e.blob),
   );
-  const out: StateFile[] = [];
+  const files: StateFile[] = [];
+  const texts = new Map<string, Decoded>();
   for (const e of entries) {
-    const f = decodeFile(e.path, e.blob, bytes.get(e.blob) as Buffer);
-    if (typeof f === 'string') skips.add(e.path, e.blob, f);
-    else out.push(f);
+    let decoded = kept.get(e.blob) ?? texts.get(e.blob);
+    if (decoded === undefined) {
+      decoded = decodeText(bytes.get(e.blob) as Buffer);
+    }
+    texts.set(e.blob, decoded);
+    if (decoded === 'binary' || decoded === 'not-utf8') skips.add(e.path, e.blob, decoded);
+    else files.push({ path: e.path, blob: e.blob, text: decoded, cls: classifyPath(e.path) });
   }
-  return out;
+  return { files, texts };
 }
 
 /** `{"candidates": [...]}` one record a line. */
@@ -182,7 +192,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     }
     plans.push({ index, commit, parent, entries });
     const fresh = entries.filter((e) => !learnt.has(e.blob));
-    for (const f of stateFiles(repo, fresh, skips)) known.learn(f);
+    for (const f of stateFiles(repo, fresh, skips).files) known.learn(f);
     for (const e of fresh) learnt.add(e.blob);
   }
   options.progress?.('reading', selection.selected.length, selection.selected.length);
@@ -199,13 +209,16 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     const expected: Record<string, Record<string, { success: boolean; reason: string | null }>> = {};
     const purpose: Record<string, string> = {};
     // Pass 2: one case at a time.
+    let kept = new Map<string, Decoded>();
     for (const [k, plan] of plans.entries()) {
       options.progress?.('writing', k, plans.length);
       const { commit, parent, index } = plan;
       const kase = caseName(index, commit, width);
       names.push(kase);
       const task = taskText(commit);
-      const files = stateFiles(repo, plan.entries, skips);
+      const read = stateFiles(repo, plan.entries, skips, kept);
+      const files = read.files;
+      kept = read.texts;
       const pool = buildPool({
         task,
         files: poolFiles(task, files, known, (p) => last.lastChangeBefore(p, index)),
