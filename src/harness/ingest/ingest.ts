@@ -22,7 +22,7 @@ import {
 import { InputError } from '../errors.js';
 import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
 import { BUDGETS } from '../vocabulary.js';
-import { classifyPath, decideEntry, makeFilter } from './files.js';
+import { classifyPath, decideEntry, decodeText, makeFilter } from './files.js';
 import {
   lastChanges,
   openRepository,
@@ -34,15 +34,7 @@ import {
 import { loadGrammars } from './outline.js';
 import { buildPool, TASK_ID } from './pool.js';
 import { neededAtParent, selectCases } from './select.js';
-import {
-  BlobFacts,
-  decodeFile,
-  poolFiles,
-  repositoryName,
-  type SkipCounts,
-  Skips,
-  type StateFile,
-} from './state.js';
+import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips, type StateFile } from './state.js';
 import type { Commit, TreeEntry } from './types.js';
 
 export interface IngestOptions {
@@ -133,19 +125,47 @@ function admissibleEntries(
   });
 }
 
-/** The decoded files of a tree's admissible entries; binary and non-UTF-8 ones counted. */
-function stateFiles(repo: Repository, entries: readonly TreeEntry[], skips: Skips): StateFile[] {
-  const bytes = readBlobs(
-    repo,
-    entries.map((e) => e.blob),
-  );
-  const out: StateFile[] = [];
+/** A blob's text, or why it has none: the same for every path that holds it. */
+type Decoded = string | 'binary' | 'not-utf8';
+
+/**
+ * Cases whose texts are read from git together. Every git process forks this one, which holds the
+ * whole index (a gigabyte at 2,000 files): a spawn then costs about 0.1 s, so reading once a case
+ * cost more than building its pool. A run of consecutive cases shares almost all of its trees, so
+ * holding the run's texts is little more than holding one case's.
+ */
+const RUN = 25;
+
+/** The texts of the blobs of `entries`, those in `have` taken from it, the others read in one git process. */
+function textsOf(
+  repo: Repository,
+  entries: readonly TreeEntry[],
+  have: ReadonlyMap<string, Decoded>,
+): Map<string, Decoded> {
+  const texts = new Map<string, Decoded>();
+  const missing: string[] = [];
   for (const e of entries) {
-    const f = decodeFile(e.path, e.blob, bytes.get(e.blob) as Buffer);
-    if (typeof f === 'string') skips.add(e.path, e.blob, f);
-    else out.push(f);
+    const decoded = have.get(e.blob);
+    if (decoded !== undefined) texts.set(e.blob, decoded);
+    else missing.push(e.blob);
   }
-  return out;
+  for (const [blob, bytes] of readBlobs(repo, missing)) texts.set(blob, decodeText(bytes));
+  return texts;
+}
+
+/** The decoded files of a tree's admissible entries, their texts from `texts`; binary and non-UTF-8 ones counted. */
+function stateFiles(
+  entries: readonly TreeEntry[],
+  texts: ReadonlyMap<string, Decoded>,
+  skips: Skips,
+): StateFile[] {
+  const files: StateFile[] = [];
+  for (const e of entries) {
+    const decoded = texts.get(e.blob) as Decoded;
+    if (decoded === 'binary' || decoded === 'not-utf8') skips.add(e.path, e.blob, decoded);
+    else files.push({ path: e.path, blob: e.blob, text: decoded, cls: classifyPath(e.path) });
+  }
+  return files;
 }
 
 /** `{"candidates": [...]}` one record a line. */
@@ -176,28 +196,23 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
   const skips = new Skips();
   const skippedCommits: Record<string, number> = { ...selection.skipped };
 
-  // Pass 1: every case's tree, and every distinct version in them indexed and parsed once.
+  // Pass 1: every case's tree first, while this process is small and git processes are cheap to
+  // start; then every distinct version in them indexed and parsed once, a run of cases at a time.
   const plans: Plan[] = [];
-  const learnt = new Set<string>();
-  for (const [k, index] of selection.selected.entries()) {
-    options.progress?.('reading', k, selection.selected.length);
+  for (const index of selection.selected) {
     const commit = commits[index] as Commit;
     const parent = commit.parents[0] as string;
     const entries = admissibleEntries(repo, tree(repo, parent), options, skips);
     const { must } = neededAtParent(commit);
     // Decoded, not only admitted: a binary or non-UTF-8 must file is no more in the pool.
     const mustEntries = entries.filter((e) => must.includes(e.path));
-    if (stateFiles(repo, mustEntries, skips).length === 0) {
+    if (stateFiles(mustEntries, textsOf(repo, mustEntries, new Map()), skips).length === 0) {
       // Its changed files were all left out (too large, excluded, binary, not UTF-8): nothing to find.
       skippedCommits['must-not-in-pool'] = (skippedCommits['must-not-in-pool'] ?? 0) + 1;
       continue;
     }
     plans.push({ index, commit, parent, entries });
-    const fresh = entries.filter((e) => !learnt.has(e.blob));
-    for (const f of stateFiles(repo, fresh, skips)) known.learn(f);
-    for (const e of fresh) learnt.add(e.blob);
   }
-  options.progress?.('reading', selection.selected.length, selection.selected.length);
   if (plans.length === 0) {
     // A corpus of no cases is no corpus: check and study reject it.
     const why = Object.entries(sortedKeys(skippedCommits))
@@ -208,6 +223,23 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
       `no commit makes a case (${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}; skipped: ${why})`,
     );
   }
+  const learnt = new Set<string>();
+  for (let run = 0; run < plans.length; run += RUN) {
+    options.progress?.('reading', run, plans.length);
+    const cases = plans.slice(run, run + RUN);
+    const texts = textsOf(
+      repo,
+      cases.flatMap((p) => p.entries.filter((e) => !learnt.has(e.blob))),
+      new Map(),
+    );
+    // In case order, so that a version is indexed under the path its first case holds it at.
+    for (const plan of cases) {
+      const fresh = plan.entries.filter((e) => !learnt.has(e.blob));
+      for (const f of stateFiles(fresh, texts, skips)) known.learn(f);
+      for (const e of fresh) learnt.add(e.blob);
+    }
+  }
+  options.progress?.('reading', plans.length, plans.length);
 
   const policy = ingestPolicy();
   const name = options.name ?? repositoryName(repo.root);
@@ -221,14 +253,21 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     const budgets: Record<string, Record<string, number>> = {};
     const expected: Record<string, Record<string, { success: boolean; reason: string | null }>> = {};
     const purpose: Record<string, string> = {};
-    // Pass 2: one case at a time.
+    // Pass 2: one case at a time, the texts of a run of cases read together.
+    let texts = new Map<string, Decoded>();
     for (const [k, plan] of plans.entries()) {
+      if (k % RUN === 0)
+        texts = textsOf(
+          repo,
+          plans.slice(k, k + RUN).flatMap((p) => p.entries),
+          texts,
+        );
       options.progress?.('writing', k, plans.length);
       const { commit, parent, index } = plan;
       const kase = caseName(index, commit, width);
       names.push(kase);
       const task = taskText(commit);
-      const files = stateFiles(repo, plan.entries, skips);
+      const files = stateFiles(plan.entries, texts, skips);
       const pool = buildPool({
         task,
         files: poolFiles(task, files, known, (p) => last.lastChangeBefore(p, index)),
