@@ -487,6 +487,8 @@ export const REPEATED: Readonly<Record<string, readonly string[]>> = {
   bench: ['bench', '--save', 'a', '--save', 'b'],
   survey: ['survey', 'a', '--out', 'x', '--out', 'y'],
   strategies: ['strategies', '--format', 'md', '--format', 'csv'],
+  ingest: ['ingest', 'x', '--out', 'a', '--out', 'b'],
+  pack: ['pack', 'x', '--task', 'a', '--task', 'b', '--budget', '10'],
 };
 
 export const REPEATED_INPUTS: readonly BadInput[] = Object.entries(REPEATED).map(([command, args]) => ({

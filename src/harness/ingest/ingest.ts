@@ -22,19 +22,14 @@ import {
 import { InputError } from '../errors.js';
 import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
 import { BUDGETS } from '../vocabulary.js';
-import { classifyPath, decideEntry, decodeText, makeFilter } from './files.js';
-import {
-  lastChanges,
-  openRepository,
-  type Repository,
-  readBlobs,
-  commits as readHistory,
-  tree,
-} from './git.js';
+import { makeFilter } from './files.js';
+import { openRepository, commits as readHistory, tree } from './git.js';
+import { lastChanges } from './history.js';
 import { loadGrammars } from './outline.js';
 import { buildPool, TASK_ID } from './pool.js';
 import { neededAtParent, selectCases } from './select.js';
-import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips, type StateFile } from './state.js';
+import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
+import { admissibleEntries, type Decoded, RUN, stateFiles, textsOf } from './trees.js';
 import type { Commit, TreeEntry } from './types.js';
 
 export interface IngestOptions {
@@ -100,74 +95,6 @@ interface Plan {
   readonly entries: readonly TreeEntry[];
 }
 
-/** A tree's entries that may enter a pool; the others counted. */
-function admissibleEntries(
-  repo: Repository,
-  entries: readonly TreeEntry[],
-  options: IngestOptions,
-  skips: Skips,
-): TreeEntry[] {
-  const ignores = entries.filter((e) => e.path === '.gitignore' || e.path.endsWith('/.gitignore'));
-  const texts = readBlobs(
-    repo,
-    ignores.map((e) => e.blob),
-  );
-  const folder = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
-  const filter = makeFilter({
-    ...(options.include === undefined ? {} : { include: options.include }),
-    ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
-    gitignore: new Map(ignores.map((e) => [folder(e.path), texts.get(e.blob)?.toString('utf8') ?? ''])),
-  });
-  return entries.filter((e) => {
-    const skip = decideEntry(e, classifyPath(e.path), filter, options.maxBytes);
-    if (skip !== null) skips.add(e.path, e.blob, skip);
-    return skip === null;
-  });
-}
-
-/** A blob's text, or why it has none: the same for every path that holds it. */
-type Decoded = string | 'binary' | 'not-utf8';
-
-/**
- * Cases whose texts are read from git together. Every git process forks this one, which holds the
- * whole index (a gigabyte at 2,000 files): a spawn then costs about 0.1 s, so reading once a case
- * cost more than building its pool. A run of consecutive cases shares almost all of its trees, so
- * holding the run's texts is little more than holding one case's.
- */
-const RUN = 25;
-
-/** The texts of the blobs of `entries`, those in `have` taken from it, the others read in one git process. */
-function textsOf(
-  repo: Repository,
-  entries: readonly TreeEntry[],
-  have: ReadonlyMap<string, Decoded>,
-): Map<string, Decoded> {
-  const texts = new Map<string, Decoded>();
-  const missing: string[] = [];
-  for (const e of entries) {
-    const decoded = have.get(e.blob);
-    if (decoded !== undefined) texts.set(e.blob, decoded);
-    else missing.push(e.blob);
-  }
-  for (const [blob, bytes] of readBlobs(repo, missing)) texts.set(blob, decodeText(bytes));
-  return texts;
-}
-
-/** The decoded files of a tree's admissible entries, their texts from `texts`; binary and non-UTF-8 ones counted. */
-function stateFiles(
-  entries: readonly TreeEntry[],
-  texts: ReadonlyMap<string, Decoded>,
-  skips: Skips,
-): StateFile[] {
-  const files: StateFile[] = [];
-  for (const e of entries) {
-    const decoded = texts.get(e.blob) as Decoded;
-    if (decoded === 'binary' || decoded === 'not-utf8') skips.add(e.path, e.blob, decoded);
-    else files.push({ path: e.path, blob: e.blob, text: decoded, cls: classifyPath(e.path) });
-  }
-  return files;
-}
-
 /** `{"candidates": [...]}` one record a line. */
 function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[]): void {
   out.add('{"candidates": [');
@@ -190,7 +117,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     seed: options.seed,
     keep: (p) => chosen(p) === null,
   });
-  const last = lastChanges(repo, commits);
+  const last = lastChanges(commits);
   const grammars = await loadGrammars();
   const known = new BlobFacts(grammars);
   const skips = new Skips();

@@ -6,12 +6,12 @@ import { InputError } from '../../../src/harness/errors.js';
 import {
   commits,
   hashWorkingFile,
-  lastChanges,
   openRepository,
   type Repository,
   readBlobs,
   tree,
 } from '../../../src/harness/ingest/git.js';
+import { lastChanges } from '../../../src/harness/ingest/history.js';
 import type { Change } from '../../../src/harness/ingest/types.js';
 import {
   EPOCH,
@@ -217,7 +217,7 @@ describe('commits', () => {
 
   it('lastChangeBefore: the time of the last change strictly before a commit, deletions not counted', () => {
     const list = commits(repo);
-    const last = lastChanges(repo, list);
+    const last = lastChanges(list);
     const t = (i: number): number => EPOCH + i * HOUR;
     // src/a.ts changed at 0, 1 and 5.
     expect(last.lastChangeBefore('src/a.ts', 0)).toBeNull();

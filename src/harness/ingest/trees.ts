@@ -1,0 +1,84 @@
+/**
+ * A commit's tree read for a pool: which entries may enter it (the user's globs, the tree's
+ * `.gitignore` files, symlinks, submodules, lockfiles, the size cap) and their texts, read from git
+ * a run of cases at a time.
+ */
+import { classifyPath, decideEntry, decodeText, makeFilter } from './files.js';
+import { type Repository, readBlobs } from './git.js';
+import type { Skips, StateFile } from './state.js';
+import type { TreeEntry } from './types.js';
+
+/** What decides whether a tree's entry may enter a pool. */
+export interface EntryOptions {
+  readonly include?: readonly string[] | undefined;
+  readonly exclude?: readonly string[] | undefined;
+  readonly maxBytes: number;
+}
+
+/** A tree's entries that may enter a pool; the others counted. */
+export function admissibleEntries(
+  repo: Repository,
+  entries: readonly TreeEntry[],
+  options: EntryOptions,
+  skips: Skips,
+): TreeEntry[] {
+  const ignores = entries.filter((e) => e.path === '.gitignore' || e.path.endsWith('/.gitignore'));
+  const texts = readBlobs(
+    repo,
+    ignores.map((e) => e.blob),
+  );
+  const folder = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
+  const filter = makeFilter({
+    ...(options.include === undefined ? {} : { include: options.include }),
+    ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+    gitignore: new Map(ignores.map((e) => [folder(e.path), texts.get(e.blob)?.toString('utf8') ?? ''])),
+  });
+  return entries.filter((e) => {
+    const skip = decideEntry(e, classifyPath(e.path), filter, options.maxBytes);
+    if (skip !== null) skips.add(e.path, e.blob, skip);
+    return skip === null;
+  });
+}
+
+/** A blob's text, or why it has none: the same for every path that holds it. */
+export type Decoded = string | 'binary' | 'not-utf8';
+
+/**
+ * Cases whose texts are read from git together. Every git process forks this one, which holds the
+ * whole index (a gigabyte at 2,000 files): a spawn then costs about 0.1 s, so reading once a case
+ * cost more than building its pool. A run of consecutive cases shares almost all of its trees, so
+ * holding the run's texts is little more than holding one case's.
+ */
+export const RUN = 25;
+
+/** The texts of the blobs of `entries`, those in `have` taken from it, the others read in one git process. */
+export function textsOf(
+  repo: Repository,
+  entries: readonly TreeEntry[],
+  have: ReadonlyMap<string, Decoded>,
+): Map<string, Decoded> {
+  const texts = new Map<string, Decoded>();
+  const missing: string[] = [];
+  for (const e of entries) {
+    const decoded = have.get(e.blob);
+    if (decoded !== undefined) texts.set(e.blob, decoded);
+    else missing.push(e.blob);
+  }
+  for (const [blob, bytes] of readBlobs(repo, missing)) texts.set(blob, decodeText(bytes));
+  return texts;
+}
+
+/** The decoded files of a tree's admissible entries, their texts from `texts`; binary and non-UTF-8 ones counted. */
+export function stateFiles(
+  entries: readonly TreeEntry[],
+  texts: ReadonlyMap<string, Decoded>,
+  skips: Skips,
+): StateFile[] {
+  const files: StateFile[] = [];
+  for (const e of entries) {
+    const decoded = texts.get(e.blob) as Decoded;
+    if (decoded === 'binary' || decoded === 'not-utf8') skips.add(e.path, e.blob, decoded);
+    else files.push({ path: e.path, blob: e.blob, text: decoded, cls: classifyPath(e.path) });
+  }
+  return files;
+}
