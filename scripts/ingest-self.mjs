@@ -4,25 +4,14 @@
 // it; reports/self/ and docs/real-data.md written from that run. Needs the history up to the pin
 // (a shallow clone has not got it: `git fetch --unshallow`). Tests compare the committed files with
 // what the code makes of the committed rows, and, under `npm run test:full`, ingest and study again.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { ctxbench, root } from './cli.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin/ctxbench.js');
 const { SELF_CORPUS, selfCorpusArgs } = await import(
   pathToFileURL(path.join(root, 'dist/src/harness/vocabulary.js')).href
 );
-
-function ctxbench(...args) {
-  process.stderr.write(`$ ctxbench ${args.join(' ')}\n`);
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
 
 const corpus = `runs/corpora/${SELF_CORPUS.name}`;
 const run = `runs/${SELF_CORPUS.name}`;

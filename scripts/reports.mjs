@@ -5,26 +5,15 @@
 // headline table from the reference corpus; reports/compiler-v2/ and docs/findings.md from
 // corpus v2; reports/agent-200/ from a generated corpus of agent pools (AGENT_REPORT), which the
 // findings read too. Tests fail when any of them drifts from what the code produces.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { ctxbench, root } from './cli.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin/ctxbench.js');
 const built = (module) => import(pathToFileURL(path.join(root, 'dist/src/harness', module)).href);
 const { AGENT_REPORT, REPORT_STRATEGIES } = await built('vocabulary.js');
 const { headlineMarkdown, withHeadline } = await built('report/readme-headline.js');
 const strategies = REPORT_STRATEGIES.join(',');
-
-function ctxbench(...args) {
-  process.stderr.write(`$ ctxbench ${args.join(' ')}\n`);
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
 
 ctxbench('study', '--strategies', strategies, '--out', 'runs/reference', '--force', '--quiet');
 ctxbench('report', 'runs/reference', '--out', 'reports');
