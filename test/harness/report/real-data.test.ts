@@ -107,6 +107,9 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
       expect(at(n, 'roomy').recall as number).toBeGreaterThan(v2.recall as number);
       expect(at(n, 'roomy').precision as number).toBeLessThan(0.05);
     }
+    // Every cell of exact says whether it proved its answer; the page counts the unproven ones.
+    for (const r of rows.filter((x) => x.strategy === 'exact'))
+      expect(typeof r.extras.proven_optimal, `${r.case}/${r.budget}`).toBe('boolean');
     expect(at('langchain-trim', 'tight').complete).toBe(0);
     expect(at('langchain-trim', 'tight').recall).toBe(0);
   });
