@@ -12,7 +12,6 @@ import {
   type CompilerPolicy,
   type ContextCandidate,
   type ContextRequest,
-  candidateToJSON,
   defaultPolicy,
   policyToJSON,
   renderedCost,
@@ -22,6 +21,7 @@ import {
 import { InputError } from '../errors.js';
 import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
 import { BUDGETS } from '../vocabulary.js';
+import { CandidateWriter } from './candidate-json.js';
 import { makeFilter } from './files.js';
 import { openRepository, commits as readHistory, tree } from './git.js';
 import { lastChanges } from './history.js';
@@ -96,10 +96,14 @@ interface Plan {
 }
 
 /** `{"candidates": [...]}` one record a line. */
-function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[]): void {
+function writeCandidates(
+  out: LineFile,
+  candidates: readonly ContextCandidate[],
+  json: CandidateWriter,
+): void {
   out.add('{"candidates": [');
   for (const [k, c] of candidates.entries())
-    out.add(`${JSON.stringify(candidateToJSON(c))}${k < candidates.length - 1 ? ',' : ''}`);
+    out.add(`${json.line(c)}${k < candidates.length - 1 ? ',' : ''}`);
   out.add(']}');
   out.close();
 }
@@ -182,6 +186,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     const purpose: Record<string, string> = {};
     // Pass 2: one case at a time, the texts of a run of cases read together.
     let texts = new Map<string, Decoded>();
+    const json = new CandidateWriter();
     for (const [k, plan] of plans.entries()) {
       if (k % RUN === 0)
         texts = textsOf(
@@ -213,7 +218,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         policy_version: policy.policy_version,
       };
       w.write(`${kase}.request.json`, jsonText(requestToJSON(request)));
-      writeCandidates(w.lines(`${kase}.candidates.json`), pool);
+      writeCandidates(w.lines(`${kase}.candidates.json`), pool, json);
       const present = new Set(files.map((f) => f.path));
       const { must, should } = neededAtParent(commit);
       const identity_truth: Record<string, { eval_class: string; min_representation: string }> = {};

@@ -95,7 +95,12 @@ export class RelevanceIndex {
    * for none. Blobs that match nothing are absent.
    */
   scores(task: string, blobs: ReadonlySet<string>): Map<string, number> {
-    const hits = this.search.search(task, { filter: (r) => blobs.has(r.id as string) });
+    // A zero document boost skips a version before minisearch builds a result for it, where a
+    // `filter` runs only after every version of the corpus was scored and built; a boost of 1
+    // multiplies the score exactly, so the scores are those the filter kept.
+    const hits = this.search.search(task, {
+      boostDocument: (id: unknown) => (blobs.has(id as string) ? 1 : 0),
+    });
     const best = hits.reduce((m, h) => Math.max(m, h.score), 0);
     const out = new Map<string, number>();
     if (best <= 0) return out;
