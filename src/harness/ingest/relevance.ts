@@ -10,14 +10,25 @@
  */
 import MiniSearch from 'minisearch';
 
+const LOWER = /^[a-z0-9]+$/;
+const ASCII = /^[A-Za-z0-9_]+$/;
+
 /** Words of text or code: split at anything not a letter or digit, and camelCase split too. */
 export function codeTerms(text: string): string[] {
   const out: string[] = [];
   for (const word of text.split(/[^\p{L}\p{N}_]+/u)) {
     if (word === '') continue;
-    const parts = word
-      .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    // Most words of code are ASCII: a lower-case one has no parts, and the others split with
+    // ASCII classes, which for ASCII match exactly what the Unicode ones match, but faster.
+    if (LOWER.test(word)) {
+      out.push(word);
+      continue;
+    }
+    const parts = (
+      ASCII.test(word)
+        ? word.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+        : word.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    )
       .split(/[ _]+/)
       .filter((p) => p !== '');
     out.push(word.toLowerCase());
