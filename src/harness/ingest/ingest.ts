@@ -200,12 +200,14 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
       names.push(kase);
       const task = taskText(commit);
       const files = stateFiles(plan.entries, texts, skips);
+      known.nextState();
       const pool = buildPool({
         task,
         files: poolFiles(task, files, known, (p) => last.lastChangeBefore(p, index)),
         scope: name,
         at: parent.slice(0, 12),
         tokens: known.counter,
+        forms: known.forms,
       });
       const request: ContextRequest = {
         schema_version: SCHEMA.request,

@@ -75,6 +75,28 @@ describe(`CandidateWriter (fast-check seed ${SEED})`, () => {
     );
   });
 
+  it('writes each version of a candidate that changes one field at a time, any field', () => {
+    // One id throughout, so that every line but the first meets a kept opening: each step changes
+    // a field (or none), and the line must follow.
+    const keys = Object.keys(
+      candidateToJSON(fc.sample(candidate, { seed: SEED, numRuns: 1 })[0] as ContextCandidate),
+    );
+    const step = fc.tuple(fc.constantFrom(...keys, 'none'), candidate);
+    fc.assert(
+      fc.property(candidate, fc.array(step, { maxLength: 12 }), (first, steps) => {
+        const w = new CandidateWriter();
+        let c: ContextCandidate = { ...first, candidate_id: 'f#full' };
+        expect(w.line(c)).toBe(JSON.stringify(candidateToJSON(c)));
+        for (const [key, other] of steps) {
+          if (key !== 'none' && key !== 'candidate_id')
+            c = { ...c, [key]: (other as unknown as Record<string, unknown>)[key] } as ContextCandidate;
+          expect(w.line(c)).toBe(JSON.stringify(candidateToJSON(c)));
+        }
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+  });
+
   it('serves a changed content under a known id its new text, and the old one when it returns', () => {
     const base: ContextCandidate = fc.sample(candidate, { seed: SEED, numRuns: 1 })[0] as ContextCandidate;
     const w = new CandidateWriter();
