@@ -30,7 +30,7 @@ import { buildPool, TASK_ID } from './pool.js';
 import { neededAtParent, selectCases } from './select.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
 import { admissibleEntries, type Decoded, RUN, stateFiles, textsOf } from './trees.js';
-import type { Commit, TreeEntry } from './types.js';
+import type { Commit, SkipReason, TreeEntry } from './types.js';
 
 export interface IngestOptions {
   readonly commits: number;
@@ -95,6 +95,19 @@ interface Plan {
   readonly entries: readonly TreeEntry[];
 }
 
+/** Skips held back, in the order they came, to be counted later. */
+class HeldSkips extends Skips {
+  private readonly held: [string, string, SkipReason][] = [];
+
+  override add(p: string, blob: string, reason: SkipReason): void {
+    this.held.push([p, blob, reason]);
+  }
+
+  replay(into: Skips): void {
+    for (const [p, blob, reason] of this.held) into.add(p, blob, reason);
+  }
+}
+
 /** `{"candidates": [...]}` one record a line. */
 function writeCandidates(
   out: LineFile,
@@ -130,19 +143,32 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
   // Pass 1: every case's tree first, while this process is small and git processes are cheap to
   // start; then every distinct version in them indexed and parsed once, a run of cases at a time.
   const plans: Plan[] = [];
-  for (const index of selection.selected) {
-    const commit = commits[index] as Commit;
-    const parent = commit.parents[0] as string;
-    const entries = admissibleEntries(repo, tree(repo, parent), options, skips);
-    const { must } = neededAtParent(commit);
-    // Decoded, not only admitted: a binary or non-UTF-8 must file is no more in the pool.
-    const mustEntries = entries.filter((e) => must.includes(e.path));
-    if (stateFiles(mustEntries, textsOf(repo, mustEntries, new Map()), skips).length === 0) {
-      // Its changed files were all left out (too large, excluded, binary, not UTF-8): nothing to find.
-      skippedCommits['must-not-in-pool'] = (skippedCommits['must-not-in-pool'] ?? 0) + 1;
-      continue;
+  for (let run = 0; run < selection.selected.length; run += RUN) {
+    const trees = selection.selected.slice(run, run + RUN).map((index) => {
+      const commit = commits[index] as Commit;
+      const parent = commit.parents[0] as string;
+      // Counted below, case by case, so that skips are met in the order they always were.
+      const held = new HeldSkips();
+      const entries = admissibleEntries(repo, tree(repo, parent), options, held);
+      const { must } = neededAtParent(commit);
+      return { index, commit, parent, entries, held, must: entries.filter((e) => must.includes(e.path)) };
+    });
+    // The run's changed files read in one git process: a process a case cost more than the reading.
+    const texts = textsOf(
+      repo,
+      trees.flatMap((t) => t.must),
+      new Map(),
+    );
+    for (const { index, commit, parent, entries, held, must } of trees) {
+      held.replay(skips);
+      // Decoded, not only admitted: a binary or non-UTF-8 must file is no more in the pool.
+      if (stateFiles(must, texts, skips).length === 0) {
+        // Its changed files were all left out (too large, excluded, binary, not UTF-8): nothing to find.
+        skippedCommits['must-not-in-pool'] = (skippedCommits['must-not-in-pool'] ?? 0) + 1;
+        continue;
+      }
+      plans.push({ index, commit, parent, entries });
     }
-    plans.push({ index, commit, parent, entries });
   }
   if (plans.length === 0) {
     // A corpus of no cases is no corpus: check and study reject it.
