@@ -154,6 +154,8 @@ function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
   const requirement = spec.required?.has(f.path) ? 'REQUIRED' : f.named ? 'PREFERRED' : 'DISCRETIONARY';
   const key = `${f.blob}:${f.path}`;
   const texts = spec.forms === undefined ? formTexts(f) : spec.forms(key, () => formTexts(f));
+  const fresh =
+    f.lastChange === null ? `as at ${spec.at}` : `as at ${spec.at}; last changed ${ISO_DAY(f.lastChange)}`;
   const withheld = f.cls.generated ? 'generated file' : f.cls.vendored ? 'vendored file' : null;
   return texts.map(([form, content]) =>
     candidate(
@@ -168,10 +170,7 @@ function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
         content,
         requirement,
         order_role: f.cls.source && !f.cls.test ? 'evidence' : 'support',
-        freshness_reason:
-          f.lastChange === null
-            ? `as at ${spec.at}`
-            : `as at ${spec.at}; last changed ${ISO_DAY(f.lastChange)}`,
+        freshness_reason: fresh,
         authority_eligible: withheld === null,
         authority_reason: withheld ?? 'tracked file',
         relevance: Math.round(f.relevance * FORM_RELEVANCE[form] * 100) / 100,
