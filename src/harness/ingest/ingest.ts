@@ -12,7 +12,6 @@ import {
   type CompilerPolicy,
   type ContextCandidate,
   type ContextRequest,
-  candidateToJSON,
   defaultPolicy,
   policyToJSON,
   renderedCost,
@@ -22,6 +21,7 @@ import {
 import { InputError } from '../errors.js';
 import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
 import { BUDGETS } from '../vocabulary.js';
+import { CandidateWriter } from './candidate-json.js';
 import { makeFilter } from './files.js';
 import { openRepository, commits as readHistory, tree } from './git.js';
 import { lastChanges } from './history.js';
@@ -30,7 +30,7 @@ import { buildPool, TASK_ID } from './pool.js';
 import { neededAtParent, selectCases } from './select.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
 import { admissibleEntries, type Decoded, RUN, stateFiles, textsOf } from './trees.js';
-import type { Commit, TreeEntry } from './types.js';
+import type { Commit, SkipReason, TreeEntry } from './types.js';
 
 export interface IngestOptions {
   readonly commits: number;
@@ -95,11 +95,28 @@ interface Plan {
   readonly entries: readonly TreeEntry[];
 }
 
+/** Skips held back, in the order they came, to be counted later. */
+class HeldSkips extends Skips {
+  private readonly held: [string, string, SkipReason][] = [];
+
+  override add(p: string, blob: string, reason: SkipReason): void {
+    this.held.push([p, blob, reason]);
+  }
+
+  replay(into: Skips): void {
+    for (const [p, blob, reason] of this.held) into.add(p, blob, reason);
+  }
+}
+
 /** `{"candidates": [...]}` one record a line. */
-function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[]): void {
+function writeCandidates(
+  out: LineFile,
+  candidates: readonly ContextCandidate[],
+  json: CandidateWriter,
+): void {
   out.add('{"candidates": [');
   for (const [k, c] of candidates.entries())
-    out.add(`${JSON.stringify(candidateToJSON(c))}${k < candidates.length - 1 ? ',' : ''}`);
+    out.add(`${json.line(c)}${k < candidates.length - 1 ? ',' : ''}`);
   out.add(']}');
   out.close();
 }
@@ -126,19 +143,32 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
   // Pass 1: every case's tree first, while this process is small and git processes are cheap to
   // start; then every distinct version in them indexed and parsed once, a run of cases at a time.
   const plans: Plan[] = [];
-  for (const index of selection.selected) {
-    const commit = commits[index] as Commit;
-    const parent = commit.parents[0] as string;
-    const entries = admissibleEntries(repo, tree(repo, parent), options, skips);
-    const { must } = neededAtParent(commit);
-    // Decoded, not only admitted: a binary or non-UTF-8 must file is no more in the pool.
-    const mustEntries = entries.filter((e) => must.includes(e.path));
-    if (stateFiles(mustEntries, textsOf(repo, mustEntries, new Map()), skips).length === 0) {
-      // Its changed files were all left out (too large, excluded, binary, not UTF-8): nothing to find.
-      skippedCommits['must-not-in-pool'] = (skippedCommits['must-not-in-pool'] ?? 0) + 1;
-      continue;
+  for (let run = 0; run < selection.selected.length; run += RUN) {
+    const trees = selection.selected.slice(run, run + RUN).map((index) => {
+      const commit = commits[index] as Commit;
+      const parent = commit.parents[0] as string;
+      // Counted below, case by case, so that skips are met in the order they always were.
+      const held = new HeldSkips();
+      const entries = admissibleEntries(repo, tree(repo, parent), options, held);
+      const { must } = neededAtParent(commit);
+      return { index, commit, parent, entries, held, must: entries.filter((e) => must.includes(e.path)) };
+    });
+    // The run's changed files read in one git process: a process a case cost more than the reading.
+    const texts = textsOf(
+      repo,
+      trees.flatMap((t) => t.must),
+      new Map(),
+    );
+    for (const { index, commit, parent, entries, held, must } of trees) {
+      held.replay(skips);
+      // Decoded, not only admitted: a binary or non-UTF-8 must file is no more in the pool.
+      if (stateFiles(must, texts, skips).length === 0) {
+        // Its changed files were all left out (too large, excluded, binary, not UTF-8): nothing to find.
+        skippedCommits['must-not-in-pool'] = (skippedCommits['must-not-in-pool'] ?? 0) + 1;
+        continue;
+      }
+      plans.push({ index, commit, parent, entries });
     }
-    plans.push({ index, commit, parent, entries });
   }
   if (plans.length === 0) {
     // A corpus of no cases is no corpus: check and study reject it.
@@ -182,6 +212,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     const purpose: Record<string, string> = {};
     // Pass 2: one case at a time, the texts of a run of cases read together.
     let texts = new Map<string, Decoded>();
+    const json = new CandidateWriter();
     for (const [k, plan] of plans.entries()) {
       if (k % RUN === 0)
         texts = textsOf(
@@ -195,12 +226,14 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
       names.push(kase);
       const task = taskText(commit);
       const files = stateFiles(plan.entries, texts, skips);
+      known.nextState();
       const pool = buildPool({
         task,
         files: poolFiles(task, files, known, (p) => last.lastChangeBefore(p, index)),
         scope: name,
         at: parent.slice(0, 12),
         tokens: known.counter,
+        forms: known.forms,
       });
       const request: ContextRequest = {
         schema_version: SCHEMA.request,
@@ -213,7 +246,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         policy_version: policy.policy_version,
       };
       w.write(`${kase}.request.json`, jsonText(requestToJSON(request)));
-      writeCandidates(w.lines(`${kase}.candidates.json`), pool);
+      writeCandidates(w.lines(`${kase}.candidates.json`), pool, json);
       const present = new Set(files.map((f) => f.path));
       const { must, should } = neededAtParent(commit);
       const identity_truth: Record<string, { eval_class: string; min_representation: string }> = {};

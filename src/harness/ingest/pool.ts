@@ -53,7 +53,16 @@ export interface PoolSpec {
    * so that a version held by many cases is counted once. Counts o200k directly when absent.
    */
   readonly tokens?: (key: string, text: string) => number;
+  /**
+   * A file's form texts, given a key naming the blob and the path, and how to make them: the
+   * caller's, so that a version held by many cases has its texts built once (and the same strings
+   * reach the writer, which compares them). Made afresh when absent.
+   */
+  readonly forms?: (key: string, make: () => FormTexts) => FormTexts;
 }
+
+/** A file's forms and their texts, in pool order. */
+export type FormTexts = readonly (readonly [Form, string])[];
 
 export const TASK_ID = INGESTED_TASK_ID;
 export type Form = 'full' | 'outline' | 'reference';
@@ -130,14 +139,23 @@ const candidate = (own: Own, scope: string, tokens: number): ContextCandidate =>
   ...own,
 });
 
-function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
-  const requirement = spec.required?.has(f.path) ? 'REQUIRED' : f.named ? 'PREFERRED' : 'DISCRETIONARY';
+/** The texts of a file's forms: what its blob, path and outline decide. */
+function formTexts(f: PoolFile): FormTexts {
   const body = f.text.endsWith('\n') ? f.text.slice(0, -1) : f.text;
   const doc = firstDocLine(f.text);
   const texts: [Form, string][] = [[`full`, `File: ${f.path}\n${body}`]];
   if (f.outline !== null && f.outline !== '')
     texts.push(['outline', `File: ${f.path} (outline)\n${f.outline}`]);
   texts.push(['reference', `File: ${f.path}${doc === '' ? '' : ` - ${doc}`}`]);
+  return texts;
+}
+
+function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
+  const requirement = spec.required?.has(f.path) ? 'REQUIRED' : f.named ? 'PREFERRED' : 'DISCRETIONARY';
+  const key = `${f.blob}:${f.path}`;
+  const texts = spec.forms === undefined ? formTexts(f) : spec.forms(key, () => formTexts(f));
+  const fresh =
+    f.lastChange === null ? `as at ${spec.at}` : `as at ${spec.at}; last changed ${ISO_DAY(f.lastChange)}`;
   const withheld = f.cls.generated ? 'generated file' : f.cls.vendored ? 'vendored file' : null;
   return texts.map(([form, content]) =>
     candidate(
@@ -152,17 +170,14 @@ function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
         content,
         requirement,
         order_role: f.cls.source && !f.cls.test ? 'evidence' : 'support',
-        freshness_reason:
-          f.lastChange === null
-            ? `as at ${spec.at}`
-            : `as at ${spec.at}; last changed ${ISO_DAY(f.lastChange)}`,
+        freshness_reason: fresh,
         authority_eligible: withheld === null,
         authority_reason: withheld ?? 'tracked file',
         relevance: Math.round(f.relevance * FORM_RELEVANCE[form] * 100) / 100,
         is_default_form: form === 'full',
       },
       spec.scope,
-      (spec.tokens ?? o200k)(`${f.blob}:${f.path}:${form}`, content),
+      (spec.tokens ?? o200k)(`${key}:${form}`, content),
     ),
   );
 }

@@ -10,14 +10,25 @@
  */
 import MiniSearch from 'minisearch';
 
+const LOWER = /^[a-z0-9]+$/;
+const ASCII = /^[A-Za-z0-9_]+$/;
+
 /** Words of text or code: split at anything not a letter or digit, and camelCase split too. */
 export function codeTerms(text: string): string[] {
   const out: string[] = [];
   for (const word of text.split(/[^\p{L}\p{N}_]+/u)) {
     if (word === '') continue;
-    const parts = word
-      .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    // Most words of code are ASCII: a lower-case one has no parts, and the others split with
+    // ASCII classes, which for ASCII match exactly what the Unicode ones match, but faster.
+    if (LOWER.test(word)) {
+      out.push(word);
+      continue;
+    }
+    const parts = (
+      ASCII.test(word)
+        ? word.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+        : word.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    )
       .split(/[ _]+/)
       .filter((p) => p !== '');
     out.push(word.toLowerCase());
@@ -72,6 +83,15 @@ export interface Document {
   readonly text: string;
 }
 
+/** One term's scores: the versions it matches (by their place in the index) and its score in each. */
+interface TermScores {
+  readonly docs: Int32Array;
+  readonly scores: Float64Array;
+}
+
+/** Term scores kept, in (version, score) pairs, at most: about 50 MB. */
+const TERM_CACHE = 4_000_000;
+
 /** The ingest's one BM25 index over file versions. */
 export class RelevanceIndex {
   private readonly search = new MiniSearch<{ id: string; path: string; text: string }>({
@@ -81,25 +101,83 @@ export class RelevanceIndex {
     processTerm: (t) => t,
     searchOptions: { boost: { path: 2 }, combineWith: 'OR' },
   });
-  private readonly added = new Set<string>();
+  /** Each version's place, in the order added. */
+  private readonly places = new Map<string, number>();
+  private readonly blobs: string[] = [];
+  private readonly terms = new Map<string, TermScores>();
+  private cached = 0;
 
   /** Index a version once; later calls with the same blob do nothing. */
   add(doc: Document): void {
-    if (this.added.has(doc.blob)) return;
-    this.added.add(doc.blob);
+    if (this.places.has(doc.blob)) return;
+    this.places.set(doc.blob, this.blobs.length);
+    this.blobs.push(doc.blob);
     this.search.add({ id: doc.blob, path: doc.path, text: doc.text });
+    // A new version changes every term's scores (the mean length, the document frequencies).
+    this.terms.clear();
+    this.cached = 0;
+  }
+
+  /**
+   * One term's scores in every version that holds it: minisearch's search for that term alone (its
+   * own tokenizer bypassed, the term being one already), kept while the cache has room.
+   */
+  private term(t: string): TermScores {
+    const kept = this.terms.get(t);
+    if (kept !== undefined) return kept;
+    const hits = this.search.search(t, { tokenize: (q) => [q] });
+    const scores: TermScores = {
+      docs: Int32Array.from(hits, (h) => this.places.get(h.id as string) as number),
+      scores: Float64Array.from(hits, (h) => h.score),
+    };
+    if (this.cached + hits.length <= TERM_CACHE) {
+      this.terms.set(t, scores);
+      this.cached += hits.length;
+    }
+    return scores;
   }
 
   /**
    * BM25 score per blob of `blobs` for the task, normalised by the best: 1 for the best match, 0
    * for none. Blobs that match nothing are absent.
+   *
+   * The scores are minisearch's for the whole task (an OR of its terms), to the bit, but summed
+   * here from each term's scores, which are the same for every case: minisearch scores every
+   * version of the corpus for every term and builds a result for each before any filter, which
+   * was a sixth of an ingest's time. Its sum, followed exactly: a version's score adds its
+   * terms' scores in the task's order (a repeated term again each time), then is multiplied by
+   * the number of distinct terms it matches.
    */
   scores(task: string, blobs: ReadonlySet<string>): Map<string, number> {
-    const hits = this.search.search(task, { filter: (r) => blobs.has(r.id as string) });
-    const best = hits.reduce((m, h) => Math.max(m, h.score), 0);
+    const n = this.blobs.length;
+    const member = new Uint8Array(n);
+    for (const b of blobs) {
+      const at = this.places.get(b);
+      if (at !== undefined) member[at] = 1;
+    }
+    const sum = new Float64Array(n);
+    const matched = new Int32Array(n);
+    const seen = new Set<string>();
+    for (const t of codeTerms(task)) {
+      const first = !seen.has(t);
+      seen.add(t);
+      const { docs, scores } = this.term(t);
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i] as number;
+        if (member[d] === 0) continue;
+        // minisearch starts a version's sum at its first term's score; 0 + x is x.
+        sum[d] = (sum[d] as number) + (scores[i] as number);
+        if (first) matched[d] = (matched[d] as number) + 1;
+      }
+    }
+    let best = 0;
+    for (let d = 0; d < n; d++)
+      if (matched[d] !== 0) best = Math.max(best, (sum[d] as number) * (matched[d] as number));
     const out = new Map<string, number>();
     if (best <= 0) return out;
-    for (const h of hits) out.set(h.id as string, h.score / best);
+    for (let d = 0; d < n; d++)
+      if (matched[d] !== 0)
+        out.set(this.blobs[d] as string, ((sum[d] as number) * (matched[d] as number)) / best);
     return out;
   }
 }

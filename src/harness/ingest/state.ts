@@ -9,7 +9,7 @@ import { countTokens } from '../input/index.js';
 import { classifyPath, decodeText } from './files.js';
 import { goModuleOf, resolveImport } from './imports.js';
 import type { Grammars } from './outline.js';
-import type { PoolFile } from './pool.js';
+import type { FormTexts, PoolFile } from './pool.js';
 import { namedIdentifiers, namesPath, RelevanceIndex, relevanceOf } from './relevance.js';
 import type { Language, PathClass, SkipReason } from './types.js';
 
@@ -85,6 +85,27 @@ export class BlobFacts {
     this.index.add({ blob: f.blob, path: f.path, text: f.text });
     return facts;
   }
+
+  /** The form texts of the files of the state being built, and of the state before it. */
+  private texts = new Map<string, FormTexts>();
+  private lastTexts = new Map<string, FormTexts>();
+
+  /**
+   * Start a new state: the form texts its files do not take over from the last one are let go, so
+   * that no more than two states' texts are held, however many versions the ingest reads.
+   */
+  nextState(): void {
+    this.lastTexts = this.texts;
+    this.texts = new Map();
+  }
+
+  /** A file's form texts by blob and path (`PoolSpec.forms`): kept from the last state when it held them. */
+  forms = (key: string, make: () => FormTexts): FormTexts => {
+    let t = this.texts.get(key) ?? this.lastTexts.get(key);
+    if (t === undefined) t = make();
+    this.texts.set(key, t);
+    return t;
+  };
 
   /**
    * Tokens of one form's text: counted once per blob, path and form (the text starts with the
