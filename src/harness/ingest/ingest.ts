@@ -1,18 +1,7 @@
-/**
- * `ctxbench ingest`: a git repository's history as a corpus. Each case is a real commit: its
- * message is the task, the repository at its parent is the pool, the source files it changed are
- * the content the task needed (the ledger). Read with the system git; the user's working tree is
- * never touched. Two passes: the first reads every distinct file version the cases hold once, to
- * index and parse it; the second builds and writes one case at a time, reading that case's texts
- * again, so that no more than one case's contents is held at once.
- */
-import fs from 'node:fs';
 import path from 'node:path';
 import {
-  type CompilerPolicy,
   type ContextCandidate,
   type ContextRequest,
-  defaultPolicy,
   policyToJSON,
   renderedCost,
   requestToJSON,
@@ -22,6 +11,7 @@ import { InputError } from '../errors.js';
 import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
 import { BUDGETS } from '../vocabulary.js';
 import { CandidateWriter } from './candidate-json.js';
+import { caseName, ingestPolicy, sortedKeys, taskText } from './corpus.js';
 import { makeFilter } from './files.js';
 import { openRepository, commits as readHistory, tree } from './git.js';
 import { lastChanges } from './history.js';
@@ -61,32 +51,6 @@ export interface IngestSummary {
   /** Distinct file versions read. */
   readonly versions: number;
 }
-
-/** What marks a folder as ingest's output, for `--force`. */
-export const INGEST_MARKS = ['manifest.json'] as const;
-
-/** A corpus ingest wrote (its manifest has an `ingest` block): one `ingest --force` may replace. */
-export function ingestedCorpus(dir: string): boolean {
-  try {
-    const file = path.join(dir, 'manifest.json');
-    if (fs.statSync(file).size > 1 << 26) return false;
-    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return typeof manifest === 'object' && manifest !== null && 'ingest' in manifest;
-  } catch {
-    return false;
-  }
-}
-
-/** The ingested corpus's policy: the default, with the rendering overhead in real o200k tokens. */
-export const ingestPolicy = (): CompilerPolicy => ({ ...defaultPolicy(), overhead_tokenizer: 'o200k' });
-
-/** The task: the commit's subject, and its body when it has one. */
-export const taskText = (c: Commit): string =>
-  c.body.trim() === '' ? c.subject : `${c.subject}\n\n${c.body.trim()}`;
-
-/** The case's name: its place in the history and the commit's short id, so names sort in history order. */
-const caseName = (index: number, c: Commit, width: number): string =>
-  `c${String(index).padStart(width, '0')}-${c.sha.slice(0, 10)}`;
 
 interface Plan {
   readonly index: number;
@@ -311,6 +275,3 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     versions: learnt.size,
   };
 }
-
-const sortedKeys = <T>(o: Readonly<Record<string, T>>): Record<string, T> =>
-  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

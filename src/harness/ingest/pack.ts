@@ -14,9 +14,9 @@ import {
   SCHEMA,
 } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
+import { ingestPolicy } from './corpus.js';
 import { classifyPath, decideEntry, isLockfile, makeFilter } from './files.js';
 import { gitEnv, hashWorkingFile } from './git.js';
-import { ingestPolicy } from './ingest.js';
 import { loadGrammars } from './outline.js';
 import { buildPool } from './pool.js';
 import {

@@ -1,0 +1,38 @@
+/**
+ * What an ingested corpus is made of besides its pools: the marks `--force` recognises, its
+ * policy, a case's task and name, and the sorted counts its manifest records.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { type CompilerPolicy, defaultPolicy } from '../../compiler/index.js';
+import type { Commit } from './types.js';
+
+/** What marks a folder as ingest's output, for `--force`. */
+export const INGEST_MARKS = ['manifest.json'] as const;
+
+/** A corpus ingest wrote (its manifest has an `ingest` block): one `ingest --force` may replace. */
+export function ingestedCorpus(dir: string): boolean {
+  try {
+    const file = path.join(dir, 'manifest.json');
+    if (fs.statSync(file).size > 1 << 26) return false;
+    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return typeof manifest === 'object' && manifest !== null && 'ingest' in manifest;
+  } catch {
+    return false;
+  }
+}
+
+/** The ingested corpus's policy: the default, with the rendering overhead in real o200k tokens. */
+export const ingestPolicy = (): CompilerPolicy => ({ ...defaultPolicy(), overhead_tokenizer: 'o200k' });
+
+/** The task: the commit's subject, and its body when it has one. */
+export const taskText = (c: Commit): string =>
+  c.body.trim() === '' ? c.subject : `${c.subject}\n\n${c.body.trim()}`;
+
+/** The case's name: its place in the history and the commit's short id, so names sort in history order. */
+export const caseName = (index: number, c: Commit, width: number): string =>
+  `c${String(index).padStart(width, '0')}-${c.sha.slice(0, 10)}`;
+
+/** An object with its keys sorted: a manifest's counts in the same order on every run. */
+export const sortedKeys = <T>(o: Readonly<Record<string, T>>): Record<string, T> =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
