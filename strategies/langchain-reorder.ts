@@ -12,20 +12,14 @@
  * odd-indexed one at the back). Its how-to notebook's example (docs/docs/how_to/
  * long_context_reorder.ipynb @ 6e4e54279d48) is reproduced in the test.
  *
- * The pool: topk's, built with the same kit calls as strategies/topk.ts (a strategy imports only
- * the kit): each content's default form, ranked by relevance (ties by id), greedily filled. That
+ * The pool: topk's, from the kit's `relevanceFill`, which strategies/topk.ts answers with too:
+ * each content's default form, ranked by relevance (ties by id), greedily filled. That
  * ranked list is what a retriever returns ("descending order of relevance") and what the
  * transformer takes. Reordering changes no admission, only positions: the bundle is laid out in
  * the transformer's order (`layout: 'own'`), the most relevant items at the two ends. Like topk,
  * it ignores gates, form floors, dependencies, required groups and required ids.
  */
-import {
-  baselineAnswer,
-  defaultFormPool,
-  greedyFill,
-  rankBy,
-  type Strategy,
-} from '../src/harness/kit/index.js';
+import { baselineAnswer, relevanceFill, type Strategy } from '../src/harness/kit/index.js';
 
 /** `_litm_reordering`: the input most relevant first; the result has it at one end. */
 export function litmReordering<T>(documents: readonly T[]): T[] {
@@ -41,11 +35,7 @@ const langchainReorder: Strategy = {
   name: 'langchain-reorder',
   description: "topk's selection laid out by LangChain's LongContextReorder (most relevant at both ends)",
   assemble(input) {
-    const pool = defaultFormPool(input.candidates);
-    const kept = greedyFill(
-      rankBy(pool, (c) => c.relevance),
-      input,
-    );
+    const { pool, kept } = relevanceFill(input);
     // The same admission as topk, laid out (and traced) in the transformer's order.
     return baselineAnswer(input, pool, litmReordering(kept), 'langchain-reorder', undefined, 'own');
   },

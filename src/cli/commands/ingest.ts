@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../harness/errors.js';
-import { INGEST_MARKS, ingest, ingestedCorpus, openRepository } from '../../harness/ingest/index.js';
+import { ingest, ingestedCorpus, openRepository } from '../../harness/ingest/index.js';
 import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
 import { count } from '../../harness/report/index.js';
 import { defineCommand, quietOption, splitList } from '../command.js';
@@ -84,13 +83,10 @@ export const ingestCommand = defineCommand({
       inputs: [path.join(openRepository(a.repo).root, '.git')],
       replaceable: ingestedCorpus,
     });
-    checkOut(a.out, a.force, INGEST_MARKS);
-    // checkOut takes any folder with a manifest.json (a run folder has one) as ctxbench's output;
-    // --force replaces only a corpus that ingest itself wrote.
-    if (a.force && fs.existsSync(a.out) && fs.readdirSync(a.out).length > 0 && !ingestedCorpus(a.out))
-      throw new UsageError(
-        `refusing to replace ${a.out}: it is not a corpus ingest wrote (its manifest has no ingest block)`,
-      );
+    checkOut(a.out, a.force, {
+      ours: ingestedCorpus,
+      what: 'a corpus ingest wrote (its manifest has no ingest block)',
+    });
     const progress = progressLine(io, { quiet: a.quiet });
     const include = splitList(a.include);
     const exclude = splitList(a.exclude);

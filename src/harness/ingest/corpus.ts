@@ -1,14 +1,11 @@
 /**
- * What an ingested corpus is made of besides its pools: the marks `--force` recognises, its
+ * What an ingested corpus is made of besides its pools: how `--force` recognises it, its
  * policy, a case's task and name, and the sorted counts its manifest records.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { type CompilerPolicy, defaultPolicy } from '../../compiler/index.js';
 import type { Commit } from './types.js';
-
-/** What marks a folder as ingest's output, for `--force`. */
-export const INGEST_MARKS = ['manifest.json'] as const;
 
 /** A corpus ingest wrote (its manifest has an `ingest` block): one `ingest --force` may replace. */
 export function ingestedCorpus(dir: string): boolean {

@@ -1,6 +1,6 @@
 /** Ingest: a git repository's history as a corpus, and a working tree's pool for one task (pack). */
 
-export { INGEST_MARKS, ingestedCorpus } from './corpus.js';
+export { ingestedCorpus } from './corpus.js';
 export { openRepository } from './git.js';
 export { ingest } from './ingest.js';
 export { packPool } from './pack.js';

@@ -66,3 +66,21 @@ export function baselineAnswer(
 export function rankBy(candidates: readonly ContextCandidate[], key: (c: ContextCandidate) => number) {
   return [...candidates].sort((a, b) => key(b) - key(a) || byCandidateId(a, b));
 }
+
+/**
+ * topk's selection: the default forms by relevance, each that still fits. Its own strategy, and
+ * the retrieval langchain-reorder lays out in LangChain's order: written once for both.
+ */
+export function relevanceFill(input: StrategyInput): {
+  readonly pool: ContextCandidate[];
+  readonly kept: ContextCandidate[];
+} {
+  const pool = defaultFormPool(input.candidates);
+  return {
+    pool,
+    kept: greedyFill(
+      rankBy(pool, (c) => c.relevance),
+      input,
+    ),
+  };
+}

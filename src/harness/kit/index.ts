@@ -38,7 +38,7 @@ export type {
   Strategy,
   StrategyInput,
 } from '../types.js';
-export { baselineAnswer, defaultFormPool, greedyFill, rankBy } from './baselines.js';
+export { baselineAnswer, defaultFormPool, greedyFill, rankBy, relevanceFill } from './baselines.js';
 export { selectionOf } from './compiler.js';
 export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/engine.js';
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';

@@ -151,15 +151,23 @@ export async function writeWholeAsync(out: string, fill: (w: FolderWriter) => Pr
 }
 
 /**
- * An existing non-empty `out` is replaced only with `force`, and only when it holds one of the
- * files that mark our own output (`marks`): `--force` never deletes a folder that is not ours.
+ * An existing non-empty `out` is replaced only with `force`, and only when it is our own output:
+ * it holds one of the files that mark it (`marks`), or, for output those files cannot tell apart
+ * from another command's (a corpus `ingest` wrote has a manifest.json, as a run folder has), the
+ * command's own test says so. `--force` never deletes a folder that is not ours.
  */
-export function checkOut(out: string, force: boolean, marks: readonly string[]): void {
+export function checkOut(
+  out: string,
+  force: boolean,
+  marks: readonly string[] | { readonly ours: (dir: string) => boolean; readonly what: string },
+): void {
   if (!fs.existsSync(out)) return;
   if (!fs.statSync(out).isDirectory()) throw new UsageError(`${out} exists and is not a folder`);
   if (fs.readdirSync(out).length === 0) return;
   if (!force) throw new UsageError(`${out} is not empty (use --force to replace it)`);
-  if (!marks.some((m) => fs.existsSync(path.join(out, m)))) {
+  if ('ours' in marks) {
+    if (!marks.ours(out)) throw new UsageError(`refusing to replace ${out}: it is not ${marks.what}`);
+  } else if (!marks.some((m) => fs.existsSync(path.join(out, m)))) {
     throw new UsageError(
       `refusing to replace ${out}: it holds none of ${marks.join(', ')}, so it is not ctxbench output`,
     );
