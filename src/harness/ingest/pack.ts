@@ -15,19 +15,12 @@ import {
 } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { ingestPolicy } from './corpus.js';
-import { classifyPath, decideEntry, isLockfile, makeFilter } from './files.js';
+import { classifyPath, decideEntry, decodeText, isLockfile, makeFilter } from './files.js';
 import { gitEnv, hashWorkingFile } from './git.js';
 import { loadGrammars } from './outline.js';
 import { buildPool } from './pool.js';
-import {
-  BlobFacts,
-  decodeFile,
-  poolFiles,
-  repositoryName,
-  type SkipCounts,
-  Skips,
-  type StateFile,
-} from './state.js';
+import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
+import { stateFiles } from './trees.js';
 import type { TreeEntry } from './types.js';
 
 export interface PackOptions {
@@ -130,12 +123,14 @@ export async function packPool(dir: string, options: PackOptions): Promise<PackP
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError(dir, 'not a folder');
   if (options.task.trim() === '') throw new InputError('--task', 'the task is empty');
   const skips = new Skips();
-  const files: StateFile[] = [];
-  for (const { entry, bytes } of entriesOf(dir, options, skips)) {
-    const f = decodeFile(entry.path, entry.blob, bytes);
-    if (typeof f === 'string') skips.add(entry.path, entry.blob, f);
-    else files.push(f);
-  }
+  const read = entriesOf(dir, options, skips);
+  // Decoded as ingest decodes a tree's texts, binary and non-UTF-8 files counted alike.
+  const texts = new Map(read.map(({ entry, bytes }) => [entry.blob, decodeText(bytes)]));
+  const files = stateFiles(
+    read.map((r) => r.entry),
+    texts,
+    skips,
+  );
   const paths = new Set(files.map((f) => f.path));
   const required = new Set(
     (options.require ?? []).map((r) => toPosix(path.normalize(r)).replace(/^\.\//, '')),

@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import { countTokens } from '../input/index.js';
-import { classifyPath, decodeText } from './files.js';
 import { goModuleOf, resolveImport } from './imports.js';
 import type { Grammars } from './outline.js';
 import type { FormTexts, PoolFile } from './pool.js';
@@ -31,12 +30,6 @@ export interface StateFile {
 
 /** Skips counted by reason over a whole ingest or pack, for the summary. */
 export type SkipCounts = Partial<Record<SkipReason, number>>;
-
-/** A file's bytes decoded, or why it cannot be in a pool. */
-export function decodeFile(p: string, blob: string, bytes: Buffer): StateFile | 'binary' | 'not-utf8' {
-  const text = decodeText(bytes);
-  return text === 'binary' || text === 'not-utf8' ? text : { path: p, blob, text, cls: classifyPath(p) };
-}
 
 /**
  * Skips counted once per (path, version), however many cases hold the file: what the summary and
