@@ -9,14 +9,14 @@ import {
 } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
-import { BUDGETS } from '../vocabulary.js';
+import { BUDGETS, INGESTED_TASK_ID } from '../vocabulary.js';
 import { CandidateWriter } from './candidate-json.js';
 import { caseName, ingestPolicy, sortedKeys, taskText } from './corpus.js';
 import { makeFilter } from './files.js';
 import { openRepository, commits as readHistory, tree } from './git.js';
 import { lastChanges } from './history.js';
 import { loadGrammars } from './outline.js';
-import { buildPool, TASK_ID } from './pool.js';
+import { buildPool } from './pool.js';
 import { neededAtParent, selectCases } from './select.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
 import { admissibleEntries, type Decoded, RUN, stateFiles, textsOf } from './trees.js';
@@ -221,7 +221,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         identity_truth[p] = { eval_class: 'should', min_representation: 'full' };
       for (const p of must.filter((x) => present.has(x)))
         identity_truth[p] = { eval_class: 'must', min_representation: 'full' };
-      const taskOnly = pool.filter((c) => c.candidate_id === TASK_ID);
+      const taskOnly = pool.filter((c) => c.candidate_id === INGESTED_TASK_ID);
       budgets[kase] = { ...budgetsOf };
       expected[kase] = Object.fromEntries(
         BUDGETS.map((b) => {

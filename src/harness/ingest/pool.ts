@@ -64,7 +64,6 @@ export interface PoolSpec {
 /** A file's forms and their texts, in pool order. */
 export type FormTexts = readonly (readonly [Form, string])[];
 
-export const TASK_ID = INGESTED_TASK_ID;
 export type Form = 'full' | 'outline' | 'reference';
 const FORM_RANK: Readonly<Record<Form, number>> = { reference: 0, outline: 2, full: 3 };
 
@@ -186,8 +185,8 @@ function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
 export function buildPool(spec: PoolSpec): ContextCandidate[] {
   const task = candidate(
     {
-      candidate_id: TASK_ID,
-      content_identity: TASK_ID,
+      candidate_id: INGESTED_TASK_ID,
+      content_identity: INGESTED_TASK_ID,
       representation_id: 'full',
       form_rank: 3,
       source_kind: 'task',

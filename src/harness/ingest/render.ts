@@ -5,7 +5,8 @@
  * show the body under it.
  */
 import type { ContextCandidate } from '../../compiler/index.js';
-import { parseFormId, TASK_ID } from './pool.js';
+import { INGESTED_TASK_ID } from '../vocabulary.js';
+import { parseFormId } from './pool.js';
 
 export const PACK_FORMATS = ['md', 'xml', 'json'] as const;
 export type PackFormat = (typeof PACK_FORMATS)[number];
@@ -48,7 +49,7 @@ const FENCE_LANG: Readonly<Record<string, string>> = {
 
 function shown(c: ContextCandidate): Shown {
   const at = parseFormId(c.candidate_id);
-  if (c.candidate_id === TASK_ID || at === null)
+  if (c.candidate_id === INGESTED_TASK_ID || at === null)
     return { path: null, form: c.representation_id, tokens: c.token_count, body: c.content };
   const newline = c.content.indexOf('\n');
   return {
@@ -154,7 +155,9 @@ export function leftOut(
   );
   const byId = new Map(entries.map((e) => [e.candidate_id, e]));
   const out = candidates
-    .filter((c) => c.is_default_form && c.candidate_id !== TASK_ID && !identities.has(c.content_identity))
+    .filter(
+      (c) => c.is_default_form && c.candidate_id !== INGESTED_TASK_ID && !identities.has(c.content_identity),
+    )
     .sort((a, b) => b.relevance - a.relevance || (a.content_identity < b.content_identity ? -1 : 1));
   const lines = out.slice(0, limit).map((c) => {
     const e = byId.get(c.candidate_id);
