@@ -118,34 +118,38 @@ function headlineSection(rows: readonly Row[], names: readonly string[]): string
 
 const cellTable = (t: Table): CellTable => ({ headers: t.headers, lines: shownCells(t) });
 
-/** report.md's section of the compilers against the peers: only when both ran. */
-function peersSectionHtml(rows: readonly Row[], names: readonly string[]): string {
-  const p = peersSection(rows, names);
-  if (p === null) return '';
+/**
+ * A section of tables by budget, as report.md's peers and localization sections have them: a
+ * heading, its prose, an optional table over every budget, then one table per budget.
+ */
+function budgetSection(
+  id: string,
+  title: string,
+  prose: string,
+  whole: Table | null,
+  budgets: readonly { readonly budget: string; readonly table: Table }[],
+): string {
   return [
-    `<section id="peers"><h2>${escapeHtml(p.title)}</h2>`,
-    `<p>${escapeHtml(p.prose)}</p>`,
-    htmlTable(cellTable(p.whole), 'peers-table', (k) => k > 0),
-    ...p.budgets.flatMap(({ budget, table }) => [
+    `<section id="${id}"><h2>${escapeHtml(title)}</h2>`,
+    `<p>${escapeHtml(prose)}</p>`,
+    ...(whole === null ? [] : [htmlTable(cellTable(whole), `${id}-table`, (k) => k > 0)]),
+    ...budgets.flatMap(({ budget, table }) => [
       `<h3>${budget}</h3>`,
-      htmlTable(cellTable(table), `peers-${budget}`, (k) => k > 0),
+      htmlTable(cellTable(table), `${id}-${budget}`, (k) => k > 0),
     ]),
     '</section>',
   ].join('\n');
 }
 
-/** report.md's localization section, for an ingested corpus. */
-function localizationSectionHtml(rows: readonly Row[], names: readonly string[]): string {
-  return [
-    '<section id="localization"><h2>Localization</h2>',
-    `<p>${escapeHtml(LOCALIZATION_PROSE)}</p>`,
-    ...localizationTables(rows, names).flatMap(({ budget, table }) => [
-      `<h3>${budget}</h3>`,
-      htmlTable(cellTable(table), `localization-${budget}`, (k) => k > 0),
-    ]),
-    '</section>',
-  ].join('\n');
+/** report.md's section of the compilers against the peers: only when both ran. */
+function peersSectionHtml(rows: readonly Row[], names: readonly string[]): string {
+  const p = peersSection(rows, names);
+  return p === null ? '' : budgetSection('peers', p.title, p.prose, p.whole, p.budgets);
 }
+
+/** report.md's localization section, for an ingested corpus. */
+const localizationSectionHtml = (rows: readonly Row[], names: readonly string[]): string =>
+  budgetSection('localization', 'Localization', LOCALIZATION_PROSE, null, localizationTables(rows, names));
 
 /** The exact sections of report.md, as HTML tables: only when `exact` ran. */
 function exactSectionHtml(rows: readonly Row[], names: readonly string[]): string {
