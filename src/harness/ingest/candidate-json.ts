@@ -9,6 +9,19 @@ import type { ContextCandidate } from '../../compiler/index.js';
 
 const str = (s: string): string => JSON.stringify(s);
 const num = (n: number): string => JSON.stringify(n);
+const list = (a: readonly string[]): string => (a.length === 0 ? '[]' : JSON.stringify(a));
+
+/** The short strings every line repeats (a requirement, a role, a reason), each serialised once. */
+const said = new Map<string, string>();
+function short(s: string): string {
+  let json = said.get(s);
+  if (json === undefined) {
+    json = str(s);
+    if (said.size >= 10_000) said.clear();
+    said.set(s, json);
+  }
+  return json;
+}
 
 /** The fields a candidate's line opens with, up to its content: what its file version decides. */
 type Head = Pick<
@@ -72,13 +85,13 @@ export class CandidateWriter {
   line(c: ContextCandidate): string {
     return (
       `${this.head(c)},"token_count":${num(c.token_count)}` +
-      `,"token_source":${str(c.token_source)},"requirement":${str(c.requirement)}` +
-      `,"order_role":${str(c.order_role)},"scope_eligible":${c.scope_eligible}` +
-      `,"scope_reason":${str(c.scope_reason)},"freshness_eligible":${c.freshness_eligible}` +
-      `,"freshness_reason":${str(c.freshness_reason)},"authority_eligible":${c.authority_eligible}` +
-      `,"authority_reason":${str(c.authority_reason)},"depends_on":${JSON.stringify(c.depends_on)}` +
+      `,"token_source":${short(c.token_source)},"requirement":${short(c.requirement)}` +
+      `,"order_role":${short(c.order_role)},"scope_eligible":${c.scope_eligible}` +
+      `,"scope_reason":${short(c.scope_reason)},"freshness_eligible":${c.freshness_eligible}` +
+      `,"freshness_reason":${short(c.freshness_reason)},"authority_eligible":${c.authority_eligible}` +
+      `,"authority_reason":${short(c.authority_reason)},"depends_on":${list(c.depends_on)}` +
       `,"group_id":${c.group_id === null ? 'null' : str(c.group_id)},"group_required":${c.group_required}` +
-      `,"coverage_keys":${JSON.stringify(c.coverage_keys)},"relevance":${num(c.relevance)}` +
+      `,"coverage_keys":${list(c.coverage_keys)},"relevance":${num(c.relevance)}` +
       `,"is_default_form":${c.is_default_form}}`
     );
   }

@@ -86,7 +86,7 @@ function git(dir: string, args: readonly string[], input?: Buffer | string): Git
 }
 
 /** git's output when it succeeded, or an InputError with the first line of what git said. */
-function gitOk(dir: string, args: readonly string[], what: string, input?: Buffer | string): Buffer {
+export function gitOk(dir: string, args: readonly string[], what: string, input?: Buffer | string): Buffer {
   const r = git(dir, args, input);
   if (r.status !== 0)
     throw new InputError(dir, `${what}: ${firstLine(r.stderr) || `git exited ${r.status}`}`);
@@ -136,7 +136,7 @@ function resolveCommit(repo: Repository, rev: string): string {
 // Each commit opens with this byte and its id; the fields after it come in a fixed number.
 const COMMIT_MARK = '\u0001';
 const LOG_FORMAT = '%x01%H%x00%P%x00%ct%x00%s%x00%b%x00';
-const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+export const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 // With -z git puts a newline between a commit's header and its first status; it is not part of it.
 const STATUS = /^\n?([ACDMRTUXB])\d*$/;
 
@@ -229,6 +229,11 @@ export function tree(repo: Repository, commit: string): TreeEntry[] {
   const out = gitOk(repo.root, ['ls-tree', '-r', '-z', '-l', '--full-tree', sha], 'git ls-tree').toString(
     'utf8',
   );
+  return parseTree(repo, out).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** `git ls-tree -r -z -l`'s records as entries, in git's order. */
+export function parseTree(repo: Repository, out: string): TreeEntry[] {
   const entries: TreeEntry[] = [];
   for (const record of out.split('\0')) {
     if (record === '') continue;
@@ -243,7 +248,7 @@ export function tree(repo: Repository, commit: string): TreeEntry[] {
     // A submodule's entry is a commit of another repository: no size here.
     entries.push({ path: record.slice(tab + 1), mode, blob, size: size === '-' ? 0 : Number(size) });
   }
-  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return entries;
 }
 
 /** The bytes of many blobs, from one `git cat-file --batch`. */

@@ -94,7 +94,24 @@ const EMITTED: ReadonlyMap<string, readonly string[]> = new Map([
   ['.jsx', ['.tsx']],
 ]);
 
-function resolveScript(fromPath: string, specifier: string, files: ReadonlySet<string>): string[] {
+/**
+ * The paths a relative specifier may name, in the order tried: the same for every state, so kept
+ * per (file, specifier) while the cache has room (an ingest resolves the same imports in every case).
+ */
+const tried = new Map<string, readonly string[]>();
+const TRIED_MAX = 500_000;
+
+function candidatesOf(key: string, make: () => readonly string[]): readonly string[] {
+  let list = tried.get(key);
+  if (list === undefined) {
+    list = make();
+    if (tried.size >= TRIED_MAX) tried.clear();
+    tried.set(key, list);
+  }
+  return list;
+}
+
+function scriptCandidates(fromPath: string, specifier: string): readonly string[] {
   if (!/^\.\.?(\/|$)/.test(specifier)) return [];
   const target = inRepo(posix.dirname(fromPath), specifier);
   if (target === null) return [];
@@ -107,12 +124,18 @@ function resolveScript(fromPath: string, specifier: string, files: ReadonlySet<s
   }
   const prefix = target === '' ? '' : `${target}/`;
   candidates.push(...SCRIPT_EXTENSIONS.map((ext) => `${prefix}index${ext}`));
-  return first(candidates, files);
+  return candidates;
 }
+
+const resolveScript = (fromPath: string, specifier: string, files: ReadonlySet<string>): string[] =>
+  first(
+    candidatesOf(`s\0${fromPath}\0${specifier}`, () => scriptCandidates(fromPath, specifier)),
+    files,
+  );
 
 // ---- Python ----
 
-function resolvePython(fromPath: string, specifier: string, files: ReadonlySet<string>): string[] {
+function pythonCandidates(fromPath: string, specifier: string): readonly string[] {
   const dots = /^\.*/.exec(specifier)?.[0].length ?? 0;
   const parts = specifier
     .slice(dots)
@@ -126,11 +149,17 @@ function resolvePython(fromPath: string, specifier: string, files: ReadonlySet<s
   if (dots > 0) {
     // One dot is the importing module's package (its folder); each more dot climbs one folder.
     const base = inRepo(posix.dirname(fromPath), '../'.repeat(dots - 1) || '.');
-    return base === null ? [] : first(modules(base), files);
+    return base === null ? [] : modules(base);
   }
   if (parts.length === 0) return [];
-  return first([...modules(''), ...modules('src')], files);
+  return [...modules(''), ...modules('src')];
 }
+
+const resolvePython = (fromPath: string, specifier: string, files: ReadonlySet<string>): string[] =>
+  first(
+    candidatesOf(`p\0${fromPath}\0${specifier}`, () => pythonCandidates(fromPath, specifier)),
+    files,
+  );
 
 // ---- Go ----
 

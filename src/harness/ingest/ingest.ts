@@ -8,12 +8,12 @@ import {
   SCHEMA,
 } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
-import { jsonText, type LineFile, writeWholeAsync } from '../output/index.js';
+import { jsonText, type Lines, writeWholeAsync } from '../output/index.js';
 import { BUDGETS, INGESTED_TASK_ID } from '../vocabulary.js';
 import { CandidateWriter } from './candidate-json.js';
 import { caseName, ingestPolicy, sortedKeys, taskText } from './corpus.js';
 import { makeFilter } from './files.js';
-import { openRepository, commits as readHistory, tree } from './git.js';
+import { openRepository, commits as readHistory } from './git.js';
 import { lastChanges } from './history.js';
 import { loadGrammars } from './outline.js';
 import { buildPool } from './pool.js';
@@ -21,6 +21,7 @@ import { neededAtParent, selectCases } from './select.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
 import { admissibleEntries, type Decoded, RUN, stateFiles, textsOf } from './trees.js';
 import type { Commit, SkipReason, TreeEntry } from './types.js';
+import { treesOf } from './walk.js';
 
 export interface IngestOptions {
   readonly commits: number;
@@ -73,11 +74,7 @@ class HeldSkips extends Skips {
 }
 
 /** `{"candidates": [...]}` one record a line. */
-function writeCandidates(
-  out: LineFile,
-  candidates: readonly ContextCandidate[],
-  json: CandidateWriter,
-): void {
+function writeCandidates(out: Lines, candidates: readonly ContextCandidate[], json: CandidateWriter): void {
   out.add('{"candidates": [');
   for (const [k, c] of candidates.entries())
     out.add(`${json.line(c)}${k < candidates.length - 1 ? ',' : ''}`);
@@ -107,13 +104,18 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
   // Pass 1: every case's tree first, while this process is small and git processes are cheap to
   // start; then every distinct version in them indexed and parsed once, a run of cases at a time.
   const plans: Plan[] = [];
+  const parentTrees = treesOf(
+    repo,
+    selection.selected.map((index) => (commits[index] as Commit).parents[0] as string),
+  );
+  const ignores = new Map<string, string>();
   for (let run = 0; run < selection.selected.length; run += RUN) {
-    const trees = selection.selected.slice(run, run + RUN).map((index) => {
+    const trees = selection.selected.slice(run, run + RUN).map((index, k) => {
       const commit = commits[index] as Commit;
       const parent = commit.parents[0] as string;
       // Counted below, case by case, so that skips are met in the order they always were.
       const held = new HeldSkips();
-      const entries = admissibleEntries(repo, tree(repo, parent), options, held);
+      const entries = admissibleEntries(repo, parentTrees[run + k] ?? [], options, held, ignores);
       const { must } = neededAtParent(commit);
       return { index, commit, parent, entries, held, must: entries.filter((e) => must.includes(e.path)) };
     });
@@ -210,7 +212,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         policy_version: policy.policy_version,
       };
       w.write(`${kase}.request.json`, jsonText(requestToJSON(request)));
-      writeCandidates(w.lines(`${kase}.candidates.json`), pool, json);
+      writeCandidates(w.linesInBackground(`${kase}.candidates.json`), pool, json);
       const present = new Set(files.map((f) => f.path));
       const { must, should } = neededAtParent(commit);
       const identity_truth: Record<string, { eval_class: string; min_representation: string }> = {};

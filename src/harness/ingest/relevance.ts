@@ -46,13 +46,18 @@ export function namedIdentifiers(task: string): Set<string> {
   return new Set((task.match(IDENTIFIER) ?? []).filter(looksLikeCode));
 }
 
-/** Whether the task names this path: the whole path, or its file name with its extension. */
-export function namesPath(task: string, path: string): boolean {
-  const base = path.slice(path.lastIndexOf('/') + 1);
+/**
+ * Whether the task names a path: the whole path, or its file name with its extension. The task's
+ * words are split once, for all the paths of a state.
+ */
+export function pathNamer(task: string): (path: string) => boolean {
   const words = new Set(
     task.split(/[\s`'"()[\]{},;:<>]+/).map((w) => w.replace(/^\.\//, '').replace(/[.]+$/, '')),
   );
-  return words.has(path) || (base.includes('.') && words.has(base));
+  return (path) => {
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    return words.has(path) || (base.includes('.') && words.has(base));
+  };
 }
 
 /** The weights of the formula, named once for the module and the docs. */

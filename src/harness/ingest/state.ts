@@ -9,7 +9,7 @@ import { countTokens } from '../input/index.js';
 import { goModuleOf, resolveImport } from './imports.js';
 import type { Grammars } from './outline.js';
 import type { FormTexts, PoolFile } from './pool.js';
-import { namedIdentifiers, namesPath, RelevanceIndex, relevanceOf } from './relevance.js';
+import { namedIdentifiers, pathNamer, RelevanceIndex, relevanceOf } from './relevance.js';
 import type { Language, PathClass, SkipReason } from './types.js';
 
 /** What a file version yields, whatever its path: kept for the whole ingest. */
@@ -149,7 +149,8 @@ export function poolFiles(
 ): PoolFile[] {
   const facts = new Map(files.map((f) => [f.path, known.learn(f)]));
   const bm25 = known.index.scores(task, new Set(files.map((f) => f.blob)));
-  const named = new Set(files.filter((f) => namesPath(task, f.path)).map((f) => f.path));
+  const namesPath = pathNamer(task);
+  const named = new Set(files.filter((f) => namesPath(f.path)).map((f) => f.path));
   const identifiers = namedIdentifiers(task);
   const near = neighbours(files, facts);
   return files.map((f) => {

@@ -15,23 +15,25 @@ export interface EntryOptions {
   readonly maxBytes: number;
 }
 
-/** A tree's entries that may enter a pool; the others counted. */
+/**
+ * A tree's entries that may enter a pool; the others counted. `ignores` holds the texts of the
+ * `.gitignore` versions read so far, by blob: the trees of one history share them.
+ */
 export function admissibleEntries(
   repo: Repository,
   entries: readonly TreeEntry[],
   options: EntryOptions,
   skips: Skips,
+  ignores: Map<string, string> = new Map(),
 ): TreeEntry[] {
-  const ignores = entries.filter((e) => e.path === '.gitignore' || e.path.endsWith('/.gitignore'));
-  const texts = readBlobs(
-    repo,
-    ignores.map((e) => e.blob),
-  );
+  const ignoreFiles = entries.filter((e) => e.path === '.gitignore' || e.path.endsWith('/.gitignore'));
+  const unread = ignoreFiles.filter((e) => !ignores.has(e.blob)).map((e) => e.blob);
+  for (const [blob, bytes] of readBlobs(repo, unread)) ignores.set(blob, bytes.toString('utf8'));
   const folder = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
   const filter = makeFilter({
     ...(options.include === undefined ? {} : { include: options.include }),
     ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
-    gitignore: new Map(ignores.map((e) => [folder(e.path), texts.get(e.blob)?.toString('utf8') ?? ''])),
+    gitignore: new Map(ignoreFiles.map((e) => [folder(e.path), ignores.get(e.blob) ?? ''])),
   });
   return entries.filter((e) => {
     const skip = decideEntry(e, classifyPath(e.path), filter, options.maxBytes);

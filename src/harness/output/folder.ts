@@ -7,9 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { BackgroundWriter, type Lines } from './background.js';
 
 /** Appends lines to a file through a buffer: a run's compilations outgrow any single string. */
-export class LineFile {
+export class LineFile implements Lines {
   private readonly fd: number;
   private buffer = '';
 
@@ -91,6 +92,7 @@ export function pidSiblings(target: string, before: string, after: string): [str
 export class FolderWriter {
   private readonly target: string;
   readonly partial: string;
+  private background: BackgroundWriter | null = null;
 
   /** `resume`: keep a partial folder a killed run left, to continue it. */
   constructor(out: string, resume = false) {
@@ -108,6 +110,19 @@ export class FolderWriter {
 
   lines(name: string, append = false): LineFile {
     return new LineFile(path.join(this.partial, name), append);
+  }
+
+  /** `lines`, written by a worker thread while this one goes on (background.ts): for gigabytes. */
+  linesInBackground(name: string): Lines {
+    this.background ??= new BackgroundWriter();
+    return this.background.lines(path.join(this.partial, name));
+  }
+
+  /** Every background file written (the first failure thrown): before the folder moves or goes. */
+  async settle(): Promise<void> {
+    const background = this.background;
+    this.background = null;
+    await background?.end();
   }
 
   commit(): void {
@@ -143,8 +158,11 @@ export async function writeWholeAsync(out: string, fill: (w: FolderWriter) => Pr
   const w = new FolderWriter(out);
   try {
     await fill(w);
+    await w.settle();
     w.commit();
   } catch (e) {
+    // A background write still going would land in the folder being removed.
+    await w.settle().catch(() => undefined);
     w.abort();
     throw e;
   }

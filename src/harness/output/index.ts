@@ -1,4 +1,6 @@
 /** Output: run folders written whole or not at all, read back, and merged from shards. */
+
+export type { Lines } from './background.js';
 export { jsonText, writeFileAtomic } from './files.js';
 export { checkOut, type LineFile, writeWhole, writeWholeAsync } from './folder.js';
 export { guardOutput } from './guard.js';

@@ -265,3 +265,16 @@ describe('importGraph', () => {
     expect(graph.get('main.go')).toEqual([]);
   });
 });
+
+describe('resolveImport: kept candidates', () => {
+  it('answers from each call own files, though the paths tried are kept between calls', () => {
+    const resolve = (language: 'typescript' | 'python', from: string, spec: string, ...paths: string[]) =>
+      resolveImport(language, from, spec, new Set(paths), {});
+    expect(resolve('typescript', 'src/a.ts', './b.js', 'src/b.ts')).toEqual(['src/b.ts']);
+    expect(resolve('typescript', 'src/a.ts', './b.js', 'src/b.js', 'src/b.ts')).toEqual(['src/b.js']);
+    expect(resolve('typescript', 'src/a.ts', './b.js')).toEqual([]);
+    expect(resolve('python', 'pkg/a.py', '.b', 'pkg/b.py')).toEqual(['pkg/b.py']);
+    expect(resolve('python', 'pkg/a.py', '.b', 'pkg/b/__init__.py')).toEqual(['pkg/b/__init__.py']);
+    expect(resolve('python', 'pkg/a.py', '.b')).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { codeTerms, RelevanceIndex } from '../../../src/harness/ingest/relevance.js';
+import { codeTerms, pathNamer, RelevanceIndex } from '../../../src/harness/ingest/relevance.js';
 
 const SEED = 20_261_202;
 
@@ -85,5 +85,20 @@ describe(`RelevanceIndex.scores (fast-check seed ${SEED})`, () => {
     expect(got).toEqual(reference(docs, 'parse tree', new Set(['a', 'b'])));
     // `a` matches both terms (twice the quality), so it is the best.
     expect(got.get('a')).toBe(1);
+  });
+});
+
+describe('pathNamer', () => {
+  it('names a path the task writes whole or by its file name, not by a stem or a folder', () => {
+    const names = pathNamer('Fix `src/app/main.ts` and ./lib/util.py, then README.md.\nAlso (config.json).');
+    expect(names('src/app/main.ts')).toBe(true);
+    expect(names('lib/util.py')).toBe(true);
+    expect(names('docs/README.md')).toBe(true);
+    expect(names('x/config.json')).toBe(true);
+    expect(names('src/app/main.js')).toBe(false);
+    expect(names('src/app')).toBe(false);
+    expect(names('Makefile')).toBe(false);
+    expect(pathNamer('edit the Makefile')('Makefile')).toBe(true);
+    expect(pathNamer('edit the Makefile')('build/Makefile')).toBe(false);
   });
 });
