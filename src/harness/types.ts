@@ -111,6 +111,15 @@ export interface Strategy extends StrategyInfo {
   assemble(input: StrategyInput): Selection;
 }
 
+/**
+ * A strategy that must sometimes wait (compiler-v2 when it loads the integer program, a peer whose
+ * library renders only asynchronously): its `assemble` may return a promise, which every command
+ * awaits. Calling it directly, a caller awaits too.
+ */
+export interface WaitingStrategy extends StrategyInfo {
+  assemble(input: StrategyInput): Selection | Promise<Selection>;
+}
+
 ////////////////////////////////////////////////////////////////////////////////////////////////
 // The hidden ledger
 

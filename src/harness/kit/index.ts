@@ -37,9 +37,11 @@ export type {
   Selection,
   Strategy,
   StrategyInput,
+  WaitingStrategy,
 } from '../types.js';
 export { baselineAnswer, defaultFormPool, greedyFill, rankBy, relevanceFill } from './baselines.js';
 export { selectionOf } from './compiler.js';
+export { type CertifyLimits, certified, DEFAULT_CERTIFY_LIMITS } from './exact/certified.js';
 export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/engine.js';
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
 export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';

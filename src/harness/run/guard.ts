@@ -5,7 +5,7 @@
  * getter or a Proxy cannot answer one way when checked and another when used.
  */
 import { isPlainObject } from '../../compiler/index.js';
-import type { Strategy, StrategyInput } from '../types.js';
+import type { Strategy, StrategyInput, WaitingStrategy } from '../types.js';
 
 /** The most JSON a strategy's `extras` may take, per compilation (docs/reliability.md, "Limits"). */
 export const EXTRAS_CAP = 64 * 1024;
@@ -87,7 +87,7 @@ export function assembleGuarded(strategy: Strategy, input: StrategyInput): Answe
  * prompt-tsx): a promise it returns is awaited, a rejection is a throw. For every synchronous
  * strategy the answer is the same as `assembleGuarded`'s.
  */
-export async function assembleAwaited(strategy: Strategy, input: StrategyInput): Promise<Answer> {
+export async function assembleAwaited(strategy: WaitingStrategy, input: StrategyInput): Promise<Answer> {
   const called = call(strategy, input);
   if (!called.ok) return called;
   let selection = called.selection;
@@ -102,7 +102,7 @@ export async function assembleAwaited(strategy: Strategy, input: StrategyInput):
 }
 
 function call(
-  strategy: Strategy,
+  strategy: Strategy | WaitingStrategy,
   input: StrategyInput,
 ): { readonly ok: true; readonly selection: unknown } | { readonly ok: false; readonly message: string } {
   try {

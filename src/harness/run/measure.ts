@@ -29,6 +29,7 @@ import type {
   CompiledRefusal,
   Strategy,
   StrategyInput,
+  WaitingStrategy,
 } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { type Answer, assembleAwaited, assembleGuarded, Malformed, readSelection } from './guard.js';
@@ -64,7 +65,7 @@ export const compileWith = (strategy: Strategy, input: StrategyInput): Compiled 
   compileAnswer(strategy.name, input, assembleGuarded(strategy, input));
 
 /** `compileWith` for any strategy, one whose library answers only asynchronously included. */
-export const compileAwaited = async (strategy: Strategy, input: StrategyInput): Promise<Compiled> =>
+export const compileAwaited = async (strategy: WaitingStrategy, input: StrategyInput): Promise<Compiled> =>
   compileAnswer(strategy.name, input, await assembleAwaited(strategy, input));
 
 /** Measure a strategy's answer. A failed or malformed answer becomes an error row. */

@@ -62,7 +62,7 @@ const holds = (oracle: CostOracle, problem: Problem, constraints: readonly Const
  * or REQUIRED candidate, and the budget. A content required only because a named form promotes
  * it is covered by that named id, not listed twice.
  */
-function constraintsOf(input: StrategyInput): Constraint[] {
+export function constraintsOf(input: StrategyInput): Constraint[] {
   const named = [...new Set(input.request.required_ids)]
     .sort()
     .map((id): Constraint => ({ kind: 'named', id }));

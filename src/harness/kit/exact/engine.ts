@@ -4,6 +4,7 @@
  * second, which no strategy that does not solve should pay for.
  */
 export type { Certificate, Requirement } from './certificate.js';
+export { settleByIlp } from './certified-ilp.js';
 export { leastLegalCost } from './optimise.js';
 export {
   DEFAULT_ILP_LIMITS,

@@ -16,6 +16,7 @@ import {
   walkClosure,
 } from '../../../compiler/index.js';
 import type { Objective, StrategyInput } from '../../types.js';
+import { compareIdLists, compareObjectives } from '../objective.js';
 
 /** Why a form can never be a member, whatever else is chosen. */
 export interface Dead {
@@ -144,4 +145,16 @@ export interface SearchGoal {
 export interface Found {
   readonly ids: readonly string[];
   readonly objective: Objective;
+}
+
+/** Whether `f` beats `best` for the goal: the smaller cost or the better objective, then the smaller id list. */
+export function beats(mode: SearchGoal['mode'], f: Found, best: Found | null): boolean {
+  if (best === null) return true;
+  if (mode === 'min-cost') {
+    const a = f.objective.rendered_cost;
+    const b = best.objective.rendered_cost;
+    return a < b || (a === b && compareIdLists(f.ids, best.ids) < 0);
+  }
+  const c = compareObjectives(f.objective, best.objective);
+  return c > 0 || (c === 0 && compareIdLists(f.ids, best.ids) < 0);
 }

@@ -1,17 +1,13 @@
 /**
  * Branch and bound over content identities for `exact`: which form of each content, or none.
  * Choosing a form brings its forced set, so every leaf is closed under dependencies and groups
- * by construction. Bounded by a node count, never by a clock, so the answer does not depend on
- * the machine.
+ * by construction. Bounded by a node count, never a clock: the same answer on every machine.
  */
 import type { ContextCandidate } from '../../../compiler/index.js';
-import { compareIdLists, compareObjectives, EPSILON, objectiveOf } from '../objective.js';
-import type { Found, Problem, SearchGoal } from './problem.js';
+import { EPSILON, objectiveOf } from '../objective.js';
+import { beats, type Found, type Problem, type SearchGoal } from './problem.js';
 
-/**
- * One depth-first search. State is mutated and undone on the way back, so a node costs little
- * more than its bound computation.
- */
+/** One depth-first search; state is mutated and undone on the way back, so a node costs its bound. */
 export class Search {
   nodes = 0;
   aborted = false;
@@ -83,16 +79,7 @@ export class Search {
   }
 
   private better(f: Found): boolean {
-    if (this.best === null) return true;
-    if (this.goal.mode === 'min-cost') {
-      return (
-        f.objective.rendered_cost < this.best.objective.rendered_cost ||
-        (f.objective.rendered_cost === this.best.objective.rendered_cost &&
-          compareIdLists(f.ids, this.best.ids) < 0)
-      );
-    }
-    const c = compareObjectives(f.objective, this.best.objective);
-    return c > 0 || (c === 0 && compareIdLists(f.ids, this.best.ids) < 0);
+    return beats(this.goal.mode, f, this.best);
   }
 
   run(): void {
@@ -204,7 +191,10 @@ export class Search {
       : 0;
   }
 
-  private pruned(from: number): boolean {
+  /** The undecided required contents' least cost and what they may earn; null when one has no form left. */
+  private ahead(
+    from: number,
+  ): { readonly costLB: number; readonly freeP: number; readonly freeD: number } | null {
     let minItems = 0;
     let requiredLeft = 0;
     let freeP = 0;
@@ -212,14 +202,35 @@ export class Search {
     for (let j = from; j < this.order.length; j++) {
       const identity = this.order[j] as string;
       if (this.decided.has(identity) || !this.goal.required.has(identity)) continue;
-      if (this.problem.options(identity).length === 0) return true;
+      if (this.problem.options(identity).length === 0) return null;
       minItems += this.minItem.get(identity) ?? 0;
       requiredLeft++;
       freeP += this.reachable(identity, this.maxP, this.problem.valueP);
       freeD += this.reachable(identity, this.maxD, this.problem.valueD);
     }
-    const costLB = this.cost(minItems, requiredLeft);
-    if (costLB > this.goal.budget) return true;
+    return { costLB: this.cost(minItems, requiredLeft), freeP, freeD };
+  }
+
+  /**
+   * Upper bounds on any legal bundle's earned PREFERRED and DISCRETIONARY relevance in the budget:
+   * the root's relaxation (cheapest forms, dependencies free, a fractional knapsack over the
+   * optional contents); null when the required contents cannot fit. The search undoes all it
+   * does, so this holds before, during or after `run`.
+   */
+  rootBound(): { readonly preferred: number; readonly discretionary: number } | null {
+    const a = this.ahead(0);
+    if (a === null || a.costLB > this.goal.budget) return null;
+    const room = this.goal.budget - a.costLB;
+    return {
+      preferred: this.upperBound(this.ratioP, this.maxP, this.problem.valueP, a.freeP, room),
+      discretionary: this.upperBound(this.ratioD, this.maxD, this.problem.valueD, a.freeD, room),
+    };
+  }
+
+  private pruned(from: number): boolean {
+    const a = this.ahead(from);
+    if (a === null || a.costLB > this.goal.budget) return true;
+    const { costLB, freeP, freeD } = a;
     const best = this.best;
     if (best === null) return false;
     if (this.goal.mode === 'min-cost') return costLB >= best.objective.rendered_cost;

@@ -16,11 +16,12 @@ import type { Selection, StrategyInput } from '../../types.js';
 import { legalityProblems, requiredContents } from '../legality.js';
 import { objectiveOf } from '../objective.js';
 import { type Certificate, type CostOracle, certify } from './certificate.js';
-import { IlpCosts, SearchCosts } from './costs.js';
+import { IlpCosts } from './costs.js';
 import type { SolveLimits } from './highs.js';
 import { optimise } from './optimise.js';
 import { Problem } from './problem.js';
 import { Search } from './search.js';
+import { SearchCosts } from './search-costs.js';
 
 export const EXACT_ENGINES = ['auto', 'search', 'ilp'] as const;
 export type ExactEngine = (typeof EXACT_ENGINES)[number];

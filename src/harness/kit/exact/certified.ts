@@ -1,0 +1,158 @@
+/**
+ * A planner's compilation checked by `exact`'s engines under a work limit (nodes and solver
+ * iterations, never a clock). A refusal stands only when no legal bundle exists, and then carries
+ * the proof (`certificate`, the least legal cost); when the limit stopped the proof it says
+ * "unproven". A bundle stands unless the solver found a better one under `exact`'s objective,
+ * and carries its distance from the best that could exist (`gap`, in earned PREFERRED relevance).
+ *
+ * The branch and bound answers small pools without HiGHS; only when it stops at its node limit is
+ * the integer program loaded (asynchronously, so the caller gets a promise) and asked, and only
+ * for pools it can finish; above that size the planner's bundle stands with the relaxation's bound.
+ */
+import { type CompileOutput, missingSources } from '../../../compiler/index.js';
+import type { Objective, Selection, StrategyInput } from '../../types.js';
+import { selectionOf } from '../compiler.js';
+import { legalityProblems, requiredContents } from '../legality.js';
+import { compareObjectives, objectiveOf } from '../objective.js';
+import { type Certificate, type CostOracle, certify, constraintsOf } from './certificate.js';
+import type { SolveLimits } from './highs.js';
+import { type Found, Problem } from './problem.js';
+import { Search } from './search.js';
+import { SearchCosts } from './search-costs.js';
+
+export interface CertifyLimits {
+  /** Branch-and-bound nodes, for the optimum and again for each step of a refusal's proof. */
+  readonly nodes: number;
+  /** The integer program's limits when the branch and bound stopped. */
+  readonly ilp: SolveLimits;
+  /** Pools of more candidates never reach the integer program: the relaxation's bound stands. */
+  readonly ilpCandidates: number;
+}
+
+export const DEFAULT_CERTIFY_LIMITS: CertifyLimits = {
+  nodes: 20_000,
+  ilp: { nodes: 20_000, iterations: 5_000_000 },
+  ilpCandidates: 5_000,
+};
+
+/** What the engines settled: the best legal bundle they know, and whether it is proven best. */
+export interface Settled {
+  readonly best: Found | null;
+  readonly proven: boolean;
+  /** Upper bounds on earned relevance when not proven; null when no bundle can fit. */
+  readonly bound: { readonly preferred: number; readonly discretionary: number } | null;
+  readonly facts: Readonly<Record<string, unknown>>;
+  readonly problem: Problem;
+  /** Proves a refusal: the least cost of what it requires. */
+  readonly costs: () => CostOracle;
+}
+
+const round = (x: number): number => Math.round(x * 1e9) / 1e9;
+
+/** The planner's answer for `input`, certified. A promise only when the integer program is needed. */
+export function certified(
+  input: StrategyInput,
+  output: CompileOutput,
+  limits: CertifyLimits = DEFAULT_CERTIFY_LIMITS,
+): Selection | Promise<Selection> {
+  const planned = selectionOf(output);
+  const ids = new Set(input.candidates.map((c) => c.candidate_id));
+  const missing = missingSources(input.request.required_ids, (id) => ids.has(id));
+  // A named id that is no candidate: the refusal is its own proof.
+  if (missing !== null && 'refusal' in planned)
+    return { ...planned, extras: { proof: 'infeasible', certificate: missing.diagnostic } };
+  const problem = new Problem(input);
+  const search = new Search(
+    problem,
+    { required: new Set(requiredContents(input)), mode: 'optimise', budget: input.budget },
+    limits.nodes,
+  );
+  const admitted = 'admitted' in planned ? planned.admitted : null;
+  const plannerFound =
+    admitted !== null && legalityProblems(input, admitted).length === 0
+      ? { ids: admitted, objective: objectiveOf(input, admitted) }
+      : null;
+  if (plannerFound !== null) search.offer(plannerFound);
+  search.run();
+  const byBranchAndBound = (proven: boolean): Settled => ({
+    best: search.best,
+    proven,
+    bound: search.rootBound(),
+    facts: { engine: 'search', nodes: search.nodes },
+    problem,
+    costs: () => new SearchCosts(problem, limits.nodes),
+  });
+  if (!search.aborted || input.candidates.length > limits.ilpCandidates)
+    return settle(input, planned, plannerFound, byBranchAndBound(!search.aborted));
+  return import('./engine.js').then(({ settleByIlp }) =>
+    settle(input, planned, plannerFound, settleByIlp(input, byBranchAndBound(false), limits.ilp)),
+  );
+}
+
+/** The answer, from the planner's and what the engines settled. */
+export function settle(
+  input: StrategyInput,
+  planned: Selection,
+  plannerFound: Found | null,
+  s: Settled,
+): Selection {
+  const { best, proven } = s;
+  if (best === null) return refused(input, planned, s);
+  const keep = plannerFound !== null && compareObjectives(plannerFound.objective, best.objective) >= 0;
+  const chosen: Objective = keep ? plannerFound.objective : best.objective;
+  const bound = proven ? best.objective : (s.bound ?? best.objective);
+  const extras = {
+    proof: proven ? 'optimal' : 'bounded',
+    proven_optimal: proven,
+    gap: proven ? 0 : round(Math.max(0, bound.preferred - chosen.preferred)),
+    bound: { preferred: round(bound.preferred), discretionary: round(bound.discretionary) },
+    objective: chosen,
+    planner: keep ? 'kept' : 'refusal' in planned ? 'refused' : 'improved',
+    ...s.facts,
+  };
+  if (keep) return { ...planned, extras: { ...('extras' in planned ? planned.extras : {}), ...extras } };
+  const why = 'refusal' in planned ? { planner_refusal: planned.refusal.reason } : {};
+  return { admitted: [...best.ids], extras: { ...extras, ...why } };
+}
+
+/** No legal bundle known: proven impossible (with its certificate), or unproven. */
+function refused(input: StrategyInput, planned: Selection, s: Settled): Selection {
+  const refusal =
+    'refusal' in planned
+      ? planned.refusal
+      : {
+          reason: 'SEARCH_LIMIT',
+          blocking_ids: [],
+          diagnostic: 'the planner bundle is not legal',
+          budget_used: 0,
+        };
+  const trace = 'refusal' in planned ? planned.trace : undefined;
+  const said = refusal.diagnostic ?? '';
+  if (!s.proven) {
+    const why = 'no legal bundle found, and none proven impossible, within the work limit';
+    return {
+      refusal: { ...refusal, diagnostic: `${said} [unproven: ${why}]` },
+      ...(trace === undefined ? {} : { trace }),
+      extras: { proof: 'unproven', unproven: why, ...s.facts },
+    };
+  }
+  const costs = s.costs();
+  const certificate: Certificate = certify(input, s.problem, costs);
+  const least = costs.minCost(constraintsOf(input).filter((c) => c.kind !== 'budget'));
+  // The refusal is proven; how little a bundle would cost is proven only when every count finished.
+  const proof = !costs.complete
+    ? 'no legal bundle fits the budget (the least legal cost not settled within the work limit)'
+    : Number.isFinite(least)
+      ? `the least legal cost is ${least} > budget ${input.budget}`
+      : 'no legal bundle exists at any budget';
+  return {
+    refusal: { ...refusal, diagnostic: `${said} [proven: ${proof}; ${certificate.text}]` },
+    ...(trace === undefined ? {} : { trace }),
+    extras: {
+      proof: 'infeasible',
+      least_legal_cost: costs.complete && Number.isFinite(least) ? least : null,
+      certificate,
+      ...s.facts,
+    },
+  };
+}
