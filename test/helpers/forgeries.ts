@@ -35,6 +35,15 @@ interface Forgery {
 }
 
 const COMPILERS = new Set(['compiler', 'compiler-strict', 'compiler-v2']);
+
+/**
+ * Whether a compilation carries the compiler's own trace: a compiler's does, unless compiler-v2's
+ * certification returned the solver's bundle in place of its planner's (the harness's trace then).
+ */
+export const compilerTraced = (strategy: string, doc: object): boolean => {
+  const planner = (doc as { readonly extras?: { readonly planner?: unknown } }).extras?.planner;
+  return COMPILERS.has(strategy) && planner !== 'improved' && planner !== 'refused';
+};
 const copy = <T>(x: T): T => structuredClone(x);
 const entries = (d: Json): Json[] => d.result.trace.entries;
 const some = <T>(xs: readonly T[], pick: (n: number) => number): T | null =>
@@ -81,7 +90,7 @@ function asRefusal(doc: Json, base: Base, trace: 'kept' | 'rewritten'): Json | n
 
 /** An edit of a compiler's refusal record. */
 const onFailure = (edit: (f: Json, d: Json, base: Base) => void) => (doc: Json, base: Base) => {
-  if (doc.bundle !== null || !COMPILERS.has(base.strategy)) return null;
+  if (doc.bundle !== null || !compilerTraced(base.strategy, doc)) return null;
   const d = copy(doc);
   edit(d.result.failure, d, base);
   return d;
@@ -144,7 +153,7 @@ export const FORGERIES: readonly Forgery[] = [
     // A selection trace's reasons for leaving a candidate out are its strategy's own words.
     name: 'trace reason_detail changed',
     make: onEntry(
-      (e, d, b) => COMPILERS.has(b.strategy) || (ADMITTED(e) && entries(d).filter(ADMITTED).length > 1),
+      (e, d, b) => compilerTraced(b.strategy, d) || (ADMITTED(e) && entries(d).filter(ADMITTED).length > 1),
       (e) => {
         e.reason_detail += ' (edited)';
       },

@@ -88,12 +88,14 @@ describe('the shared pair of dependencies', () => {
     expect('refusal' in out).toBe(true);
     if (!('refusal' in out)) return;
     expect(extrasOf(out)).toMatchObject({ proof: 'infeasible', least_legal_cost: need });
-    expect(out.refusal.diagnostic).toContain(
-      `[proven: the least legal cost is ${need} > budget ${need - 1};`,
+    expect(String(extrasOf(out).proof_text)).toContain(
+      `proven: the least legal cost is ${need} > budget ${need - 1}; `,
     );
-    // The planner's refusal stands: its reason and its trace, the proof added.
+    expect(out.refusal.diagnostic).toBe(planner(input).result.failure?.diagnostic);
+    // The planner's refusal stands as it wrote it: reason, diagnostic, trace; the proof beside it.
     const alone = planner(input);
     expect(out.refusal.reason).toBe(alone.result.failure?.reason);
+    expect(out.refusal.diagnostic).toBe(alone.result.failure?.diagnostic);
     expect(out.trace).toEqual(alone.result.trace.entries);
     const run = await compileAwaited(v2, input);
     expect(run.outcome).toBe('refusal');
@@ -169,9 +171,10 @@ describe('what a bundle carries', () => {
       ilp: { nodes: 1, iterations: 1 },
       ilpCandidates: 0,
     });
-    expect('refusal' in out && out.refusal.diagnostic).toMatch(
-      /\[unproven: no legal bundle found, and none proven impossible, within the work limit\]$/,
-    );
-    expect(extrasOf(out).proof).toBe('unproven');
+    expect('refusal' in out).toBe(true);
+    expect(extrasOf(out)).toMatchObject({
+      proof: 'unproven',
+      proof_text: 'unproven: no legal bundle found, and none proven impossible, within the work limit',
+    });
   });
 });

@@ -10,6 +10,7 @@ import type { ValidationRule } from '../../../src/harness/types.js';
 import { BUDGETS, VALIDATION_RULES } from '../../../src/harness/vocabulary.js';
 import { corpus } from '../../helpers/corpus.js';
 import { counted, figureRow, n } from '../../helpers/figures.js';
+import { compilerTraced } from '../../helpers/forgeries.js';
 import { inputAt } from '../../helpers/generated.js';
 import { type Doc, GENERATORS } from '../../helpers/mutants.js';
 import { referenceLedger } from '../../helpers/study.js';
@@ -56,6 +57,7 @@ beforeAll(async () => {
           result: resultToJSON(out.record),
           rendered_text: out.outcome === 'bundle' ? out.renderedText : null,
           ...(out.outcome === 'bundle' && out.layout === 'own' ? { layout: 'own' } : {}),
+          extras: out.extras,
         }),
       );
       honest.push({ where, strategy: strategy.name, doc, inputs });
@@ -109,7 +111,7 @@ describe(`mutants (seed ${SEED})`, () => {
           const m = g.make(base.doc, base.inputs, pick);
           if (m === null) continue;
           const found = new Set(check(m.doc, m.inputs ?? base.inputs).map((p) => p.rule));
-          const compiler = base.strategy.startsWith('compiler');
+          const compiler = compilerTraced(base.strategy, base.doc);
           const want = new Set<ValidationRule>([
             g.rule,
             ...(g.also ?? []),

@@ -4,11 +4,11 @@
  */
 import type { StrategyInput } from '../../types.js';
 import { objectiveOf } from '../objective.js';
-import type { Settled } from './certified.js';
 import { IlpCosts } from './costs.js';
 import type { SolveLimits } from './highs.js';
 import { optimise } from './optimise.js';
 import { beats } from './problem.js';
+import type { Settled } from './settled.js';
 
 /** `exact`'s optimum by the integer program, or, past its limits, the better bundle known and no proof. */
 export function settleByIlp(input: StrategyInput, searched: Settled, limits: SolveLimits): Settled {

@@ -14,11 +14,12 @@ import type { Objective, Selection, StrategyInput } from '../../types.js';
 import { selectionOf } from '../compiler.js';
 import { legalityProblems, requiredContents } from '../legality.js';
 import { compareObjectives, objectiveOf } from '../objective.js';
-import { type Certificate, type CostOracle, certify, constraintsOf } from './certificate.js';
+import { type Certificate, certify, constraintsOf } from './certificate.js';
 import type { SolveLimits } from './highs.js';
 import { type Found, Problem } from './problem.js';
 import { Search } from './search.js';
 import { SearchCosts } from './search-costs.js';
+import type { Settled } from './settled.js';
 
 export interface CertifyLimits {
   /** Branch-and-bound nodes, for the optimum and again for each step of a refusal's proof. */
@@ -34,18 +35,6 @@ export const DEFAULT_CERTIFY_LIMITS: CertifyLimits = {
   ilp: { nodes: 20_000, iterations: 5_000_000 },
   ilpCandidates: 5_000,
 };
-
-/** What the engines settled: the best legal bundle they know, and whether it is proven best. */
-export interface Settled {
-  readonly best: Found | null;
-  readonly proven: boolean;
-  /** Upper bounds on earned relevance when not proven; null when no bundle can fit. */
-  readonly bound: { readonly preferred: number; readonly discretionary: number } | null;
-  readonly facts: Readonly<Record<string, unknown>>;
-  readonly problem: Problem;
-  /** Proves a refusal: the least cost of what it requires. */
-  readonly costs: () => CostOracle;
-}
 
 const round = (x: number): number => Math.round(x * 1e9) / 1e9;
 
@@ -127,13 +116,14 @@ function refused(input: StrategyInput, planned: Selection, s: Settled): Selectio
           budget_used: 0,
         };
   const trace = 'refusal' in planned ? planned.trace : undefined;
-  const said = refusal.diagnostic ?? '';
+  // The planner's refusal is kept as it wrote it (the validators re-derive it from the inputs);
+  // the proof travels in extras.
   if (!s.proven) {
     const why = 'no legal bundle found, and none proven impossible, within the work limit';
     return {
-      refusal: { ...refusal, diagnostic: `${said} [unproven: ${why}]` },
+      refusal,
       ...(trace === undefined ? {} : { trace }),
-      extras: { proof: 'unproven', unproven: why, ...s.facts },
+      extras: { proof: 'unproven', proof_text: `unproven: ${why}`, ...s.facts },
     };
   }
   const costs = s.costs();
@@ -146,10 +136,11 @@ function refused(input: StrategyInput, planned: Selection, s: Settled): Selectio
       ? `the least legal cost is ${least} > budget ${input.budget}`
       : 'no legal bundle exists at any budget';
   return {
-    refusal: { ...refusal, diagnostic: `${said} [proven: ${proof}; ${certificate.text}]` },
+    refusal,
     ...(trace === undefined ? {} : { trace }),
     extras: {
       proof: 'infeasible',
+      proof_text: `proven: ${proof}; ${certificate.text}`,
       least_legal_cost: costs.complete && Number.isFinite(least) ? least : null,
       certificate,
       ...s.facts,

@@ -7,6 +7,9 @@ import type { ContextCandidate } from '../../../compiler/index.js';
 import { EPSILON, objectiveOf } from '../objective.js';
 import { beats, type Found, type Problem, type SearchGoal } from './problem.js';
 
+type Ahead = { readonly costLB: number; readonly freeP: number; readonly freeD: number };
+export type Bound = { readonly preferred: number; readonly discretionary: number };
+
 /** One depth-first search; state is mutated and undone on the way back, so a node costs its bound. */
 export class Search {
   nodes = 0;
@@ -192,9 +195,7 @@ export class Search {
   }
 
   /** The undecided required contents' least cost and what they may earn; null when one has no form left. */
-  private ahead(
-    from: number,
-  ): { readonly costLB: number; readonly freeP: number; readonly freeD: number } | null {
+  private ahead(from: number): Ahead | null {
     let minItems = 0;
     let requiredLeft = 0;
     let freeP = 0;
@@ -212,12 +213,10 @@ export class Search {
   }
 
   /**
-   * Upper bounds on any legal bundle's earned PREFERRED and DISCRETIONARY relevance in the budget:
-   * the root's relaxation (cheapest forms, dependencies free, a fractional knapsack over the
-   * optional contents); null when the required contents cannot fit. The search undoes all it
-   * does, so this holds before, during or after `run`.
+   * Upper bounds on any legal bundle's earned PREFERRED and DISCRETIONARY relevance: the root's
+   * relaxation (cheapest forms, dependencies free, fractional knapsack); null when nothing fits.
    */
-  rootBound(): { readonly preferred: number; readonly discretionary: number } | null {
+  rootBound(): Bound | null {
     const a = this.ahead(0);
     if (a === null || a.costLB > this.goal.budget) return null;
     const room = this.goal.budget - a.costLB;
