@@ -61,6 +61,12 @@ export const generate = defineCommand({
         default: 'mixed' as Profile,
         describe: 'the shape of pool (below)',
       })
+      .option('tight-at-least-cost', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "with --cases: each tight budget at exact's least legal cost, where a legal bundle just fits",
+      })
       .option('force', { type: 'boolean', default: false, describe: 'replace a non-empty --out' })
       .option('quiet', quietOption)
       .epilogue(SHAPE),
@@ -69,6 +75,8 @@ export const generate = defineCommand({
       throw new UsageError('--candidates must be a whole number >= 1');
     if (a.cases !== undefined && (!Number.isInteger(a.cases) || a.cases < 1))
       throw new UsageError('--cases must be >= 1');
+    if (a.tightAtLeastCost && a.cases === undefined)
+      throw new UsageError('--tight-at-least-cost needs --cases: a single case has one budget');
     // The seed names the cases' files: it must not reach outside the output folder.
     if (!/^[A-Za-z0-9._-]+$/.test(a.seed) || a.seed.startsWith('.')) {
       throw new UsageError('--seed may hold letters, digits, ".", "_" and "-" (not first ".")');
@@ -94,7 +102,14 @@ export const generate = defineCommand({
     const cases = a.cases;
     const { refusals, unproven } = writeCorpus(
       a.out,
-      { seed: a.seed, cases, candidates: a.candidates, policy, profile: a.profile },
+      {
+        seed: a.seed,
+        cases,
+        candidates: a.candidates,
+        policy,
+        profile: a.profile,
+        tight: a.tightAtLeastCost ? 'at-least-cost' : 'below',
+      },
       (done) => progress.update(`generate ${done}/${cases} cases, budgets certified by exact`),
     );
     progress.end(`generate: ${count(cases, 'case')}`);

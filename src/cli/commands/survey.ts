@@ -88,6 +88,10 @@ export const survey = defineCommand({
     for (const [k, s] of sections.entries()) {
       out.note(`${k > 0 ? '\n' : ''}${s.label}: ${sectionNote(s)}\n\n`);
       out.table(s.table);
+      if (s.certified !== null) {
+        out.note('\ncertified answers, as the strategies report them:\n\n');
+        out.table(s.certified);
+      }
     }
     return EXIT.ok;
   },

@@ -21,6 +21,8 @@ export interface GeneratedCase {
   readonly ledger: CaseLedger;
   /** Tight, medium and roomy budgets for this pool. */
   readonly budgets: { readonly tight: number; readonly medium: number; readonly roomy: number };
+  /** The least rendered cost of a legal bundle, as `exact` proves it: where one just fits. */
+  readonly leastLegalCost: number;
 }
 
 /** Sort, prune the ledger to what is present, and price the budgets. */
@@ -33,12 +35,13 @@ export function finishCase(
   candidates.sort(byCandidateId);
   const present = new Set(candidates.map((c) => c.content_identity));
   for (const identity of Object.keys(truth)) if (!present.has(identity)) delete truth[identity];
-  const budgets = budgetsFor(requestFor(name, 0), candidates, truth);
+  const { need, ...budgets } = budgetsFor(requestFor(name, 0), candidates, truth);
   return {
     request: requestFor(name, budgets.medium),
     candidates,
     ledger: { expected: { success: true, reason: null }, identity_truth: truth },
     budgets,
+    leastLegalCost: need,
   };
 }
 
@@ -76,6 +79,7 @@ function budgetsFor(
     .filter(([i]) => truth[i]?.eval_class === 'should')
     .reduce((s, [, n]) => s + n + 4, 0);
   return {
+    need,
     tight: Math.floor(need * 0.9),
     medium: need + Math.round(need * 0.1 + should * 0.4),
     roomy: need + Math.round(need * 0.3 + should * 1.2),

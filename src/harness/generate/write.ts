@@ -66,6 +66,11 @@ export interface CorpusSpec {
   readonly candidates: number;
   readonly policy: CompilerPolicy;
   readonly profile: Profile;
+  /**
+   * Where the tight budget lies: `below` (90% of the least legal cost: no legal bundle fits) or
+   * `at-least-cost` (exactly the least legal cost: one just fits, the hardest budget to find it at).
+   */
+  readonly tight?: 'below' | 'at-least-cost' | undefined;
 }
 
 /** The name of the k-th case of a generated corpus. */
@@ -91,10 +96,13 @@ export function writeCorpus(
       w.write(`${name}.request.json`, json(requestToJSON(g.request)));
       writeCandidates(w.lines(`${name}.candidates.json`), g.candidates);
       w.write(`ledger/${name}.truth.json`, json(g.ledger));
-      budgets[name] = { ...g.budgets };
+      budgets[name] = {
+        ...g.budgets,
+        ...(spec.tight === 'at-least-cost' ? { tight: g.leastLegalCost } : {}),
+      };
       expected[name] = {};
       for (const level of BUDGETS) {
-        const budget = g.budgets[level];
+        const budget = (budgets[name] as Record<string, number>)[level] as number;
         const request = { ...g.request, usable_token_budget: budget };
         const sel = solveExact(strategyInput({}, { request, candidates: g.candidates, policy: spec.policy }));
         if ('refusal' in sel) refusals++;
@@ -113,6 +121,7 @@ export function writeCorpus(
         cases: spec.cases,
         candidates: spec.candidates,
         profile: spec.profile,
+        ...(spec.tight === 'at-least-cost' ? { tight: 'at-least-cost' } : {}),
         expected_by: 'exact',
       },
       fixtures: names,

@@ -2,6 +2,7 @@
  * The survey: strategies against `exact` on generated corpora of several sizes, every rate with
  * its 95% Wilson interval. From rows alone: a run of each size, `exact` among its strategies.
  */
+import { median } from 'simple-statistics';
 import { mean, type Rate, wilson } from '../score/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
@@ -31,6 +32,38 @@ export interface SurveyLine {
     readonly tokens: number | null;
   };
   readonly compared: number;
+  /** What a strategy that certifies its answers (`extras.proof`) says of them; null for the others. */
+  readonly certified: Certified | null;
+}
+
+/** A certifying strategy's own account (compiler-v2's `extras.proof` and `extras.gap`). */
+export interface Certified {
+  readonly refusals: number;
+  /** Refusals proven: no legal bundle exists. */
+  readonly proven: number;
+  readonly unproven: number;
+  readonly bundles: number;
+  /** Bundles proven optimal. */
+  readonly optimal: number;
+  /** The gap each bundle reports to its bound, in earned PREFERRED relevance. */
+  readonly gapMedian: number | null;
+  readonly gapWorst: number | null;
+}
+
+function certifiedOf(rows: readonly Row[]): Certified | null {
+  if (!rows.some((r) => typeof r.extras.proof === 'string')) return null;
+  const refusals = rows.filter((r) => !r.success);
+  const bundles = rows.filter((r) => r.success);
+  const gaps = bundles.map((r) => r.extras.gap).filter((g): g is number => typeof g === 'number');
+  return {
+    refusals: refusals.length,
+    proven: refusals.filter((r) => r.extras.proof === 'infeasible').length,
+    unproven: refusals.filter((r) => r.extras.proof !== 'infeasible').length,
+    bundles: bundles.length,
+    optimal: bundles.filter((r) => r.extras.proof === 'optimal').length,
+    gapMedian: gaps.length === 0 ? null : median(gaps),
+    gapWorst: gaps.length === 0 ? null : Math.max(...gaps),
+  };
 }
 
 const cellKey = (r: Row) => `${r.case}/${r.budget}`;
@@ -70,6 +103,7 @@ export function surveyLines(
           tokens: mean(both.map((b) => b.r.rendered_cost - b.e.rendered_cost)),
         },
         compared: both.length,
+        certified: certifiedOf(own),
       });
     }
   }
@@ -91,6 +125,8 @@ export interface SurveySection {
   /** exact's answers not proven optimal. */
   readonly unproven: number;
   readonly table: Table;
+  /** The certifying strategies' own account of their answers, when the run has one. */
+  readonly certified: Table | null;
 }
 
 const HEADERS = [
@@ -129,8 +165,41 @@ export function surveySections(runs: readonly SurveyRun[], lines: readonly Surve
         kinds: [undefined, undefined, undefined, undefined, undefined, 'score', 'score', 'mean'],
         signed: HEADERS.map((h) => h.endsWith(' gap')),
       },
+      certified: certifiedTable(lines.filter((l) => l.run === run.label)),
     };
   });
+}
+
+const CERTIFIED_HEADERS = [
+  'strategy',
+  'refusals proven',
+  'refusals unproven',
+  'bundles proven optimal',
+  'reported gap, median',
+  'reported gap, worst',
+];
+
+function certifiedTable(lines: readonly SurveyLine[]): Table | null {
+  const rows = lines.flatMap((l) =>
+    l.certified === null
+      ? []
+      : [
+          [
+            l.strategy,
+            `${int(l.certified.proven)} of ${int(l.certified.refusals)}`,
+            int(l.certified.unproven),
+            `${int(l.certified.optimal)} of ${int(l.certified.bundles)}`,
+            l.certified.gapMedian,
+            l.certified.gapWorst,
+          ],
+        ],
+  );
+  if (rows.length === 0) return null;
+  return {
+    headers: CERTIFIED_HEADERS,
+    rows,
+    kinds: [undefined, undefined, undefined, undefined, 'score', 'score'],
+  };
 }
 
 /** What exact made of a run's cells, in a sentence; `code` marks the strategy's name. */
@@ -148,7 +217,14 @@ export function surveyMarkdown(sections: readonly SurveySection[]): string {
       "strategy's bundles. Gaps, where both returned a bundle: exact minus the strategy in earned PREFERRED and " +
       'DISCRETIONARY relevance, the strategy minus exact in rendered tokens.',
   ];
-  for (const s of sections)
+  for (const s of sections) {
     parts.push(`## ${s.label}\n\n${sectionNote(s, (name) => `\`${name}\``)}`, renderTable(s.table, 'md'));
+    if (s.certified !== null)
+      parts.push(
+        'What the strategies that certify their answers say of them (`extras.proof`; `extras.gap`: how much more ' +
+          'earned PREFERRED relevance than the bundle any legal bundle could have, 0 when proven optimal):',
+        renderTable(s.certified, 'md'),
+      );
+  }
   return `${parts.join('\n\n')}\n`;
 }

@@ -91,3 +91,46 @@ describe('surveyLines', () => {
     expect(told).toEqual(['0 a', '1 b']);
   });
 });
+
+describe('certified answers in the survey', () => {
+  // v: certifies its answers. Two proven refusals and one unproven; three bundles, one proven
+  // optimal (gap 0), two bounded with gaps 0.25 and 1.5: median 0.25, worst 1.5.
+  const v = (c: string, extras: Record<string, unknown>, success = true): Row =>
+    success
+      ? row({ case: c, strategy: 'v', audit: audit(true, [], 1, 100), extras })
+      : refusal({ case: c, strategy: 'v', extras });
+  const rows = [
+    ...['a', 'b', 'c', 'd', 'e', 'f'].map((c) =>
+      row({ case: c, strategy: 'exact', audit: audit(true, [], 1, 100) }),
+    ),
+    v('a', { proof: 'infeasible' }, false),
+    v('b', { proof: 'infeasible' }, false),
+    v('c', { proof: 'unproven' }, false),
+    v('d', { proof: 'optimal', gap: 0 }),
+    v('e', { proof: 'bounded', gap: 0.25 }),
+    v('f', { proof: 'bounded', gap: 1.5 }),
+    // s says nothing of its answers: no line in the certified table.
+    ...['a', 'b'].map((c) => row({ case: c, strategy: 's', audit: audit(true, [], 1, 100) })),
+  ];
+  const runs = [{ label: 'six', rows }];
+  const lines = surveyLines(runs);
+
+  it('counts proven refusals and optimal bundles, and the reported gap median and worst', () => {
+    expect(lines.find((l) => l.strategy === 'v')?.certified).toEqual({
+      refusals: 3,
+      proven: 2,
+      unproven: 1,
+      bundles: 3,
+      optimal: 1,
+      gapMedian: 0.25,
+      gapWorst: 1.5,
+    });
+    expect(lines.find((l) => l.strategy === 's')?.certified).toBeNull();
+  });
+
+  it('writes them as a second table of the run, the certifying strategies only', () => {
+    const md = surveyMarkdown(surveySections(runs, lines));
+    expect(md).toMatch(/^\| v \| 2 of 3 \| 1 \| 1 of 3 \| 0\.2500 \| 1\.5000 \|$/m);
+    expect(md.match(/^\| s \|/gm)).toHaveLength(1);
+  });
+});
