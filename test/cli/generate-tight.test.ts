@@ -61,7 +61,7 @@ describe('generate --tight-at-least-cost', () => {
     );
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      'ctxbench: --tight-at-least-cost needs --cases: a single case has one budget',
+      'ctxbench: --tight-at-least-cost needs --cases: a single case has one budget (see ctxbench generate --help)',
     );
   });
 });
