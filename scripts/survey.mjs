@@ -24,34 +24,55 @@ function ctxbench(...args) {
 }
 
 const runs = [];
-for (const size of sizes) {
-  const cases = CASES[size] ?? 40;
-  const corpus = `runs/survey/corpus-${size}`;
-  const run = `runs/survey/run-${size}`;
-  ctxbench(
-    'generate',
-    '--seed',
-    `survey-${size}`,
-    '--candidates',
-    String(size),
-    '--cases',
-    String(cases),
-    '--out',
-    corpus,
-    '--force',
-  );
-  ctxbench('study', '--corpus', corpus, '--strategies', STRATEGIES, '--out', run, '--force', '--jobs', jobs);
-  runs.push(run);
+// Each size twice: budgets as generated (tight below the least legal cost), and the same sizes
+// with the tight budget exactly at it, where a legal bundle just fits (issue 22).
+for (const least of [false, true]) {
+  for (const size of sizes) {
+    const cases = CASES[size] ?? 40;
+    const name = `${least ? 'least-' : ''}${size}`;
+    const corpus = `runs/survey/corpus-${name}`;
+    const run = `runs/survey/run-${name}`;
+    ctxbench(
+      'generate',
+      '--seed',
+      `survey-${name}`,
+      '--candidates',
+      String(size),
+      '--cases',
+      String(cases),
+      '--out',
+      corpus,
+      '--force',
+      ...(least ? ['--tight-at-least-cost'] : []),
+    );
+    ctxbench(
+      'study',
+      '--corpus',
+      corpus,
+      '--strategies',
+      STRATEGIES,
+      '--out',
+      run,
+      '--force',
+      '--jobs',
+      jobs,
+    );
+    runs.push(run);
+  }
 }
 ctxbench('survey', ...runs, '--out', 'reports/survey');
 
-// Exact's solve time per cell, once each, outside any run folder: a benchmark, never a result.
-const { loadExact } = await import(path.join(root, 'dist/src/harness/kit/index.js'));
+// Solve times per cell, once each, outside any run folder: a benchmark, never a result. exact's
+// at 200 candidates and more; compiler-v2's (the planner and its certification) at every size.
+const { loadExact, certified, compileContext } = await import(
+  path.join(root, 'dist/src/harness/kit/index.js')
+);
 const { solveExact } = await loadExact();
 const { loadCorpus, requestAt } = await import(path.join(root, 'dist/src/harness/input/index.js'));
 const { BUDGETS } = await import(path.join(root, 'dist/src/harness/vocabulary.js'));
-for (const size of sizes.filter((s) => s >= 200)) {
-  const corpus = loadCorpus(path.join(root, `runs/survey/corpus-${size}`));
+const V2 = { pricing: 'rendered', mandatory_form: 'planned', required_missing: 'refuse' };
+const timed = async (label, name, solve) => {
+  const corpus = loadCorpus(path.join(root, `runs/survey/corpus-${name}`));
   const times = [];
   let proven = 0;
   for (const kase of corpus.cases) {
@@ -64,15 +85,25 @@ for (const size of sizes.filter((s) => s >= 200)) {
         budget: request.usable_token_budget,
       };
       const started = performance.now();
-      const out = solveExact(input);
+      const out = await solve(input);
       times.push(performance.now() - started);
-      if (out.extras?.proven_optimal !== false) proven++;
+      const p = out.extras?.proof;
+      if (p === undefined ? out.extras?.proven_optimal !== false : p === 'optimal' || p === 'infeasible')
+        proven++;
     }
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] ?? 0;
   const worst = times[times.length - 1] ?? 0;
   console.log(
-    `exact at ${size} candidates: ${proven} of ${times.length} cells proven; median ${median.toFixed(0)} ms, worst ${worst.toFixed(0)} ms`,
+    `${label} at ${name} candidates: ${proven} of ${times.length} cells proven; median ${median.toFixed(1)} ms, worst ${worst.toFixed(0)} ms`,
   );
-}
+};
+for (const least of [false, true])
+  for (const size of sizes) {
+    const name = `${least ? 'least-' : ''}${size}`;
+    if (size >= 200) await timed('exact', name, (input) => solveExact(input));
+    await timed('compiler-v2', name, (input) =>
+      certified(input, compileContext(input.request, input.candidates, { ...input.policy, ...V2 })),
+    );
+  }

@@ -209,11 +209,14 @@ export function runLabel(dir: string): string {
   const corpusManifest = corpusDir === null ? null : path.join(corpusDir, 'manifest.json');
   if (corpusManifest !== null && fs.existsSync(corpusManifest)) {
     const g = (
-      readJsonFile(corpusManifest) as { generator?: { candidates?: unknown; profile?: unknown } } | null
+      readJsonFile(corpusManifest) as {
+        generator?: { candidates?: unknown; profile?: unknown; tight?: unknown };
+      } | null
     )?.generator;
     if (typeof g?.candidates === 'number') {
       const profile = typeof g.profile === 'string' && g.profile !== 'mixed' ? ` (${g.profile})` : '';
-      return `${count(g.candidates, 'candidate')}${profile}`;
+      const tight = g.tight === 'at-least-cost' ? ', tight at the least legal cost' : '';
+      return `${count(g.candidates, 'candidate')}${profile}${tight}`;
     }
   }
   return corpusNameOf(dir);
