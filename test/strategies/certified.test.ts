@@ -145,6 +145,7 @@ describe('what a bundle carries', () => {
     const input = inputAt(g, 'roomy');
     const out = await certified(input, planner(input), {
       nodes: 3,
+      work: Number.POSITIVE_INFINITY,
       ilp: DEFAULT_ILP_LIMITS,
       ilpCandidates: 0,
     });
@@ -163,11 +164,21 @@ describe('what a bundle carries', () => {
     expect(x.gap).toBeCloseTo(Math.max(0, x.bound.preferred - x.objective.preferred), 9);
   });
 
+  it('a large pool gets fewer nodes: the work limit is nodes times contents', async () => {
+    const input = inputAt(generateCase('certified-gap', 200), 'roomy');
+    const limits = { nodes: 20_000, ilp: DEFAULT_ILP_LIMITS, ilpCandidates: 0 };
+    const roomy = await certified(input, planner(input), { ...limits, work: Number.POSITIVE_INFINITY });
+    const scarce = await certified(input, planner(input), { ...limits, work: 1 });
+    expect(extrasOf(roomy)).toMatchObject({ proof: 'optimal' });
+    expect(extrasOf(scarce)).toMatchObject({ proof: 'bounded', nodes: 2 });
+  });
+
   it('a refusal the work limit could not prove says so', async () => {
     const pool = sharedPair();
     const input = inputOf(pool, least(pool) - 1);
     const out = await certified(input, planner(input), {
       nodes: 1,
+      work: Number.POSITIVE_INFINITY,
       ilp: { nodes: 1, iterations: 1 },
       ilpCandidates: 0,
     });

@@ -24,6 +24,11 @@ import type { Settled } from './settled.js';
 export interface CertifyLimits {
   /** Branch-and-bound nodes, for the optimum and again for each step of a refusal's proof. */
   readonly nodes: number;
+  /**
+   * Nodes times contents, at most: a node costs about one pass over the pool's contents, so a
+   * large pool gets fewer nodes (20,000 up to 1,000 contents, 200 at 100,000).
+   */
+  readonly work: number;
   /** The integer program's limits when the branch and bound stopped. */
   readonly ilp: SolveLimits;
   /** Pools of more candidates never reach the integer program: the relaxation's bound stands. */
@@ -32,6 +37,7 @@ export interface CertifyLimits {
 
 export const DEFAULT_CERTIFY_LIMITS: CertifyLimits = {
   nodes: 20_000,
+  work: 20_000_000,
   ilp: { nodes: 20_000, iterations: 5_000_000 },
   ilpCandidates: 5_000,
 };
@@ -51,10 +57,14 @@ export function certified(
   if (missing !== null && 'refusal' in planned)
     return { ...planned, extras: { proof: 'infeasible', certificate: missing.diagnostic } };
   const problem = new Problem(input);
+  const nodes = Math.max(
+    1,
+    Math.min(limits.nodes, Math.floor(limits.work / Math.max(1, problem.byIdentity.size))),
+  );
   const search = new Search(
     problem,
     { required: new Set(requiredContents(input)), mode: 'optimise', budget: input.budget },
-    limits.nodes,
+    nodes,
   );
   const admitted = 'admitted' in planned ? planned.admitted : null;
   const plannerFound =
@@ -69,7 +79,7 @@ export function certified(
     bound: search.rootBound(),
     facts: { engine: 'search', nodes: search.nodes },
     problem,
-    costs: () => new SearchCosts(problem, limits.nodes),
+    costs: () => new SearchCosts(problem, nodes),
   });
   if (!search.aborted || input.candidates.length > limits.ilpCandidates)
     return settle(input, planned, plannerFound, byBranchAndBound(!search.aborted));
