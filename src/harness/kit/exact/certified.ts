@@ -26,7 +26,7 @@ export interface CertifyLimits {
   readonly nodes: number;
   /**
    * Nodes times contents, at most: a node costs about one pass over the pool's contents, so a
-   * large pool gets fewer nodes (20,000 up to 1,000 contents, 200 at 100,000).
+   * large pool gets fewer nodes (20,000 up to 250 contents, 500 at 10,000, 50 at 100,000).
    */
   readonly work: number;
   /** The integer program's limits when the branch and bound stopped. */
@@ -37,7 +37,7 @@ export interface CertifyLimits {
 
 export const DEFAULT_CERTIFY_LIMITS: CertifyLimits = {
   nodes: 20_000,
-  work: 20_000_000,
+  work: 5_000_000,
   ilp: { nodes: 20_000, iterations: 5_000_000 },
   ilpCandidates: 5_000,
 };

@@ -107,12 +107,19 @@ export class Problem {
   }
 
   /** The forms a content may take: alive, and the named one when there is one. */
-  options(identity: string): ContextCandidate[] {
-    const pinned = this.named.get(identity);
-    return (this.byIdentity.get(identity) ?? []).filter(
-      (c) => !this.dead.has(c.candidate_id) && (pinned === undefined || c.candidate_id === pinned),
-    );
+  options(identity: string): readonly ContextCandidate[] {
+    // Asked for every content at every node of a search: made once per content.
+    let kept = this.kept.get(identity);
+    if (kept === undefined) {
+      const pinned = this.named.get(identity);
+      kept = (this.byIdentity.get(identity) ?? []).filter(
+        (c) => !this.dead.has(c.candidate_id) && (pinned === undefined || c.candidate_id === pinned),
+      );
+      this.kept.set(identity, kept);
+    }
+    return kept;
   }
+  private readonly kept = new Map<string, readonly ContextCandidate[]>();
 
   /** The same pool with only these ids named (a certificate drops requirements one by one). */
   withNamed(named: ReadonlySet<string>): Problem {

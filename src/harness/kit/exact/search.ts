@@ -112,14 +112,12 @@ export class Search {
     // Taking content that can no longer earn only adds cost: its one sensible choice is none.
     const options = worthless
       ? []
-      : this.problem
-          .options(identity)
-          .sort(
-            (a, b) =>
-              this.value(b.candidate_id) - this.value(a.candidate_id) ||
-              this.problem.itemCost(a.candidate_id) - this.problem.itemCost(b.candidate_id) ||
-              (a.candidate_id < b.candidate_id ? -1 : 1),
-          );
+      : [...this.problem.options(identity)].sort(
+          (a, b) =>
+            this.value(b.candidate_id) - this.value(a.candidate_id) ||
+            this.problem.itemCost(a.candidate_id) - this.problem.itemCost(b.candidate_id) ||
+            (a.candidate_id < b.candidate_id ? -1 : 1),
+        );
     for (const form of options) {
       const added = this.apply(form.candidate_id);
       if (added === null) continue;
