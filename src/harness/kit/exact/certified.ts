@@ -55,7 +55,7 @@ export function certified(
   const missing = missingSources(input.request.required_ids, (id) => ids.has(id));
   // A named id that is no candidate: the refusal is its own proof.
   if (missing !== null && 'refusal' in planned)
-    return { ...planned, extras: { proof: 'infeasible', certificate: missing.diagnostic } };
+    return { ...planned, extras: { proof: 'infeasible', proof_text: `proven: ${missing.diagnostic}` } };
   const problem = new Problem(input);
   const nodes = Math.max(
     1,
@@ -114,27 +114,16 @@ export function settle(
   return { admitted: [...best.ids], extras: { ...extras, ...why } };
 }
 
-/** No legal bundle known: proven impossible (with its certificate), or unproven. */
+/**
+ * No legal bundle known: proven impossible (with its certificate), or unproven. The planner's
+ * refusal is kept as it wrote it (the validators re-derive it from the inputs), the proof in
+ * extras; a planner's bundle that is not legal (refuse mode never returns one) gives way to the
+ * certificate's refusal once proven, and stands, marked unproven, otherwise.
+ */
 function refused(input: StrategyInput, planned: Selection, s: Settled): Selection {
-  const refusal =
-    'refusal' in planned
-      ? planned.refusal
-      : {
-          reason: 'SEARCH_LIMIT',
-          blocking_ids: [],
-          diagnostic: 'the planner bundle is not legal',
-          budget_used: 0,
-        };
-  const trace = 'refusal' in planned ? planned.trace : undefined;
-  // The planner's refusal is kept as it wrote it (the validators re-derive it from the inputs);
-  // the proof travels in extras.
   if (!s.proven) {
     const why = 'no legal bundle found, and none proven impossible, within the work limit';
-    return {
-      refusal,
-      ...(trace === undefined ? {} : { trace }),
-      extras: { proof: 'unproven', proof_text: `unproven: ${why}`, ...s.facts },
-    };
+    return { ...planned, extras: { proof: 'unproven', proof_text: `unproven: ${why}`, ...s.facts } };
   }
   const costs = s.costs();
   const certificate: Certificate = certify(input, s.problem, costs);
@@ -145,15 +134,22 @@ function refused(input: StrategyInput, planned: Selection, s: Settled): Selectio
     : Number.isFinite(least)
       ? `the least legal cost is ${least} > budget ${input.budget}`
       : 'no legal bundle exists at any budget';
+  const extras = {
+    proof: 'infeasible',
+    proof_text: `proven: ${proof}; ${certificate.text}`,
+    least_legal_cost: costs.complete && Number.isFinite(least) ? least : null,
+    certificate,
+    ...s.facts,
+  };
+  if ('refusal' in planned) return { ...planned, extras };
+  const blocking = certificate.requirements.filter((r) => r.kind !== 'budget').map((r) => r.id);
   return {
-    refusal,
-    ...(trace === undefined ? {} : { trace }),
-    extras: {
-      proof: 'infeasible',
-      proof_text: `proven: ${proof}; ${certificate.text}`,
-      least_legal_cost: costs.complete && Number.isFinite(least) ? least : null,
-      certificate,
-      ...s.facts,
+    refusal: {
+      reason: certificate.reason,
+      blocking_ids: blocking,
+      diagnostic: certificate.text,
+      budget_used: 0,
     },
+    extras,
   };
 }
