@@ -89,7 +89,7 @@ export function certified(
 }
 
 /** The answer, from the planner's and what the engines settled. */
-export function settle(
+function settle(
   input: StrategyInput,
   planned: Selection,
   plannerFound: Found | null,
