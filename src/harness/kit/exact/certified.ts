@@ -89,12 +89,7 @@ export function certified(
 }
 
 /** The answer, from the planner's and what the engines settled. */
-function settle(
-  input: StrategyInput,
-  planned: Selection,
-  plannerFound: Found | null,
-  s: Settled,
-): Selection {
+function settle(input: StrategyInput, planned: Selection, plannerFound: Found | null, s: Settled): Selection {
   const { best, proven } = s;
   if (best === null) return refused(input, planned, s);
   const keep = plannerFound !== null && compareObjectives(plannerFound.objective, best.objective) >= 0;
