@@ -4,7 +4,7 @@
  * at least, so a person can check it.
  */
 import { type FailureReason, gate } from '../../../compiler/index.js';
-import type { StrategyInput } from '../../types.js';
+import type { Refusal, StrategyInput } from '../../types.js';
 import type { Problem } from './problem.js';
 
 /** One requirement of a certificate. */
@@ -144,4 +144,10 @@ export function certify(input: StrategyInput, problem: Problem, checker: CostOra
     text = `${content.map((c) => `${c.kind} ${c.id}`).join(' and ')} cannot hold together`;
   }
   return { reason, budget, requirements, minimal: checker.complete, text };
+}
+
+/** The refusal a certificate makes: its reason, the requirements it rests on, its text. */
+export function refusalOf(certificate: Certificate): Refusal['refusal'] {
+  const blocking = certificate.requirements.filter((r) => r.kind !== 'budget').map((r) => r.id);
+  return { reason: certificate.reason, blocking_ids: blocking, diagnostic: certificate.text, budget_used: 0 };
 }

@@ -14,7 +14,7 @@ import type { Objective, Selection, StrategyInput } from '../../types.js';
 import { selectionOf } from '../compiler.js';
 import { legalityProblems, requiredContents } from '../legality.js';
 import { compareObjectives, objectiveOf } from '../objective.js';
-import { type Certificate, certify, constraintsOf } from './certificate.js';
+import { type Certificate, certify, constraintsOf, refusalOf } from './certificate.js';
 import type { SolveLimits } from './highs.js';
 import { type Found, Problem } from './problem.js';
 import { Search } from './search.js';
@@ -136,15 +136,5 @@ function refused(input: StrategyInput, planned: Selection, s: Settled): Selectio
     certificate,
     ...s.facts,
   };
-  if ('refusal' in planned) return { ...planned, extras };
-  const blocking = certificate.requirements.filter((r) => r.kind !== 'budget').map((r) => r.id);
-  return {
-    refusal: {
-      reason: certificate.reason,
-      blocking_ids: blocking,
-      diagnostic: certificate.text,
-      budget_used: 0,
-    },
-    extras,
-  };
+  return 'refusal' in planned ? { ...planned, extras } : { refusal: refusalOf(certificate), extras };
 }

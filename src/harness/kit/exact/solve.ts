@@ -15,7 +15,7 @@ import {
 import type { Selection, StrategyInput } from '../../types.js';
 import { legalityProblems, requiredContents } from '../legality.js';
 import { objectiveOf } from '../objective.js';
-import { type Certificate, type CostOracle, certify } from './certificate.js';
+import { type Certificate, type CostOracle, certify, refusalOf } from './certificate.js';
 import { IlpCosts } from './costs.js';
 import type { SolveLimits } from './highs.js';
 import { optimise } from './optimise.js';
@@ -141,16 +141,7 @@ function byIlp(input: StrategyInput, problem: Problem, limits: SolveLimits): Sel
 }
 
 function refusal(certificate: Certificate, facts: Readonly<Record<string, unknown>>): Selection {
-  const blocking = certificate.requirements.filter((r) => r.kind !== 'budget').map((r) => r.id);
-  return {
-    refusal: {
-      reason: certificate.reason,
-      blocking_ids: blocking,
-      diagnostic: certificate.text,
-      budget_used: 0,
-    },
-    extras: { certificate, ...facts },
-  };
+  return { refusal: refusalOf(certificate), extras: { certificate, ...facts } };
 }
 
 function compilerBundle(input: StrategyInput, mode: RequiredMissing): string[] | null {
