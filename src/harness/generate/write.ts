@@ -3,7 +3,6 @@
  * corpus folder that `ctxbench study --corpus` runs like the reference one, with its ledger under
  * `ledger/` and each budget's expected outcome certified by `exact`. Written whole or not at all.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import {
   type CompilerPolicy,
@@ -13,7 +12,7 @@ import {
   requestToJSON,
 } from '../../compiler/index.js';
 import { loadExact } from '../kit/index.js';
-import { jsonText as json, type LineFile, writeWhole } from '../output/index.js';
+import { jsonText as json, type LineFile, manifestHas, writeWhole } from '../output/index.js';
 import { strategyInput } from '../run/index.js';
 import type { Profile } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
@@ -39,18 +38,9 @@ export const GENERATED_MARKS = ['request.json', 'manifest.json'] as const;
 /**
  * A corpus `generate --cases` wrote (its manifest names the generator): one `generate --force`
  * may replace, ledger and all, since the seed writes it again. A corpus written by hand never is.
+ * A generated manifest lists names and budgets: anything larger was not written by generate.
  */
-export function generatedCorpus(dir: string): boolean {
-  try {
-    const file = path.join(dir, 'manifest.json');
-    // A generated manifest lists names and budgets: anything larger was not written by generate.
-    if (fs.statSync(file).size > 1 << 24) return false;
-    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return typeof manifest === 'object' && manifest !== null && 'generator' in manifest;
-  } catch {
-    return false;
-  }
-}
+export const generatedCorpus = (dir: string): boolean => manifestHas(dir, 'generator', 1 << 24);
 
 export function writeCase(out: string, generated: GeneratedCase, policy: CompilerPolicy): void {
   writeWhole(out, (w) => {

@@ -50,6 +50,7 @@ const sameHead = (a: Head, b: Head): boolean =>
 
 /** Serialises candidates, keeping each candidate id's last opening fields and their JSON. */
 export class CandidateWriter {
+  // The candidate itself is kept (records are read-only): its opening fields need no copy.
   private readonly heads = new Map<string, { readonly head: Head; readonly json: string }>();
 
   /**
@@ -66,18 +67,7 @@ export class CandidateWriter {
       `,"form_rank":${num(c.form_rank)},"min_rank":${num(c.min_rank)}` +
       `,"source_kind":${str(c.source_kind)},"source_ref":${str(c.source_ref)},"kind":${str(c.kind)}` +
       `,"content":${str(c.content)}`;
-    const head: Head = {
-      schema_version: c.schema_version,
-      content_identity: c.content_identity,
-      representation_id: c.representation_id,
-      form_rank: c.form_rank,
-      min_rank: c.min_rank,
-      source_kind: c.source_kind,
-      source_ref: c.source_ref,
-      kind: c.kind,
-      content: c.content,
-    };
-    this.heads.set(c.candidate_id, { head, json });
+    this.heads.set(c.candidate_id, { head: c, json });
     return json;
   }
 

@@ -2,22 +2,12 @@
  * What an ingested corpus is made of besides its pools: how `--force` recognises it, its
  * policy, a case's task and name, and the sorted counts its manifest records.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { type CompilerPolicy, defaultPolicy } from '../../compiler/index.js';
+import { manifestHas } from '../output/index.js';
 import type { Commit } from './types.js';
 
 /** A corpus ingest wrote (its manifest has an `ingest` block): one `ingest --force` may replace. */
-export function ingestedCorpus(dir: string): boolean {
-  try {
-    const file = path.join(dir, 'manifest.json');
-    if (fs.statSync(file).size > 1 << 26) return false;
-    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return typeof manifest === 'object' && manifest !== null && 'ingest' in manifest;
-  } catch {
-    return false;
-  }
-}
+export const ingestedCorpus = (dir: string): boolean => manifestHas(dir, 'ingest', 1 << 26);
 
 /** The ingested corpus's policy: the default, with the rendering overhead in real o200k tokens. */
 export const ingestPolicy = (): CompilerPolicy => ({ ...defaultPolicy(), overhead_tokenizer: 'o200k' });

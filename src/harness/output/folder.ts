@@ -169,6 +169,21 @@ export async function writeWholeAsync(out: string, fill: (w: FolderWriter) => Pr
 }
 
 /**
+ * Whether `dir` holds a manifest.json with a top-level `block` (`generator`, `ingest`): how a
+ * command recognises a corpus it wrote itself. A manifest over `maxBytes` is not one of them.
+ */
+export function manifestHas(dir: string, block: string, maxBytes: number): boolean {
+  try {
+    const file = path.join(dir, 'manifest.json');
+    if (fs.statSync(file).size > maxBytes) return false;
+    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return typeof manifest === 'object' && manifest !== null && block in manifest;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * An existing non-empty `out` is replaced only with `force`, and only when it is our own output:
  * it holds one of the files that mark it (`marks`), or, for output those files cannot tell apart
  * from another command's (a corpus `ingest` wrote has a manifest.json, as a run folder has), the

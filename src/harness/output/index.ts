@@ -2,7 +2,7 @@
 
 export type { Lines } from './background.js';
 export { jsonText, writeFileAtomic } from './files.js';
-export { checkOut, type LineFile, writeWhole, writeWholeAsync } from './folder.js';
+export { checkOut, type LineFile, manifestHas, writeWhole, writeWholeAsync } from './folder.js';
 export { guardOutput } from './guard.js';
 export { mergeShards } from './merge.js';
 export { type ProgressOptions, type ProgressSink, progressLine } from './progress.js';
