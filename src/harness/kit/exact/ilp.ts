@@ -2,7 +2,8 @@
  * The legal-bundle problem as a 0/1 integer program, written independently of the branch and
  * bound (`search.ts`) so each checks the other. One column per candidate (x), one for "the bundle
  * is not empty" (y), and for each candidate below the relevance threshold that can earn only
- * through coverage, an earning column (e) and one column per key it might hold alone (u).
+ * through coverage, an earning column (e), and for each key such a candidate holds, one column (w) for "at most one
+ * holder of the key is chosen".
  *
  *   one form per content          sum of x over the content's forms <= 1 (= 1 when required)
  *   hard gates and floors         x = 0 for a candidate that fails one
@@ -11,8 +12,8 @@
  *   all-or-none groups            x equal across the group's members
  *   rendered cost within budget   sum (item + separator) x - separator y <= budget - frame,
  *                                 y <= sum x  (the first item has no separator before it)
- *   earning through a key alone   e_c <= x_c, e_c <= sum_k u_ck,
- *                                 sum of x over the key's other holders + m u_ck <= m
+ *   earning through a key alone   e_c <= x_c, e_c <= sum of w_k over c's keys,
+ *                                 sum of x over the key's m holders + (m - 1) w_k <= m
  */
 import {
   byCandidateId,
@@ -93,6 +94,10 @@ export class BundleModel {
     return `x${this.index.get(id)}`;
   }
 
+  candidate(id: string): ContextCandidate {
+    return this.sorted[this.index.get(id) as number] as ContextCandidate;
+  }
+
   /** A row no assignment satisfies: the requirements cannot hold whatever is chosen. */
   private impossible(): void {
     this.row(`never${this.rows.length}`, [[0, 'y']], '>=', 1);
@@ -167,7 +172,10 @@ export class BundleModel {
   /**
    * What counts toward the objective: a PREFERRED or DISCRETIONARY candidate (after promotion)
    * with relevance, earning when its relevance reaches the threshold or, below it, when it holds
-   * a coverage key no other member of the bundle holds.
+   * a coverage key no other member of the bundle holds. "Held alone" is one column per key (w),
+   * whose row says that when it is set at most one holder is chosen: with one row per key rather
+   * than one per (candidate, key), the model stays linear in the pool's size where shared keys
+   * would make it quadratic.
    */
   private earnings(): void {
     const { policy, request } = this.input;
@@ -176,6 +184,24 @@ export class BundleModel {
     this.sorted.forEach((c, k) => {
       for (const key of new Set(c.coverage_keys)) push(holders, key, k);
     });
+    const alone = new Map<string, string>();
+    const aloneColumn = (key: string): string => {
+      const known = alone.get(key);
+      if (known !== undefined) return known;
+      const w = `w${alone.size}`;
+      alone.set(key, w);
+      this.binaries.push(w);
+      const hs = holders.get(key) ?? [];
+      // At most one of the key's holders when w is set; any number otherwise.
+      if (hs.length > 1)
+        this.row(
+          `alone${alone.size}`,
+          [...hs.map((j): Term => [1, `x${j}`]), [hs.length - 1, w]],
+          '<=',
+          hs.length,
+        );
+      return w;
+    };
     let n = 0;
     this.sorted.forEach((c, k) => {
       const cls = promotedClass(c, named);
@@ -199,16 +225,7 @@ export class BundleModel {
         '<=',
         0,
       );
-      const alone: Term[] = [];
-      for (const key of keys) {
-        const others = (holders.get(key) ?? []).filter((j) => j !== k);
-        const u = `u${k}_${alone.length}`;
-        this.binaries.push(u);
-        alone.push([-1, u]);
-        const m = others.length;
-        if (m > 0) this.row(`alone${n++}`, [...others.map((j): Term => [1, `x${j}`]), [m, u]], '<=', m);
-      }
-      this.row(`earn${n++}`, [[1, e], ...alone], '<=', 0);
+      this.row(`earn${n++}`, [[1, e], ...keys.map((key): Term => [-1, aloneColumn(key)])], '<=', 0);
     });
   }
 

@@ -4,7 +4,7 @@
  * least rendered cost; holding all three, the smaller sorted id list. Each level is held at the
  * value recomputed in plain arithmetic from the solution found, not at the solver's float.
  */
-import { requiredGroupOf, requiredGroups } from '../../../compiler/index.js';
+import { itemRenderCost, requiredGroupOf, requiredGroups } from '../../../compiler/index.js';
 import type { Objective, StrategyInput } from '../../types.js';
 import { legalityProblems, requiredContents } from '../legality.js';
 import { compareObjectives, objectiveOf } from '../objective.js';
@@ -154,12 +154,18 @@ function smallestIdList(
   const others = model.sorted
     .filter((c) => !inStart.has(c.candidate_id))
     .map((c): [number, string] => [1, x(c.candidate_id)]);
-  const noGood = BundleModel.extraRow(
-    'other',
-    [...others, ...start.map((id): [number, string] => [-1, x(id)])],
-    '>=',
-    1 - start.length,
-  );
+  // Another optimal bundle either admits something `start` does not or is a strict subset of it.
+  // When every item of `start` costs something, a subset costs less, which the cost level has
+  // ruled out, so only the first kind needs asking: a much tighter row for the solver.
+  const costly = start.every((id) => itemRenderCost(model.candidate(id), input.policy) > 0);
+  const noGood = costly
+    ? BundleModel.extraRow('other', others, '>=', 1)
+    : BundleModel.extraRow(
+        'other',
+        [...others, ...start.map((id): [number, string] => [-1, x(id)])],
+        '>=',
+        1 - start.length,
+      );
   const unique = solver.solve('Minimize', [], [...held, noGood]);
   if (unique.status === 'infeasible') return [...start];
   if (unique.status === 'limit') return null;
