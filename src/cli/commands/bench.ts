@@ -8,10 +8,14 @@ import {
   isRegression,
   MIN_SLOWDOWN,
   MIN_SLOWDOWN_MS,
+  PROCESS_PAIRS,
+  type ProcessPair,
   peersCost,
+  processTable,
   readBaseline,
   recordsTable,
   runBench,
+  runProcessPairs,
   SPREAD_FACTOR,
   scaleTasks,
 } from '../../harness/bench/index.js';
@@ -39,6 +43,10 @@ export const bench = defineCommand({
       'compare with them; exit 1 on a slow-down or a changed outcome',
     ],
     [
+      '$0 bench --processes study6,compile100k',
+      'whole processes against their yardsticks, side by side (the ratios of issue 22)',
+    ],
+    [
       '$0 bench --sizes 100 --format csv --quiet > bench.csv',
       'the timings alone as CSV, milliseconds as plain numbers',
     ],
@@ -57,6 +65,16 @@ export const bench = defineCommand({
         type: 'string',
         describe: `compare with a saved run; exit 1 on a changed outcome or a slow-down beyond ${MIN_SLOWDOWN * 100}%, ${SPREAD_FACTOR} x both runs' spread and ${MIN_SLOWDOWN_MS} ms`,
       })
+      .option('processes', {
+        type: 'string',
+        describe: `instead of the strategies: whole processes against a yardstick timed beside them (ctxbench --help, a bare JSON.parse), comma-separated from ${PROCESS_PAIRS.join(', ')}, or all`,
+      })
+      .option('runs', { type: 'number', default: 3, describe: 'with --processes: counted runs of each side' })
+      .option('seed', {
+        type: 'string',
+        default: 'bench',
+        describe: 'with --processes: the seed of the generated pools',
+      })
       .option('format', formatOption)
       .option('quiet', quietTableOption),
   run: async (a, ctx) => {
@@ -65,6 +83,28 @@ export const bench = defineCommand({
     if (sizes.some((n) => !Number.isInteger(n) || n < 1))
       throw new UsageError('--sizes must be whole numbers');
     if (a.save) guardOutput({ path: a.save, kind: 'file', option: '--save', inputs: [a.baseline, a.corpus] });
+    if (a.processes !== undefined) {
+      const chosen = splitList(a.processes) ?? [];
+      const names = chosen.includes('all') ? [...PROCESS_PAIRS] : chosen;
+      const unknown = names.find((n) => !(PROCESS_PAIRS as readonly string[]).includes(n));
+      if (unknown !== undefined || names.length === 0)
+        throw new UsageError(
+          `--processes: ${unknown ?? '(none)'} is none of ${PROCESS_PAIRS.join(', ')}, all`,
+        );
+      if (!Number.isInteger(a.runs) || a.runs < 1) throw new UsageError('--runs must be a whole number >= 1');
+      const say = (line: string) => {
+        if (!a.quiet) io.err(`${line}\n`);
+      };
+      say(`seed ${a.seed}`);
+      const records = runProcessPairs(names as ProcessPair[], { runs: a.runs, seed: a.seed, say });
+      if (a.save)
+        writeFileAtomic(
+          a.save,
+          jsonText({ ...benchFile(ctx.version(), [], new Date().toISOString()), processes: records }),
+        );
+      tableOutput(io, a.format, a.quiet).table(processTable(records));
+      return EXIT.ok;
+    }
     const baseline = a.baseline ? readBaseline(a.baseline) : null;
     const corpus = loadCorpus(a.corpus);
     const ledger = loadLedger(ledgerDirFor(corpus), corpus);

@@ -10,4 +10,11 @@ export {
   recordsTable,
   SPREAD_FACTOR,
 } from './compare.js';
+export {
+  PROCESS_PAIRS,
+  type ProcessPair,
+  type ProcessRecord,
+  processTable,
+  runProcessPairs,
+} from './processes.js';
 export { benchProgress } from './progress.js';

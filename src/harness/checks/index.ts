@@ -12,4 +12,5 @@ export { checkCompilation, problemText } from './compilation.js';
 export { runConformance } from './conformance.js';
 export { checkDocument } from './document.js';
 export { type CorpusFacts, readRunFolder } from './read-run.js';
+export { rememberCompilerRun } from './rederive.js';
 export { verifyRun } from './verify.js';

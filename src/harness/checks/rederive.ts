@@ -75,6 +75,21 @@ export function* compilerRuns(inputs: CheckInputs): Generator<Run> {
   }
 }
 
+/**
+ * The compiler's output for these inputs under the policy as given, made by whoever ran the
+ * engine (`compile`): kept as that mode's run, so that checking it does not compile again.
+ */
+export function rememberCompilerRun(inputs: CheckInputs, output: CompileOutput): void {
+  const done = runs.get(inputs) ?? [];
+  runs.set(inputs, done);
+  const name = (COMPILER_MODES[0] as (typeof COMPILER_MODES)[number]).name;
+  if (!done.some((r) => r.name === name)) done.push({ name, output });
+}
+
+/** Whether `result` is, as the very object, one of the compiler's runs for these inputs. */
+export const isCompilerRun = (inputs: CheckInputs, result: CompilationResult): boolean =>
+  (runs.get(inputs) ?? []).some((r) => r.output.result === result);
+
 const strategyInput = (inputs: CheckInputs): StrategyInput => ({
   ...inputs,
   budget: inputs.request.usable_token_budget,

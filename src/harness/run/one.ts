@@ -7,7 +7,7 @@ import {
   renderBundleText,
   resultToJSON,
 } from '../../compiler/index.js';
-import { checkCompilation, problemText } from '../checks/index.js';
+import { checkCompilation, problemText, rememberCompilerRun } from '../checks/index.js';
 import { type InputFiles, located, realTokens } from '../input/index.js';
 import type { Compiled, HostedStrategy, RealTokens, StrategyRef } from '../types.js';
 import type { Hosts } from './hosts.js';
@@ -87,6 +87,7 @@ export async function compileOne(
 ): Promise<CompilationJSON | { readonly error: string }> {
   if (strategy.name === ENGINE) {
     const out = located(files, () => compileContext(inputs.request, inputs.candidates, inputs.policy));
+    rememberCompilerRun(inputs, out);
     return compilationJSON(out.bundle, out.result, inputs);
   }
   const compiled = await compileHosted(hosts, strategy, key, inputs);

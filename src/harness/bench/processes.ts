@@ -1,0 +1,244 @@
+/**
+ * Whole-process comparisons: a ctxbench command against a yardstick run on the same machine in
+ * the same minute (`ctxbench --help`, a bare JSON.parse of the same file), alternated A B A B so
+ * that drift in the machine's speed falls on both, each ratio taken pair by pair and the median
+ * quoted. These are the bars of issue 22; an absolute time (exact at 10,000 candidates) is quoted
+ * alone. Timing starts a process from outside, so it counts what a user waits for: Node's start,
+ * loading modules, strategy processes, writing the run folder.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { median } from 'simple-statistics';
+import { defaultPolicy } from '../../compiler/index.js';
+import { generateCase } from '../generate/index.js';
+import { jsonText } from '../output/index.js';
+import { fromRoot } from '../paths.js';
+import type { Table } from '../report/index.js';
+import { PUBLISHED_ORDER } from '../vocabulary.js';
+
+export const PROCESS_PAIRS = ['study6', 'study', 'compile100k', 'exact10k'] as const;
+export type ProcessPair = (typeof PROCESS_PAIRS)[number];
+
+export interface ProcessRecord {
+  readonly name: ProcessPair;
+  readonly what: string;
+  readonly runs: number;
+  readonly a_wall_ms: number;
+  /** The yardstick's median; null for a bar in seconds. */
+  readonly b_wall_ms: number | null;
+  /** Median of the pairwise ratios A/B, by wall time and (where the system tells) by CPU time. */
+  readonly wall_ratio: number | null;
+  readonly cpu_ratio: number | null;
+  /** The bar: a ratio, or for exact a number of seconds. */
+  readonly bar: number;
+  readonly within: boolean;
+  /** Every non-zero exit, as `command: code`: a failing command's time would mean nothing. */
+  readonly failures: readonly string[];
+}
+
+interface Timed {
+  readonly wall: number;
+  readonly cpu: number | null;
+  readonly code: number | null;
+}
+
+const TICKS = 100;
+
+/**
+ * CPU seconds of this process's finished children, from Linux's /proc (user and system time of
+ * reaped children, in clock ticks of 1/100 s); null where there is no /proc.
+ */
+function childrenCpu(): number | null {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / TICKS;
+  } catch {
+    return null;
+  }
+}
+
+function timed(argv: readonly string[]): Timed {
+  const cpu0 = childrenCpu();
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, argv, { stdio: 'ignore' });
+  const wall = performance.now() - t0;
+  const cpu1 = childrenCpu();
+  return { wall, cpu: cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) * 1000, code: r.status };
+}
+
+interface Pair {
+  readonly name: ProcessPair;
+  readonly what: string;
+  readonly a: readonly string[];
+  readonly b: readonly string[] | null;
+  readonly bar: number;
+}
+
+/** The pairs, over a scratch folder holding the generated pools and the run folders. */
+function pairs(scratch: string, seed: string): Pair[] {
+  const cli = fromRoot('bin/ctxbench.js');
+  const help = [cli, '--help'];
+  const parse = (file: string) => [
+    '-e',
+    `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`,
+  ];
+  const pool = (size: number) => writePool(scratch, size, seed);
+  return [
+    {
+      name: 'study6',
+      what: 'the six published strategies on the reference corpus / ctxbench --help',
+      a: [
+        cli,
+        'study',
+        '--strategies',
+        PUBLISHED_ORDER.join(','),
+        '--out',
+        path.join(scratch, 'six'),
+        '--force',
+        '--quiet',
+      ],
+      b: help,
+      bar: 3,
+    },
+    {
+      name: 'study',
+      what: 'the default study (every registered strategy) / ctxbench --help',
+      a: [cli, 'study', '--out', path.join(scratch, 'all'), '--force', '--quiet'],
+      b: help,
+      bar: 6,
+    },
+    {
+      name: 'compile100k',
+      what: 'compile 100,000 candidates (a bundle) / JSON.parse of the same file',
+      a: [...compileArgs(cli, pool(100_000)), '--output', path.join(scratch, 'out-100k.json')],
+      b: parse(path.join(pool(100_000).dir, 'candidates.json')),
+      bar: 3,
+    },
+    {
+      name: 'exact10k',
+      what: 'exact, proven optimal, on 10,000 candidates (seconds)',
+      a: [
+        ...compileArgs(cli, pool(10_000)),
+        '--strategy',
+        'exact',
+        '--output',
+        path.join(scratch, 'out-10k.json'),
+      ],
+      b: null,
+      bar: 10,
+    },
+  ];
+}
+
+interface Pool {
+  readonly dir: string;
+  readonly budget: number;
+}
+
+const compileArgs = (cli: string, p: Pool): string[] => [
+  cli,
+  'compile',
+  ...['request', 'candidates', 'policy'].flatMap((f) => [`--${f}`, path.join(p.dir, `${f}.json`)]),
+  '--budget',
+  String(p.budget),
+];
+
+const pools = new Map<string, Pool>();
+
+/**
+ * A generated pool of `size` candidates, written once per scratch folder. The compile bar is on a
+ * success path, so the budget is the generator's roomy one, where the compiler returns a bundle.
+ */
+function writePool(scratch: string, size: number, seed: string): Pool {
+  const dir = path.join(scratch, `pool-${size}`);
+  const known = pools.get(dir);
+  if (known !== undefined) return known;
+  const g = generateCase(`${seed}-${size}`, size, `${seed}-${size}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'request.json'), jsonText(g.request));
+  fs.writeFileSync(path.join(dir, 'candidates.json'), jsonText({ candidates: g.candidates }));
+  fs.writeFileSync(path.join(dir, 'policy.json'), jsonText(defaultPolicy()));
+  const pool = { dir, budget: g.budgets.roomy };
+  pools.set(dir, pool);
+  return pool;
+}
+
+/**
+ * Run the chosen pairs `runs` times each after one warm-up of each side, alternating. `say`
+ * hears which pair is running.
+ */
+export function runProcessPairs(
+  chosen: readonly ProcessPair[],
+  options: { readonly runs: number; readonly seed: string; readonly say: (line: string) => void },
+): ProcessRecord[] {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-processes-'));
+  try {
+    return pairs(scratch, options.seed)
+      .filter((p) => chosen.includes(p.name))
+      .map((p) => {
+        options.say(`timing ${p.name}: ${p.what}, ${options.runs} runs`);
+        return measure(p, options.runs);
+      });
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+    pools.clear();
+  }
+}
+
+function measure(p: Pair, runs: number): ProcessRecord {
+  timed(p.a);
+  if (p.b !== null) timed(p.b);
+  const as: Timed[] = [];
+  const bs: Timed[] = [];
+  for (let k = 0; k < runs; k++) {
+    as.push(timed(p.a));
+    if (p.b !== null) bs.push(timed(p.b));
+  }
+  const ratios = (f: (t: Timed) => number | null): number | null => {
+    if (bs.length === 0) return null;
+    const rs = as.map((a, k) => {
+      const x = f(a);
+      const y = f(bs[k] as Timed);
+      return x === null || y === null || y <= 0 ? null : x / y;
+    });
+    return rs.every((r) => r !== null) ? median(rs as number[]) : null;
+  };
+  const aWall = median(as.map((t) => t.wall));
+  const wallRatio = ratios((t) => t.wall);
+  const failures = [...as.map((t) => ['A', t] as const), ...bs.map((t) => ['B', t] as const)]
+    .filter(([, t]) => t.code !== 0)
+    .map(([side, t]) => `${side} exited ${t.code}`);
+  return {
+    name: p.name,
+    what: p.what,
+    runs,
+    a_wall_ms: aWall,
+    b_wall_ms: bs.length === 0 ? null : median(bs.map((t) => t.wall)),
+    wall_ratio: wallRatio,
+    cpu_ratio: ratios((t) => t.cpu),
+    bar: p.bar,
+    within: failures.length === 0 && (wallRatio === null ? aWall / 1000 < p.bar : wallRatio <= p.bar),
+    failures: [...new Set(failures)],
+  };
+}
+
+export function processTable(records: readonly ProcessRecord[]): Table {
+  return {
+    headers: ['pair', 'A ms', 'B ms', 'A/B wall', 'A/B cpu', 'bar', 'within'],
+    rows: records.map((r) => [
+      r.name,
+      r.a_wall_ms,
+      r.b_wall_ms,
+      r.wall_ratio,
+      r.cpu_ratio,
+      r.b_wall_ms === null ? `< ${r.bar} s` : `${r.bar}x`,
+      r.failures.length > 0 ? `no: ${r.failures.join(', ')}` : r.within ? 'yes' : 'no',
+    ]),
+    kinds: [undefined, 'ms', 'ms', 'factor', 'factor', undefined, undefined],
+    align: ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
+  };
+}
