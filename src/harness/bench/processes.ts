@@ -70,7 +70,8 @@ function timed(argv: readonly string[]): Timed {
   return { wall, cpu: cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) * 1000, code: r.status };
 }
 
-interface Pair {
+/** Two commands (Node's arguments) and the bar between them; with no B, a bar in seconds. */
+export interface Pair {
   readonly name: ProcessPair;
   readonly what: string;
   readonly a: readonly string[];
@@ -189,7 +190,8 @@ export function runProcessPairs(
   }
 }
 
-function measure(p: Pair, runs: number): ProcessRecord {
+/** One pair timed: a warm-up of each side, then `runs` alternations. */
+export function measure(p: Pair, runs: number): ProcessRecord {
   timed(p.a);
   if (p.b !== null) timed(p.b);
   const as: Timed[] = [];

@@ -18,3 +18,4 @@ export {
   toPolicy,
   toRequest,
 } from './records.js';
+export { auditTokens, warmTokenAudit } from './token-audit.js';

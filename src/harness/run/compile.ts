@@ -26,6 +26,7 @@ import {
   toPolicy,
   toRequest,
   truthFrom,
+  warmTokenAudit,
 } from '../input/index.js';
 import type {
   BudgetName,
@@ -72,6 +73,8 @@ export class CompileSession {
     if (o.budget !== undefined && !(Number.isSafeInteger(o.budget) && o.budget >= 0))
       throw new UsageError('--budget must be a whole number of tokens >= 0');
     const ref = strategyNamed(o.strategy);
+    // The vocabularies load in their thread while the inputs are read and compiled here.
+    warmTokenAudit();
     const hosts = new Hosts({
       timeout: o.timeout,
       keep: 1,

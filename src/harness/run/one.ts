@@ -8,7 +8,7 @@ import {
   resultToJSON,
 } from '../../compiler/index.js';
 import { checkCompilation, problemText, rememberCompilerRun } from '../checks/index.js';
-import { type InputFiles, located, realTokens } from '../input/index.js';
+import { auditTokens, type InputFiles, located } from '../input/index.js';
 import type { Compiled, HostedStrategy, RealTokens, StrategyRef } from '../types.js';
 import type { Hosts } from './hosts.js';
 import { type Inputs, strategyInput } from './input.js';
@@ -31,21 +31,23 @@ export interface CompilationJSON {
   readonly layout?: 'own';
 }
 
-export function compilationJSON(
+export async function compilationJSON(
   bundle: ContextBundle | null,
   result: CompilationResult,
   inputs: Inputs,
   extras: Readonly<Record<string, unknown>> = {},
   layout?: 'own',
-): CompilationJSON {
+): Promise<CompilationJSON> {
   const rendered_text = bundle ? renderBundleText(bundle, inputs.policy.frame) : null;
+  // Sent to the counter first: it counts while this thread checks the compilation.
+  const real_tokens = rendered_text === null ? null : auditTokens(rendered_text);
   const problems = checkCompilation({ bundle, result, rendered_text, layout }, inputs).map(problemText);
   return {
     bundle: bundle ? bundleToJSON(bundle) : null,
     result: resultToJSON(result),
     rendered_text,
     validation: { valid: problems.length === 0, problems },
-    real_tokens: rendered_text === null ? null : realTokens(rendered_text),
+    real_tokens: await real_tokens,
     extras,
     ...(layout === 'own' ? { layout } : {}),
   };
@@ -88,11 +90,11 @@ export async function compileOne(
   if (strategy.name === ENGINE) {
     const out = located(files, () => compileContext(inputs.request, inputs.candidates, inputs.policy));
     rememberCompilerRun(inputs, out);
-    return compilationJSON(out.bundle, out.result, inputs);
+    return await compilationJSON(out.bundle, out.result, inputs);
   }
   const compiled = await compileHosted(hosts, strategy, key, inputs);
   if (compiled.outcome === 'error') return { error: compiled.message };
-  return compilationJSON(
+  return await compilationJSON(
     compiled.outcome === 'bundle' ? compiled.bundle : null,
     compiled.record,
     inputs,

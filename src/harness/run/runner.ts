@@ -3,7 +3,7 @@
  * order. Each compilation is run through the one selection path and scored against the ledger.
  */
 import { bundleToJSON } from '../../compiler/index.js';
-import { realTokens } from '../input/index.js';
+import { auditTokens, realTokens } from '../input/index.js';
 import { auditOf } from '../kit/index.js';
 import { NO_METRICS, score } from '../score/index.js';
 import type {
@@ -13,6 +13,7 @@ import type {
   Compiled,
   Corpus,
   CorpusCase,
+  RealTokens,
   Row,
   Strategy,
   StrategyInfo,
@@ -40,6 +41,7 @@ export function rowOf(
   out: Compiled,
   ledger: CaseLedger,
   input: StrategyInput,
+  real: RealTokens | null,
 ): Row {
   const budgetTokens = cell.kase.budgets[cell.budget];
   const expected = cell.kase.expected[cell.budget];
@@ -71,9 +73,7 @@ export function rowOf(
     ...metrics,
     expected: { success: expected.success, reason: expected.reason },
     audit:
-      out.outcome === 'bundle'
-        ? { ...auditOf(input, out.admitted), real_tokens: realTokens(out.renderedText) }
-        : null,
+      out.outcome === 'bundle' ? { ...auditOf(input, out.admitted), real_tokens: real as RealTokens } : null,
     extras: out.extras,
   };
 }
@@ -96,6 +96,29 @@ export interface CellResult {
   readonly compilation: CompilationLine;
 }
 
+interface Measured {
+  readonly cell: Cell<StrategyInfo>;
+  readonly out: Compiled;
+  readonly truth: CaseLedger;
+  readonly input: StrategyInput;
+}
+
+function measured(
+  cell: Cell<StrategyInfo>,
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  compile: (input: StrategyInput) => Compiled,
+): Measured {
+  const truth = ledger.get(cell.kase.name) as CaseLedger;
+  const input = strategyInput(cell.strategy, caseInputs(cell.kase, cell.budget, corpus.policy, truth));
+  return { cell, out: compile(input), truth, input };
+}
+
+const resultOf = (m: Measured, real: RealTokens | null): CellResult => ({
+  row: rowOf(m.cell, m.out, m.truth, m.input, real),
+  compilation: compilationOf(m.cell, m.out),
+});
+
 /** A cell's row and line from a compilation made by `compile`, here or in a strategy's process. */
 export function finishCell(
   cell: Cell<StrategyInfo>,
@@ -103,8 +126,17 @@ export function finishCell(
   ledger: ReadonlyMap<string, CaseLedger>,
   compile: (input: StrategyInput) => Compiled,
 ): CellResult {
-  const truth = ledger.get(cell.kase.name) as CaseLedger;
-  const input = strategyInput(cell.strategy, caseInputs(cell.kase, cell.budget, corpus.policy, truth));
-  const out = compile(input);
-  return { row: rowOf(cell, out, truth, input), compilation: compilationOf(cell, out) };
+  const m = measured(cell, corpus, ledger, compile);
+  return resultOf(m, m.out.outcome === 'bundle' ? realTokens(m.out.renderedText) : null);
+}
+
+/** The same, its rendered text counted by the audit's thread (`warmTokenAudit`), the same numbers. */
+export async function finishCellAudited(
+  cell: Cell<StrategyInfo>,
+  corpus: Corpus,
+  ledger: ReadonlyMap<string, CaseLedger>,
+  compile: (input: StrategyInput) => Compiled,
+): Promise<CellResult> {
+  const m = measured(cell, corpus, ledger, compile);
+  return resultOf(m, m.out.outcome === 'bundle' ? await auditTokens(m.out.renderedText) : null);
 }

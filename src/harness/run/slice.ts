@@ -7,7 +7,7 @@ import type { CaseLedger, CompilationLine, Corpus, Row, StrategyInfo } from '../
 import type { Answer } from './guard.js';
 import { caseInputs, type Inputs } from './input.js';
 import { compileAnswer } from './measure.js';
-import { type Cell, type CellResult, finishCell } from './runner.js';
+import { type Cell, type CellResult, finishCellAudited } from './runner.js';
 
 /** Cells [from, to) of the matrix, and where each finished one goes, in loop order. */
 export interface Slice {
@@ -37,6 +37,8 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
   let next = r.from;
   let cursor = r.from;
   let running = 0;
+  // Cells answered whose rendered text is still being counted (`finishCellAudited`).
+  let measuring = 0;
   let over = false;
   return new Promise<void>((resolve, reject) => {
     const finish = (error?: unknown) => {
@@ -59,15 +61,18 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
       const inputs = caseInputs(cell.kase, cell.budget, r.corpus.policy, r.ledger.get(cell.kase.name));
       running++;
       o.ask(cell, inputs)
-        .then((answer) => {
+        .then(async (answer) => {
           if (over) return;
           running--;
           // The next compilation starts in its process while this one is measured here.
           pump();
-          arrive(
-            index,
-            finishCell(cell, r.corpus, r.ledger, (input) => compileAnswer(cell.strategy.name, input, answer)),
+          measuring++;
+          const result = await finishCellAudited(cell, r.corpus, r.ledger, (input) =>
+            compileAnswer(cell.strategy.name, input, answer),
           );
+          measuring--;
+          if (over) return;
+          arrive(index, result);
           done();
         })
         .catch(finish);
@@ -76,7 +81,7 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
       while (!over && running < o.jobs && cursor < r.to) start(cursor++);
     };
     const done = () => {
-      if (running === 0 && next >= r.to) finish();
+      if (running === 0 && measuring === 0 && next >= r.to) finish();
     };
     if (o.signal?.aborted) stop();
     o.signal?.addEventListener('abort', stop);

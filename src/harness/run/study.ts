@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { policyToJSON } from '../../compiler/index.js';
+import { warmTokenAudit } from '../input/index.js';
 import { corpusDigest, RunWriter, type Vet } from '../output/index.js';
 import type {
   CaseLedger,
@@ -96,6 +97,8 @@ export type StudyOutcome =
  * throw before any cell runs; a strategy that fails is an error row, not an exception.
  */
 export async function runStudy(s: Study): Promise<StudyOutcome> {
+  // The vocabularies load in their thread while the strategies' processes start.
+  warmTokenAudit();
   const hosts =
     s.where.in === 'processes'
       ? new Hosts({

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { bufferIo } from '../../../src/cli/io.js';
 import { run } from '../../../src/cli/main.js';
 import type { BenchRecord } from '../../../src/harness/bench/bench.js';
+import { measure } from '../../../src/harness/bench/processes.js';
 import { cli, corpusCopy, tempDir } from '../../helpers/cli.js';
 import { expectMarkdownTable, parseCsv, textTables } from '../../helpers/tables.js';
 
@@ -144,5 +145,33 @@ describe('ctxbench bench', () => {
       expect(quiet.stderr).toBe('');
       expect(quiet.stdout).toContain('dump @20');
     }
+  });
+});
+
+describe('bench --processes', () => {
+  const node = (code: string) => ['-e', code];
+  it('times a heavier command as the heavier, pair by pair, and a failing one as failing', () => {
+    // 300 ms of work against none: A/B is above 1 on any machine, however loaded.
+    const busy = node('const t = Date.now(); while (Date.now() - t < 300) {}');
+    const r = measure({ name: 'study', what: 'busy / idle', a: busy, b: node('0'), bar: 1 }, 2);
+    expect(r.runs).toBe(2);
+    expect(r.wall_ratio).toBeGreaterThan(1);
+    expect(r.a_wall_ms).toBeGreaterThan(r.b_wall_ms as number);
+    expect(r.within).toBe(false);
+    expect(r.failures).toEqual([]);
+    const failing = measure(
+      { name: 'exact10k', what: 'exits 3', a: node('process.exit(3)'), b: null, bar: 60 },
+      1,
+    );
+    expect(failing.b_wall_ms).toBeNull();
+    expect(failing.wall_ratio).toBeNull();
+    expect(failing.failures).toEqual(['A exited 3']);
+    expect(failing.within).toBe(false);
+  });
+
+  it('names an unknown pair and exits 2', async () => {
+    const r = await cli('bench', '--processes', 'study6,nope');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--processes: nope is none of study6, study, compile100k, exact10k, all/);
   });
 });

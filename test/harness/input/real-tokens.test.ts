@@ -4,6 +4,8 @@
  */
 
 import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -98,5 +100,23 @@ describe('a study counts every bundle', () => {
     // Only `within` fits by the estimate and not by o200k; `over` never fitted.
     expect(stats.o200k).toEqual({ bundles: 2, declared_to_real: (100 / 130 + 125 / 200) / 2, overruns: 1 });
     expect(stats.cl100k).toEqual({ bundles: 2, declared_to_real: (100 / 110 + 125 / 200) / 2, overruns: 0 });
+  });
+});
+
+describe('the audit thread of the built package', () => {
+  it('gives each text the counts this thread gives it, however many are asked at once', async () => {
+    // From dist/: from the sources the audit counts in this thread, and the worker is not met.
+    const built = path.join(process.cwd(), 'dist/src/harness/input/token-audit.js');
+    const { auditTokens, warmTokenAudit } = await import(pathToFileURL(built).href);
+    warmTokenAudit();
+    // Different lengths, so that answers matched to the wrong question would show.
+    const texts = [
+      '',
+      'one',
+      'Ignore <|endoftext|> please',
+      ...Array.from({ length: 40 }, (_, k) => 'ab '.repeat(k * 7)),
+    ];
+    const counted = await Promise.all(texts.map((t) => auditTokens(t)));
+    expect(counted).toEqual(texts.map((t) => realTokens(t)));
   });
 });

@@ -227,7 +227,7 @@ describe('recorded so that a run folder and validate can tell', () => {
   it('validate --compilation reads the layout compile writes', async () => {
     const tmp = tempDir('layout-own');
     const own = bundleOf(compileWith(reversed, input()));
-    const doc = compilationJSON(own.bundle, own.record, input(), own.extras, own.layout);
+    const doc = await compilationJSON(own.bundle, own.record, input(), own.extras, own.layout);
     expect(doc.validation).toEqual({ valid: true, problems: [] });
     // The request as the study runs it at this budget, so that the compilation is of these inputs.
     const request = path.join(tmp, 'request.json');
@@ -241,7 +241,7 @@ describe('recorded so that a run folder and validate can tell', () => {
     };
     expect(await validate(doc)).toMatchObject({ code: 0, stdout: 'valid\n' });
     const { layout: _, ...bare } = doc;
-    const without = compilationJSON(own.bundle, own.record, input(), own.extras).validation;
+    const without = (await compilationJSON(own.bundle, own.record, input(), own.extras)).validation;
     expect(without.valid).toBe(false);
     const r = await validate({ ...bare, validation: without });
     expect(r.code).toBe(1);

@@ -1,0 +1,78 @@
+/**
+ * The real-token audit off the main thread. Loading both BPE vocabularies costs most of a second
+ * of CPU; a worker thread started when a command begins loads them while this thread reads its
+ * inputs and compiles, and then counts each rendered text it is sent. The counts are the same
+ * numbers `realTokens` gives in this thread (the same module counts them); only when they are
+ * ready differs. Run from the sources (the tests), where a worker could not load TypeScript, the
+ * audit counts in this thread.
+ */
+import { Worker } from 'node:worker_threads';
+import type { RealTokens } from '../types.js';
+import { realTokens } from './bpe.js';
+
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+interface Reply {
+  readonly id: number;
+  readonly counts?: RealTokens;
+  readonly error?: string;
+}
+
+interface Waiting {
+  readonly resolve: (c: RealTokens) => void;
+  readonly reject: (e: Error) => void;
+}
+
+class TokenAudit {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, Waiting>();
+  private next = 0;
+
+  constructor() {
+    this.worker = new Worker(new URL('./token-worker.js', import.meta.url));
+    this.worker.on('message', (r: Reply) => {
+      const w = this.waiting.get(r.id);
+      this.waiting.delete(r.id);
+      if (r.counts !== undefined) w?.resolve(r.counts);
+      else w?.reject(new Error(`counting real tokens failed: ${r.error}`));
+      this.idle();
+    });
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', (code) => this.fail(new Error(`the token counter stopped with code ${code}`)));
+    this.idle();
+  }
+
+  count(text: string): Promise<RealTokens> {
+    const id = this.next++;
+    // Held while an answer is awaited, so the process waits for it; let go when idle, so an
+    // unused counter never keeps a finished command alive.
+    this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ id, text });
+    });
+  }
+
+  private idle(): void {
+    if (this.waiting.size === 0) this.worker.unref();
+  }
+
+  private fail(e: Error): void {
+    for (const w of this.waiting.values()) w.reject(e);
+    this.waiting.clear();
+  }
+}
+
+let audit: TokenAudit | undefined;
+
+/** Start loading the vocabularies now, beside whatever this thread does next. */
+export function warmTokenAudit(): void {
+  if (!FROM_SOURCE) audit ??= new TokenAudit();
+}
+
+/** `text` in every real tokenizer's tokens, counted by the worker once it has loaded. */
+export function auditTokens(text: string): Promise<RealTokens> {
+  if (FROM_SOURCE) return Promise.resolve(realTokens(text));
+  audit ??= new TokenAudit();
+  return audit.count(text);
+}
