@@ -50,6 +50,10 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
 const terms = (ts: readonly Term[]): string =>
   ts.map(([a, v], k) => `${a < 0 ? '-' : k === 0 ? '' : '+'} ${Math.abs(a)} ${v}`).join(' ');
 
+/** Whether a candidate passes every hard gate and its form floor: only then may a bundle hold it. */
+export const passesGates = (c: ContextCandidate): boolean =>
+  c.scope_eligible && c.freshness_eligible && c.authority_eligible && c.form_rank >= c.min_rank;
+
 /** The static model of one pool under one set of requirements, written as LP text on demand. */
 export class BundleModel {
   readonly input: StrategyInput;
@@ -65,6 +69,8 @@ export class BundleModel {
   /** Earned PREFERRED and DISCRETIONARY relevance, as terms. */
   readonly preferredTerms: Term[] = [];
   readonly discretionaryTerms: Term[] = [];
+  /** The level each earning candidate's relevance counts toward, by id. */
+  readonly earning = new Map<string, 'preferred' | 'discretionary'>();
 
   constructor(input: StrategyInput, req: Requirements) {
     this.input = input;
@@ -124,8 +130,7 @@ export class BundleModel {
 
   private gatesAndNames(named: ReadonlySet<string>): void {
     this.sorted.forEach((c, k) => {
-      const eligible =
-        c.scope_eligible && c.freshness_eligible && c.authority_eligible && c.form_rank >= c.min_rank;
+      const eligible = passesGates(c);
       if (eligible && named.has(c.candidate_id)) this.bounds.push(`x${k} = 1`);
       if (eligible) return;
       this.bounds.push(`x${k} = 0`);
@@ -207,12 +212,15 @@ export class BundleModel {
       const cls = promotedClass(c, named);
       if ((cls !== 'PREFERRED' && cls !== 'DISCRETIONARY') || c.relevance <= 0) return;
       const target = cls === 'PREFERRED' ? this.preferredTerms : this.discretionaryTerms;
+      const level = cls === 'PREFERRED' ? 'preferred' : 'discretionary';
       if (c.relevance >= policy.min_discretionary_relevance) {
         target.push([c.relevance * RELEVANCE_SCALE, `x${k}`]);
+        this.earning.set(c.candidate_id, level);
         return;
       }
       const keys = [...new Set(c.coverage_keys)];
       if (keys.length === 0) return;
+      this.earning.set(c.candidate_id, level);
       const e = `e${k}`;
       this.binaries.push(e);
       target.push([c.relevance * RELEVANCE_SCALE, e]);

@@ -8,8 +8,11 @@ import { itemRenderCost, requiredGroupOf, requiredGroups } from '../../../compil
 import type { Objective, StrategyInput } from '../../types.js';
 import { legalityProblems, requiredContents } from '../legality.js';
 import { compareObjectives, objectiveOf } from '../objective.js';
+import { Detachable } from './detachable.js';
 import { type LpOutcome, type SolveLimits, solveLp } from './highs.js';
 import { BundleModel, RELEVANCE_SCALE, type Requirements } from './ilp.js';
+
+type Terms = BundleModel['costTerms'];
 
 /**
  * How far a held level may fall, in the model's scaled units: what `exact` counts as a tie
@@ -95,42 +98,57 @@ export function leastLegalCost(
 
 /** `exact`'s optimum through the integer program. */
 export function optimise(input: StrategyInput, limits: SolveLimits): IlpAnswer {
-  const solver = new Solver(new BundleModel(input, requirementsOf(input)), limits);
+  const req = requirementsOf(input);
+  const solver = new Solver(new BundleModel(input, req), limits);
   const { model } = solver;
   const held: string[] = [];
-  let ids: readonly string[] | null = null;
-  const levels = [
-    ['Maximize', model.preferredTerms, 'preferred'],
-    ['Maximize', model.discretionaryTerms, 'discretionary'],
-    ['Minimize', model.costTerms, 'cost'],
-  ] as const;
-  for (const [sense, objective, level] of levels) {
-    if (objective.length === 0 && ids !== null) continue;
+  /** One level under the rows held so far: its bundle, or the answer when the solve ends there. */
+  const level = (
+    sense: 'Maximize' | 'Minimize',
+    objective: Terms,
+  ): { ids: string[] } | { end: IlpAnswer } => {
     const out = solver.solve(sense, objective, held);
-    if (out.status === 'infeasible') return { status: 'infeasible', solves: solver.solves };
-    if (out.status === 'limit')
-      return { status: 'limit', ids: out.values && model.chosen(out.values), solves: solver.solves };
-    ids = model.chosen(out.values);
-    const value = objectiveOf(input, ids);
-    if (objective.length === 0) continue;
-    if (level === 'preferred')
-      held.push(
-        BundleModel.extraRow('holdP', model.preferredTerms, '>=', value.preferred * RELEVANCE_SCALE - HOLD),
-      );
-    if (level === 'discretionary')
-      held.push(
-        BundleModel.extraRow(
-          'holdD',
-          model.discretionaryTerms,
-          '>=',
-          value.discretionary * RELEVANCE_SCALE - HOLD,
-        ),
-      );
-    if (level === 'cost')
-      held.push(BundleModel.extraRow('holdC', model.costTerms, '<=', value.rendered_cost - model.frame));
+    if (out.status === 'optimal') return { ids: model.chosen(out.values) };
+    if (out.status === 'infeasible') return { end: { status: 'infeasible', solves: solver.solves } };
+    return { end: { status: 'limit', ids: out.values && model.chosen(out.values), solves: solver.solves } };
+  };
+  const hold = (name: string, terms: Terms, sense: '>=' | '<=', value: number) =>
+    held.push(BundleModel.extraRow(name, terms, sense, value));
+  // Solved even when nothing earns preferred relevance: it finds a legal bundle, or proves none.
+  const first = level('Maximize', model.preferredTerms);
+  if ('end' in first) return first.end;
+  let ids = first.ids;
+  if (model.preferredTerms.length > 0)
+    hold('holdP', model.preferredTerms, '>=', objectiveOf(input, ids).preferred * RELEVANCE_SCALE - HOLD);
+  const detachable = new Detachable(model, req);
+  let noDiscretionary = model.discretionaryTerms.length === 0;
+  let cheapest: string[] | null = null;
+  if (!noDiscretionary) {
+    // The cheapest bundle holding the preferred optimum. When no discretionary earner fits beside
+    // it, the discretionary optimum is 0, and that bundle is also the cost level's: one solve
+    // where the discretionary level, the hardest of the three, would take two.
+    const c = level('Minimize', model.costTerms);
+    if ('end' in c) return c.end;
+    noDiscretionary = detachable.noDiscretionaryFits(objectiveOf(input, c.ids).rendered_cost, input.budget);
+    if (noDiscretionary) cheapest = c.ids;
+    else {
+      const d = level('Maximize', model.discretionaryTerms);
+      if ('end' in d) return d.end;
+      ids = d.ids;
+      const value = objectiveOf(input, ids).discretionary * RELEVANCE_SCALE - HOLD;
+      hold('holdD', model.discretionaryTerms, '>=', value);
+    }
   }
-  const best = objectiveOf(input, ids as readonly string[]);
-  const tied = smallestIdList(solver, ids as readonly string[], best, held);
+  if (cheapest === null) {
+    const c = level('Minimize', model.costTerms);
+    if ('end' in c) return c.end;
+    cheapest = c.ids;
+  }
+  ids = cheapest;
+  hold('holdC', model.costTerms, '<=', objectiveOf(input, ids).rendered_cost - model.frame);
+  held.push(...detachable.excluded(noDiscretionary));
+  const best = objectiveOf(input, ids);
+  const tied = smallestIdList(solver, ids, best, held);
   if (tied === null) return { status: 'limit', ids, solves: solver.solves };
   return { status: 'optimal', ids: tied, solves: solver.solves };
 }

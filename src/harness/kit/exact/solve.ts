@@ -38,6 +38,12 @@ export interface ExactOptions {
 
 export const DEFAULT_NODE_LIMIT = 400_000;
 export const DEFAULT_AUTO_NODES = 20_000;
+/**
+ * In `auto`, the branch and bound's work before the hand-over, in nodes times candidates: each
+ * node costs time in proportion to the pool, so 20,000 nodes up to 1,000 candidates and fewer
+ * beyond (2,000 at 10,000), where the integer program, not the search, proves the answer.
+ */
+export const AUTO_WORK = DEFAULT_AUTO_NODES * 1_000;
 export const DEFAULT_ILP_LIMITS: SolveLimits = { nodes: 200_000, iterations: 50_000_000 };
 
 /**
@@ -64,12 +70,15 @@ export function solveExact(input: StrategyInput, options: ExactOptions = {}): Se
     const nodes =
       engine === 'search'
         ? (options.nodeLimit ?? DEFAULT_NODE_LIMIT)
-        : (options.autoNodes ?? DEFAULT_AUTO_NODES);
+        : (options.autoNodes ?? autoNodes(input.candidates.length));
     const answer = bySearch(input, problem, nodes, engine === 'search');
     if (answer !== null) return answer;
   }
   return byIlp(input, problem, options.ilpLimits ?? DEFAULT_ILP_LIMITS);
 }
+
+const autoNodes = (candidates: number): number =>
+  Math.min(DEFAULT_AUTO_NODES, Math.floor(AUTO_WORK / Math.max(1, candidates)));
 
 /**
  * The branch and bound's answer. Past its node limit it proved nothing: alone, it answers with

@@ -1,0 +1,93 @@
+/**
+ * What the levels of `exact`'s objective can skip, from one fact. Take a candidate out of a legal
+ * bundle together with its unit (its group, everything that depends on any of them, their groups,
+ * and so on): what is left is legal, its earnings are no lower at any level the unit earns nothing
+ * at (another's key can only come to be held alone), and its rendered cost is lower by at least
+ * the candidate's item. So an optimal bundle holds no candidate whose unit earns nothing at a level
+ * it could lose; and when no candidate earning discretionary relevance fits beside the cheapest
+ * bundle holding the preferred optimum, the discretionary optimum is 0 without a solve.
+ */
+import { itemRenderCost, requiredGroupOf, requiredGroups } from '../../../compiler/index.js';
+import { BundleModel, passesGates, type Requirements } from './ilp.js';
+
+/** A unit larger than this is not followed: its candidate is simply kept in the model. */
+const MAX_UNIT = 64;
+
+export class Detachable {
+  private readonly model: BundleModel;
+  private readonly req: Requirements;
+  private readonly dependents = new Map<string, string[]>();
+  private readonly groups: ReadonlyMap<string, readonly { readonly candidate_id: string }[]>;
+  private readonly byId: ReadonlyMap<string, BundleModel['sorted'][number]>;
+
+  constructor(model: BundleModel, req: Requirements) {
+    this.model = model;
+    this.req = req;
+    this.byId = new Map(model.sorted.map((c) => [c.candidate_id, c]));
+    for (const c of model.sorted)
+      for (const d of new Set(c.depends_on)) {
+        const list = this.dependents.get(d);
+        if (list === undefined) this.dependents.set(d, [c.candidate_id]);
+        else list.push(c.candidate_id);
+      }
+    this.groups = requiredGroups(model.sorted);
+  }
+
+  /**
+   * Whether the candidate's unit can leave a bundle without lowering what is held: none of it
+   * named or of required content, none earning preferred relevance, nor discretionary relevance
+   * when that level is held too.
+   */
+  private detachable(id: string, holdDiscretionary: boolean): boolean {
+    const unit = new Set([id]);
+    const queue = [id];
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      const c = this.byId.get(next);
+      if (c === undefined) continue;
+      const earns = this.model.earning.get(next);
+      if (earns === 'preferred' || (earns === 'discretionary' && holdDiscretionary)) return false;
+      if (this.req.named.has(next) || this.req.contents.has(c.content_identity)) return false;
+      const group = requiredGroupOf(c);
+      const mates = group === null ? [] : (this.groups.get(group) ?? []).map((m) => m.candidate_id);
+      for (const m of [...mates, ...(this.dependents.get(next) ?? [])]) {
+        if (unit.has(m)) continue;
+        if (unit.size >= MAX_UNIT) return false;
+        unit.add(m);
+        queue.push(m);
+      }
+    }
+    return true;
+  }
+
+  private cost(id: string): number {
+    return itemRenderCost(this.byId.get(id) as BundleModel['sorted'][number], this.model.input.policy);
+  }
+
+  /**
+   * Whether no candidate earning discretionary relevance fits beside a bundle of rendered cost
+   * `cheapest`, the least of any holding the preferred optimum: each such candidate detachable
+   * with the preferred level held, and its item more than the budget leaves.
+   */
+  noDiscretionaryFits(cheapest: number, budget: number): boolean {
+    for (const c of this.model.sorted) {
+      const id = c.candidate_id;
+      if (this.model.earning.get(id) !== 'discretionary' || !passesGates(c)) continue;
+      if (cheapest + this.cost(id) <= budget || !this.detachable(id, false)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Rows that hold at 0 every candidate no optimal bundle holds: eligible, costing something,
+   * detachable with the preferred level held, and the discretionary one unless its optimum is 0.
+   */
+  excluded(discretionaryIsZero: boolean): string[] {
+    const rows: string[] = [];
+    for (const c of this.model.sorted) {
+      const id = c.candidate_id;
+      if (!passesGates(c) || this.cost(id) <= 0 || !this.detachable(id, !discretionaryIsZero)) continue;
+      rows.push(BundleModel.extraRow(`out${rows.length}`, [[1, this.model.x(id)]], '=', 0));
+    }
+    return rows;
+  }
+}
