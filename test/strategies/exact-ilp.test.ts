@@ -21,7 +21,7 @@ import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
 import { inputAt } from '../helpers/generated.js';
-import { policy } from '../helpers/pool.js';
+import { cand, policy, req } from '../helpers/pool.js';
 
 const SEED = 90210;
 const inputOf = (request: ContextRequest, candidates: readonly ContextCandidate[]): StrategyInput => ({
@@ -129,5 +129,29 @@ describe('honest and repeatable', () => {
       }
     }
     expect(stopped).toBeGreaterThan(0);
+  });
+});
+
+describe('among optimal bundles that tie, the integer program returns the smallest sorted id list', () => {
+  it('of interchangeable candidates, the smallest ids, whichever optimum the solver finds first', () => {
+    // n candidates alike in every way but their ids, listed in a scrambled order, and a budget for
+    // m of them: C(n, m) optimal bundles, of which the smallest sorted list is the m smallest ids.
+    for (const [n, m] of [
+      [6, 2],
+      [12, 5],
+      [20, 7],
+    ] as const) {
+      const ids = Array.from({ length: n }, (_, k) => `t${String(k).padStart(2, '0')}`);
+      const scrambled = ids.map((_, k) => ids[(k * 7 + 3) % n] as string);
+      expect(new Set(scrambled).size).toBe(n);
+      const candidates = scrambled.map((id) => cand(id, { requirement: 'PREFERRED', relevance: 0.5 }));
+      const one = renderedCost(candidates.slice(0, 1), req(0), policy());
+      const each = renderedCost(candidates.slice(0, 2), req(0), policy()) - one;
+      const input = inputOf(req(one + (m - 1) * each), candidates);
+      const ilp = solveExact(input, { engine: 'ilp' });
+      expect(ilp.extras?.proven_optimal, `${n} ${m}`).toBe(true);
+      expect('admitted' in ilp && [...ilp.admitted].sort(), `${n} ${m}`).toEqual(ids.slice(0, m));
+      expect(answer(ilp)).toEqual(answer(solveExact(input, { engine: 'search' })));
+    }
   });
 });

@@ -8,7 +8,8 @@
  * bundle holding the preferred optimum, the discretionary optimum is 0 without a solve.
  */
 import { itemRenderCost, requiredGroupOf, requiredGroups } from '../../../compiler/index.js';
-import { BundleModel, passesGates, type Requirements } from './ilp.js';
+import type { BundleModel, Requirements } from './ilp.js';
+import { passesGates } from './ilp.js';
 
 /** A unit larger than this is not followed: its candidate is simply kept in the model. */
 const MAX_UNIT = 64;
@@ -78,16 +79,13 @@ export class Detachable {
   }
 
   /**
-   * Rows that hold at 0 every candidate no optimal bundle holds: eligible, costing something,
-   * detachable with the preferred level held, and the discretionary one unless its optimum is 0.
+   * The candidates no optimal bundle holds: eligible, costing something, detachable with the
+   * preferred level held, and the discretionary one unless its optimum is 0.
    */
   excluded(discretionaryIsZero: boolean): string[] {
-    const rows: string[] = [];
-    for (const c of this.model.sorted) {
-      const id = c.candidate_id;
-      if (!passesGates(c) || this.cost(id) <= 0 || !this.detachable(id, !discretionaryIsZero)) continue;
-      rows.push(BundleModel.extraRow(`out${rows.length}`, [[1, this.model.x(id)]], '=', 0));
-    }
-    return rows;
+    return this.model.sorted
+      .filter((c) => passesGates(c) && this.cost(c.candidate_id) > 0)
+      .filter((c) => this.detachable(c.candidate_id, !discretionaryIsZero))
+      .map((c) => c.candidate_id);
   }
 }

@@ -4,13 +4,14 @@
  * least rendered cost; holding all three, the smaller sorted id list. Each level is held at the
  * value recomputed in plain arithmetic from the solution found, not at the solver's float.
  */
-import { itemRenderCost, requiredGroupOf, requiredGroups } from '../../../compiler/index.js';
-import type { Objective, StrategyInput } from '../../types.js';
-import { legalityProblems, requiredContents } from '../legality.js';
-import { compareObjectives, objectiveOf } from '../objective.js';
+import { requiredGroupOf, requiredGroups } from '../../../compiler/index.js';
+import type { StrategyInput } from '../../types.js';
+import { requiredContents } from '../legality.js';
+import { objectiveOf } from '../objective.js';
 import { Detachable } from './detachable.js';
-import { type LpOutcome, type SolveLimits, solveLp } from './highs.js';
+import { type SolveLimits, solveLp } from './highs.js';
 import { BundleModel, RELEVANCE_SCALE, type Requirements } from './ilp.js';
+import { Solver, smallestIdList } from './tie-break.js';
 
 type Terms = BundleModel['costTerms'];
 
@@ -32,26 +33,6 @@ export const requirementsOf = (input: StrategyInput): Requirements => ({
   named: new Set(input.request.required_ids),
   budget: input.budget,
 });
-
-class Solver {
-  solves = 0;
-  readonly model: BundleModel;
-  private readonly limits: SolveLimits;
-
-  constructor(model: BundleModel, limits: SolveLimits) {
-    this.model = model;
-    this.limits = limits;
-  }
-
-  solve(
-    sense: 'Maximize' | 'Minimize',
-    objective: Parameters<BundleModel['text']>[1],
-    extra: readonly string[],
-  ): LpOutcome {
-    this.solves++;
-    return solveLp(this.model.text(sense, objective, extra), this.limits);
-  }
-}
 
 /** The least rendered cost of a bundle meeting the requirements, or Infinity when none does. */
 export function minimumCost(
@@ -146,77 +127,11 @@ export function optimise(input: StrategyInput, limits: SolveLimits): IlpAnswer {
   }
   ids = cheapest;
   hold('holdC', model.costTerms, '<=', objectiveOf(input, ids).rendered_cost - model.frame);
-  held.push(...detachable.excluded(noDiscretionary));
+  // Held at 0 for the tie-break, which asks only about optimal bundles: none holds them.
+  const out = detachable.excluded(noDiscretionary);
+  held.push(...out.map((id, k) => BundleModel.extraRow(`out${k}`, [[1, model.x(id)]], '=', 0)));
   const best = objectiveOf(input, ids);
-  const tied = smallestIdList(solver, ids, best, held);
+  const tied = smallestIdList(solver, ids, best, held, new Set(out));
   if (tied === null) return { status: 'limit', ids, solves: solver.solves };
   return { status: 'optimal', ids: tied, solves: solver.solves };
-}
-
-/**
- * Among the optimal bundles, the one whose sorted id list is smallest (a list that is a prefix of
- * another is smaller). Usually the optimum is unique and one solve shows it. Otherwise ids are
- * decided in id order: a prefix that is itself an optimal bundle ends the list; else the next id
- * is the smallest any optimal bundle with that prefix can take. Null when a limit stops a solve.
- */
-function smallestIdList(
-  solver: Solver,
-  start: readonly string[],
-  best: Objective,
-  held: readonly string[],
-): string[] | null {
-  const { model } = solver;
-  const input = model.input;
-  const x = (id: string) => model.x(id);
-  const inStart = new Set(start);
-  const others = model.sorted
-    .filter((c) => !inStart.has(c.candidate_id))
-    .map((c): [number, string] => [1, x(c.candidate_id)]);
-  // Another optimal bundle either admits something `start` does not or is a strict subset of it.
-  // When every item of `start` costs something, a subset costs less, which the cost level has
-  // ruled out, so only the first kind needs asking: a much tighter row for the solver.
-  const costly = start.every((id) => itemRenderCost(model.candidate(id), input.policy) > 0);
-  const noGood = costly
-    ? BundleModel.extraRow('other', others, '>=', 1)
-    : BundleModel.extraRow(
-        'other',
-        [...others, ...start.map((id): [number, string] => [-1, x(id)])],
-        '>=',
-        1 - start.length,
-      );
-  const unique = solver.solve('Minimize', [], [...held, noGood]);
-  if (unique.status === 'infeasible') return [...start];
-  if (unique.status === 'limit') return null;
-  const order = model.sorted.map((c) => c.candidate_id);
-  const fixed: string[] = [];
-  const prefix: string[] = [];
-  let current = new Set(start);
-  let next = 0;
-  const optimal = (ids: readonly string[]) =>
-    legalityProblems(input, ids).length === 0 && compareObjectives(objectiveOf(input, ids), best) === 0;
-  for (;;) {
-    if (optimal(prefix)) return prefix;
-    const s = order.findIndex((id, k) => k >= next && current.has(id));
-    if (s < 0) return prefix;
-    const below = order.slice(next, s);
-    if (below.length > 0) {
-      const any = BundleModel.extraRow(
-        'below',
-        below.map((id): [number, string] => [1, x(id)]),
-        '>=',
-        1,
-      );
-      const out = solver.solve('Minimize', [], [...held, ...fixed, any]);
-      if (out.status === 'limit') return null;
-      if (out.status === 'optimal') {
-        current = new Set(model.chosen(out.values));
-        continue;
-      }
-      for (const id of below) fixed.push(BundleModel.extraRow(`no${fixed.length}`, [[1, x(id)]], '=', 0));
-    }
-    const id = order[s] as string;
-    fixed.push(BundleModel.extraRow(`yes${fixed.length}`, [[1, x(id)]], '=', 1));
-    prefix.push(id);
-    next = s + 1;
-  }
 }
