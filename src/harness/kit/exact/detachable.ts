@@ -79,13 +79,32 @@ export class Detachable {
   }
 
   /**
-   * The candidates no optimal bundle holds: eligible, costing something, detachable with the
-   * preferred level held, and the discretionary one unless its optimum is 0.
+   * The pool less every candidate no optimal bundle holds: those eligible, costing something and
+   * detachable with the preferred level held (and the discretionary one unless its optimum is 0),
+   * then whatever depends on one of them or shares a group with one, which would be held at 0 with
+   * it. Every optimal bundle lies within what is left, so it has the same optima.
    */
-  excluded(discretionaryIsZero: boolean): string[] {
-    return this.model.sorted
-      .filter((c) => passesGates(c) && this.cost(c.candidate_id) > 0)
-      .filter((c) => this.detachable(c.candidate_id, !discretionaryIsZero))
-      .map((c) => c.candidate_id);
+  kept(discretionaryIsZero: boolean): BundleModel['sorted'][number][] {
+    const gone = new Set(
+      this.model.sorted
+        .filter((c) => passesGates(c) && this.cost(c.candidate_id) > 0)
+        .filter((c) => this.detachable(c.candidate_id, !discretionaryIsZero))
+        .map((c) => c.candidate_id),
+    );
+    const mates = (c: BundleModel['sorted'][number]) => {
+      const g = requiredGroupOf(c);
+      return g === null ? [] : (this.groups.get(g) ?? []).map((m) => m.candidate_id);
+    };
+    for (let changed = gone.size > 0; changed; ) {
+      changed = false;
+      for (const c of this.model.sorted) {
+        if (gone.has(c.candidate_id)) continue;
+        if ([...c.depends_on, ...mates(c)].some((id) => gone.has(id))) {
+          gone.add(c.candidate_id);
+          changed = true;
+        }
+      }
+    }
+    return this.model.sorted.filter((c) => !gone.has(c.candidate_id));
   }
 }

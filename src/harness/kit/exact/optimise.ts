@@ -126,12 +126,38 @@ export function optimise(input: StrategyInput, limits: SolveLimits): IlpAnswer {
     cheapest = c.ids;
   }
   ids = cheapest;
-  hold('holdC', model.costTerms, '<=', objectiveOf(input, ids).rendered_cost - model.frame);
-  // Held at 0 for the tie-break, which asks only about optimal bundles: none holds them.
-  const out = detachable.excluded(noDiscretionary);
-  held.push(...out.map((id, k) => BundleModel.extraRow(`out${k}`, [[1, model.x(id)]], '=', 0)));
   const best = objectiveOf(input, ids);
-  const tied = smallestIdList(solver, ids, best, held, new Set(out));
-  if (tied === null) return { status: 'limit', ids, solves: solver.solves };
-  return { status: 'optimal', ids: tied, solves: solver.solves };
+  // The tie-break asks only about optimal bundles, and none holds what `kept` leaves out: its own
+  // model, over what is left, is the same question with a fraction of the columns.
+  const tie = new Solver(
+    new BundleModel({ ...input, candidates: detachable.kept(noDiscretionary) }, req),
+    limits,
+  );
+  const tieHeld = [
+    ...(tie.model.preferredTerms.length > 0
+      ? [
+          BundleModel.extraRow(
+            'holdP',
+            tie.model.preferredTerms,
+            '>=',
+            best.preferred * RELEVANCE_SCALE - HOLD,
+          ),
+        ]
+      : []),
+    ...(noDiscretionary
+      ? []
+      : [
+          BundleModel.extraRow(
+            'holdD',
+            tie.model.discretionaryTerms,
+            '>=',
+            best.discretionary * RELEVANCE_SCALE - HOLD,
+          ),
+        ]),
+    BundleModel.extraRow('holdC', tie.model.costTerms, '<=', best.rendered_cost - tie.model.frame),
+  ];
+  const tied = smallestIdList(tie, ids, best, tieHeld);
+  const solves = solver.solves + tie.solves;
+  if (tied === null) return { status: 'limit', ids, solves };
+  return { status: 'optimal', ids: tied, solves };
 }

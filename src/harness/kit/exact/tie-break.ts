@@ -36,7 +36,7 @@ export class Solver {
  * unique and one solve shows it. Otherwise, when every candidate a bundle may hold costs
  * something, `lexSmallest` walks to the smallest; else ids are decided in id order: a prefix that
  * is itself an optimal bundle ends the list, or the next id is the smallest any optimal bundle
- * with that prefix can take. `out` holds candidates no optimal bundle holds (`detachable.ts`).
+ * with that prefix can take.
  * Null when a limit stops a solve.
  */
 export function smallestIdList(
@@ -44,14 +44,13 @@ export function smallestIdList(
   start: readonly string[],
   best: Objective,
   held: readonly string[],
-  out: ReadonlySet<string>,
 ): string[] | null {
   const { model } = solver;
   const input = model.input;
   const x = (id: string) => model.x(id);
   const inStart = new Set(start);
   const others = model.sorted
-    .filter((c) => !inStart.has(c.candidate_id) && !out.has(c.candidate_id) && passesGates(c))
+    .filter((c) => !inStart.has(c.candidate_id) && passesGates(c))
     .map((c): [number, string] => [1, x(c.candidate_id)]);
   // Another optimal bundle either admits something `start` does not or is a strict subset of it.
   // When every item of `start` costs something, a subset costs less, which the cost level has
@@ -70,7 +69,7 @@ export function smallestIdList(
   if (unique.status === 'limit') return null;
   if (model.sorted.every((c) => !passesGates(c) || itemRenderCost(c, input.policy) > 0)) {
     const another = model.chosen(unique.values);
-    return lexSmallest(solver, smaller(model, start, another), held, out);
+    return lexSmallest(solver, smaller(model, start, another), held);
   }
   const order = model.sorted.map((c) => c.candidate_id);
   const fixed: string[] = [];
@@ -124,15 +123,10 @@ function smaller(model: BundleModel, a: readonly string[], b: readonly string[])
  * smaller than the current one, by that rule written as rows; each yes is a smaller bundle to ask
  * about next, and the first no proves the current one smallest.
  */
-function lexSmallest(
-  solver: Solver,
-  start: readonly string[],
-  held: readonly string[],
-  out: ReadonlySet<string>,
-): string[] | null {
+function lexSmallest(solver: Solver, start: readonly string[], held: readonly string[]): string[] | null {
   let current = [...start];
   for (;;) {
-    const rows = smallerRows(solver.model, current, out);
+    const rows = smallerRows(solver.model, current);
     if (rows === null) return current;
     const answer = solver.solve('Minimize', [], [...held, ...rows]);
     if (answer.status === 'infeasible') return current;
@@ -145,19 +139,13 @@ function lexSmallest(
  * "A bundle whose sorted list is smaller than `current`'s", among bundles none of which holds
  * another: some candidate `current` lacks is held (w <= x) while every candidate before it agrees
  * with `current` (w <= a, where each a is at most the one before and at most x, or 1 - x, of the
- * candidate before). Candidates no optimal bundle holds agree always and are left out, and only
+ * candidate before). Ineligible candidates agree always and are left out, and only
  * candidates before `current`'s last can be the first difference: one after it would make a
  * superset. Null when there is no such candidate, so nothing is smaller.
  */
-function smallerRows(
-  model: BundleModel,
-  current: readonly string[],
-  out: ReadonlySet<string>,
-): string[] | null {
+function smallerRows(model: BundleModel, current: readonly string[]): string[] | null {
   const holds = new Set(current);
-  const free = model.sorted
-    .map((c, k) => [c, k] as const)
-    .filter(([c]) => passesGates(c) && !out.has(c.candidate_id));
+  const free = model.sorted.map((c, k) => [c, k] as const).filter(([c]) => passesGates(c));
   const last = free.findLastIndex(([c]) => holds.has(c.candidate_id));
   const rows: string[] = [];
   const first: [number, string][] = [];
