@@ -34,14 +34,14 @@ function poolFile(change: (c: Json[]) => void): string {
 }
 
 /** What `compile` prints for these files, computed through the library without the lint. */
-function library(candidatesFile: string): string {
+async function library(candidatesFile: string): Promise<string> {
   const inputs = {
     request: readRequest(readJson(REQUEST)),
     candidates: (readJson(candidatesFile).candidates as unknown[]).map((c) => readCandidate(c)),
     policy: readPolicy(readJson(POLICY)),
   };
   const out = compileContext(inputs.request, inputs.candidates, inputs.policy);
-  return jsonText(compilationJSON(out.bundle, out.result, inputs));
+  return jsonText(await compilationJSON(out.bundle, out.result, inputs));
 }
 
 describe('check', () => {
@@ -188,7 +188,7 @@ describe('warnings change nothing, and stop under --strict', () => {
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatch(new RegExp(`^ctxbench: warning: ${file}: `));
       expect(lines[0]).toMatch(line);
-      expect(r.stdout).toBe(library(file));
+      expect(r.stdout).toBe(await library(file));
       const strict = await cli('compile', ...inputFlags(REQUEST, file), '--strict');
       expect([strict.code, strict.stdout]).toEqual([2, '']);
       expect(strict.stderr).toMatch(new RegExp(`^ctxbench: ${file}: `));

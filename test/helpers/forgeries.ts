@@ -262,7 +262,7 @@ export async function bases(): Promise<Base[]> {
         const inputs = caseInputs(k, b, corpus().policy, ledger.get(k.name));
         const c = await compileAwaited(strategy, strategyInput(strategy, inputs));
         if (c.outcome === 'error') throw new Error(`${strategy.name} on ${k.name}/${b}: ${c.message}`);
-        const json = compilationJSON(
+        const json = await compilationJSON(
           c.outcome === 'bundle' ? c.bundle : null,
           c.record,
           inputs,

@@ -13,7 +13,6 @@ export {
 export {
   PROCESS_PAIRS,
   type ProcessPair,
-  type ProcessRecord,
   processTable,
   runProcessPairs,
 } from './processes.js';
