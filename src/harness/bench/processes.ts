@@ -79,17 +79,15 @@ export interface Pair {
   readonly bar: number;
 }
 
-/** The pairs, over a scratch folder holding the generated pools and the run folders. */
-function pairs(scratch: string, seed: string): Pair[] {
+/**
+ * How to make each pair, over a scratch folder holding the generated pools and the run folders:
+ * made only when chosen, since a pool of 100,000 candidates takes seconds to generate.
+ */
+function pairMakers(scratch: string, seed: string): Record<ProcessPair, () => Pair> {
   const cli = fromRoot('bin/ctxbench.js');
   const help = [cli, '--help'];
-  const parse = (file: string) => [
-    '-e',
-    `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`,
-  ];
-  const pool = (size: number) => writePool(scratch, size, seed);
-  return [
-    {
+  return {
+    study6: () => ({
       name: 'study6',
       what: 'the six published strategies on the reference corpus / ctxbench --help',
       a: [
@@ -104,26 +102,30 @@ function pairs(scratch: string, seed: string): Pair[] {
       ],
       b: help,
       bar: 3,
-    },
-    {
+    }),
+    study: () => ({
       name: 'study',
       what: 'the default study (every registered strategy) / ctxbench --help',
       a: [cli, 'study', '--out', path.join(scratch, 'all'), '--force', '--quiet'],
       b: help,
       bar: 6,
+    }),
+    compile100k: () => {
+      const pool = writePool(scratch, 100_000, seed);
+      const file = path.join(pool.dir, 'candidates.json');
+      return {
+        name: 'compile100k',
+        what: 'compile 100,000 candidates (a bundle) / JSON.parse of the same file',
+        a: [...compileArgs(cli, pool, 'roomy'), '--output', path.join(scratch, 'out-100k.json')],
+        b: ['-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`],
+        bar: 3,
+      };
     },
-    {
-      name: 'compile100k',
-      what: 'compile 100,000 candidates (a bundle) / JSON.parse of the same file',
-      a: [...compileArgs(cli, pool(100_000), 'roomy'), '--output', path.join(scratch, 'out-100k.json')],
-      b: parse(path.join(pool(100_000).dir, 'candidates.json')),
-      bar: 3,
-    },
-    {
+    exact10k: () => ({
       name: 'exact10k',
       what: 'exact, proven optimal, on 10,000 candidates (seconds)',
       a: [
-        ...compileArgs(cli, pool(10_000), 'medium'),
+        ...compileArgs(cli, writePool(scratch, 10_000, seed), 'medium'),
         '--strategy',
         'exact',
         '--output',
@@ -131,8 +133,8 @@ function pairs(scratch: string, seed: string): Pair[] {
       ],
       b: null,
       bar: 10,
-    },
-  ];
+    }),
+  };
 }
 
 interface Pool {
@@ -153,21 +155,15 @@ const compileArgs = (cli: string, p: Pool, budget: keyof Pool['budgets']): strin
   String(p.budgets[budget]),
 ];
 
-const pools = new Map<string, Pool>();
-
-/** A generated pool of `size` candidates, written once per scratch folder. */
+/** A generated pool of `size` candidates, written into the scratch folder. */
 function writePool(scratch: string, size: number, seed: string): Pool {
   const dir = path.join(scratch, `pool-${size}`);
-  const known = pools.get(dir);
-  if (known !== undefined) return known;
   const g = generateCase(`${seed}-${size}`, size, `${seed}-${size}`);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'request.json'), jsonText(g.request));
   fs.writeFileSync(path.join(dir, 'candidates.json'), jsonText({ candidates: g.candidates }));
   fs.writeFileSync(path.join(dir, 'policy.json'), jsonText(defaultPolicy()));
-  const pool = { dir, budgets: g.budgets };
-  pools.set(dir, pool);
-  return pool;
+  return { dir, budgets: g.budgets };
 }
 
 /**
@@ -180,15 +176,14 @@ export function runProcessPairs(
 ): ProcessRecord[] {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-processes-'));
   try {
-    return pairs(scratch, options.seed)
-      .filter((p) => chosen.includes(p.name))
-      .map((p) => {
-        options.say(`timing ${p.name}: ${p.what}, ${options.runs} runs`);
-        return measure(p, options.runs);
-      });
+    const make = pairMakers(scratch, options.seed);
+    return PROCESS_PAIRS.filter((name) => chosen.includes(name)).map((name) => {
+      const p = make[name]();
+      options.say(`timing ${p.name}: ${p.what}, ${options.runs} runs`);
+      return measure(p, options.runs);
+    });
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
-    pools.clear();
   }
 }
 

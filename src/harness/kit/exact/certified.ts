@@ -16,7 +16,7 @@ import { legalityProblems, requiredContents } from '../legality.js';
 import { compareObjectives, objectiveOf } from '../objective.js';
 import { type Certificate, certify, constraintsOf, refusalOf } from './certificate.js';
 import type { SolveLimits } from './highs.js';
-import { type Found, Problem } from './problem.js';
+import { type Found, nodesWithin, Problem } from './problem.js';
 import { Search } from './search.js';
 import { SearchCosts } from './search-costs.js';
 import type { Settled } from './settled.js';
@@ -57,10 +57,7 @@ export function certified(
   if (missing !== null && 'refusal' in planned)
     return { ...planned, extras: { proof: 'infeasible', proof_text: `proven: ${missing.diagnostic}` } };
   const problem = new Problem(input);
-  const nodes = Math.max(
-    1,
-    Math.min(limits.nodes, Math.floor(limits.work / Math.max(1, problem.byIdentity.size))),
-  );
+  const nodes = nodesWithin(limits.work, problem.byIdentity.size, limits.nodes);
   const search = new Search(
     problem,
     { required: new Set(requiredContents(input)), mode: 'optimise', budget: input.budget },

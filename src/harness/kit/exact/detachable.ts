@@ -19,12 +19,10 @@ export class Detachable {
   private readonly req: Requirements;
   private readonly dependents = new Map<string, string[]>();
   private readonly groups: ReadonlyMap<string, readonly { readonly candidate_id: string }[]>;
-  private readonly byId: ReadonlyMap<string, BundleModel['sorted'][number]>;
 
   constructor(model: BundleModel, req: Requirements) {
     this.model = model;
     this.req = req;
-    this.byId = new Map(model.sorted.map((c) => [c.candidate_id, c]));
     for (const c of model.sorted)
       for (const d of new Set(c.depends_on)) {
         const list = this.dependents.get(d);
@@ -43,14 +41,11 @@ export class Detachable {
     const unit = new Set([id]);
     const queue = [id];
     for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
-      const c = this.byId.get(next);
-      if (c === undefined) continue;
+      const c = this.model.candidate(next);
       const earns = this.model.earning.get(next);
       if (earns === 'preferred' || (earns === 'discretionary' && holdDiscretionary)) return false;
       if (this.req.named.has(next) || this.req.contents.has(c.content_identity)) return false;
-      const group = requiredGroupOf(c);
-      const mates = group === null ? [] : (this.groups.get(group) ?? []).map((m) => m.candidate_id);
-      for (const m of [...mates, ...(this.dependents.get(next) ?? [])]) {
+      for (const m of [...this.mates(c), ...(this.dependents.get(next) ?? [])]) {
         if (unit.has(m)) continue;
         if (unit.size >= MAX_UNIT) return false;
         unit.add(m);
@@ -60,8 +55,14 @@ export class Detachable {
     return true;
   }
 
+  /** The other members of the candidate's group, and the candidate itself; none without a group. */
+  private mates(c: BundleModel['sorted'][number]): string[] {
+    const g = requiredGroupOf(c);
+    return g === null ? [] : (this.groups.get(g) ?? []).map((m) => m.candidate_id);
+  }
+
   private cost(id: string): number {
-    return itemRenderCost(this.byId.get(id) as BundleModel['sorted'][number], this.model.input.policy);
+    return itemRenderCost(this.model.candidate(id), this.model.input.policy);
   }
 
   /**
@@ -91,15 +92,11 @@ export class Detachable {
         .filter((c) => this.detachable(c.candidate_id, !discretionaryIsZero))
         .map((c) => c.candidate_id),
     );
-    const mates = (c: BundleModel['sorted'][number]) => {
-      const g = requiredGroupOf(c);
-      return g === null ? [] : (this.groups.get(g) ?? []).map((m) => m.candidate_id);
-    };
     for (let changed = gone.size > 0; changed; ) {
       changed = false;
       for (const c of this.model.sorted) {
         if (gone.has(c.candidate_id)) continue;
-        if ([...c.depends_on, ...mates(c)].some((id) => gone.has(id))) {
+        if ([...c.depends_on, ...this.mates(c)].some((id) => gone.has(id))) {
           gone.add(c.candidate_id);
           changed = true;
         }

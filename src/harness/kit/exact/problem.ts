@@ -165,3 +165,10 @@ export function beats(mode: SearchGoal['mode'], f: Found, best: Found | null): b
   const c = compareObjectives(f.objective, best.objective);
   return c > 0 || (c === 0 && compareIdLists(f.ids, best.ids) < 0);
 }
+
+/**
+ * The branch and bound's nodes under a work limit in nodes times pool size (a node costs about
+ * one pass over the pool), at most `most` and at least 1.
+ */
+export const nodesWithin = (work: number, size: number, most: number): number =>
+  Math.max(1, Math.min(most, Math.floor(work / Math.max(1, size))));

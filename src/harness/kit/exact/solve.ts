@@ -19,7 +19,7 @@ import { type Certificate, type CostOracle, certify, refusalOf } from './certifi
 import { IlpCosts } from './costs.js';
 import type { SolveLimits } from './highs.js';
 import { optimise } from './optimise.js';
-import { Problem } from './problem.js';
+import { nodesWithin, Problem } from './problem.js';
 import { Search } from './search.js';
 import { SearchCosts } from './search-costs.js';
 
@@ -70,15 +70,12 @@ export function solveExact(input: StrategyInput, options: ExactOptions = {}): Se
     const nodes =
       engine === 'search'
         ? (options.nodeLimit ?? DEFAULT_NODE_LIMIT)
-        : (options.autoNodes ?? autoNodes(input.candidates.length));
+        : (options.autoNodes ?? nodesWithin(AUTO_WORK, input.candidates.length, DEFAULT_AUTO_NODES));
     const answer = bySearch(input, problem, nodes, engine === 'search');
     if (answer !== null) return answer;
   }
   return byIlp(input, problem, options.ilpLimits ?? DEFAULT_ILP_LIMITS);
 }
-
-const autoNodes = (candidates: number): number =>
-  Math.min(DEFAULT_AUTO_NODES, Math.floor(AUTO_WORK / Math.max(1, candidates)));
 
 /**
  * The branch and bound's answer. Past its node limit it proved nothing: alone, it answers with

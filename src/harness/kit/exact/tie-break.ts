@@ -3,7 +3,7 @@
  * is smallest (a list that is a prefix of another is smaller), asked of the integer program under
  * the rows that hold the optimum.
  */
-import { itemRenderCost } from '../../../compiler/index.js';
+import { type ContextCandidate, itemRenderCost } from '../../../compiler/index.js';
 import type { Objective } from '../../types.js';
 import { legalityProblems } from '../legality.js';
 import { compareObjectives, objectiveOf } from '../objective.js';
@@ -52,10 +52,12 @@ export function smallestIdList(
   const others = model.sorted
     .filter((c) => !inStart.has(c.candidate_id) && passesGates(c))
     .map((c): [number, string] => [1, x(c.candidate_id)]);
+  const costs = (c: ContextCandidate) => itemRenderCost(c, input.policy) > 0;
+  const allCostly = model.sorted.every((c) => !passesGates(c) || costs(c));
   // Another optimal bundle either admits something `start` does not or is a strict subset of it.
   // When every item of `start` costs something, a subset costs less, which the cost level has
   // ruled out, so only the first kind needs asking: a much tighter row for the solver.
-  const costly = start.every((id) => itemRenderCost(model.candidate(id), input.policy) > 0);
+  const costly = allCostly || start.every((id) => costs(model.candidate(id)));
   const noGood = costly
     ? BundleModel.extraRow('other', others, '>=', 1)
     : BundleModel.extraRow(
@@ -67,7 +69,7 @@ export function smallestIdList(
   const unique = solver.solve('Minimize', [], [...held, noGood]);
   if (unique.status === 'infeasible') return [...start];
   if (unique.status === 'limit') return null;
-  if (model.sorted.every((c) => !passesGates(c) || itemRenderCost(c, input.policy) > 0)) {
+  if (allCostly) {
     const another = model.chosen(unique.values);
     return lexSmallest(solver, smaller(model, start, another), held);
   }
