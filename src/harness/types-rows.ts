@@ -3,6 +3,7 @@
  * aggregates, shards. `types.ts` re-exports them all, so that every public type of the harness is
  * imported from one place; they live here to keep each file to one concern.
  */
+import type { RequirementClass } from '../compiler/index.js';
 import type { BUDGETS, TOKENIZERS, VALIDATION_RULES, VIOLATION_KINDS } from './vocabulary.js';
 
 export type BudgetName = (typeof BUDGETS)[number];
@@ -51,6 +52,62 @@ export interface Row extends Metrics {
   /** Ledger-free facts about the bundle (null without one): legality and the exact objective. */
   readonly audit: Audit | null;
   readonly extras: Readonly<Record<string, unknown>>;
+  /**
+   * The field's measures of the bundle (score/measures.ts): null for a refusal or an error, absent
+   * from runs written before ctxbench measured them.
+   */
+  readonly measures?: Measures | null;
+}
+
+/**
+ * Where a bundle puts what the task needs, how it ranks it, how much of its window is useful, how
+ * much of the budget it uses and what the window is made of. Every token here is on the ruler of
+ * `rendered_tokens`: an item's render cost (declared count and decoration), the frame's header
+ * and separators priced by the policy, so the parts sum to the whole.
+ */
+export interface Measures {
+  /** Of the must items' tokens, the share that lies in the middle third of the rendered tokens; null with no must item admitted. */
+  readonly must_middle_share: number | null;
+  /** Mean of start offset / rendered tokens over the must and should items admitted; null with none. */
+  readonly mean_position: number | null;
+  /** nDCG at the bundle's length of the rendered order by ledger gain, against the pool's best contents; null when no gain is possible. */
+  readonly ndcg: number | null;
+  /** 1 / the rank of the first must item in rendered order, 0 with none admitted; null when the case has no must content. */
+  readonly first_must_rr: number | null;
+  /** Must and should items' tokens over rendered tokens. */
+  readonly useful_share: number;
+  /** Tokens of items that near-duplicate content laid out before them (word 4-gram shingles, four fifths or more already seen). */
+  readonly redundant_tokens: number;
+  /** Rendered tokens over the requested budget; null at a budget of 0. */
+  readonly budget_use: number | null;
+  /** Rendered tokens beyond the budget, 0 within it. */
+  readonly overshoot_tokens: number;
+  /** Every must and should item admitted, in rendered order. */
+  readonly positions: readonly Placed[];
+  readonly composition: Composition;
+}
+
+/** The measures that are one number per bundle (positions and composition are breakdowns). */
+export type ScalarMeasure = Exclude<keyof Measures, 'positions' | 'composition'>;
+
+/** A must or should item in the rendered text. */
+export interface Placed {
+  readonly id: string;
+  readonly class: 'must' | 'should';
+  /** Tokens before the item starts. */
+  readonly start: number;
+  /** The item's own tokens (its render cost). */
+  readonly tokens: number;
+}
+
+/** A bundle's rendered tokens by what holds them: the frame, each order role, each requirement class. */
+export interface Composition {
+  /** The header and the separators. */
+  readonly frame: number;
+  /** Items' tokens by order role, in rendered order of first appearance. */
+  readonly roles: Readonly<Record<string, number>>;
+  /** Items' tokens by requirement class, every class present (0 where none). */
+  readonly classes: Readonly<Record<RequirementClass, number>>;
 }
 
 /** The ledger-free objective of a bundle, as `exact` ranks bundles. */
@@ -140,6 +197,10 @@ export interface StrategyStats {
   /** Mean slack over the feasible rows that returned a bundle. */
   readonly budget_slack_feasible: number | null;
   readonly real_tokens: Readonly<Record<Tokenizer, RealTokenStats>>;
+  /** Each bundle measure over the bundles that define it: a mean, or for tokens a sum (the catalogue says which). */
+  readonly measures: Readonly<Record<ScalarMeasure, number | null>>;
+  /** The bundles' tokens by what holds them, summed; null when no row carries measures. */
+  readonly composition: Composition | null;
 }
 
 ////////////////////////////////////////////////////////////////////////////////////////////////

@@ -8,7 +8,7 @@ import { isPlainObject } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { readJsonFile } from '../input/index.js';
 import { readRows } from '../output/index.js';
-import { ROW_METRICS } from '../score/index.js';
+import { ROW_MEASURES, ROW_METRICS } from '../score/index.js';
 import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 
@@ -52,6 +52,13 @@ function fieldProblem(r: Row): string | null {
   if (!nullable(r.bundle_hash, 'string')) return 'bundle_hash';
   if (!nullable(r.expected.reason, 'string')) return 'expected.reason';
   for (const m of ROW_METRICS) if (!nullable(r[m.name], m.type)) return m.name;
+  // Absent from runs written before the measures; null for a refusal or an error.
+  const measures: unknown = r.measures;
+  if (measures !== undefined && measures !== null) {
+    if (!isPlainObject(measures)) return 'measures';
+    for (const m of ROW_MEASURES) if (!nullable(measures[m.name], 'number')) return `measures.${m.name}`;
+    if (!isPlainObject(measures.composition)) return 'measures.composition';
+  }
   const a = r.audit;
   if (a === null) return null;
   if (typeof a.legal !== 'boolean') return 'audit.legal';

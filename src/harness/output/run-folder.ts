@@ -8,11 +8,16 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler/index.js';
+import {
+  type CompilerPolicy,
+  isPlainObject,
+  policyToJSON,
+  REQUIREMENT_CLASSES,
+} from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { readJsonFile, readJsonLines } from '../input/index.js';
 import { count, reportHtml, reportMarkdown } from '../report/index.js';
-import { ROW_METRICS, summary } from '../score/index.js';
+import { ROW_MEASURES, ROW_METRICS, summary } from '../score/index.js';
 import type { Corpus, Row, ShardInfo, StrategyInfo } from '../types.js';
 import { jsonText as json } from './files.js';
 import type { FolderWriter } from './folder.js';
@@ -40,6 +45,16 @@ export function rowsCsv(rows: readonly Row[]): string {
     objective_discretionary: r.audit?.objective.discretionary ?? null,
     real_tokens_o200k: r.audit?.real_tokens?.o200k ?? null,
     real_tokens_cl100k: r.audit?.real_tokens?.cl100k ?? null,
+    // The measures come last, so that every column before them reads as it did before they existed.
+    ...Object.fromEntries(ROW_MEASURES.map((m) => [m.name, r.measures?.[m.name] ?? null])),
+    frame_tokens: r.measures?.composition.frame ?? null,
+    ...Object.fromEntries(
+      REQUIREMENT_CLASSES.map((k) => [
+        `${k.toLowerCase()}_tokens`,
+        r.measures?.composition.classes[k] ?? null,
+      ]),
+    ),
+    role_tokens: r.measures ? JSON.stringify(r.measures.composition.roles) : null,
   }));
   return stringify(flat, { header: true, cast: { boolean: (b) => String(b) } });
 }

@@ -73,6 +73,26 @@ function gapTable(rows: readonly Row[], names: readonly string[]): string {
   );
 }
 
+/** The field's measures (docs/formats.md, "Measures"), after the book's tables. */
+const measureSections = (names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string[] => [
+  '## Where the needed content lands\n\n' +
+    "Means over each strategy's bundles. Must in middle = the share of must tokens in the middle third of the " +
+    'rendered tokens (lower is better: long contexts lose the middle); needed at = the mean start of the must ' +
+    'and should items as a share of the rendered tokens; nDCG = the rendered order by ledger gain (must 4, ' +
+    "should 3, unlabelled 2, distractor 1, harmful 0) at the bundle's length, against the pool's best contents; " +
+    'first must RR = 1 / the rank of the first must item (their mean is the MRR).',
+  perStrategy(names, stats, 'placement'),
+  '## The window\n\n' +
+    'Useful share = must and should tokens over rendered tokens (a mean over bundles); redundant = tokens of ' +
+    'items whose word 4-gram shingles were, four fifths or more, already laid out before them; budget use = ' +
+    'rendered tokens over the requested budget (a mean over bundles); overshoot = tokens beyond the budget, summed.',
+  perStrategy(names, stats, 'window'),
+  '## Composition\n\n' +
+    "The bundles' rendered tokens by what holds them, summed: the frame (header and separators) and each " +
+    "requirement class; they add up to the strategy's tokens. summary.json also has them by order role.",
+  perStrategy(names, stats, 'composition'),
+];
+
 /**
  * The whole report. `title` names the corpus; nothing in it depends on the clock. A report of an
  * ingested corpus leads with the localization measures.
@@ -123,6 +143,8 @@ export function reportMarkdown(rows: readonly Row[], title: string, ingested = f
       gapTable(rows, names),
     );
   }
+  // Runs written before the measures existed have none: their report ends as it did.
+  if (rows.some((r) => r.measures)) parts.push(...measureSections(names, stats));
   return `${parts
     .join('\n\n')
     .replace(/\n{3,}/g, '\n\n')

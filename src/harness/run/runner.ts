@@ -5,7 +5,7 @@
 import { bundleToJSON } from '../../compiler/index.js';
 import { auditTokens, realTokens } from '../input/index.js';
 import { auditOf } from '../kit/index.js';
-import { NO_METRICS, score } from '../score/index.js';
+import { measureBundle, NO_METRICS, score } from '../score/index.js';
 import type {
   BudgetName,
   CaseLedger,
@@ -75,6 +75,20 @@ export function rowOf(
     audit:
       out.outcome === 'bundle' ? { ...auditOf(input, out.admitted), real_tokens: real as RealTokens } : null,
     extras: out.extras,
+    measures:
+      out.outcome === 'bundle'
+        ? measureBundle(
+            {
+              live: out.live,
+              request: input.request,
+              policy: input.policy,
+              renderedTokens: out.renderedTokens,
+              budget: budgetTokens,
+            },
+            cell.kase.candidates,
+            ledger,
+          )
+        : null,
   };
 }
 

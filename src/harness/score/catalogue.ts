@@ -4,7 +4,8 @@
  * it. The rows and rows.csv, the CLI's headline, report.md, report.html, `compare` and `findings`
  * all read it, so a new figure is an entry here and its name in the tables that should show it.
  */
-import type { Metrics, StrategyStats } from '../types.js';
+import { REQUIREMENT_CLASSES } from '../../compiler/index.js';
+import type { Metrics, ScalarMeasure, StrategyStats } from '../types.js';
 import { TOKENIZERS, VIOLATION_KINDS } from '../vocabulary.js';
 
 /** How a figure is written: report/format.ts gives each kind its places. */
@@ -59,6 +60,38 @@ export const ROW_METRICS: readonly RowMetric[] = [
   metric('budget_slack', 'budget slack', 'count', 'tokens', null),
 ];
 
+/**
+ * A measure of one bundle (measures.ts): a field of every row's `measures`, null for a refusal or
+ * an error. A strategy's figure is the mean of its bundles' values, or for tokens their sum.
+ */
+export interface RowMeasure extends Described {
+  readonly name: ScalarMeasure;
+  readonly over: 'mean' | 'sum';
+}
+
+const measure = (
+  name: ScalarMeasure,
+  label: string,
+  kind: Kind,
+  unit: Unit,
+  direction: Direction,
+  over: RowMeasure['over'],
+): RowMeasure => ({ name, label, kind, unit, direction, over });
+
+/** Every bundle measure, in the order rows.csv appends them. */
+export const ROW_MEASURES: readonly RowMeasure[] = [
+  // Long contexts lose what sits in their middle: less of the must content there is better.
+  measure('must_middle_share', 'must in middle', 'score', 'fraction', 'lower', 'mean'),
+  measure('mean_position', 'needed at', 'score', 'fraction', null, 'mean'),
+  measure('ndcg', 'nDCG', 'score', 'fraction', 'higher', 'mean'),
+  // Its mean over bundles is the mean reciprocal rank.
+  measure('first_must_rr', 'first must RR', 'score', 'fraction', 'higher', 'mean'),
+  measure('useful_share', 'useful share', 'score', 'fraction', 'higher', 'mean'),
+  measure('redundant_tokens', 'redundant', 'count', 'tokens', 'lower', 'sum'),
+  measure('budget_use', 'budget use', 'factor', 'ratio', null, 'mean'),
+  measure('overshoot_tokens', 'overshoot', 'count', 'tokens', 'lower', 'sum'),
+];
+
 /** A figure of one strategy over its rows (summary.json holds them), and how to read it off. */
 export interface Figure extends Described {
   readonly name: string;
@@ -97,6 +130,25 @@ const realTokenFigures = TOKENIZERS.flatMap((t) => [
   ),
 ]);
 
+const measureFigures = ROW_MEASURES.map((m) =>
+  figure(m.name, m.label, m.kind, m.unit, m.direction, (s) => s.measures[m.name]),
+);
+
+/** Tokens of a strategy's bundles by what holds them: the frame and each requirement class. */
+const compositionFigures = [
+  figure('frame_tokens', 'frame', 'count', 'tokens', null, (s) => s.composition?.frame ?? null),
+  ...REQUIREMENT_CLASSES.map((k) =>
+    figure(
+      `${k.toLowerCase()}_tokens`,
+      k.toLowerCase(),
+      'count',
+      'tokens',
+      null,
+      (s) => s.composition?.classes[k] ?? null,
+    ),
+  ),
+];
+
 /** Every strategy figure. */
 export const FIGURES: readonly Figure[] = [
   figure('rows', 'compilations', 'count', 'compilations', null, (s) => s.rows),
@@ -130,6 +182,8 @@ export const FIGURES: readonly Figure[] = [
     (s) => s.real_tokens.o200k.bundles,
   ),
   ...realTokenFigures,
+  ...measureFigures,
+  ...compositionFigures,
 ];
 
 /**
@@ -186,6 +240,12 @@ export const TABLES = {
     'budget_slack_feasible',
   ],
   real_tokens: ['real_token_bundles', ...realTokenFigures.map((f) => f.name)],
+  // The field's measures (measures.ts): where the needed content lands and how it is ranked...
+  placement: ['bundles', 'must_middle_share', 'mean_position', 'ndcg', 'first_must_rr'],
+  // ...how much of the window serves the task, and how much of the budget is used...
+  window: ['bundles', 'useful_share', 'redundant_tokens', 'budget_use', 'over_budget', 'overshoot_tokens'],
+  // ...and what the window is made of.
+  composition: ['rendered_tokens', ...compositionFigures.map((f) => f.name)],
   // The compilers against the peers: every way a bundle can break the rules, each kind apart.
   peers: [
     'correct',

@@ -4,10 +4,13 @@ export {
   type Figure,
   figuresOf,
   type Kind,
+  ROW_MEASURES,
   ROW_METRICS,
+  type RowMeasure,
   rowMetric,
   type TableName,
 } from './catalogue.js';
+export { GAIN, measureBundle, NEAR_DUPLICATE, SHINGLE_WORDS, shingles } from './measures.js';
 export { NO_METRICS, score } from './metrics.js';
 export {
   budgetStats,

@@ -2,8 +2,18 @@
  * Aggregates over rows: the numbers behind summary.json and every report table. Everything is
  * computed from `rows.jsonl`; nothing is typed in.
  */
-import type { BudgetName, RealTokenStats, Row, StrategyStats, Tokenizer } from '../types.js';
+import { REQUIREMENT_CLASSES, type RequirementClass } from '../../compiler/index.js';
+import type {
+  BudgetName,
+  Measures,
+  RealTokenStats,
+  Row,
+  ScalarMeasure,
+  StrategyStats,
+  Tokenizer,
+} from '../types.js';
 import { BUDGETS, STRATEGY_ERROR, TOKENIZERS } from '../vocabulary.js';
+import { ROW_MEASURES } from './catalogue.js';
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 export const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : sum(xs) / xs.length);
@@ -46,7 +56,31 @@ export function strategyStats(rows: readonly Row[]): StrategyStats {
       Tokenizer,
       RealTokenStats
     >,
+    ...measureStats(scored.flatMap((r) => (r.measures ? [r.measures] : []))),
   };
+}
+
+/** The bundle measures of a strategy's rows that carry them (none in a run written before them). */
+function measureStats(measured: readonly Measures[]): Pick<StrategyStats, 'measures' | 'composition'> {
+  const measures = Object.fromEntries(
+    ROW_MEASURES.map((m) => {
+      const xs = measured.map((x) => x[m.name]).filter((x): x is number => x !== null);
+      return [m.name, m.over === 'mean' ? mean(xs) : measured.length === 0 ? null : sum(xs)];
+    }),
+  ) as Record<ScalarMeasure, number | null>;
+  if (measured.length === 0) return { measures, composition: null };
+  const roles: Record<string, number> = {};
+  const classes = Object.fromEntries(REQUIREMENT_CLASSES.map((k) => [k, 0])) as Record<
+    RequirementClass,
+    number
+  >;
+  let frame = 0;
+  for (const { composition: c } of measured) {
+    frame += c.frame;
+    for (const [role, n] of Object.entries(c.roles)) roles[role] = (roles[role] ?? 0) + n;
+    for (const k of REQUIREMENT_CLASSES) classes[k] += c.classes[k];
+  }
+  return { measures, composition: { frame, roles, classes } };
 }
 
 /**
