@@ -3,6 +3,7 @@
  * registered. The drift tests go through these, as `npm run reports` goes through `--strategies`,
  * so a plug-in dropped into strategies/ changes neither.
  */
+import { derivedFiles, prefixOf } from '../../src/harness/output/run-folder.js';
 import type { FindingsRun } from '../../src/harness/report/findings.js';
 import type { CompilationLine, Corpus, Row } from '../../src/harness/types.js';
 import { REPORT_STRATEGIES } from '../../src/harness/vocabulary.js';
@@ -27,3 +28,19 @@ export const asFindingsRun = (
   purposes: corpus.purposes,
   candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
 });
+
+/**
+ * The derived files of a run as `ctxbench report` makes them from its rows and compilations (the
+ * compilations give the rendered texts that prefix stability compares), of the report strategies'
+ * rows alone.
+ */
+export async function reportsOf(
+  run: { readonly rows: readonly Row[]; readonly compilations: readonly CompilationLine[] },
+  corpusName: string,
+  ingested = false,
+): Promise<Record<string, string>> {
+  const kept = run.rows.flatMap((r, k) => (inReports(r.strategy) ? [{ r, c: run.compilations[k] }] : []));
+  const rows = kept.map((x) => x.r);
+  const texts = kept.map((x) => x.c?.rendered_text ?? null);
+  return derivedFiles(rows, corpusName, ingested, await prefixOf(rows, texts));
+}

@@ -15,10 +15,10 @@ export async function threadStudy(
   return { rows: [...out.rows], compilations: [...out.compilations] };
 }
 
-let cached: Promise<{ rows: Row[] }> | undefined;
+let cached: Promise<{ rows: Row[]; compilations: CompilationLine[] }> | undefined;
 
 /** The reference study, run once per test file. */
-export const referenceStudy = (): Promise<{ rows: Row[] }> => {
+export const referenceStudy = (): Promise<{ rows: Row[]; compilations: CompilationLine[] }> => {
   cached ??= loadStrategies().then((strategies) => threadStudy(corpus(), referenceLedger(), strategies));
   return cached;
 };

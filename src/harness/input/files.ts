@@ -73,8 +73,11 @@ export function readJsonLines(file: string): { readonly line: number; readonly v
   return out;
 }
 
-/** Each line of a file, read in chunks: the file may be larger than any string. */
-export function forEachLine(file: string, fn: (line: string) => void): void {
+/**
+ * Each line of a file, read in chunks as it is asked for: the file may be larger than any string.
+ * The file is closed when the lines run out or the loop over them stops.
+ */
+export function* linesOf(file: string): Generator<string, void, undefined> {
   const fd = fs.openSync(file, 'r');
   const chunk = Buffer.alloc(1 << 20);
   // A character may straddle two chunks: the decoder holds its first bytes back until the rest come.
@@ -84,11 +87,16 @@ export function forEachLine(file: string, fn: (line: string) => void): void {
     for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
       const lines = (rest + decoder.write(chunk.subarray(0, n))).split('\n');
       rest = lines.pop() as string;
-      for (const line of lines) fn(line);
+      yield* lines;
     }
     rest += decoder.end();
-    if (rest !== '') fn(rest);
+    if (rest !== '') yield rest;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Each line of a file, read in chunks: the file may be larger than any string. */
+export function forEachLine(file: string, fn: (line: string) => void): void {
+  for (const line of linesOf(file)) fn(line);
 }

@@ -1,7 +1,7 @@
 /** Input: reading what a run is given (corpus, ledger, records), checking it, and its errors. */
 export { checkInputs, type InputFiles, located, orderRoles } from './checks.js';
 export { loadCorpus, requestAt } from './corpus.js';
-export { forEachLine, readJsonFile, readJsonLines, readTextLines } from './files.js';
+export { forEachLine, linesOf, readJsonFile, readJsonLines, readTextLines } from './files.js';
 export { parseJson } from './json.js';
 export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, truthFrom } from './ledger.js';
 export { asProblem, type Finding, Findings, findingLine, type Lint, settle } from './lint.js';

@@ -15,9 +15,16 @@ import {
   REQUIREMENT_CLASSES,
 } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
-import { readJsonFile, readJsonLines } from '../input/index.js';
+import { auditTokens, readJsonFile, readJsonLines } from '../input/index.js';
 import { count, reportHtml, reportMarkdown } from '../report/index.js';
-import { ROW_MEASURES, ROW_METRICS, summary } from '../score/index.js';
+import {
+  type PrefixStability,
+  prefixStability,
+  ROW_MEASURES,
+  ROW_METRICS,
+  renderedTexts,
+  summary,
+} from '../score/index.js';
 import type { Corpus, Row, ShardInfo, StrategyInfo } from '../types.js';
 import { jsonText as json } from './files.js';
 import type { FolderWriter } from './folder.js';
@@ -61,23 +68,36 @@ export function rowsCsv(rows: readonly Row[]): string {
 
 export const reportTitle = (corpusName: string): string => `Study report: ${corpusName}`;
 
-/** The derived files: what `ctxbench report` can regenerate from rows alone. */
+/**
+ * The files derived from the rows, and from `prefix`, each strategy's prefix stability, which
+ * compares the rendered texts of compilations.jsonl; without it, those figures are left out.
+ */
 export function derivedFiles(
   rows: readonly Row[],
   corpusName: string,
   ingested = false,
+  prefix?: ReadonlyMap<string, PrefixStability>,
 ): Record<string, string> {
+  const stability = prefix === undefined ? {} : { prefix_stability: Object.fromEntries(prefix) };
   return {
     'rows.csv': rowsCsv(rows),
-    'summary.json': json(summary(rows)),
-    'report.md': reportMarkdown(rows, reportTitle(corpusName), ingested),
+    'summary.json': json({ ...summary(rows), ...stability }),
+    'report.md': reportMarkdown(rows, reportTitle(corpusName), ingested, prefix),
   };
 }
 
+/** Each strategy's prefix stability from a run's rows and their rendered texts, counted in o200k. */
+export const prefixOf = (
+  rows: readonly Row[],
+  texts: Iterable<string | null>,
+): Promise<Map<string, PrefixStability>> =>
+  prefixStability(rows, texts, async (t) => (await auditTokens(t)).o200k);
+
 /**
  * Every report file of a run folder: the files derived from the rows, and report.html, whose grid
- * also shows each compilation from `compilations` (the run's compilations.jsonl). The one place
- * that makes them, for `study`, `merge` and `report` alike.
+ * also shows each compilation from `compilations` (the run's compilations.jsonl), whose rendered
+ * texts also give prefix stability. The one place that makes them, for `study`, `merge` and
+ * `report` alike.
  */
 export async function reportFiles(
   rows: readonly Row[],
@@ -85,8 +105,9 @@ export async function reportFiles(
   compilations: string,
   ingested = false,
 ): Promise<Record<string, string>> {
+  const prefix = await prefixOf(rows, renderedTexts(rows, compilations));
   return {
-    ...derivedFiles(rows, corpusName, ingested),
+    ...derivedFiles(rows, corpusName, ingested, prefix),
     'report.html': await reportHtml(rows, reportTitle(corpusName), compilations, ingested),
   };
 }

@@ -4,8 +4,11 @@
  */
 import {
   budgetStats,
+  CACHED_PRICE,
   figuresOf,
   oracleGap,
+  type PrefixFigures,
+  type PrefixStability,
   statsByStrategy,
   strategiesOf,
   type TableName,
@@ -93,11 +96,53 @@ const measureSections = (names: readonly string[], stats: ReadonlyMap<string, St
   perStrategy(names, stats, 'composition'),
 ];
 
+/** Prefix stability (score/prefix.ts): what a provider's prompt cache could reuse. */
+const prefixSection = (names: readonly string[], prefix: ReadonlyMap<string, PrefixStability>): string[] => [
+  '## Prefix stability\n\n' +
+    "How much of a bundle's rendered text begins exactly as the strategy's bundle before it, in o200k tokens: " +
+    'between the budgets of one case (tight to medium, medium to roomy) and between consecutive cases at one ' +
+    'budget, over the pairs where both are bundles. Prefix = the mean common prefix; share = its mean share of ' +
+    `the later bundle; saving = the share of the later bundles' input cost a prompt cache would save, billing a cached ` +
+    `token at ${CACHED_PRICE} of the price (no minimum cacheable length applied).`,
+  renderTable(
+    {
+      headers: [
+        'strategy',
+        'budget pairs',
+        'prefix',
+        'share',
+        'saving',
+        'case pairs',
+        'prefix',
+        'share',
+        'saving',
+      ],
+      rows: names.map((n) => {
+        const p = prefix.get(n);
+        const cells = (f: PrefixFigures | undefined) => [
+          f?.pairs ?? 0,
+          f?.prefix_tokens ?? null,
+          f?.share ?? null,
+          f?.saving ?? null,
+        ];
+        return [n, ...cells(p?.budgets), ...cells(p?.cases)];
+      }),
+      kinds: [undefined, 'count', 'mean', 'score', 'score', 'count', 'mean', 'score', 'score'],
+    },
+    'md',
+  ),
+];
+
 /**
  * The whole report. `title` names the corpus; nothing in it depends on the clock. A report of an
  * ingested corpus leads with the localization measures.
  */
-export function reportMarkdown(rows: readonly Row[], title: string, ingested = false): string {
+export function reportMarkdown(
+  rows: readonly Row[],
+  title: string,
+  ingested = false,
+  prefix?: ReadonlyMap<string, PrefixStability>,
+): string {
   const names = strategiesOf(rows);
   const stats = statsByStrategy(rows, names);
   const cases = new Set(rows.map((r) => r.case)).size;
@@ -145,6 +190,7 @@ export function reportMarkdown(rows: readonly Row[], title: string, ingested = f
   }
   // Runs written before the measures existed have none: their report ends as it did.
   if (rows.some((r) => r.measures)) parts.push(...measureSections(names, stats));
+  if (prefix !== undefined) parts.push(...prefixSection(names, prefix));
   return `${parts
     .join('\n\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -6,12 +6,18 @@ export {
   type Kind,
   ROW_MEASURES,
   ROW_METRICS,
-  type RowMeasure,
   rowMetric,
   type TableName,
 } from './catalogue.js';
-export { GAIN, measureBundle, NEAR_DUPLICATE, SHINGLE_WORDS, shingles } from './measures.js';
+export { measureBundle } from './measures.js';
 export { NO_METRICS, score } from './metrics.js';
+export {
+  CACHED_PRICE,
+  type PrefixFigures,
+  type PrefixStability,
+  prefixStability,
+  renderedTexts,
+} from './prefix.js';
 export {
   budgetStats,
   mean,

@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../../src/compiler/index.js';
-import { derivedFiles } from '../../../src/harness/output/run-folder.js';
 import { type FindingsRun, renderFindings } from '../../../src/harness/report/findings.js';
 import { rowsOf, strategyStats } from '../../../src/harness/score/index.js';
 import type { BudgetName, Row, StrategyStats } from '../../../src/harness/types.js';
@@ -16,7 +15,7 @@ import { AGENT_REPORT, PEERS, REPORT_STRATEGIES } from '../../../src/harness/voc
 import { agentRun } from '../../helpers/agent-200.js';
 import { ROOT, corpus as v1 } from '../../helpers/corpus.js';
 import { findingsRun, study as v2Study } from '../../helpers/corpus-v2.js';
-import { asFindingsRun, reportRows } from '../../helpers/reports.js';
+import { asFindingsRun, reportRows, reportsOf } from '../../helpers/reports.js';
 import { referenceStudy } from '../../helpers/study.js';
 
 /** The three runs by the names `npm run reports` gives their folders. */
@@ -47,7 +46,7 @@ describe('what is generated from the three runs', () => {
     expect(corpus.name).toBe(AGENT_REPORT.name);
     expect(corpus.cases).toHaveLength(AGENT_REPORT.cases);
     expect(new Set(rows.map((r) => r.strategy))).toEqual(new Set(REPORT_STRATEGIES));
-    for (const [name, text] of Object.entries(derivedFiles(rows, corpus.name)))
+    for (const [name, text] of Object.entries(await reportsOf(await agentRun(), corpus.name)))
       expect(text, `reports/agent-200/${name} drifted: run npm run reports`).toBe(
         fs.readFileSync(path.join(ROOT, 'reports', AGENT_REPORT.name, name), 'utf8'),
       );

@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { derivedFiles } from '../../../src/harness/output/run-folder.js';
 import {
   listStrategies,
   loadStrategies,
@@ -16,7 +15,7 @@ import {
 import { REPORT_STRATEGIES } from '../../../src/harness/vocabulary.js';
 import { tempDir } from '../../helpers/cli.js';
 import { corpus, ROOT } from '../../helpers/corpus.js';
-import { reportRows, reportStrategies } from '../../helpers/reports.js';
+import { reportStrategies, reportsOf } from '../../helpers/reports.js';
 import { referenceLedger, threadStudy } from '../../helpers/study.js';
 
 const tmp = tempDir('report-strategies');
@@ -46,9 +45,9 @@ describe('the report strategies', () => {
     expect(reportStrategies(registered)).toEqual(reportStrategies(shipped));
     expect(reportStrategies(registered).map((s) => s.name)).toEqual([...REPORT_STRATEGIES]);
     // What the reference drift test compares: the rows of a study that ran the plug-in too.
-    const { rows } = await threadStudy(corpus(), referenceLedger(), registered);
-    expect(rows.filter((r) => r.strategy === 'aa-probe')).toHaveLength(corpus().cases.length * 3);
-    for (const [name, text] of Object.entries(derivedFiles(reportRows(rows), corpus().name)))
+    const run = await threadStudy(corpus(), referenceLedger(), registered);
+    expect(run.rows.filter((r) => r.strategy === 'aa-probe')).toHaveLength(corpus().cases.length * 3);
+    for (const [name, text] of Object.entries(await reportsOf(run, corpus().name)))
       expect(text, `reports/${name}`).toBe(fs.readFileSync(path.join(ROOT, 'reports', name), 'utf8'));
   });
 });

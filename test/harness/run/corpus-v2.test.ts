@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { derivedFiles } from '../../../src/harness/output/run-folder.js';
 import type { Row } from '../../../src/harness/types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
 import { ROOT } from '../../helpers/corpus.js';
-import { cand, corpus, each, entryOf, row, study, sum } from '../../helpers/corpus-v2.js';
+import { cand, compilations, corpus, each, entryOf, row, study, sum } from '../../helpers/corpus-v2.js';
+import { reportsOf } from '../../helpers/reports.js';
 
 const GATES = ['scope', 'freshness', 'authority', 'floor'] as const;
 const violations = (r: Row) => VIOLATION_KINDS.reduce((s, k) => s + (r[`${k}_violations`] ?? 0), 0);
@@ -205,7 +205,8 @@ describe('corpus v2: each case shows what it is for', () => {
 
 describe('corpus v2: what is generated from its run', () => {
   it('reports/compiler-v2/ equals what the code produces now (npm run reports regenerates it)', async () => {
-    for (const [name, text] of Object.entries(derivedFiles(await study, corpus.name))) {
+    const run = { rows: await study, compilations };
+    for (const [name, text] of Object.entries(await reportsOf(run, corpus.name))) {
       expect(text, `reports/compiler-v2/${name} drifted: run npm run reports`).toBe(
         fs.readFileSync(path.join(ROOT, 'reports/compiler-v2', name), 'utf8'),
       );

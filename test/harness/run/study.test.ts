@@ -3,7 +3,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleToJSON, compileContext, resultToJSON } from '../../../src/compiler/index.js';
 import { verifyRows } from '../../../src/harness/checks/verify.js';
-import { derivedFiles } from '../../../src/harness/output/run-folder.js';
 import { caseInputs, strategyInput } from '../../../src/harness/run/input.js';
 import { compileWith } from '../../../src/harness/run/measure.js';
 import { loadStrategies, registryOrder } from '../../../src/harness/run/registry.js';
@@ -13,7 +12,7 @@ import type { CaseLedger, Row } from '../../../src/harness/types.js';
 import { BUDGETS, PUBLISHED_ORDER } from '../../../src/harness/vocabulary.js';
 import { recordOf } from '../../helpers/compiled.js';
 import { corpus, ROOT } from '../../helpers/corpus.js';
-import { reportRows } from '../../helpers/reports.js';
+import { reportsOf } from '../../helpers/reports.js';
 import { referenceLedger, referenceStudy } from '../../helpers/study.js';
 
 const PUBLISHED = path.join(ROOT, 'corpus/compiler-v1/published');
@@ -82,8 +81,7 @@ describe('the run order and the reports', () => {
   });
 
   it('the committed reports/ equal what the code produces now (npm run reports regenerates them)', async () => {
-    const { rows } = await referenceStudy();
-    for (const [name, text] of Object.entries(derivedFiles(reportRows(rows), corpus().name))) {
+    for (const [name, text] of Object.entries(await reportsOf(await referenceStudy(), corpus().name))) {
       expect(text, `reports/${name} drifted: run npm run reports`).toBe(
         fs.readFileSync(path.join(ROOT, 'reports', name), 'utf8'),
       );
