@@ -54,9 +54,9 @@ const COMMANDS: readonly Listed[] = [
     load: async () => (await import('./commands/verify.js')).verify,
   },
   {
-    name: 'compare <a> <b>',
+    name: 'compare <a> [b]',
     describe:
-      'the compilations that changed between two run folders (outcome, admitted set, tokens, any metric), and the headline deltas per strategy',
+      'the compilations that changed between two run folders (or two strategies of one), the headline deltas per strategy, and which differences are significant',
     load: async () => (await import('./commands/compare.js')).compare,
   },
   {

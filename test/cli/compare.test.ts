@@ -249,7 +249,7 @@ describe('compare two runs', () => {
       [[path.join(tmp, 'nowhere'), base], /nowhere: no such folder$/],
       [[base, CORPUS_DIR], /compiler-v1[/\\]rows\.jsonl: no rows\.jsonl: not a run folder$/],
       [[base, broken], /broken[/\\]rows\.jsonl: row 3: invalid must_recall$/],
-      [[base], /Not enough non-option arguments/],
+      [[base], /name two run folders, or one with --strategies a,b/],
     ];
     for (const [args, message] of cases) {
       const r = await cli('compare', ...args);
@@ -258,6 +258,91 @@ describe('compare two runs', () => {
       expect(err).toHaveLength(1);
       expect(err[0]).toMatch(message);
       expect(r.stdout).toBe('');
+    }
+  });
+});
+
+/** C(n, k) / 2^n summed for k <= m, twice, at most 1: McNemar's exact p, written here from its definition. */
+function exactP(aOnly: number, bOnly: number): number {
+  const n = aOnly + bOnly;
+  let tail = 0;
+  let choose = 1;
+  for (let k = 0; k <= Math.min(aOnly, bOnly); k++) {
+    tail += choose / 2 ** n;
+    choose = (choose * (n - k)) / (k + 1);
+  }
+  return n === 0 ? 1 : Math.min(1, 2 * tail);
+}
+
+describe('compare: paired tests', () => {
+  it('two strategies of one run, paired by case and budget: McNemar on correct as the rows count it', async () => {
+    const r = await cli(
+      'compare',
+      base,
+      '--strategies',
+      'dump,compiler',
+      '--table',
+      'tests',
+      '--format',
+      'json',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const tests = JSON.parse(r.stdout) as Record<string, unknown>[];
+    const correct = tests.find((t) => t.figure === 'status_correct');
+    // From rows.jsonl here: each case and budget's dump row against its compiler row.
+    const rows = rowsOf(base);
+    const at = (s: string) =>
+      new Map(rows.filter((x) => x.strategy === s).map((x) => [`${x.case}/${x.budget}`, x]));
+    const [dump, compiler] = [at('dump'), at('compiler')];
+    let aOnly = 0;
+    let bOnly = 0;
+    for (const [cell, d] of dump) {
+      const c = compiler.get(cell) as RowJson;
+      if (d.status_correct === true && c.status_correct === false) aOnly++;
+      if (d.status_correct === false && c.status_correct === true) bOnly++;
+    }
+    expect(aOnly + bOnly).toBeGreaterThan(0);
+    expect(correct).toMatchObject({ strategy: 'dump vs compiler', cells: dump.size, differ: aOnly + bOnly });
+    expect(correct?.p as number).toBeCloseTo(exactP(aOnly, bOnly), 10);
+    expect(correct?.significant).toBe(String(exactP(aOnly, bOnly) < 0.05));
+    // The same seed gives the same bytes; the seed is said.
+    const again = await cli(
+      'compare',
+      base,
+      '--strategies',
+      'dump,compiler',
+      '--table',
+      'tests',
+      '--format',
+      'json',
+    );
+    expect(again.stdout).toBe(r.stdout);
+    expect(r.stderr).toContain('seed compare');
+  });
+
+  it('the text lists the figures that differ somewhere, after the headline, with intervals', async () => {
+    const r = await cli('compare', base, loose);
+    const tables = textTables(r.stdout);
+    expect(tables).toHaveLength(2);
+    const tests = tables[1];
+    expect(tests?.headers.slice(0, 4)).toEqual(['strategy', 'figure', 'cells', 'differ']);
+    // Every listed figure differs in some cell, and backs its significance with an interval or p.
+    for (const row of tests?.rows ?? []) {
+      expect(Number(row[3])).toBeGreaterThan(0);
+      expect(row[7]).toMatch(/^\[.*, .*\]$/);
+    }
+  });
+
+  it('bad usage: --strategies with two runs, a strategy the run lacks, one run alone', async () => {
+    for (const args of [
+      [base, loose, '--strategies', 'dump,compiler'],
+      [base, '--strategies', 'dump,nosuch'],
+      [base, '--strategies', 'dump'],
+      [base],
+    ]) {
+      const r = await cli('compare', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
   });
 });

@@ -3,11 +3,14 @@ import {
   type Change,
   type Comparison,
   compareRuns,
+  DEFAULT_SEED,
   readRunFolder,
   type Side,
   type StrategyDelta,
+  strategyPair,
   type Value,
 } from '../../harness/checks/index.js';
+import { UsageError } from '../../harness/errors.js';
 import {
   type Cell,
   count,
@@ -21,6 +24,7 @@ import {
 } from '../../harness/report/index.js';
 import { type Figure, figuresOf } from '../../harness/score/index.js';
 import { defineCommand, formatOption, oneOutput, tableOutput } from '../command.js';
+import { testsNote, testsTable } from '../compare-tests.js';
 import { EXIT } from '../io.js';
 
 /** Compare two run folders compilation by compilation, and each strategy's headline figures. */
@@ -32,11 +36,31 @@ export const compare = defineCommand({
       '$0 compare runs/before runs/after --format csv > headline.csv',
       'the headline per strategy alone as CSV (the changes go to stderr)',
     ],
+    ['$0 compare runs/mine --strategies topk,compiler', 'two strategies of one run, cell by cell'],
+    ['$0 compare runs/a runs/b --table tests --format csv', 'every paired test as CSV'],
   ],
   options: (y) =>
     y
       .positional('a', { type: 'string', demandOption: true, describe: 'run folder A (before)' })
-      .positional('b', { type: 'string', demandOption: true, describe: 'run folder B (after)' })
+      .positional('b', {
+        type: 'string',
+        describe: 'run folder B (after); left out with --strategies, which compares two strategies of run A',
+      })
+      .option('strategies', {
+        type: 'string',
+        describe: 'a,b: strategy a against strategy b in the one run given, paired by case and budget',
+      })
+      .option('seed', {
+        type: 'string',
+        default: DEFAULT_SEED,
+        describe: 'seeds the bootstrap intervals: the same runs and seed give the same bytes',
+      })
+      .option('table', {
+        choices: ['headline', 'tests'] as const,
+        default: 'headline' as 'headline' | 'tests',
+        describe:
+          'which table --format csv or json prints: the headline per strategy, or every paired test (text and md print both)',
+      })
       .option('json', {
         type: 'boolean',
         default: false,
@@ -54,17 +78,50 @@ export const compare = defineCommand({
       }),
   run: (a, { io }) => {
     oneOutput(a.json, a.format);
-    const c = compareRuns(readRunFolder(a.a as string), readRunFolder(a.b as string));
+    const [runA, runB] = runsOf(a.a as string, a.b, a.strategies);
+    const c = compareRuns(runA, runB, a.seed);
     if (a.json) io.out(`${JSON.stringify(c, null, 2)}\n`);
     else {
       const out = tableOutput(io, a.format);
       out.note(comparisonText(c));
-      // A program reading the headline gets its table even when it is empty.
-      if (c.headline.length > 0 || isDataFormat(a.format)) out.table(deltaTable(c, a.format));
+      const tests = () => {
+        out.note(testsNote(c));
+        out.table(testsTable(c, a.format));
+      };
+      // A program reading a table gets it even when it is empty, and nothing else on stdout.
+      if (isDataFormat(a.format)) {
+        if (a.table === 'tests') tests();
+        else out.table(deltaTable(c, a.format));
+      } else if (c.headline.length > 0) {
+        out.table(deltaTable(c, a.format));
+        tests();
+      }
     }
     return a.failOnChange && anythingChanged(c) ? EXIT.checkFailed : EXIT.ok;
   },
 });
+
+/** The two sides: two run folders, or two strategies of one. */
+function runsOf(a: string, b: string | undefined, strategies: string | undefined) {
+  if (strategies === undefined) {
+    if (b === undefined) throw new UsageError('name two run folders, or one with --strategies a,b');
+    return [readRunFolder(a), readRunFolder(b)] as const;
+  }
+  if (b !== undefined)
+    throw new UsageError('--strategies compares two strategies of one run: give one run folder');
+  const names = strategies.split(',');
+  const [x, y] = names;
+  if (names.length !== 2 || x === undefined || y === undefined || x === '' || y === '' || x === y)
+    throw new UsageError(`--strategies takes two different strategies, a,b, not "${strategies}"`);
+  const run = readRunFolder(a);
+  const held = new Set(run.rows.map((r) => r.strategy));
+  const missing = names.filter((n) => !held.has(n));
+  if (missing.length > 0)
+    throw new UsageError(
+      `${a} holds no rows of ${missing.join(', ')} (it holds ${[...held].join(', ') || 'no rows'})`,
+    );
+  return strategyPair(run, x, y);
+}
 
 const list = (xs: readonly string[]) => xs.join(', ');
 

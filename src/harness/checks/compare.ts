@@ -4,7 +4,14 @@
  * hold. A compilation is identified by (case, budget, strategy).
  */
 import { DIGITS } from '../report/index.js';
-import { figuresOf, strategiesOf, strategyStats } from '../score/index.js';
+import {
+  figuresOf,
+  PAIRED_FIGURES,
+  type PairedTest,
+  pairedTest,
+  strategiesOf,
+  strategyStats,
+} from '../score/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { firstDifference, same } from './diff.js';
@@ -116,6 +123,8 @@ export interface StrategyDelta {
   readonly b: Headline;
   /** b - a, rounded to the places of its kind (no float noise); null where either is null. */
   readonly delta: Headline;
+  /** Each figure of the catalogue's PAIRED_FIGURES tested cell by cell, under its name, in its order. */
+  readonly tests: Readonly<Record<string, PairedTest>>;
 }
 
 export interface ChangedCompilation {
@@ -139,7 +148,12 @@ export interface Side {
   };
 }
 
+/** The bootstrap's seed when none is given. */
+export const DEFAULT_SEED = 'compare';
+
 export interface Comparison {
+  /** What seeded the bootstrap intervals. */
+  readonly seed: string;
   readonly a: Side;
   readonly b: Side;
   readonly same_corpus: boolean;
@@ -165,7 +179,11 @@ export const anythingChanged = (c: Comparison): boolean =>
   c.compilations.changed > 0 ||
   [c.a, c.b].some((s) => s.only.strategies.length + s.only.cases.length + s.only.compilations.length > 0);
 
-export function compareRuns(a: RunFolder, b: RunFolder): Comparison {
+/**
+ * Two runs compilation by compilation. `seed` seeds each figure's bootstrap (with the strategy's
+ * and the figure's names, so that no figure's interval depends on which others are tested).
+ */
+export function compareRuns(a: RunFolder, b: RunFolder, seed = DEFAULT_SEED): Comparison {
   const byId = (rows: readonly Row[]) => new Map(rows.map((r) => [compilationId(r), r]));
   const rowsA = byId(a.rows);
   const rowsB = byId(b.rows);
@@ -213,9 +231,19 @@ export function compareRuns(a: RunFolder, b: RunFolder): Comparison {
     );
     const changed = mine.filter((p) => p.changed).length;
     const extras_only = mine.filter((p) => p.extrasOnly).length;
-    return { strategy, compilations: mine.length, changed, extras_only, a: ha, b: hb, delta };
+    const tests = Object.fromEntries(
+      PAIRED_FIGURES.map((f) => [
+        f.name,
+        pairedTest(
+          mine.map((p) => [f.of(p.a), f.of(p.b)] as const),
+          `${seed}/${strategy}/${f.name}`,
+        ),
+      ]),
+    );
+    return { strategy, compilations: mine.length, changed, extras_only, a: ha, b: hb, delta, tests };
   });
   return {
+    seed,
     a: side(a, b, rowsB),
     b: side(b, a, rowsA),
     same_corpus: sameCorpus(
@@ -238,4 +266,18 @@ function policyFields(a: string | null, b: string | null): string[] {
   const pb = JSON.parse(b) as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(pa), ...Object.keys(pb)])].sort();
   return keys.filter((k) => firstDifference(pa[k], pb[k]) !== null);
+}
+
+/**
+ * Two strategies of one run as two runs of one strategy, `A vs B`, so that every cell pairs A's
+ * compilation with B's of the same case and budget.
+ */
+export function strategyPair(run: RunFolder, a: string, b: string): [RunFolder, RunFolder] {
+  const name = `${a} vs ${b}`;
+  const only = (s: string): RunFolder => ({
+    ...run,
+    dir: `${run.dir} (${s})`,
+    rows: run.rows.filter((r) => r.strategy === s).map((r) => ({ ...r, strategy: name })),
+  });
+  return [only(a), only(b)];
 }

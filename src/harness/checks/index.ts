@@ -4,8 +4,10 @@ export {
   type Change,
   type Comparison,
   compareRuns,
+  DEFAULT_SEED,
   type Side,
   type StrategyDelta,
+  strategyPair,
   type Value,
 } from './compare.js';
 export { checkCompilation, problemText } from './compilation.js';

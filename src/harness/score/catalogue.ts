@@ -17,7 +17,7 @@ export type Direction = 'higher' | 'lower' | null;
 /** What one unit of a figure is: compilations (rows), admitted items, tokens, or a ratio. */
 export type Unit = 'compilations' | 'items' | 'tokens' | 'fraction' | 'ratio';
 
-interface Described {
+export interface Described {
   /** Lower-case words, the same in every table that shows the figure. */
   readonly label: string;
   readonly kind: Kind;

@@ -12,6 +12,14 @@ export {
 export { measureBundle } from './measures.js';
 export { NO_METRICS, score } from './metrics.js';
 export {
+  ALPHA,
+  PAIRED_FIGURES,
+  type PairedFigure,
+  type PairedTest,
+  pairedTest,
+  RESAMPLES,
+} from './paired.js';
+export {
   CACHED_PRICE,
   type PrefixFigures,
   type PrefixStability,
