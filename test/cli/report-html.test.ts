@@ -12,18 +12,13 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { OUTCOME_LEGEND, TRACE_COLUMNS } from '../../src/harness/report/grid.js';
 import type { Row } from '../../src/harness/types.js';
+import { chromium, noChromium, withBrowser } from '../helpers/browser.js';
 import { cli, tempDir } from '../helpers/cli.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
-/** Debian's Chromium, or the one CTXBENCH_CHROMIUM names. */
-const CANDIDATES = [process.env.CTXBENCH_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-const chromium = CANDIDATES.find((f): f is string => f !== undefined && f !== '' && fs.existsSync(f));
-if (chromium === undefined)
-  console.log(
-    `report-html: skipped: no Chromium at ${CANDIDATES.filter(Boolean).join(', ')} (apt-get install -y chromium, or set CTXBENCH_CHROMIUM)`,
-  );
+if (chromium === undefined) console.log(`report-html: ${noChromium}`);
 
 const tmp = tempDir('report-html-browser');
 
@@ -56,30 +51,14 @@ describe('report.html in headless Chromium', () => {
       const rows = jsonLines<Row>(path.join(out, 'rows.jsonl'));
       const lines = jsonLines<Line>(path.join(out, 'compilations.jsonl'));
 
-      const { chromium: driver } = await import('playwright-core');
-      // Root in a container has no user namespace for Chromium's sandbox.
-      const browser = await driver.launch({ executablePath: chromium as string, args: ['--no-sandbox'] });
-      try {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-        const problems: string[] = [];
-        page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-        page.on('console', (m) => {
-          if (m.type() === 'error' || m.type() === 'warning') problems.push(`console: ${m.text()}`);
-        });
-        // No network: anything but the page itself is refused, and counted.
-        const requested: string[] = [];
-        await page.route('**/*', (route) => {
-          const url = route.request().url();
-          if (url.startsWith('file:')) return route.continue();
-          requested.push(url);
-          return route.abort();
-        });
+      await withBrowser(async (open) => {
+        const { page, problems, requested } = await open();
         await page.goto(pathToFileURL(path.join(out, 'report.html')).href);
 
         // Every chart: an SVG with a size and bars in it.
         const charts = page.locator('figure.chart');
-        expect(await charts.count()).toBe(3);
-        for (const id of ['outcomes', 'violations', 'recall-tokens']) {
+        expect(await charts.count()).toBe(4);
+        for (const id of ['outcomes', 'violations', 'recall-tokens', 'composition']) {
           const svg = page.locator(`#chart-${id} svg`);
           const box = await svg.boundingBox();
           expect(box?.width ?? 0, id).toBeGreaterThan(100);
@@ -141,9 +120,7 @@ describe('report.html in headless Chromium', () => {
 
         expect(requested).toEqual([]);
         expect(problems).toEqual([]);
-      } finally {
-        await browser.close();
-      }
+      });
     },
   );
 });

@@ -5,7 +5,8 @@
  * characters), never from a canvas that would measure with whatever fonts the machine has.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { budgetStats, statsByStrategy } from '../score/index.js';
+import { REQUIREMENT_CLASSES } from '../../compiler/index.js';
+import { budgetStats, rowsOf, statsByStrategy, strategyStats } from '../score/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { plural } from './format.js';
@@ -127,8 +128,46 @@ function recallTokensSpec(rows: readonly Row[], names: readonly string[]): TopLe
   };
 }
 
+/** The parts a composition bar stacks: the frame, then each requirement class. */
+const PARTS = ['frame', ...REQUIREMENT_CLASSES.map((k) => k.toLowerCase())];
+
 /**
- * The three chart specs of a run's rows, in the page's order; the titles go in the page's
+ * (4) What the window is made of, as a context window is drawn in Letta: per strategy and budget,
+ * the bundles' rendered tokens stacked by the frame and each requirement class. Null for a run
+ * written before the measures.
+ */
+function compositionSpec(rows: readonly Row[], names: readonly string[]): TopLevelSpec | null {
+  const values = names.flatMap((strategy) =>
+    BUDGETS.flatMap((budget) => {
+      const c = strategyStats(rowsOf(rows, strategy, budget)).composition;
+      if (c === null) return [];
+      const tokens = [c.frame, ...REQUIREMENT_CLASSES.map((k) => c.classes[k])];
+      return PARTS.map((part, k) => ({ strategy, budget, part, order: k, tokens: tokens[k] }));
+    }),
+  );
+  if (values.length === 0) return null;
+  return {
+    data: { values },
+    height: { step: BAR_STEP / 1.5 },
+    width: 420,
+    mark: { type: 'bar', tooltip: true },
+    encoding: {
+      y: { field: 'strategy', type: 'nominal', sort: [...names], title: null },
+      yOffset: { field: 'budget', sort: [...BUDGETS] },
+      x: {
+        field: 'tokens',
+        type: 'quantitative',
+        title: 'rendered tokens (sum over bundles)',
+        stack: 'zero',
+      },
+      color: { field: 'part', sort: PARTS, scale: { domain: PARTS, scheme: 'tableau10' }, title: 'held by' },
+      order: { field: 'order' },
+    },
+  };
+}
+
+/**
+ * The chart specs of a run's rows, in the page's order (the composition's only when the rows carry measures); the titles go in the page's
  * captions. With an x offset the width step is a single bar's, so wide runs stay readable.
  */
 function chartSpecs(
@@ -137,6 +176,7 @@ function chartSpecs(
 ): { id: string; title: string; spec: TopLevelSpec }[] {
   const stats = statsByStrategy(rows, names);
   const each = stats.get(names[0] ?? '')?.rows ?? 0;
+  const composition = compositionSpec(rows, names);
   return [
     {
       id: 'outcomes',
@@ -153,6 +193,16 @@ function chartSpecs(
       title: 'Must recall (mean, a refusal scores 0) and rendered tokens (sum) per strategy and budget',
       spec: recallTokensSpec(rows, names),
     },
+    ...(composition === null
+      ? []
+      : [
+          {
+            id: 'composition',
+            title:
+              'Composition: rendered tokens by frame and requirement class, per strategy and budget (tight, medium, roomy from the top)',
+            spec: composition,
+          },
+        ]),
   ];
 }
 

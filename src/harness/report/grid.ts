@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { forEachLine } from '../input/index.js';
 import type { Row } from '../types.js';
-import { STRATEGY_ERROR } from '../vocabulary.js';
+import { STRATEGY_ERROR, VIOLATION_KINDS } from '../vocabulary.js';
 import { int, plural } from './format.js';
 
 /** What a compilation came to, against what the corpus expected. */
@@ -51,6 +51,13 @@ export const TRACE_COLUMNS = [
   'position',
 ] as const;
 
+/** What the grid can be coloured by, beside the outcome: a field of every cell, and its words. */
+export const COLOUR_MEASURES = [
+  { field: 'must_recall', label: 'must recall (red 0 to green 1)' },
+  { field: 'violations', label: 'violations (green none, darker red more)' },
+  { field: 'budget_use', label: 'budget use (paler to darker blue up to the budget, red beyond it)' },
+] as const;
+
 /** The bundle item fields the page lists (the content itself is in the rendered text). */
 export const ITEM_COLUMNS = ['position', 'id', 'kind', 'token_count', 'source'] as const;
 
@@ -79,6 +86,12 @@ export interface GridCell {
   readonly rendered_tokens: number;
   readonly must_recall: number | null;
   readonly illegal: number | null;
+  /** The six violation kinds summed; null on an error row. */
+  readonly violations: number | null;
+  /** Rendered over requested tokens; null without a bundle or a run without measures. */
+  readonly budget_use: number | null;
+  /** The cell's name in the page's address, `#cell=<case>/<budget>/<strategy>`. */
+  readonly id: string;
   readonly extras: string;
   readonly detail: CellDetail | null;
   readonly missing: string | null;
@@ -148,6 +161,12 @@ function cellOf(r: Row, k: number, detail: CellDetail | null, missing: string | 
     rendered_tokens: r.rendered_tokens,
     must_recall: r.must_recall,
     illegal: r.illegal_admission,
+    violations:
+      r.reason === STRATEGY_ERROR
+        ? null
+        : VIOLATION_KINDS.reduce((n, kind) => n + (r[`${kind}_violations`] ?? 0), 0),
+    budget_use: r.measures?.budget_use ?? null,
+    id: `${r.case}/${r.budget}/${r.strategy}`,
     extras: cut(JSON.stringify(r.extras, null, 2), CAPS.json, `rows.jsonl line ${k + 1}`),
     detail,
     missing,

@@ -11,8 +11,16 @@ import { BUDGETS } from '../vocabulary.js';
 import { type Chart, renderCharts } from './charts.js';
 import { type CellTable, exactProse, exactTables } from './exact.js';
 import { count, int, plural } from './format.js';
-import { type GridCell, gridCells, ITEM_COLUMNS, OUTCOME_LEGEND, TRACE_COLUMNS } from './grid.js';
+import {
+  COLOUR_MEASURES,
+  type GridCell,
+  gridCells,
+  ITEM_COLUMNS,
+  OUTCOME_LEGEND,
+  TRACE_COLUMNS,
+} from './grid.js';
 import { headlineTable } from './headline.js';
+import { intervalTable } from './intervals.js';
 import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
 import { SCRIPT, STYLE } from './page.js';
 import { peerNames, peersSection } from './peers.js';
@@ -68,33 +76,72 @@ const cellTitle = (c: GridCell, label: string): string =>
   `${c.case} / ${c.budget} / ${c.strategy}: ${label}${c.reason === null ? '' : ` (${c.reason})`}, ` +
   `${c.rendered_tokens} of ${c.budget_tokens} ${plural(c.budget_tokens, 'token')}`;
 
+/** A `<select>` of the page's controls: its id, its words, and its options as (value, words). */
+const select = (id: string, label: string, options: readonly (readonly [string, string])[]): string =>
+  `<label>${escapeHtml(label)} <select id="${id}">${options
+    .map(([value, words]) => `<option value="${escapeHtml(value)}">${escapeHtml(words)}</option>`)
+    .join('')}</select></label>`;
+
+/** The grid's controls: what colours the cells, which cells show, and the order of the cases. */
+function gridControls(names: readonly string[], budgets: readonly string[]): string {
+  const all: readonly [string, string] = ['', 'all'];
+  return [
+    '<p id="grid-controls">',
+    select('colour-by', 'colour by', [
+      ['outcome', 'outcome'],
+      ...COLOUR_MEASURES.map((m) => [m.field, m.label] as const),
+    ]),
+    select('filter-strategy', 'strategy', [all, ...names.map((n) => [n, n] as const)]),
+    select('filter-budget', 'budget', [all, ...budgets.map((b) => [b, b] as const)]),
+    select('filter-outcome', 'outcome', [all, ...OUTCOME_LEGEND.map((o) => [o.outcome, o.label] as const)]),
+    '<label>case <input id="filter-case" type="search" placeholder="part of a name"></label>',
+    select('sort-cases', 'cases', [
+      ['name', 'by name'],
+      ['wrong', 'most unexpected outcomes first'],
+    ]),
+    '</p>',
+  ].join(' ');
+}
+
 /** The case x budget x strategy grid: a row per case, a column per budget and strategy. */
 function gridSection(cells: readonly GridCell[], names: readonly string[]): string {
   const budgets = BUDGETS.filter((b) => cells.some((c) => c.budget === b));
   const label = new Map(OUTCOME_LEGEND.map((o) => [o.outcome, o.label]));
   const at = new Map(cells.map((c) => [`${c.case}\n${c.budget}\n${c.strategy}`, c]));
   const cases = [...new Set(cells.map((c) => c.case))];
-  const head1 = budgets.map((b) => `<th class="b" colspan="${names.length}">${b}</th>`).join('');
-  const head2 = budgets.flatMap(() => names.map((n) => `<th class="s">${escapeHtml(n)}</th>`)).join('');
+  const head1 = budgets
+    .map(
+      (b) =>
+        `<th class="b" colspan="${names.length}" data-span="${names.length}" data-budget="${b}">${b}</th>`,
+    )
+    .join('');
+  const column = (b: string, n: string) => `data-budget="${b}" data-strategy="${escapeHtml(n)}"`;
+  const head2 = budgets
+    .flatMap((b) => names.map((n) => `<th class="s" ${column(b, n)}>${escapeHtml(n)}</th>`))
+    .join('');
   const body = cases.map((kase) => {
     const tds = budgets.flatMap((b) =>
       names.map((n) => {
         const c = at.get(`${kase}\n${b}\n${n}`);
-        if (c === undefined) return '<td></td>';
+        if (c === undefined) return `<td ${column(b, n)}></td>`;
         const title = escapeHtml(cellTitle(c, label.get(c.outcome) ?? c.outcome));
-        return `<td><button type="button" class="cell o-${c.outcome}" data-k="${c.k}" data-outcome="${c.outcome}" title="${title}" aria-label="${title}"></button></td>`;
+        return `<td ${column(b, n)}><button type="button" class="cell o-${c.outcome}" data-k="${c.k}" data-outcome="${c.outcome}" title="${title}" aria-label="${title}"></button></td>`;
       }),
     );
-    return `<tr><th scope="row">${escapeHtml(kase)}</th>${tds.join('')}</tr>`;
+    return `<tr data-case="${escapeHtml(kase)}"><th scope="row">${escapeHtml(kase)}</th>${tds.join('')}</tr>`;
   });
   const legend = OUTCOME_LEGEND.map(
     (o) => `<span class="sw o-${o.outcome}" data-outcome="${o.outcome}"></span>${escapeHtml(o.label)}`,
   ).join('');
   return [
     '<section id="grid"><h2>Every compilation</h2>',
-    `<p>One cell per case, budget and strategy (${int(cells.length)} in all), coloured by outcome. ` +
-      'Open a cell for its bundle, its rendered text and its decision trace.</p>',
-    `<p class="legend">${legend}</p>`,
+    `<p>One cell per case, budget and strategy (${int(cells.length)} in all), coloured by outcome or by a ` +
+      "measure. Open a cell for its bundle, its rendered text and its decision trace, and set another strategy's " +
+      "bundle beside it; the page's address then names the cell (<code>#cell=case/budget/strategy</code>), so a " +
+      'link opens it.</p>',
+    gridControls(names, budgets),
+    `<p class="legend" id="grid-legend">${legend}</p>`,
+    '<p class="legend" id="measure-legend" hidden></p>',
     '<div class="grid-and-detail">',
     `<table id="grid-table"><thead><tr><th rowspan="2">case</th>${head1}</tr><tr>${head2}</tr></thead><tbody>`,
     body.join('\n'),
@@ -105,13 +152,19 @@ function gridSection(cells: readonly GridCell[], names: readonly string[]): stri
   ].join('\n');
 }
 
-/** The headline `study` prints, the catalogue's figures per strategy, as a table of the page. */
+/** The headline `study` prints, the catalogue's figures per strategy, then the same with intervals. */
 function headlineSection(rows: readonly Row[], names: readonly string[]): string {
   const t = headlineTable(statsByStrategy(rows, names));
   return [
     '<section id="headline"><h2>Headline</h2>',
     "<p>Sums over each strategy's compilations; must recall is the mean over those expected to return a bundle.</p>",
     htmlTable(cellTable(t), 'headline-table', (k) => k > 0),
+    '<h3>With 95% intervals</h3>',
+    '<p>Rates of correct outcomes and refusals with their Wilson intervals; means (must recall over the ' +
+      'compilations expected to return a bundle, nDCG and the useful share over bundles) with a ' +
+      'bootstrap interval of 2,000 resamples, seeded by the strategy and the figure. Where two ' +
+      "strategies' intervals overlap, <code>ctxbench compare RUN --strategies a,b</code> tests the pair cell by cell.</p>",
+    htmlTable(cellTable(intervalTable(rows, names)), 'interval-table', (k) => k > 0),
     '</section>',
   ].join('\n');
 }
@@ -183,6 +236,7 @@ export async function reportHtml(
   const charts = await renderCharts(rows, names);
   const data = {
     outcomes: Object.fromEntries(OUTCOME_LEGEND.map((o) => [o.outcome, o.label])),
+    measures: Object.fromEntries(COLOUR_MEASURES.map((m) => [m.field, m.label])),
     itemColumns: ITEM_COLUMNS,
     traceColumns: TRACE_COLUMNS,
     cells,

@@ -32,6 +32,10 @@ ${OUTCOME_LEGEND.map((o) => `.o-${o.outcome} { background: ${o.colour}; }`).join
 #detail dl { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; margin: 0; }
 #detail dt { color: #555; }
 .note { color: #8a4b00; }
+[hidden] { display: none !important; }
+#grid-controls label { margin-right: 12px; white-space: nowrap; }
+#grid-table button.cell.dim { opacity: 0.15; }
+#detail-beside td.only { background: #fff59d; }
 `;
 
 /**
@@ -96,13 +100,121 @@ export const SCRIPT = `
     panel.appendChild(el('pre', c.extras, { id: 'detail-extras' }));
     panel.hidden = false;
   }
-  document.getElementById('grid-table').addEventListener('click', function (e) {
-    var b = e.target.closest('button[data-k]');
-    if (b === null) return;
+  var grid = document.getElementById('grid-table');
+  var buttons = Array.prototype.slice.call(grid.querySelectorAll('button[data-k]'));
+  var byId = {};
+  data.cells.forEach(function (c, k) { byId[c.id] = k; });
+  var idColumn = data.itemColumns.indexOf('id');
+  function ids(c) {
+    return c.detail === null || c.detail.bundle === null ? [] : c.detail.bundle.items.map(function (i) { return i[idColumn]; });
+  }
+  // Another strategy's bundle for the same case and budget, beside this one, each id the other lacks marked.
+  function beside(c, other) {
+    var box = document.getElementById('detail-beside');
+    box.replaceChildren();
+    if (other === undefined) return;
+    var o = data.cells[other];
+    if (o.detail === null) { box.appendChild(el('p', o.missing || 'no details for ' + o.id, { 'class': 'note' })); return; }
+    var mine = ids(c), theirs = ids(o);
+    var only = function (id, list) { return list.indexOf(id) < 0; };
+    var both = mine.filter(function (id) { return !only(id, theirs); }).length;
+    box.appendChild(el('p', both + ' in both; ' + (mine.length - both) + ' only in ' + c.strategy + '; ' +
+      (theirs.length - both) + ' only in ' + o.strategy, { id: 'detail-beside-summary' }));
+    var t = table(['position', c.strategy, o.strategy], [], 'detail-beside-table');
+    var body = t.querySelector('tbody');
+    for (var k = 0; k < Math.max(mine.length, theirs.length); k++) {
+      var tr = body.appendChild(el('tr'));
+      tr.appendChild(el('td', k));
+      [[mine[k], theirs], [theirs[k], mine]].forEach(function (side) {
+        var td = tr.appendChild(el('td', side[0] === undefined ? '' : side[0]));
+        if (side[0] !== undefined && only(side[0], side[1])) td.className = 'only';
+      });
+    }
+    box.appendChild(t);
+  }
+  function besideChoice(c) {
+    var others = [];
+    data.cells.forEach(function (o, k) {
+      if (o.case === c.case && o.budget === c.budget && o.strategy !== c.strategy) others.push(k);
+    });
+    var wrap = el('p');
+    var choice = el('select', null, { id: 'detail-vs' });
+    choice.appendChild(el('option', '(none)', { value: '' }));
+    others.forEach(function (k) { choice.appendChild(el('option', data.cells[k].strategy, { value: String(k) })); });
+    choice.addEventListener('change', function () { beside(c, choice.value === '' ? undefined : Number(choice.value)); });
+    wrap.appendChild(el('label', 'set beside it the bundle of ')).appendChild(choice);
+    return wrap;
+  }
+  function open(k) {
+    var b = grid.querySelector('button[data-k="' + k + '"]');
     if (selected !== null) selected.classList.remove('selected');
     selected = b;
-    b.classList.add('selected');
-    show(Number(b.getAttribute('data-k')));
+    if (b !== null) b.classList.add('selected');
+    show(k);
+    var c = data.cells[k];
+    panel.insertBefore(besideChoice(c), panel.children[2] || null);
+    panel.insertBefore(el('div', null, { id: 'detail-beside' }), panel.children[3] || null);
+    history.replaceState(null, '', '#cell=' + encodeURIComponent(c.id));
+  }
+  grid.addEventListener('click', function (e) {
+    var b = e.target.closest('button[data-k]');
+    if (b !== null) open(Number(b.getAttribute('data-k')));
   });
+  function colourOf(measure, v) {
+    if (v === null || v === undefined) return '#bdbdbd';
+    if (measure === 'must_recall') return 'hsl(' + Math.round(120 * Math.max(0, Math.min(1, v))) + ', 65%, 40%)';
+    if (measure === 'violations') return v === 0 ? '#2e7d32' : 'hsl(0, 75%, ' + Math.max(22, 62 - 8 * v) + '%)';
+    return v > 1 ? '#c62828' : 'hsl(210, 75%, ' + Math.round(88 - 55 * v) + '%)';
+  }
+  function value(id) { return document.getElementById(id).value; }
+  document.getElementById('colour-by').addEventListener('change', function () {
+    var m = value('colour-by');
+    buttons.forEach(function (b) {
+      b.style.background = m === 'outcome' ? '' : colourOf(m, data.cells[Number(b.getAttribute('data-k'))][m]);
+    });
+    document.getElementById('grid-legend').hidden = m !== 'outcome';
+    var note = document.getElementById('measure-legend');
+    note.textContent = m === 'outcome' ? '' : 'colour: ' + data.measures[m] + '; grey: not defined for the cell';
+    note.hidden = m === 'outcome';
+  });
+  function filter() {
+    var s = value('filter-strategy'), bu = value('filter-budget'), o = value('filter-outcome');
+    var q = value('filter-case').toLowerCase();
+    grid.querySelectorAll('[data-strategy]').forEach(function (e) {
+      e.hidden = (s !== '' && e.getAttribute('data-strategy') !== s) || (bu !== '' && e.getAttribute('data-budget') !== bu);
+    });
+    grid.querySelectorAll('th.b').forEach(function (e) {
+      e.hidden = bu !== '' && e.getAttribute('data-budget') !== bu;
+      e.colSpan = s === '' ? Number(e.getAttribute('data-span')) : 1;
+    });
+    grid.querySelectorAll('tbody tr').forEach(function (tr) {
+      tr.hidden = q !== '' && tr.getAttribute('data-case').toLowerCase().indexOf(q) < 0;
+    });
+    buttons.forEach(function (b) { b.classList.toggle('dim', o !== '' && b.getAttribute('data-outcome') !== o); });
+  }
+  ['filter-strategy', 'filter-budget', 'filter-outcome'].forEach(function (id) {
+    document.getElementById(id).addEventListener('change', filter);
+  });
+  document.getElementById('filter-case').addEventListener('input', filter);
+  document.getElementById('sort-cases').addEventListener('change', function () {
+    var body = grid.querySelector('tbody');
+    var unexpected = function (tr) { return tr.querySelectorAll('button[data-outcome^="wrong"], button[data-outcome="error"]').length; };
+    var rows = Array.prototype.slice.call(body.rows);
+    var byWrong = value('sort-cases') === 'wrong';
+    rows.sort(function (x, y) {
+      var d = byWrong ? unexpected(y) - unexpected(x) : 0;
+      var a = x.getAttribute('data-case'), b = y.getAttribute('data-case');
+      return d !== 0 ? d : a < b ? -1 : a > b ? 1 : 0;
+    });
+    rows.forEach(function (tr) { body.appendChild(tr); });
+  });
+  var asked = /^#cell=(.*)$/.exec(location.hash);
+  if (asked !== null) {
+    var k = byId[decodeURIComponent(asked[1])];
+    if (k !== undefined) {
+      open(k);
+      if (selected !== null) selected.scrollIntoView({ block: 'center' });
+    }
+  }
 })();
 `;

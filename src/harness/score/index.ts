@@ -13,6 +13,7 @@ export { measureBundle } from './measures.js';
 export { NO_METRICS, score } from './metrics.js';
 export {
   ALPHA,
+  bootstrapMean,
   PAIRED_FIGURES,
   type PairedFigure,
   type PairedTest,
