@@ -333,6 +333,41 @@ describe('compare: paired tests', () => {
     }
   });
 
+  it('--html: the report page of both runs, each strategy as (A) and (B), every cell its own compilation', async () => {
+    const page = path.join(tmp, 'both.html');
+    const r = await cli('compare', base, loose, '--html', page);
+    expect(r.code, r.stderr).toBe(0);
+    const html = fs.readFileSync(page, 'utf8');
+    const json = /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+    const cells = JSON.parse(json).cells as {
+      id: string;
+      strategy: string;
+      detail: { bundle: { items: unknown[][] } | null } | null;
+    }[];
+    // Every compilation both hold, from A and from B, in A's order with B's after A's.
+    const a = rowsOf(base);
+    const b = new Map(rowsOf(loose).map((x) => [idOf(x), x]));
+    const shared = a.filter((x) => b.has(idOf(x)));
+    expect(cells.map((c) => c.id)).toEqual(
+      shared.flatMap((x) => [
+        `${x.case}/${x.budget}/${x.strategy} (A)`,
+        `${x.case}/${x.budget}/${x.strategy} (B)`,
+      ]),
+    );
+    // Each cell's bundle is its own side's: the ids the rows admitted, in order.
+    for (const [k, c] of cells.entries()) {
+      const row = (k % 2 === 0 ? shared[k / 2] : b.get(idOf(shared[(k - 1) / 2] as RowJson))) as RowJson;
+      const ids = (c.detail?.bundle?.items ?? []).map((item) => item[1]);
+      expect(ids, c.id).toEqual(row.success ? row.admitted : []);
+    }
+    // Two strategies of one run: that run's page of the two.
+    const two = path.join(tmp, 'two.html');
+    expect((await cli('compare', base, '--strategies', 'dump,compiler', '--html', two)).code).toBe(0);
+    expect(fs.readFileSync(two, 'utf8')).toContain('<title>Comparison: dump and compiler in');
+    // The page is refused where it would overwrite an input.
+    expect((await cli('compare', base, loose, '--html', path.join(base, 'rows.jsonl'))).code).toBe(2);
+  });
+
   it('bad usage: --strategies with two runs, a strategy the run lacks, one run alone', async () => {
     for (const args of [
       [base, loose, '--strategies', 'dump,compiler'],

@@ -30,7 +30,7 @@ interface Line {
   readonly bundle: { readonly items: readonly unknown[] } | null;
   readonly result: {
     readonly trace: { readonly entries: readonly { readonly candidate_id: string }[] };
-    readonly failure: { readonly reason: string } | null;
+    readonly failure: { readonly reason: string; readonly blocking_ids?: readonly string[] } | null;
   };
 }
 
@@ -94,6 +94,11 @@ describe('report.html in headless Chromium', () => {
           `${no.case} / ${no.budget} / ${no.strategy}`,
         );
         expect(await page.locator('#detail-failure').textContent()).toContain(noLine.result.failure?.reason);
+        // The refusal in words first: its reason and the candidates that blocked it, as the line has them.
+        const words = await page.locator('#detail-refusal dd').allTextContents();
+        expect(words[0]).toBe(noLine.result.failure?.reason);
+        const blocking = noLine.result.failure?.blocking_ids ?? [];
+        expect(words[1]).toBe(blocking.length === 0 ? '(none named)' : blocking.join(', '));
         const traceRows = page.locator('#detail-trace tbody tr');
         expect(await traceRows.count()).toBe(noLine.result.trace.entries.length);
         expect(await page.locator('#detail-trace thead th').allTextContents()).toEqual([...TRACE_COLUMNS]);

@@ -1,16 +1,21 @@
+import path from 'node:path';
 import {
   anythingChanged,
   type Change,
   type Comparison,
   compareRuns,
+  comparisonPage,
   DEFAULT_SEED,
+  type RunFolder,
   readRunFolder,
   type Side,
   type StrategyDelta,
+  strategiesPage,
   strategyPair,
   type Value,
 } from '../../harness/checks/index.js';
 import { UsageError } from '../../harness/errors.js';
+import { guardOutput, writeFileAtomic } from '../../harness/output/index.js';
 import {
   type Cell,
   count,
@@ -38,6 +43,7 @@ export const compare = defineCommand({
     ],
     ['$0 compare runs/mine --strategies topk,compiler', 'two strategies of one run, cell by cell'],
     ['$0 compare runs/a runs/b --table tests --format csv', 'every paired test as CSV'],
+    ['$0 compare runs/a runs/b --html both.html', 'also the report page of the two runs side by side'],
   ],
   options: (y) =>
     y
@@ -70,16 +76,32 @@ export const compare = defineCommand({
         ...formatOption,
         describe: `${formatOption.describe}; under csv and json each figure is three numbers, "<figure> before", "<figure> after" and "<figure> delta" (docs/compare.md)`,
       })
+      .option('html', {
+        type: 'string',
+        describe:
+          "also write report.html's page for the two sides, each strategy as '<name> (A)' and '<name> (B)' (with --strategies, the run's page of the two)",
+      })
       .option('fail-on-change', {
         type: 'boolean',
         default: false,
         describe:
           'exit 1 when a compilation changed or is held by one run only (one whose extras or objective alone moved has not changed)',
       }),
-  run: (a, { io }) => {
+  run: async (a, { io }) => {
     oneOutput(a.json, a.format);
-    const [runA, runB] = runsOf(a.a as string, a.b, a.strategies);
-    const c = compareRuns(runA, runB, a.seed);
+    if (a.html !== undefined) {
+      const runs = [a.a as string, ...(a.b === undefined ? [] : [a.b])];
+      const inputs = runs.flatMap((run) =>
+        ['rows.jsonl', 'compilations.jsonl', 'manifest.json'].map((f) => path.join(run, f)),
+      );
+      guardOutput({ path: a.html, kind: 'file', option: '--html', inputs });
+    }
+    const sides = sidesOf(a.a as string, a.b, a.strategies);
+    const c = compareRuns(...sides.runs, a.seed);
+    if (a.html !== undefined) {
+      writeFileAtomic(a.html, await sides.page());
+      io.err(`compare: the page of both written to ${a.html}\n`);
+    }
     if (a.json) io.out(`${JSON.stringify(c, null, 2)}\n`);
     else {
       const out = tableOutput(io, a.format);
@@ -101,11 +123,16 @@ export const compare = defineCommand({
   },
 });
 
-/** The two sides: two run folders, or two strategies of one. */
-function runsOf(a: string, b: string | undefined, strategies: string | undefined) {
+/** The two sides, two run folders or two strategies of one, and report.html's page of them. */
+function sidesOf(
+  a: string,
+  b: string | undefined,
+  strategies: string | undefined,
+): { readonly runs: readonly [RunFolder, RunFolder]; readonly page: () => Promise<string> } {
   if (strategies === undefined) {
     if (b === undefined) throw new UsageError('name two run folders, or one with --strategies a,b');
-    return [readRunFolder(a), readRunFolder(b)] as const;
+    const runs = [readRunFolder(a), readRunFolder(b)] as const;
+    return { runs, page: () => comparisonPage(...runs) };
   }
   if (b !== undefined)
     throw new UsageError('--strategies compares two strategies of one run: give one run folder');
@@ -120,7 +147,7 @@ function runsOf(a: string, b: string | undefined, strategies: string | undefined
     throw new UsageError(
       `${a} holds no rows of ${missing.join(', ')} (it holds ${[...held].join(', ') || 'no rows'})`,
     );
-  return strategyPair(run, x, y);
+  return { runs: strategyPair(run, x, y), page: () => strategiesPage(run, x, y) };
 }
 
 const list = (xs: readonly string[]) => xs.join(', ');

@@ -10,9 +10,10 @@ export {
   strategyPair,
   type Value,
 } from './compare.js';
+export { comparisonPage, strategiesPage } from './compare-page.js';
 export { checkCompilation, problemText } from './compilation.js';
 export { runConformance } from './conformance.js';
 export { checkDocument } from './document.js';
-export { type CorpusFacts, readRunFolder } from './read-run.js';
+export { type CorpusFacts, type RunFolder, readRunFolder } from './read-run.js';
 export { rememberCompilerRun } from './rederive.js';
 export { verifyRun } from './verify.js';

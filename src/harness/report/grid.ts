@@ -6,7 +6,7 @@
  * count, never a clock, and says where the whole record is.
  */
 import fs from 'node:fs';
-import { forEachLine } from '../input/index.js';
+import { linesOf } from '../input/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR, VIOLATION_KINDS } from '../vocabulary.js';
 import { int, plural } from './format.js';
@@ -69,7 +69,9 @@ export interface CellDetail {
   readonly text: string | null;
   readonly trace: readonly (readonly Cell[])[];
   readonly traceTotal: number;
+  /** A refusal's record as JSON text (capped), and its fields in words. */
   readonly failure: string | null;
+  readonly refusal: readonly (readonly [string, string])[] | null;
   readonly notes: readonly string[];
 }
 
@@ -115,6 +117,27 @@ const scalar = (x: unknown): Cell =>
       ? null
       : JSON.stringify(x);
 
+/**
+ * A refusal as a reader takes it in: why, which candidates blocked it, what of the budget it
+ * used, and the strategy's own words. Every value is text the page sets with `textContent`.
+ */
+function refusalFacts(f: Record<string, unknown>, where: string): (readonly [string, string])[] {
+  const ids = Array.isArray(f.blocking_ids) ? f.blocking_ids.map(String) : [];
+  const used = typeof f.budget_used === 'number' ? f.budget_used : null;
+  const total = typeof f.budget_total === 'number' ? f.budget_total : null;
+  return [
+    ['reason', String(f.reason ?? '(none)')],
+    ['blocked by', ids.length === 0 ? '(none named)' : cut(ids.join(', '), CAPS.json, where)],
+    ['budget used', used === null ? '-' : total === null ? String(used) : `${used} of ${total}`],
+    [
+      'diagnostic',
+      typeof f.diagnostic === 'string' && f.diagnostic !== ''
+        ? cut(f.diagnostic, CAPS.json, where)
+        : '(none)',
+    ],
+  ];
+}
+
 /** A compilations.jsonl line, boiled down to what the page shows. */
 function detailOf(line: Record<string, unknown>, k: number): CellDetail {
   const where = `compilations.jsonl line ${k + 1}`;
@@ -140,6 +163,10 @@ function detailOf(line: Record<string, unknown>, k: number): CellDetail {
       result.failure === null || result.failure === undefined
         ? null
         : cut(JSON.stringify(result.failure, null, 2), CAPS.json, where),
+    refusal:
+      result.failure === null || result.failure === undefined
+        ? null
+        : refusalFacts(obj(result.failure), where),
     notes,
   };
 }
@@ -173,44 +200,53 @@ function cellOf(r: Row, k: number, detail: CellDetail | null, missing: string | 
   };
 }
 
+const NO_LINE = 'no compilation recorded for this row (no compilations.jsonl line)';
+
+/** Where a page's compilations come from: a compilations.jsonl, its lines in row order, or none. */
+export type CompilationSource = string | Iterable<string> | null;
+
+const linesFrom = (source: CompilationSource): Iterable<string> =>
+  source === null ? [] : typeof source !== 'string' ? source : fs.existsSync(source) ? linesOf(source) : [];
+
 /**
- * The grid's cells in row order, with details from `compilations` (a compilations.jsonl, or
- * null where there is none). A line that is not the row's own compilation gives no details.
+ * The grid's cells in row order, with details from `compilations` (a compilations.jsonl or its
+ * lines, null where there are none). A line that is not the row's own compilation gives no details.
  */
-export function gridCells(rows: readonly Row[], compilations: string | null): GridCell[] {
+export function gridCells(rows: readonly Row[], compilations: CompilationSource): GridCell[] {
   const details: (CellDetail | string)[] = [];
-  if (compilations !== null && fs.existsSync(compilations)) {
-    let spent = 0;
-    forEachLine(compilations, (line) => {
-      const k = details.length;
-      if (line === '' || k >= rows.length) return;
-      if (spent > CAPS.total) {
-        details.push(
-          `details of this and later compilations are left out (the page holds ${int(CAPS.total)} characters of them); see compilations.jsonl line ${k + 1}`,
-        );
-        return;
-      }
-      const r = rows[k] as Row;
-      let parsed: Record<string, unknown>;
-      try {
-        parsed = obj(JSON.parse(line));
-      } catch {
-        details.push(`compilations.jsonl line ${k + 1} is not JSON`);
-        return;
-      }
-      if (parsed.case !== r.case || parsed.budget !== r.budget || parsed.strategy !== r.strategy) {
-        details.push(`compilations.jsonl line ${k + 1} is not this compilation's`);
-        return;
-      }
-      const d = detailOf(parsed, k);
-      spent += JSON.stringify(d).length;
-      details.push(d);
-    });
+  let spent = 0;
+  for (const line of linesFrom(compilations)) {
+    const k = details.length;
+    if (k >= rows.length) break;
+    if (line === '') {
+      details.push(NO_LINE);
+      continue;
+    }
+    if (spent > CAPS.total) {
+      details.push(
+        `details of this and later compilations are left out (the page holds ${int(CAPS.total)} characters of them); see compilations.jsonl line ${k + 1}`,
+      );
+      continue;
+    }
+    const r = rows[k] as Row;
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = obj(JSON.parse(line));
+    } catch {
+      details.push(`compilations.jsonl line ${k + 1} is not JSON`);
+      continue;
+    }
+    if (parsed.case !== r.case || parsed.budget !== r.budget || parsed.strategy !== r.strategy) {
+      details.push(`compilations.jsonl line ${k + 1} is not this compilation's`);
+      continue;
+    }
+    const d = detailOf(parsed, k);
+    spent += JSON.stringify(d).length;
+    details.push(d);
   }
   return rows.map((r, k) => {
     const d = details[k];
-    if (d === undefined)
-      return cellOf(r, k, null, 'no compilation recorded for this row (no compilations.jsonl line)');
+    if (d === undefined) return cellOf(r, k, null, NO_LINE);
     return typeof d === 'string' ? cellOf(r, k, null, d) : cellOf(r, k, d, null);
   });
 }

@@ -13,6 +13,7 @@ import { type CellTable, exactProse, exactTables } from './exact.js';
 import { count, int, plural } from './format.js';
 import {
   COLOUR_MEASURES,
+  type CompilationSource,
   type GridCell,
   gridCells,
   ITEM_COLUMNS,
@@ -221,13 +222,14 @@ function exactSectionHtml(rows: readonly Row[], names: readonly string[]): strin
 }
 
 /**
- * The page of a run: `rows` in loop order, `compilations` the run's compilations.jsonl (null or
- * a missing file: the grid's cells then hold no details), `title` the report's title.
+ * The page of a run: `rows` in loop order, `compilations` the run's compilations.jsonl or its
+ * lines in the rows' order (null or a missing file: the grid's cells then hold no details),
+ * `title` the report's title.
  */
 export async function reportHtml(
   rows: readonly Row[],
   title: string,
-  compilations: string | null,
+  compilations: CompilationSource,
   ingested = false,
 ): Promise<string> {
   const names = strategiesOf(rows);

@@ -89,7 +89,11 @@ export const SCRIPT = `
       }
       if (d.failure !== null) {
         panel.appendChild(el('h4', 'Refusal'));
-        panel.appendChild(el('pre', d.failure, { id: 'detail-failure' }));
+        var why = panel.appendChild(el('dl', null, { id: 'detail-refusal' }));
+        d.refusal.forEach(function (f) { why.appendChild(el('dt', f[0])); why.appendChild(el('dd', f[1])); });
+        var raw = panel.appendChild(el('details'));
+        raw.appendChild(el('summary', 'the failure record as JSON'));
+        raw.appendChild(el('pre', d.failure, { id: 'detail-failure' }));
       }
       panel.appendChild(el('h4', 'Rendered text'));
       panel.appendChild(el('pre', d.text === null ? '(none: no bundle)' : d.text, { id: 'detail-text' }));

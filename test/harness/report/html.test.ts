@@ -90,10 +90,30 @@ describe('report.html is the same bytes every time', () => {
 });
 
 describe('every chart, drawn from the rows', () => {
-  it('has three charts, each an inline SVG', () => {
-    for (const id of ['outcomes', 'violations', 'recall-tokens'])
+  it('has four charts, each an inline SVG', () => {
+    for (const id of ['outcomes', 'violations', 'recall-tokens', 'composition'])
       expect(chart(page, id)).toMatch(/<svg[^>]*>/);
-    expect([...page.matchAll(/<svg /g)]).toHaveLength(3);
+    expect([...page.matchAll(/<svg /g)]).toHaveLength(4);
+  });
+
+  it('(4) stacks each strategy’s tokens per budget by the frame and each class, as its rows sum them', () => {
+    const labels = [...chart(page, 'composition').matchAll(/aria-label="(rendered tokens[^"]*)"/g)].map(
+      (m) => m[1] as string,
+    );
+    for (const name of strategiesOf(rows))
+      for (const budget of ['tight', 'roomy'] as const) {
+        const bundles = rowsOf(rows, name, budget).filter((r) => r.measures);
+        const frame = bundles.reduce((n, r) => n + (r.measures?.composition.frame ?? 0), 0);
+        const mandatory = bundles.reduce((n, r) => n + (r.measures?.composition.classes.MANDATORY ?? 0), 0);
+        const has = (part: string, tokens: number) =>
+          labels.some((l) =>
+            l.startsWith(
+              `rendered tokens (sum over bundles): ${tokens}; strategy: ${name}; budget: ${budget}; held by: ${part};`,
+            ),
+          );
+        expect(has('frame', frame), `${name} ${budget} frame ${frame}`).toBe(true);
+        expect(has('mandatory', mandatory), `${name} ${budget} mandatory ${mandatory}`).toBe(true);
+      }
   });
 
   it('(1) draws each strategy’s correct outcomes and refusals as summed from its rows', () => {
