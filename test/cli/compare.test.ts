@@ -275,20 +275,13 @@ function exactP(aOnly: number, bOnly: number): number {
 }
 
 describe('compare: paired tests', () => {
+  const tests = ['--strategies', 'dump,compiler', '--table', 'tests', '--format', 'json'];
   it('two strategies of one run, paired by case and budget: McNemar on correct as the rows count it', async () => {
-    const r = await cli(
-      'compare',
-      base,
-      '--strategies',
-      'dump,compiler',
-      '--table',
-      'tests',
-      '--format',
-      'json',
-    );
+    const r = await cli('compare', base, ...tests);
     expect(r.code, r.stderr).toBe(0);
-    const tests = JSON.parse(r.stdout) as Record<string, unknown>[];
-    const correct = tests.find((t) => t.figure === 'status_correct');
+    const correct = (JSON.parse(r.stdout) as Record<string, unknown>[]).find(
+      (t) => t.figure === 'status_correct',
+    );
     // From rows.jsonl here: each case and budget's dump row against its compiler row.
     const rows = rowsOf(base);
     const at = (s: string) =>
@@ -306,16 +299,7 @@ describe('compare: paired tests', () => {
     expect(correct?.p as number).toBeCloseTo(exactP(aOnly, bOnly), 10);
     expect(correct?.significant).toBe(String(exactP(aOnly, bOnly) < 0.05));
     // The same seed gives the same bytes; the seed is said.
-    const again = await cli(
-      'compare',
-      base,
-      '--strategies',
-      'dump,compiler',
-      '--table',
-      'tests',
-      '--format',
-      'json',
-    );
+    const again = await cli('compare', base, ...tests);
     expect(again.stdout).toBe(r.stdout);
     expect(r.stderr).toContain('seed compare');
   });

@@ -124,13 +124,10 @@ export function pairedTest(pairs: readonly (readonly [Pairable, Pairable])[], se
   const binary = both.length > 0 && both.every(([x, y]) => typeof x === 'boolean' && typeof y === 'boolean');
   const differ = diffs.filter((d) => d !== 0).length;
   const side = (k: 0 | 1) => (both.length === 0 ? null : mean(both.map((p) => num(p[k]))));
+  const common = { cells: both.length, differ, a: side(0), b: side(1), interval };
   if (!binary)
     return {
-      cells: both.length,
-      differ,
-      a: side(0),
-      b: side(1),
-      interval,
+      ...common,
       p: null,
       rate_a: null,
       rate_b: null,
@@ -141,11 +138,7 @@ export function pairedTest(pairs: readonly (readonly [Pairable, Pairable])[], se
   const p = mcnemar(aOnly, bOnly);
   const yes = (k: 0 | 1) => both.filter((pair) => pair[k] === true).length;
   return {
-    cells: both.length,
-    differ,
-    a: side(0),
-    b: side(1),
-    interval,
+    ...common,
     p,
     rate_a: wilson(yes(0), both.length),
     rate_b: wilson(yes(1), both.length),
