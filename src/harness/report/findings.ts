@@ -7,28 +7,18 @@
  * they are, unless they hold a `/` (a placeholder mistyped); a placeholder naming nothing in the
  * runs is an error, with its line, never a blank.
  */
-import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
 import { FIGURES, type Figure, rowMetric, statsByStrategy, strategiesOf } from '../score/index.js';
-import type { CompilationLine, Row } from '../types.js';
+import type { Row } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
+import { candidate, type FindingsRun, fail, rateOf, TemplateError } from './findings-parts.js';
 import { figure, int } from './format.js';
 import { strategyTable } from './headline.js';
 import { localizationTables } from './localization.js';
 import { markdownTable, renderTable, shownCells, type Table } from './table.js';
 
-export interface FindingsRun {
-  readonly rows: readonly Row[];
-  /** The run's compilations.jsonl, for decisions and refusals (empty when the run has none). */
-  readonly compilations: readonly CompilationLine[];
-  /** Case name to what the case is for (the manifest's `purpose`). */
-  readonly purposes: ReadonlyMap<string, string>;
-  /** Case name to its candidates, for `{{candidate}}`. */
-  readonly candidates: ReadonlyMap<string, readonly ContextCandidate[]>;
-}
+export type { FindingsRun } from './findings-parts.js';
 
 type Value = number | boolean | string | null;
-
-class TemplateError extends Error {}
 
 /** A placeholder the run cannot fill, with the template line it stands on. */
 export class FindingsError extends Error {
@@ -38,9 +28,6 @@ export class FindingsError extends Error {
     this.where = `line ${line}: ${detail}`;
   }
 }
-const fail = (text: string): never => {
-  throw new TemplateError(text);
-};
 
 const violations = (r: Row): number =>
   VIOLATION_KINDS.reduce(
@@ -190,24 +177,6 @@ function refusal(run: FindingsRun, args: readonly string[]): string {
   return `${failure.reason}${blocking ? `, blocking ${blocking}` : ''}${failure.diagnostic ? `: "${failure.diagnostic}"` : ''}`;
 }
 
-/** The candidate and everything it depends on, each once: what it costs into an empty bundle. */
-function closureCost(pool: readonly ContextCandidate[], id: string): number {
-  const byId = new Map(pool.map((c) => [c.candidate_id, c]));
-  // An id missing from the pool costs nothing, as it is in the compiler's own walk.
-  return dependencyClosure(id, byId).reduce((sum, x) => sum + (byId.get(x)?.token_count ?? 0), 0);
-}
-
-function candidate(run: FindingsRun, args: readonly string[]): string {
-  if (args.length !== 3) fail('needs CASE CANDIDATE FIELD');
-  const [kase, id, field] = args as [string, string, string];
-  const pool = run.candidates.get(kase) ?? fail(`no case ${kase} in the corpus`);
-  const c = pool.find((x) => x.candidate_id === id) ?? fail(`no candidate ${id} in ${kase}`);
-  if (field === 'cost') return int(closureCost(pool, id));
-  const v = (c as unknown as Record<string, unknown>)[field];
-  if (typeof v === 'number') return field === 'relevance' ? String(v) : int(v);
-  return typeof v === 'string' || typeof v === 'boolean' ? String(v) : fail(`no field ${field}`);
-}
-
 const catalogue = new Map(FIGURES.map((f) => [f.name, f]));
 
 /** Catalogue figures, a row per strategy, over one run's rows at one budget (`*`: every budget). */
@@ -236,6 +205,12 @@ function directive(runs: Runs, text: string): string {
     }
     case 'table':
       return renderTable(statsOf(runs, args), 'md').trimEnd();
+    case 'rate': {
+      const t = statsOf(runs, args);
+      if (t.rows.length !== 1 || t.headers.length !== 2) fail('names one strategy and one figure');
+      const [named, budget, strategy, name] = args as [string, string, string, string];
+      return rateOf(select(runNamed(runs, named), '*', budget, strategy), name);
+    }
     case 'localization': {
       if (args.length !== 2) fail('needs RUN BUDGET');
       const rows = runNamed(runs, args[0]).rows;
@@ -258,7 +233,7 @@ function directive(runs: Runs, text: string): string {
       return refusal(run, args);
     default:
       return fail(
-        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, table, localization)',
+        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, rate, table, localization)',
       );
   }
 }

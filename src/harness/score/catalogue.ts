@@ -96,6 +96,8 @@ export const ROW_MEASURES: readonly RowMeasure[] = [
 export interface Figure extends Described {
   readonly name: string;
   readonly of: (s: StrategyStats) => number | null;
+  /** For a count of compilations that is a rate: how many it counts among. */
+  readonly among?: (s: StrategyStats) => number;
 }
 
 const figure = (
@@ -105,7 +107,16 @@ const figure = (
   unit: Unit,
   direction: Direction,
   of: Figure['of'],
-): Figure => ({ name, label, kind, unit, direction, of });
+  among?: Figure['among'],
+): Figure => ({ name, label, kind, unit, direction, of, ...(among === undefined ? {} : { among }) });
+
+/** What a rate counts among: every compilation, or the bundles returned. */
+const compilations = (s: StrategyStats): number => s.rows;
+const bundles = (s: StrategyStats): number => s.rows - s.refusals - s.errors;
+
+/** A count of compilations among `among` of them: a rate, which `findings` quotes with its interval. */
+const rate = (name: string, label: string, direction: Direction, of: Figure['of'], among: Figure['among']) =>
+  figure(name, label, 'count', 'compilations', direction, of, among);
 
 /** The six kinds summed: one figure for how often a strategy broke the rules. */
 export const violationTotal = (s: StrategyStats): number =>
@@ -152,14 +163,14 @@ const compositionFigures = [
 /** Every strategy figure. */
 export const FIGURES: readonly Figure[] = [
   figure('rows', 'compilations', 'count', 'compilations', null, (s) => s.rows),
-  figure('correct', 'correct', 'count', 'compilations', 'higher', (s) => s.correct),
-  figure('wrong', 'wrong', 'count', 'compilations', 'lower', (s) => s.wrong),
-  figure('bundles', 'bundles', 'count', 'compilations', null, (s) => s.rows - s.refusals - s.errors),
-  figure('refusals', 'refusals', 'count', 'compilations', null, (s) => s.refusals),
-  figure('errors', 'errors', 'count', 'compilations', 'lower', (s) => s.errors),
+  rate('correct', 'correct', 'higher', (s) => s.correct, compilations),
+  rate('wrong', 'wrong', 'lower', (s) => s.wrong, compilations),
+  rate('bundles', 'bundles', null, bundles, compilations),
+  rate('refusals', 'refusals', null, (s) => s.refusals, compilations),
+  rate('errors', 'errors', 'lower', (s) => s.errors, compilations),
   figure('illegal', 'illegal', 'count', 'items', 'lower', (s) => s.illegal),
-  figure('illegal_bundles', 'illegal bundles', 'count', 'compilations', 'lower', (s) => s.illegal_bundles),
-  figure('over_budget', 'over budget', 'count', 'compilations', 'lower', (s) => s.over_budget),
+  rate('illegal_bundles', 'illegal bundles', 'lower', (s) => s.illegal_bundles, bundles),
+  rate('over_budget', 'over budget', 'lower', (s) => s.over_budget, bundles),
   figure('violations', 'violations', 'count', 'items', 'lower', violationTotal),
   ...VIOLATION_KINDS.map((k) => figure(k, k, 'count', 'items', 'lower', (s) => s.violations[k])),
   figure('distractor', 'distractor', 'count', 'items', 'lower', (s) => s.distractor),

@@ -113,6 +113,36 @@ describe('renderFindings with named runs: {RUN:...}, {{stat}} and {{table}}', ()
     expect(renderFindings('{{stat main * aider-repomap over_budget}}', main, named)).toBe(String(over));
   });
 
+  it('{{rate}} is a count among the compilations or bundles, with its 95% Wilson interval', async () => {
+    const { all, main, named } = await runs();
+    /** Wilson's score interval at z = 1.96, written here from its formula. */
+    const wilson = (k: number, n: number) => {
+      const z = 1.96;
+      const p = k / n;
+      const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+      const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+      return [Math.max(0, centre - half), Math.min(1, centre + half)];
+    };
+    // Over budget counts among the bundles; correct among every compilation.
+    const aider = of(all, 'aider-repomap');
+    const bundles = aider.filter((r) => r.success).length;
+    const over = aider.filter((r) => r.budget_compliant === false).length;
+    const [lo, hi] = wilson(over, bundles);
+    expect(renderFindings('{{rate main * aider-repomap over_budget}}', main, named)).toBe(
+      `${over} of ${bundles} (95% interval ${score(lo as number)} to ${score(hi as number)})`,
+    );
+    const compiler = of(all, 'compiler');
+    const correct = compiler.filter((r) => r.status_correct === true).length;
+    const [clo, chi] = wilson(correct, compiler.length);
+    expect(renderFindings('{{rate main * compiler correct}}', main, named)).toBe(
+      `${correct} of ${compiler.length} (95% interval ${score(clo as number)} to ${score(chi as number)})`,
+    );
+    // A figure that is no rate (tokens) is an error with its line.
+    expect(() => renderFindings('{{rate main * compiler rendered_tokens}}', main, named)).toThrow(
+      /line 1: .*rendered_tokens is not a count of compilations among others/,
+    );
+  });
+
   it('{{table}} has a line per strategy in the order given, each cell computed from that run', async () => {
     const { tight, main, named } = await runs();
     const order = ['compiler-v2', 'aider-repomap', 'dump', 'compiler'];

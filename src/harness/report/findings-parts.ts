@@ -1,0 +1,58 @@
+/**
+ * Directives of findings.ts that read one thing: a candidate's field, and a rate with its
+ * interval. Apart so that the template's reader stays one concern.
+ */
+import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
+import { FIGURES, strategyStats, wilson } from '../score/index.js';
+import type { CompilationLine, Row } from '../types.js';
+import { figure, int } from './format.js';
+
+export interface FindingsRun {
+  readonly rows: readonly Row[];
+  /** The run's compilations.jsonl, for decisions and refusals (empty when the run has none). */
+  readonly compilations: readonly CompilationLine[];
+  /** Case name to what the case is for (the manifest's `purpose`). */
+  readonly purposes: ReadonlyMap<string, string>;
+  /** Case name to its candidates, for `{{candidate}}`. */
+  readonly candidates: ReadonlyMap<string, readonly ContextCandidate[]>;
+}
+
+/** A placeholder the run cannot fill; findings.ts adds the template line. */
+export class TemplateError extends Error {}
+
+export const fail = (text: string): never => {
+  throw new TemplateError(text);
+};
+
+/** The candidate and everything it depends on, each once: what it costs into an empty bundle. */
+function closureCost(pool: readonly ContextCandidate[], id: string): number {
+  const byId = new Map(pool.map((c) => [c.candidate_id, c]));
+  // An id missing from the pool costs nothing, as it is in the compiler's own walk.
+  return dependencyClosure(id, byId).reduce((sum, x) => sum + (byId.get(x)?.token_count ?? 0), 0);
+}
+
+export function candidate(run: FindingsRun, args: readonly string[]): string {
+  if (args.length !== 3) fail('needs CASE CANDIDATE FIELD');
+  const [kase, id, field] = args as [string, string, string];
+  const pool = run.candidates.get(kase) ?? fail(`no case ${kase} in the corpus`);
+  const c = pool.find((x) => x.candidate_id === id) ?? fail(`no candidate ${id} in ${kase}`);
+  if (field === 'cost') return int(closureCost(pool, id));
+  const v = (c as unknown as Record<string, unknown>)[field];
+  if (typeof v === 'number') return field === 'relevance' ? String(v) : int(v);
+  return typeof v === 'string' || typeof v === 'boolean' ? String(v) : fail(`no field ${field}`);
+}
+
+const catalogue = new Map(FIGURES.map((f) => [f.name, f]));
+
+/**
+ * A catalogue count of compilations as a rate with its 95% Wilson interval: `5 of 40 (95%
+ * interval 0.0543 to 0.2604)`. It counts among what the figure says: the bundles for a figure of
+ * bundles (over budget, illegal), every compilation otherwise.
+ */
+export function rateOf(rows: readonly Row[], name: string): string {
+  const f = catalogue.get(name) ?? fail(`no figure "${name}" in the metric catalogue`);
+  const among = f.among ?? fail(`${name} is not a count of compilations among others`);
+  const s = strategyStats(rows);
+  const w = wilson(f.of(s) ?? 0, among(s));
+  return `${int(w.count)} of ${int(w.of)} (95% interval ${figure(w.low, 'score')} to ${figure(w.high, 'score')})`;
+}
