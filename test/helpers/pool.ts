@@ -95,3 +95,15 @@ export const admittedOf = (s: Selection): readonly string[] => {
   if ('refusal' in s) throw new Error(`refused: ${s.refusal.reason}`);
   return s.admitted;
 };
+
+/** A ledger of every class: M = {m1, m2}, S = {s1}; o1 optional, d1 distractor, h1 harmful. */
+export const EVERY_CLASS = ledger({
+  m1: 'must',
+  m2: 'must',
+  s1: 'should',
+  o1: 'optional',
+  d1: 'distractor',
+  h1: 'harmful',
+});
+/** A candidate of each of EVERY_CLASS's contents, and x1, which no ledger entry lists (unlabelled). */
+export const everyClassPool = () => ['m1', 'm2', 's1', 'o1', 'd1', 'h1', 'x1'].map((id) => cand(id));

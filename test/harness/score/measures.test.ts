@@ -7,18 +7,11 @@ import { describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../../src/compiler/index.js';
 import { measureBundle } from '../../../src/harness/score/measures.js';
 import type { CaseLedger } from '../../../src/harness/types.js';
-import { cand, ledger, policy, rendered, req } from '../../helpers/pool.js';
+import { cand, EVERY_CLASS, everyClassPool, ledger, policy, rendered, req } from '../../helpers/pool.js';
 
-const LEDGER = ledger({
-  m1: 'must',
-  m2: 'must',
-  s1: 'should',
-  o1: 'optional',
-  d1: 'distractor',
-  h1: 'harmful',
-});
+const LEDGER = EVERY_CLASS;
 // x1 is in no ledger entry: unlabelled, as o1.
-const POOL = ['m1', 'm2', 's1', 'o1', 'd1', 'h1', 'x1'].map((id) => cand(id));
+const POOL = everyClassPool();
 
 const measured = (live: ContextCandidate[], budget = 100, truth: CaseLedger = LEDGER, pool = POOL) =>
   measureBundle(

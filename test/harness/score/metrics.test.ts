@@ -4,18 +4,11 @@ import { compileWith } from '../../../src/harness/run/measure.js';
 import { type Scored, score } from '../../../src/harness/score/metrics.js';
 import type { Expectation, Strategy } from '../../../src/harness/types.js';
 import { asRefusal } from '../../helpers/compiled.js';
-import { cand, ledger, policy, rendered, req } from '../../helpers/pool.js';
+import { cand, EVERY_CLASS, everyClassPool, ledger, policy, rendered, req } from '../../helpers/pool.js';
 
 /** M = {m1, m2}, S = {s1}; o1 optional, d1 distractor, h1 harmful; anything else is unlisted. */
-const LEDGER = ledger({
-  m1: 'must',
-  m2: 'must',
-  s1: 'should',
-  o1: 'optional',
-  d1: 'distractor',
-  h1: 'harmful',
-});
-const POOL = ['m1', 'm2', 's1', 'o1', 'd1', 'h1', 'x1'].map((id) => cand(id));
+const LEDGER = EVERY_CLASS;
+const POOL = everyClassPool();
 const OK: Expectation = { success: true, reason: null };
 
 /** A returned bundle of 10-token test candidates, priced with the spec's formula. */
