@@ -108,7 +108,7 @@ export async function reportFiles(
   const prefix = await prefixOf(rows, renderedTexts(rows, compilations));
   return {
     ...derivedFiles(rows, corpusName, ingested, prefix),
-    'report.html': await reportHtml(rows, reportTitle(corpusName), compilations, ingested),
+    'report.html': await reportHtml(rows, reportTitle(corpusName), compilations, ingested, prefix),
   };
 }
 

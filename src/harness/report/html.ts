@@ -5,7 +5,7 @@
  * no external script or font, no date: like every file of a run folder but the manifest, the
  * same rows and compilations give the same bytes. Everything from the corpus is escaped.
  */
-import { statsByStrategy, strategiesOf } from '../score/index.js';
+import { type PrefixStability, statsByStrategy, strategiesOf } from '../score/index.js';
 import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { type Chart, renderCharts } from './charts.js';
@@ -23,6 +23,7 @@ import {
 import { headlineTable } from './headline.js';
 import { intervalTable } from './intervals.js';
 import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
+import { measureSections } from './measure-sections.js';
 import { SCRIPT, STYLE } from './page.js';
 import { peerNames, peersSection } from './peers.js';
 import { shownCells, type Table } from './table.js';
@@ -231,6 +232,7 @@ export async function reportHtml(
   title: string,
   compilations: CompilationSource,
   ingested = false,
+  prefix?: ReadonlyMap<string, PrefixStability>,
 ): Promise<string> {
   const names = strategiesOf(rows);
   const cases = new Set(rows.map((r) => r.case)).size;
@@ -248,11 +250,15 @@ export async function reportHtml(
     `<p>${count(rows.length, 'compilation')}: ${count(cases, 'case')} x ${BUDGETS.length} budgets x ` +
       `${count(names.length, 'strategy')}. ` +
       'Generated from rows.jsonl and compilations.jsonl; every number is computed, none is typed in.</p>',
-    `<nav>${ingested ? '<a href="#localization">Localization</a>' : ''}<a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    `<nav>${ingested ? '<a href="#localization">Localization</a>' : ''}<a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${rows.some((r) => r.measures) ? '<a href="#placement">Measures</a>' : ''}${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
     ingested ? localizationSectionHtml(rows, names) : '',
     headlineSection(rows, names),
     chartsSection(charts),
     gridSection(cells, names),
+    ...measureSections(rows, names, statsByStrategy(rows, names), prefix).map(
+      (m) =>
+        `<section id="${m.id}"><h2>${escapeHtml(m.title)}</h2>\n<p>${escapeHtml(m.prose)}</p>\n${htmlTable(cellTable(m.table), `${m.id}-table`, (k) => k > 0)}\n</section>`,
+    ),
     peersSectionHtml(rows, names),
     exactSectionHtml(rows, names),
   ];

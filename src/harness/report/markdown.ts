@@ -4,10 +4,8 @@
  */
 import {
   budgetStats,
-  CACHED_PRICE,
   figuresOf,
   oracleGap,
-  type PrefixFigures,
   type PrefixStability,
   statsByStrategy,
   strategiesOf,
@@ -19,6 +17,7 @@ import { exactSection } from './exact.js';
 import { count, DIGITS, fixed, int } from './format.js';
 import { strategyTable } from './headline.js';
 import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
+import { measureSections } from './measure-sections.js';
 import { peersSection } from './peers.js';
 import { markdownTable, renderTable } from './table.js';
 
@@ -76,63 +75,6 @@ function gapTable(rows: readonly Row[], names: readonly string[]): string {
   );
 }
 
-/** The field's measures (docs/formats.md, "Measures"), after the book's tables. */
-const measureSections = (names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): string[] => [
-  '## Where the needed content lands\n\n' +
-    "Means over each strategy's bundles. Must in middle = the share of must tokens in the middle third of the " +
-    'rendered tokens (lower is better: long contexts lose the middle); needed at = the mean start of the must ' +
-    'and should items as a share of the rendered tokens; nDCG = the rendered order by ledger gain (must 4, ' +
-    "should 3, unlabelled 2, distractor 1, harmful 0) at the bundle's length, against the pool's best contents; " +
-    'first must RR = 1 / the rank of the first must item (their mean is the MRR).',
-  perStrategy(names, stats, 'placement'),
-  '## The window\n\n' +
-    'Useful share = must and should tokens over rendered tokens (a mean over bundles); redundant = tokens of ' +
-    'items whose word 4-gram shingles were, four fifths or more, already laid out before them; budget use = ' +
-    'rendered tokens over the requested budget (a mean over bundles); overshoot = tokens beyond the budget, summed.',
-  perStrategy(names, stats, 'window'),
-  '## Composition\n\n' +
-    "The bundles' rendered tokens by what holds them, summed: the frame (header and separators) and each " +
-    "requirement class; they add up to the strategy's tokens. summary.json also has them by order role.",
-  perStrategy(names, stats, 'composition'),
-];
-
-/** Prefix stability (score/prefix.ts): what a provider's prompt cache could reuse. */
-const prefixSection = (names: readonly string[], prefix: ReadonlyMap<string, PrefixStability>): string[] => [
-  '## Prefix stability\n\n' +
-    "How much of a bundle's rendered text begins exactly as the strategy's bundle before it, in o200k tokens: " +
-    'between the budgets of one case (tight to medium, medium to roomy) and between consecutive cases at one ' +
-    'budget, over the pairs where both are bundles. Prefix = the mean common prefix; share = its mean share of ' +
-    `the later bundle; saving = the share of the later bundles' input cost a prompt cache would save, billing a cached ` +
-    `token at ${CACHED_PRICE} of the price (no minimum cacheable length applied).`,
-  renderTable(
-    {
-      headers: [
-        'strategy',
-        'budget pairs',
-        'prefix',
-        'share',
-        'saving',
-        'case pairs',
-        'prefix',
-        'share',
-        'saving',
-      ],
-      rows: names.map((n) => {
-        const p = prefix.get(n);
-        const cells = (f: PrefixFigures | undefined) => [
-          f?.pairs ?? 0,
-          f?.prefix_tokens ?? null,
-          f?.share ?? null,
-          f?.saving ?? null,
-        ];
-        return [n, ...cells(p?.budgets), ...cells(p?.cases)];
-      }),
-      kinds: [undefined, 'count', 'mean', 'score', 'score', 'count', 'mean', 'score', 'score'],
-    },
-    'md',
-  ),
-];
-
 /**
  * The whole report. `title` names the corpus; nothing in it depends on the clock. A report of an
  * ingested corpus leads with the localization measures.
@@ -189,8 +131,8 @@ export function reportMarkdown(
     );
   }
   // Runs written before the measures existed have none: their report ends as it did.
-  if (rows.some((r) => r.measures)) parts.push(...measureSections(names, stats));
-  if (prefix !== undefined) parts.push(...prefixSection(names, prefix));
+  for (const m of measureSections(rows, names, stats, prefix))
+    parts.push(`## ${m.title}\n\n${m.prose}`, renderTable(m.table, 'md'));
   return `${parts
     .join('\n\n')
     .replace(/\n{3,}/g, '\n\n')

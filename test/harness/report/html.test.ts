@@ -7,9 +7,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { readRows, reportTitle } from '../../../src/harness/output/run-folder.js';
+import { prefixOf, readRows, reportTitle } from '../../../src/harness/output/run-folder.js';
 import { CAPS, gridCells, gridOutcome, OUTCOME_LEGEND } from '../../../src/harness/report/grid.js';
 import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
+import { renderedTexts } from '../../../src/harness/score/prefix.js';
 import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/score/stats.js';
 import type { Row } from '../../../src/harness/types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
@@ -61,8 +62,10 @@ const buttons = (html: string) => [
 describe('report.html is the same bytes every time', () => {
   it('two renders of the same rows and compilations, and the one the study wrote, are equal', async () => {
     const title = reportTitle('compiler-v1');
-    const a = await reportHtml(rows, title, compilations);
-    const b = await reportHtml(rows, title, compilations);
+    // The study's page carries prefix stability, which its rendered texts give.
+    const prefix = await prefixOf(rows, renderedTexts(rows, compilations));
+    const a = await reportHtml(rows, title, compilations, false, prefix);
+    const b = await reportHtml(rows, title, compilations, false, prefix);
     expect(a).toBe(b);
     expect(a).toBe(page);
   });
@@ -86,6 +89,19 @@ describe('report.html is the same bytes every time', () => {
     expect(markup).not.toMatch(/url\(|@import|https?:\/\/(?!www\.w3\.org\/)/);
     expect([...page.matchAll(/<script/g)]).toHaveLength(2);
     expect(page).toContain(`content="default-src 'none';`);
+  });
+});
+
+describe('the measures', () => {
+  it('are sections of their own, a table row per strategy, prefix stability among them', () => {
+    for (const id of ['placement', 'window', 'composition', 'prefix']) {
+      const at = page.indexOf(`<section id="${id}">`);
+      expect(at, id).toBeGreaterThan(0);
+      const table = page.slice(at, page.indexOf('</section>', at));
+      const firsts = [...table.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((m) => m[1]);
+      expect(firsts, id).toEqual(strategiesOf(rows));
+    }
+    expect(page).toContain('<a href="#placement">Measures</a>');
   });
 });
 
