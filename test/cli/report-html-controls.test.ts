@@ -141,8 +141,21 @@ describe('report.html: the controls a reader analyses with', () => {
           .poll(() => again.page.locator('#detail-title').textContent())
           .toBe(`${compiler.case} / ${compiler.budget} / compiler`);
 
-        expect([...requested, ...again.requested]).toEqual([]);
-        expect([...problems, ...again.problems]).toEqual([]);
+        // compare --html: the page of two runs (here the run and itself), each strategy as (A) and (B).
+        const both = path.join(tmp, 'both.html');
+        expect((await cli('compare', out, out, '--html', both)).code).toBe(0);
+        const paired = await open();
+        await paired.page.goto(pathToFileURL(both).href);
+        expect(await paired.page.locator('#grid-table button.cell').count()).toBe(2 * rows.length);
+        await paired.page.locator('#grid-table button.cell').first().click();
+        await paired.page.selectOption('#detail-vs', { label: `${rows[0]?.strategy} (B)` });
+        // The same compilation on both sides: nothing only one holds.
+        expect(await paired.page.locator('#detail-beside-summary').textContent()).toMatch(
+          / 0 only in .* 0 only in /,
+        );
+
+        expect([...requested, ...again.requested, ...paired.requested]).toEqual([]);
+        expect([...problems, ...again.problems, ...paired.problems]).toEqual([]);
       });
     },
   );
