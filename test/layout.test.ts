@@ -218,6 +218,7 @@ describe('the harness in folders by concern', () => {
       'ingest',
       'input',
       'kit',
+      'mcp',
       'output',
       'report',
       'run',
@@ -240,7 +241,19 @@ describe('the harness in folders by concern', () => {
 });
 
 /** Lowest first: a harness folder imports only folders before it in this list. */
-const ORDER = ['kit', 'input', 'score', 'report', 'output', 'checks', 'run', 'generate', 'ingest', 'bench'];
+const ORDER = [
+  'kit',
+  'input',
+  'score',
+  'report',
+  'output',
+  'checks',
+  'run',
+  'generate',
+  'ingest',
+  'bench',
+  'mcp',
+];
 
 /** The harness folder a file lies in, or null (a root module of the harness, or outside it). */
 function folderOf(file: string, harness: string): string | null {

@@ -102,6 +102,11 @@ const COMMANDS: readonly Listed[] = [
     load: async () => (await import('./commands/survey.js')).survey,
   },
   {
+    name: 'mcp',
+    describe: 'serve the compiler to an MCP client (an agent or an editor) over stdio',
+    load: async () => (await import('./commands/mcp.js')).mcp,
+  },
+  {
     name: 'strategies',
     describe: 'list the registered strategies',
     load: async () => (await import('./commands/strategies.js')).strategies,

@@ -489,6 +489,7 @@ export const REPEATED: Readonly<Record<string, readonly string[]>> = {
   strategies: ['strategies', '--format', 'md', '--format', 'csv'],
   ingest: ['ingest', 'x', '--out', 'a', '--out', 'b'],
   pack: ['pack', 'x', '--task', 'a', '--task', 'b', '--budget', '10'],
+  mcp: ['mcp', '--timeout', '1000', '--timeout', '2000'],
 };
 
 export const REPEATED_INPUTS: readonly BadInput[] = Object.entries(REPEATED).map(([command, args]) => ({

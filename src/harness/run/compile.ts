@@ -148,10 +148,17 @@ export class CompileSession {
 
   /** One line of a batch: its inputs read and checked, or an InputError naming the line. */
   private line(where: string, text: string, lint: Lint): Promise<Compiled> {
-    const { strategy } = this;
     const parsed = parseJson(text);
     if ('problem' in parsed) throw new InputError(where, parsed.problem);
-    const o = parsed.value;
+    return this.object(where, parsed.value, lint);
+  }
+
+  /**
+   * One `{"request", "candidates", "policy"}` object (a batch line's, an MCP call's) compiled, its
+   * inputs checked as a batch line's are; an InputError names `where`.
+   */
+  object(where: string, o: unknown, lint: Lint = this.o.lint): Promise<Compiled> {
+    const { strategy } = this;
     if (!isPlainObject(o)) throw new InputError(where, 'not a JSON object');
     const shape = new Findings(where);
     lintBatchShape(o, shape);
