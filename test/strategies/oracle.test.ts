@@ -4,7 +4,7 @@ import { compileWith } from '../../src/harness/run/measure.js';
 import type { CaseLedger, Selection } from '../../src/harness/types.js';
 import oracle from '../../strategies/oracle.js';
 import { asError } from '../helpers/compiled.js';
-import { cand, ledger, policy, req } from '../helpers/pool.js';
+import { cand, EVERY_CLASS, ledger, policy, req } from '../helpers/pool.js';
 
 const input = (
   budget: number,
@@ -38,15 +38,7 @@ const form = (id: string, identity: string, rep: string, rank: number, tokens: n
 describe('oracle: must identities in sorted order, then should ones', () => {
   it('takes every must and should identity and nothing optional, distractor, harmful or unlisted', () => {
     const pool = ['m1', 'm2', 's1', 'o1', 'd1', 'h1', 'u1'].map((id) => cand(id, { relevance: 1 }));
-    const truth = ledger({
-      m1: 'must',
-      m2: 'must',
-      s1: 'should',
-      o1: 'optional',
-      d1: 'distractor',
-      h1: 'harmful',
-    });
-    expect(admitted(run(10_000, pool, truth))).toEqual(['m1', 'm2', 's1']);
+    expect(admitted(run(10_000, pool, EVERY_CLASS))).toEqual(['m1', 'm2', 's1']);
   });
 
   it('takes the musts before any should', () => {

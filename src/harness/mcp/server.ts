@@ -141,14 +141,15 @@ async function compile(args: Record<string, unknown>, o: McpOptions): Promise<Ca
 }
 
 /** One tool call; an error the CLI would print is the call's result, anything else is a bug. */
-async function call(name: string, args: Record<string, unknown>, o: McpOptions): Promise<CallToolResult> {
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+  o: McpOptions,
+  known: readonly string[],
+): Promise<CallToolResult> {
   try {
     if (name === 'compile') return await compile(args, o);
-    return failed(
-      `ctxbench: unknown tool "${name}" (tools: ${TOOLS()
-        .map((t) => t.name)
-        .join(', ')})`,
-    );
+    return failed(`ctxbench: unknown tool "${name}" (tools: ${known.join(', ')})`);
   } catch (e) {
     if (e instanceof InputError) return failed(`ctxbench: ${e.line}`);
     if (e instanceof UsageError) return failed(`ctxbench: ${e.message}`);
@@ -159,13 +160,19 @@ async function call(name: string, args: Record<string, unknown>, o: McpOptions):
 /** The server, not yet connected: `ctxbench mcp` connects it to stdio, tests to their own transport. */
 export function mcpServer(version: string, o: McpOptions): Server {
   const server = new Server({ name: 'ctxbench', version }, { capabilities: { tools: {}, resources: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS() }));
-  server.setRequestHandler(CallToolRequestSchema, (r) => call(r.params.name, r.params.arguments ?? {}, o));
+  // The package's own files, the same for every call: read once, when the server is made.
+  const tools = TOOLS();
+  const resources = RESOURCES();
+  const known = tools.map((t) => t.name);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, (r) =>
+    call(r.params.name, r.params.arguments ?? {}, o, known),
+  );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: RESOURCES().map(({ file: _f, ...r }) => r),
+    resources: resources.map(({ file: _f, ...r }) => r),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, (r) => {
-    const found = RESOURCES().find((x) => x.uri === r.params.uri);
+    const found = resources.find((x) => x.uri === r.params.uri);
     if (found === undefined) throw new Error(`no resource ${r.params.uri}`);
     return {
       contents: [{ uri: found.uri, mimeType: found.mimeType, text: fs.readFileSync(found.file, 'utf8') }],

@@ -6,7 +6,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { REQUIREMENT_CLASSES } from '../../compiler/index.js';
-import { budgetStats, rowsOf, statsByStrategy, strategyStats } from '../score/index.js';
+import { budgetStats, statsByStrategy } from '../score/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { plural } from './format.js';
@@ -137,14 +137,15 @@ const PARTS = ['frame', ...REQUIREMENT_CLASSES.map((k) => k.toLowerCase())];
  * written before the measures.
  */
 function compositionSpec(rows: readonly Row[], names: readonly string[]): TopLevelSpec | null {
-  const values = names.flatMap((strategy) =>
-    BUDGETS.flatMap((budget) => {
-      const c = strategyStats(rowsOf(rows, strategy, budget)).composition;
+  const values = names.flatMap((strategy) => {
+    const b = budgetStats(rows, strategy);
+    return BUDGETS.flatMap((budget) => {
+      const c = b[budget].composition;
       if (c === null) return [];
       const tokens = [c.frame, ...REQUIREMENT_CLASSES.map((k) => c.classes[k])];
       return PARTS.map((part, k) => ({ strategy, budget, part, order: k, tokens: tokens[k] }));
-    }),
-  );
+    });
+  });
   if (values.length === 0) return null;
   return {
     data: { values },

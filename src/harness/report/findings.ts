@@ -7,9 +7,16 @@
  * they are, unless they hold a `/` (a placeholder mistyped); a placeholder naming nothing in the
  * runs is an error, with its line, never a blank.
  */
-import { FIGURES, type Figure, rowMetric, statsByStrategy, strategiesOf } from '../score/index.js';
+import {
+  FIGURES,
+  type Figure,
+  rowMetric,
+  rowViolations,
+  statsByStrategy,
+  strategiesOf,
+} from '../score/index.js';
 import type { Row } from '../types.js';
-import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
+import { BUDGETS } from '../vocabulary.js';
 import { candidate, type FindingsRun, fail, rateOf, TemplateError } from './findings-parts.js';
 import { figure, int } from './format.js';
 import { strategyTable } from './headline.js';
@@ -29,12 +36,6 @@ export class FindingsError extends Error {
   }
 }
 
-const violations = (r: Row): number =>
-  VIOLATION_KINDS.reduce(
-    (sum, kind) => sum + ((r[`${kind}_violations` as keyof Row] as number | null) ?? 0),
-    0,
-  );
-
 const outcome = (r: Row): string =>
   r.success ? `bundle of ${int(r.rendered_tokens)}` : `refused ${r.reason}`;
 
@@ -43,7 +44,7 @@ function metric(r: Row, name: string): Value | undefined {
   if (name === 'outcome') return outcome(r);
   if (name === 'refused') return !r.success;
   if (name === 'compilations') return 1;
-  if (name === 'violations') return violations(r);
+  if (name === 'violations') return rowViolations(r);
   if (name === 'illegal') return r.success && (r.audit === null ? null : !r.audit.legal);
   if (name === 'admitted') return r.admitted.join(', ');
   if (name === 'unproven') return r.extras.proven_optimal === false;

@@ -7,8 +7,9 @@
  */
 import fs from 'node:fs';
 import { linesOf } from '../input/index.js';
+import { rowViolations } from '../score/index.js';
 import type { Row } from '../types.js';
-import { STRATEGY_ERROR, VIOLATION_KINDS } from '../vocabulary.js';
+import { STRATEGY_ERROR } from '../vocabulary.js';
 import { int, plural } from './format.js';
 
 /** What a compilation came to, against what the corpus expected. */
@@ -188,10 +189,7 @@ function cellOf(r: Row, k: number, detail: CellDetail | null, missing: string | 
     rendered_tokens: r.rendered_tokens,
     must_recall: r.must_recall,
     illegal: r.illegal_admission,
-    violations:
-      r.reason === STRATEGY_ERROR
-        ? null
-        : VIOLATION_KINDS.reduce((n, kind) => n + (r[`${kind}_violations`] ?? 0), 0),
+    violations: r.reason === STRATEGY_ERROR ? null : rowViolations(r),
     budget_use: r.measures?.budget_use ?? null,
     id: `${r.case}/${r.budget}/${r.strategy}`,
     extras: cut(JSON.stringify(r.extras, null, 2), CAPS.json, `rows.jsonl line ${k + 1}`),

@@ -6,7 +6,7 @@
  * same rows and compilations give the same bytes. Everything from the corpus is escaped.
  */
 import { type PrefixStability, statsByStrategy, strategiesOf } from '../score/index.js';
-import type { Row } from '../types.js';
+import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { type Chart, renderCharts } from './charts.js';
 import { type CellTable, exactProse, exactTables } from './exact.js';
@@ -155,8 +155,12 @@ function gridSection(cells: readonly GridCell[], names: readonly string[]): stri
 }
 
 /** The headline `study` prints, the catalogue's figures per strategy, then the same with intervals. */
-function headlineSection(rows: readonly Row[], names: readonly string[]): string {
-  const t = headlineTable(statsByStrategy(rows, names));
+function headlineSection(
+  rows: readonly Row[],
+  names: readonly string[],
+  stats: ReadonlyMap<string, StrategyStats>,
+): string {
+  const t = headlineTable(stats);
   return [
     '<section id="headline"><h2>Headline</h2>',
     "<p>Sums over each strategy's compilations; must recall is the mean over those expected to return a bundle.</p>",
@@ -235,6 +239,7 @@ export async function reportHtml(
   prefix?: ReadonlyMap<string, PrefixStability>,
 ): Promise<string> {
   const names = strategiesOf(rows);
+  const stats = statsByStrategy(rows, names);
   const cases = new Set(rows.map((r) => r.case)).size;
   const cells = gridCells(rows, compilations);
   const charts = await renderCharts(rows, names);
@@ -252,10 +257,10 @@ export async function reportHtml(
       'Generated from rows.jsonl and compilations.jsonl; every number is computed, none is typed in.</p>',
     `<nav>${ingested ? '<a href="#localization">Localization</a>' : ''}<a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${rows.some((r) => r.measures) ? '<a href="#placement">Measures</a>' : ''}${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
     ingested ? localizationSectionHtml(rows, names) : '',
-    headlineSection(rows, names),
+    headlineSection(rows, names, stats),
     chartsSection(charts),
     gridSection(cells, names),
-    ...measureSections(rows, names, statsByStrategy(rows, names), prefix).map(
+    ...measureSections(rows, names, stats, prefix).map(
       (m) =>
         `<section id="${m.id}"><h2>${escapeHtml(m.title)}</h2>\n<p>${escapeHtml(m.prose)}</p>\n${htmlTable(cellTable(m.table), `${m.id}-table`, (k) => k > 0)}\n</section>`,
     ),

@@ -33,6 +33,7 @@ export {
   oracleGap,
   type Rate,
   rowsOf,
+  rowViolations,
   statsByStrategy,
   strategiesOf,
   strategyStats,

@@ -5,6 +5,7 @@
 import { REQUIREMENT_CLASSES, type RequirementClass } from '../../compiler/index.js';
 import type {
   BudgetName,
+  Composition,
   Measures,
   RealTokenStats,
   Row,
@@ -12,7 +13,7 @@ import type {
   StrategyStats,
   Tokenizer,
 } from '../types.js';
-import { BUDGETS, STRATEGY_ERROR, TOKENIZERS } from '../vocabulary.js';
+import { BUDGETS, STRATEGY_ERROR, TOKENIZERS, VIOLATION_KINDS } from '../vocabulary.js';
 import { ROW_MEASURES } from './catalogue.js';
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
@@ -101,6 +102,10 @@ function realTokenStats(rows: readonly Row[], t: Tokenizer): RealTokenStats {
   };
 }
 
+/** The six violation kinds of one row summed; 0 for a kind the row leaves null (an error row). */
+export const rowViolations = (r: Row): number =>
+  VIOLATION_KINDS.reduce((n, kind) => n + (r[`${kind}_violations`] ?? 0), 0);
+
 /** The strategies present in the rows, in the rows' (registry) order. */
 export const strategiesOf = (rows: readonly Row[]): string[] => [...new Set(rows.map((r) => r.strategy))];
 
@@ -125,6 +130,7 @@ export interface BudgetStats {
   readonly must_recall: number | null;
   readonly rendered_tokens: number;
   readonly structural: number;
+  readonly composition: Composition | null;
 }
 
 export function budgetStats(rows: readonly Row[], strategy: string): Record<BudgetName, BudgetStats> {
@@ -139,6 +145,7 @@ export function budgetStats(rows: readonly Row[], strategy: string): Record<Budg
       must_recall: s.must_recall_all,
       rendered_tokens: s.rendered_tokens,
       structural: s.violations.dependency + s.violations.group,
+      composition: s.composition,
     };
   }
   return out;

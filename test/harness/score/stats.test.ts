@@ -158,6 +158,7 @@ describe('budgetStats', () => {
       must_recall: 0.5, // (1 + 0) / 2
       rendered_tokens: 150,
       structural: 3, // 1 + 2; scope is not structural, the other strategy's 10 not counted
+      composition: null, // these rows carry no measures
     });
     // must recall over every row of the budget, the infeasible refusal included: (1 + 0) / 2
     expect(b.medium).toMatchObject({ correct: 2, harmful: 2, must_recall: 0.5 });
@@ -169,6 +170,7 @@ describe('budgetStats', () => {
       must_recall: null,
       rendered_tokens: 0,
       structural: 0,
+      composition: null,
     });
     expect(Object.keys(b)).toEqual(['tight', 'medium', 'roomy']);
   });
