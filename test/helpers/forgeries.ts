@@ -5,9 +5,9 @@
  * them by class for docs/reliability.md.
  */
 import seedrandom from 'seedrandom';
-import { isPlainObject, readBundle, readResult, SCHEMA } from '../../src/compiler/index.js';
+import { isPlainObject, SCHEMA } from '../../src/compiler/index.js';
 import type { CheckInputs } from '../../src/harness/checks/compilation.js';
-import { checkCompilation, checkDocument } from '../../src/harness/checks/index.js';
+import { problemText, validateDocument } from '../../src/harness/checks/index.js';
 import { legalityProblems, selectionTrace } from '../../src/harness/kit/index.js';
 import { caseInputs, strategyInput } from '../../src/harness/run/input.js';
 import { compileAwaited } from '../../src/harness/run/measure.js';
@@ -239,14 +239,7 @@ export const FORGERIES: readonly Forgery[] = [
 /** What `validate` makes of a document: its problems, or the one line of a file it cannot read. */
 export function validateDoc(doc: Json, inputs: CheckInputs): string[] {
   try {
-    const stored = {
-      bundle: doc.bundle === null || doc.bundle === undefined ? null : readBundle(doc.bundle),
-      result: readResult(doc.result, { anyReason: true }),
-      rendered_text: doc.rendered_text ?? null,
-      raw: { bundle: doc.bundle ?? null, result: doc.result },
-    };
-    const found = checkCompilation(stored, inputs);
-    return [...found, ...checkDocument(doc, stored, inputs, found)].map((p) => `${p.rule}: ${p.text}`);
+    return validateDocument('compilation', doc, inputs).map(problemText);
   } catch (e) {
     return [`unreadable: ${(e as Error).message}`];
   }

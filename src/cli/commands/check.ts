@@ -1,5 +1,5 @@
 import { UsageError } from '../../harness/errors.js';
-import { asProblem, type Finding, findingLine, walk } from '../../harness/input/index.js';
+import { findingLine, findingsJSON, tally, walk } from '../../harness/input/index.js';
 import { jsonText } from '../../harness/output/index.js';
 import { count } from '../../harness/report/index.js';
 import { defineCommand, strictOption } from '../command.js';
@@ -30,24 +30,8 @@ export const check = defineCommand({
   run: (a, { io }) => {
     if (a.path === undefined || a.path === '') throw new UsageError('check needs a corpus folder or a file');
     const found = walk(a.path, a.policy);
-    const findings: Finding[] = found.files.flatMap((f) => f.list).map((f) => asProblem(f, a.strict));
-    // Past FINDINGS_LISTED a file's findings are counted, not listed: the totals count them all.
-    const unlisted = found.files.reduce((n, f) => n + f.unlisted.error + f.unlisted.warning, 0);
-    const unlistedProblems = found.files.reduce((n, f) => n + f.unlistedProblems(a.strict), 0);
-    const problems = findings.filter((f) => f.severity === 'error').length + unlistedProblems;
-    const warnings = findings.length + unlisted - problems;
-    if (a.json)
-      io.out(
-        jsonText(
-          findings.map((f) => ({
-            severity: f.severity,
-            file: f.file,
-            record: f.record ?? null,
-            field: f.field ?? null,
-            message: f.text,
-          })),
-        ),
-      );
+    const { findings, problems, warnings, unlisted } = tally(found.files, a.strict);
+    if (a.json) io.out(jsonText(findingsJSON(findings)));
     else {
       for (const f of findings) io.out(`${findingLine(f)}\n`);
       if (unlisted > 0) io.out(`check: ${count(unlisted, 'more finding')} not listed\n`);

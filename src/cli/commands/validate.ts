@@ -1,12 +1,10 @@
-import { type ContextBundle, isPlainObject, readBundle, readResult } from '../../compiler/index.js';
-import { checkCompilation, checkDocument, problemText } from '../../harness/checks/index.js';
-import { InputError, UsageError } from '../../harness/errors.js';
+import { problemText, validateDocument } from '../../harness/checks/index.js';
+import { UsageError } from '../../harness/errors.js';
 import {
   checkInputs,
   loadCandidates,
   loadPolicy,
   loadRequest,
-  locate,
   readJsonFile,
 } from '../../harness/input/index.js';
 import { checkRunFolder, disagreementText } from '../../harness/run/index.js';
@@ -16,23 +14,6 @@ import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 
 const USAGE =
   'validate needs a run folder (validate RUN_DIR) or --compilation, --request, --candidates and --policy, not both';
-
-/**
- * A compilation's `layout`, as `compile` writes it: absent, or `"own"` beside a bundle (the
- * strategy laid it out in its own order, so `order` is its word and not checked).
- */
-function layoutOf(file: string, layout: unknown, bundle: ContextBundle | null): 'own' | undefined {
-  if (layout === undefined) return undefined;
-  if (layout !== 'own')
-    throw new InputError(
-      file,
-      `layout must be "own" when present, not ${String(JSON.stringify(layout)).slice(0, 40)}`,
-      'layout',
-    );
-  if (bundle === null)
-    throw new InputError(file, 'layout "own" needs a bundle: a refusal is not laid out', 'layout');
-  return layout;
-}
 
 /** A whole run folder: `valid`, or the first disagreement of each file (exit 1). */
 async function validateRun(dir: string, io: Io): Promise<ExitCode> {
@@ -87,25 +68,7 @@ export const validate = defineCommand({
       policy: tokenizerSetting(a.tokenizer)(loadPolicy(files.policy, lint)),
     };
     checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
-    const file = a.compilation;
-    const doc = readJsonFile(file);
-    if (!isPlainObject(doc)) throw new InputError(file, 'not a JSON object');
-    const result = locate(file, 'result', () => readResult(doc.result, { anyReason: true }));
-    const bundle: ContextBundle | null =
-      doc.bundle === undefined || doc.bundle === null
-        ? null
-        : locate(file, 'bundle', () => readBundle(doc.bundle));
-    const layout = layoutOf(file, doc.layout, bundle);
-    // The records as read, so that no reader's leniency hides an unknown or coerced field.
-    const stored = {
-      bundle,
-      result,
-      rendered_text: doc.rendered_text ?? null,
-      raw: { bundle: doc.bundle ?? null, result: doc.result },
-      layout,
-    };
-    const found = checkCompilation(stored, inputs);
-    const problems = [...found, ...checkDocument(doc, stored, inputs, found)];
+    const problems = validateDocument(a.compilation, readJsonFile(a.compilation), inputs);
     if (problems.length === 0) {
       io.out('valid\n');
       return EXIT.ok;

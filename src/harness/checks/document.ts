@@ -3,9 +3,22 @@
  * top-level field is one of its shape's, and every field that repeats what another says, or what
  * the checks find, says the same; nothing is silently dropped (docs/compiler.md §16.3).
  */
-import { type ContextCandidate, isPlainObject } from '../../compiler/index.js';
-import { realTokens } from '../input/index.js';
-import { type CheckInputs, type Problem, problemText, type StoredCompilation } from './compilation.js';
+import {
+  type ContextBundle,
+  type ContextCandidate,
+  isPlainObject,
+  readBundle,
+  readResult,
+} from '../../compiler/index.js';
+import { InputError } from '../errors.js';
+import { locate, realTokens } from '../input/index.js';
+import {
+  type CheckInputs,
+  checkCompilation,
+  type Problem,
+  problemText,
+  type StoredCompilation,
+} from './compilation.js';
 import { differences } from './rederive.js';
 
 /** What `compile` prints (src/harness/run/one.ts). */
@@ -31,10 +44,51 @@ const GOLDEN = [
 ];
 
 /**
+ * Every problem of a stored compilation (`compile`'s output, a golden) against its inputs, already
+ * checked: the rules of `checkCompilation`, then the document's own. Empty when it is legal. A
+ * document that is not a compilation at all stops with an InputError naming `file` and the field.
+ */
+export function validateDocument(file: string, doc: unknown, inputs: CheckInputs): Problem[] {
+  if (!isPlainObject(doc)) throw new InputError(file, 'not a JSON object');
+  const result = locate(file, 'result', () => readResult(doc.result, { anyReason: true }));
+  const bundle: ContextBundle | null =
+    doc.bundle === undefined || doc.bundle === null
+      ? null
+      : locate(file, 'bundle', () => readBundle(doc.bundle));
+  // The records as read, so that no reader's leniency hides an unknown or coerced field.
+  const stored: StoredCompilation = {
+    bundle,
+    result,
+    rendered_text: doc.rendered_text ?? null,
+    raw: { bundle: doc.bundle ?? null, result: doc.result },
+    layout: layoutOf(file, doc.layout, bundle),
+  };
+  const found = checkCompilation(stored, inputs);
+  return [...found, ...checkDocument(doc, stored, inputs, found)];
+}
+
+/**
+ * A compilation's `layout`, as `compile` writes it: absent, or `"own"` beside a bundle (the
+ * strategy laid it out in its own order, so `order` is its word and not checked).
+ */
+function layoutOf(file: string, layout: unknown, bundle: ContextBundle | null): 'own' | undefined {
+  if (layout === undefined) return undefined;
+  if (layout !== 'own')
+    throw new InputError(
+      file,
+      `layout must be "own" when present, not ${String(JSON.stringify(layout)).slice(0, 40)}`,
+      'layout',
+    );
+  if (bundle === null)
+    throw new InputError(file, 'layout "own" needs a bundle: a refusal is not laid out', 'layout');
+  return layout;
+}
+
+/**
  * The document's own problems, given those `checkCompilation` found in it: unknown top-level
  * fields (rule `result`), and restated facts that differ from what they restate.
  */
-export function checkDocument(
+function checkDocument(
   doc: Readonly<Record<string, unknown>>,
   stored: StoredCompilation,
   inputs: CheckInputs,

@@ -11,9 +11,9 @@ export {
   type Value,
 } from './compare.js';
 export { comparisonPage, strategiesPage } from './compare-page.js';
-export { checkCompilation, problemText } from './compilation.js';
+export { checkCompilation, type Problem, problemText } from './compilation.js';
 export { runConformance } from './conformance.js';
-export { checkDocument } from './document.js';
+export { validateDocument } from './document.js';
 export { type CorpusFacts, type RunFolder, readRunFolder } from './read-run.js';
 export { rememberCompilerRun } from './rederive.js';
 export { verifyRun } from './verify.js';

@@ -1,4 +1,5 @@
 /** Input: reading what a run is given (corpus, ledger, records), checking it, and its errors. */
+export { findingsJSON, type GivenRecords, lintGiven, type Tally, tally } from './check-given.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './checks.js';
 export { loadCorpus, requestAt } from './corpus.js';
 export { forEachLine, linesOf, readJsonFile, readJsonLines, readTextLines } from './files.js';

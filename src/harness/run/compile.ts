@@ -157,27 +157,63 @@ export class CompileSession {
    * One `{"request", "candidates", "policy"}` object (a batch line's, an MCP call's) compiled, its
    * inputs checked as a batch line's are; an InputError names `where`.
    */
-  object(where: string, o: unknown, lint: Lint = this.o.lint): Promise<Compiled> {
-    const { strategy } = this;
-    if (!isPlainObject(o)) throw new InputError(where, 'not a JSON object');
-    const shape = new Findings(where);
-    lintBatchShape(o, shape);
-    settle(shape, lint);
-    const inputs = {
-      request: this.withBudget(toRequest(where, o.request, lint)),
-      ...toCandidates(where, o.candidates, { lint }),
-      policy: this.o.policy(toPolicy(where, o.policy, lint)),
-    };
+  async object(where: string, o: unknown, lint: Lint = this.o.lint): Promise<Compiled> {
+    const inputs = this.inputs(where, o, lint);
     const files: InputFiles = { request: where, candidates: where, policy: where };
-    checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
+    return compileOne(this.strategy, inputs, files, this.hosts, where);
+  }
+
+  /**
+   * A `{"request", "candidates", "policy"}` object's inputs for this session's strategy: read and
+   * checked as a batch line's are, the session's budget and policy applied, and its `ledger` for a
+   * strategy that reads one. An InputError names `where`.
+   */
+  inputs(where: string, o: unknown, lint: Lint = this.o.lint): Inputs {
+    const { strategy } = this;
+    const inputs = checkedInputs(where, o, lint, (read) => ({
+      ...read,
+      request: this.withBudget(read.request),
+      policy: this.o.policy(read.policy),
+    }));
+    const raw = o as Readonly<Record<string, unknown>>;
     const ledger =
-      strategy.readsLedger === true && o.ledger !== undefined
-        ? readLedger(where, identitiesOf(inputs.candidates), lint, o.ledger)
+      strategy.readsLedger === true && raw.ledger !== undefined
+        ? readLedger(where, identitiesOf(inputs.candidates), lint, raw.ledger)
         : undefined;
     if (strategy.readsLedger === true && ledger === undefined)
       throw new InputError(where, `${strategy.name} needs a "ledger"`);
-    return compileOne(strategy, { ...inputs, ledger }, files, this.hosts, where);
+    return { ...inputs, ledger };
   }
+}
+
+/**
+ * A `{"request", "candidates", "policy"}` object's records (a batch line, an MCP call's arguments),
+ * read as a batch line's are, then, as `adjust` leaves them, checked together; an InputError names
+ * `where`.
+ */
+export function checkedInputs(
+  where: string,
+  o: unknown,
+  lint: Lint,
+  adjust: (read: Inputs) => Inputs = (read) => read,
+): Inputs {
+  if (!isPlainObject(o)) throw new InputError(where, 'not a JSON object');
+  const inputs = adjust(recordsOf(where, o, lint));
+  const files: InputFiles = { request: where, candidates: where, policy: where };
+  checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
+  return inputs;
+}
+
+/** The records of a `{"request", "candidates", "policy"}` object: its shape, then each record. */
+function recordsOf(where: string, o: Readonly<Record<string, unknown>>, lint: Lint): Inputs {
+  const shape = new Findings(where);
+  lintBatchShape(o, shape);
+  settle(shape, lint);
+  return {
+    request: toRequest(where, o.request, lint),
+    ...toCandidates(where, o.candidates, { lint }),
+    policy: toPolicy(where, o.policy, lint),
+  };
 }
 
 /** One registered strategy's file; an unknown name stops in `pickStrategies`, listing the known. */

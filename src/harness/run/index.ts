@@ -1,8 +1,10 @@
 /** Run: strategy discovery, the study (runStudy), compile sessions, strategies in processes of their own, one selection measured, shards. */
 export { checkRunFolder, disagreementText } from './check-run.js';
-export { type Compiled, CompileSession, compileCase } from './compile.js';
+export { type Compiled, CompileSession, checkedInputs, compileCase } from './compile.js';
+export { type Explanation, explainCandidate } from './explain.js';
 export { Hosts } from './hosts.js';
 export { caseInputs, strategyInput } from './input.js';
+export { leastBudget } from './least.js';
 export { compileAwaited } from './measure.js';
 export { infoOf, listStrategies, loadStrategies, pickStrategies } from './registry.js';
 export { parseShard } from './shard.js';
