@@ -4,38 +4,27 @@
  * for the same records, and bad input comes back as a tool error carrying the CLI's line while the
  * server goes on answering.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../helpers/cli.js';
-import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
+import { ROOT } from '../helpers/corpus.js';
+import { mcpClient, referenceCase, texts } from '../helpers/mcp.js';
 
 const tmp = tempDir('mcp');
-const BIN = path.join(ROOT, 'bin/ctxbench.js');
 const read = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8')) as unknown;
-const CASE = 'dependency-trap';
-const files = {
-  request: path.join(CORPUS_DIR, `${CASE}.request.json`),
-  candidates: path.join(CORPUS_DIR, `${CASE}.candidates.json`),
-  policy: path.join(CORPUS_DIR, 'compiler-policy-v1.json'),
-};
+const { files } = referenceCase('dependency-trap');
 
 let client: Client;
 beforeAll(async () => {
-  client = new Client({ name: 'ctxbench-test', version: '0' });
   // The built package, as a client's configuration starts it.
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], stderr: 'pipe' }),
-  );
+  ({ client } = await mcpClient());
 });
 afterAll(async () => {
   await client.close();
 });
-
-type Text = { type: 'text'; text: string };
-const texts = (r: Awaited<ReturnType<Client['callTool']>>) => (r.content as Text[]).map((c) => c.text);
 
 describe('ctxbench mcp', () => {
   it('lists compile, its input schema made of the shipped JSON Schemas', async () => {
@@ -117,5 +106,26 @@ describe('ctxbench mcp', () => {
     expect((formats.contents[0] as { text: string }).text).toBe(
       fs.readFileSync(path.join(ROOT, 'docs/formats.md'), 'utf8'),
     );
+  });
+
+  it('is served from the files the package ships: every resource is in npm pack', async () => {
+    const packed = spawnSync('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(packed.status, packed.stderr).toBe(0);
+    const shipped = new Set((JSON.parse(packed.stdout)[0].files as { path: string }[]).map((f) => f.path));
+    const { resources } = await client.listResources();
+    // A resource's URI is its file's path in the package.
+    const wanted = resources.map((r) => r.uri.replace('ctxbench://', ''));
+    expect(wanted.length).toBeGreaterThan(1);
+    for (const file of wanted) expect(shipped, file).toContain(file);
+  });
+
+  it("README's example conversation is what the server answers now", () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/mcp-example.mjs'), '--check'], {
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
   });
 });

@@ -9,8 +9,21 @@ import { inject } from 'vitest';
 import { ROOT } from './corpus.js';
 import { PLUGINS } from './plugins.js';
 
-/** What building and running the package needs; its corpora and ledgers besides, when asked. */
-const CODE = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'scripts', 'src', 'strategies'];
+/**
+ * What building and running the package needs (the schemas and the formats document are the MCP
+ * server's); its corpora and ledgers besides, when asked.
+ */
+const CODE = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'bin',
+  'scripts',
+  'src',
+  'strategies',
+  'schemas',
+  'docs/formats.md',
+];
 const DATA = ['corpus', 'ledger'];
 
 /** The project copied into `dir` (its code, and its data unless `data` is false), node_modules linked. */

@@ -11,7 +11,7 @@ export {
   type Value,
 } from './compare.js';
 export { comparisonPage, strategiesPage } from './compare-page.js';
-export { checkCompilation, type Problem, problemText } from './compilation.js';
+export { checkCompilation, problemText } from './compilation.js';
 export { runConformance } from './conformance.js';
 export { validateDocument } from './document.js';
 export { type CorpusFacts, type RunFolder, readRunFolder } from './read-run.js';

@@ -3,5 +3,5 @@
 export { ingestedCorpus } from './corpus.js';
 export { openRepository } from './git.js';
 export { ingest } from './ingest.js';
-export { type Packed, packContext } from './pack-run.js';
+export { packContext } from './pack-run.js';
 export { PACK_FORMATS, type PackFormat } from './render.js';

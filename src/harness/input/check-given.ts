@@ -37,7 +37,7 @@ export const findingsJSON = (findings: readonly Finding[]) =>
     message: f.text,
   }));
 
-/** Records given in memory, each named by its argument (`candidates`, `request`, `policy`). */
+/** Records given in memory, any of them. */
 export interface GivenRecords {
   readonly candidates?: unknown;
   readonly request?: unknown;
@@ -45,29 +45,27 @@ export interface GivenRecords {
 }
 
 /**
- * Records given in memory checked as `check` checks them as files, each finding's file the
- * argument's name: each record alone; a pool's order roles against the policy given, else the
- * default's; and, with a request and a pool, what only the inputs together show.
+ * Records given in memory (a batch line's, an MCP call's arguments) checked as `check` checks them,
+ * every finding's file `where`, its record the argument's: each record alone; a pool's order roles
+ * against the policy given, else the default's; and, with a request and a pool, what only the
+ * inputs together show.
  */
-export function lintGiven(given: GivenRecords): Findings[] {
+export function lintGiven(given: GivenRecords, where: string): Findings[] {
   const found: Findings[] = [];
   const pool =
-    given.candidates === undefined
-      ? undefined
-      : lintCandidatesFile('candidates', {}, { raw: given.candidates });
-  const request =
-    given.request === undefined ? undefined : lintRequestFile('request', { raw: given.request });
-  const policy = given.policy === undefined ? undefined : lintPolicyFile('policy', { raw: given.policy });
+    given.candidates === undefined ? undefined : lintCandidatesFile(where, {}, { raw: given.candidates });
+  const request = given.request === undefined ? undefined : lintRequestFile(where, { raw: given.request });
+  const policy = given.policy === undefined ? undefined : lintPolicyFile(where, { raw: given.policy });
   for (const f of [pool, request, policy]) if (f !== undefined) found.push(f.findings);
   // A policy that does not read is reported above; nothing is checked against it.
   const rules: CompilerPolicy | undefined = policy === undefined ? defaultPolicy() : policy.policy;
-  if (pool !== undefined && rules !== undefined) found.push(orderRoles(pool.records, rules, 'candidates'));
+  if (pool !== undefined && rules !== undefined) found.push(orderRoles(pool.records, rules, where));
   if (pool?.candidates !== undefined && request?.request !== undefined && rules !== undefined)
     found.push(
       acrossFiles(request.request, pool.candidates, rules, {
-        request: 'request',
-        candidates: 'candidates',
-        policy: 'policy',
+        request: where,
+        candidates: where,
+        policy: where,
       }),
     );
   return found;

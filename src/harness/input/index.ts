@@ -1,11 +1,11 @@
 /** Input: reading what a run is given (corpus, ledger, records), checking it, and its errors. */
-export { findingsJSON, type GivenRecords, lintGiven, type Tally, tally } from './check-given.js';
+export { findingsJSON, lintGiven, tally } from './check-given.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './checks.js';
 export { loadCorpus, requestAt } from './corpus.js';
 export { forEachLine, linesOf, readJsonFile, readJsonLines, readTextLines } from './files.js';
 export { parseJson } from './json.js';
 export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, truthFrom } from './ledger.js';
-export { asProblem, type Finding, Findings, findingLine, type Lint, settle } from './lint.js';
+export { Findings, findingLine, type Lint, settle } from './lint.js';
 export { identitiesOf } from './lint-corpus.js';
 export { lintBatchShape } from './lint-files.js';
 export { walk } from './lint-target.js';

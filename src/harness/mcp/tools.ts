@@ -11,6 +11,7 @@ import { PACK_FORMATS, type PackFormat, packContext } from '../ingest/index.js';
 import { findingsJSON, lintGiven, tally } from '../input/index.js';
 import { jsonText } from '../output/index.js';
 import { fromRoot } from '../paths.js';
+import { count } from '../report/index.js';
 import { type Compiled, CompileSession, checkedInputs, explainCandidate } from '../run/index.js';
 
 /** The strategy a call uses when it names none: the one that refuses only with a proof. */
@@ -173,15 +174,18 @@ const validate: Tool = {
 const check: Tool = {
   name: 'check',
   description:
-    'Every problem and warning of a pool, a request or a policy (any of them, together checked against each other), as the JSON list ctxbench check --json prints, each finding\'s "file" the argument it is in; then a count.',
+    "Every problem and warning of a pool, a request or a policy (any of them, together checked against each other), as the JSON list ctxbench check --json prints (every finding's file is `arguments`, its record the argument's); then a count.",
   inputSchema: {},
   run: (args) => {
     const given = { candidates: args.candidates, request: args.request, policy: args.policy };
     if (Object.values(given).every((v) => v === undefined))
       throw new UsageError('check needs candidates, a request or a policy');
-    const t = tally(lintGiven(given), args.strict === true);
+    const t = tally(lintGiven(given, 'arguments'), args.strict === true);
     return Promise.resolve(
-      text(jsonText(findingsJSON(t.findings)), `check: ${t.problems} problems, ${t.warnings} warnings`),
+      text(
+        jsonText(findingsJSON(t.findings)),
+        `check: ${count(t.problems, 'problem')}, ${count(t.warnings, 'warning')}`,
+      ),
     );
   },
 };

@@ -1,7 +1,7 @@
 /** Run: strategy discovery, the study (runStudy), compile sessions, strategies in processes of their own, one selection measured, shards. */
 export { checkRunFolder, disagreementText } from './check-run.js';
 export { type Compiled, CompileSession, checkedInputs, compileCase } from './compile.js';
-export { type Explanation, explainCandidate } from './explain.js';
+export { explainCandidate } from './explain.js';
 export { Hosts } from './hosts.js';
 export { caseInputs, strategyInput } from './input.js';
 export { leastBudget } from './least.js';

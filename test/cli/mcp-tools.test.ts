@@ -1,0 +1,213 @@
+/**
+ * Each tool of `ctxbench mcp` against the CLI command it serves, over stdio with the SDK's own
+ * Client: the same records give the same bytes (`validate`, `check`, `pack`), and `explain`'s
+ * account of a candidate is the trace `compile` writes, with a least budget that `compile` confirms.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../helpers/cli.js';
+import { ROOT } from '../helpers/corpus.js';
+import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
+import { mcpClient, referenceCase, texts } from '../helpers/mcp.js';
+import { sharedProject } from '../helpers/project.js';
+
+const tmp = fs.realpathSync(tempDir('mcp-tools'));
+
+let client: Client;
+beforeAll(async () => {
+  ({ client } = await mcpClient());
+});
+afterAll(async () => {
+  await client.close();
+});
+
+type Json = Record<string, unknown>;
+interface Entry {
+  readonly candidate_id: string;
+  readonly decision: string;
+}
+
+/** `ctxbench compile` of a reference case at a budget, by a strategy: its output object. */
+async function compiled(name: string, budget: number, strategy = 'compiler-v2'): Promise<Json> {
+  const { files } = referenceCase(name);
+  const out = path.join(tmp, `${name}-${budget}-${strategy}.json`);
+  const r = await cli(
+    'compile',
+    ...['--request', files.request, '--candidates', files.candidates, '--policy', files.policy],
+    ...['--budget', String(budget), '--strategy', strategy, '--output', out],
+  );
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(fs.readFileSync(out, 'utf8')) as Json;
+}
+const admittedBy = (c: Json): string[] =>
+  c.bundle === null ? [] : (c.bundle as { items: { id: string }[] }).items.map((i) => i.id);
+const entriesOf = (c: Json): Entry[] => (c.result as { trace: { entries: Entry[] } }).trace.entries;
+
+describe('the MCP tools', () => {
+  it('lists the five tools, the compiling ones taking the shipped schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['compile', 'explain', 'validate', 'check', 'pack']);
+    const {
+      $schema: _s,
+      title: _t,
+      ...request
+    } = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas/request.schema.json'), 'utf8'));
+    for (const t of tools.filter((x) => x.name !== 'pack'))
+      expect(t.inputSchema.properties?.request, t.name).toEqual(request);
+    const explain = tools.find((t) => t.name === 'explain');
+    expect(explain?.inputSchema.required).toEqual(['candidates', 'request', 'candidate']);
+  });
+
+  it("explain: each candidate's decision is compile's trace, and its least budget is one compile confirms", async () => {
+    const cases: [string, number][] = [
+      ['dependency-trap', 900],
+      ['budget-slack', 600],
+      ['mandatory-overflow', 4400],
+      ['heterogeneous-basic', 900],
+    ];
+    let confirmed = 0;
+    for (const [name, budget] of cases) {
+      const { args } = referenceCase(name);
+      const out = await compiled(name, budget);
+      const pool = (args.candidates as { candidates: { candidate_id: string }[] }).candidates;
+      for (const { candidate_id: id } of pool) {
+        const r = await client.callTool({ name: 'explain', arguments: { ...args, budget, candidate: id } });
+        expect(r.isError, texts(r).join('\n')).not.toBe(true);
+        const e = JSON.parse(texts(r)[0] as string) as Json;
+        const at = `${name}@${budget} ${id}`;
+        expect(e.admitted, at).toBe(admittedBy(out).includes(id));
+        expect(e.entry, at).toEqual(entriesOf(out).find((x) => x.candidate_id === id) ?? null);
+        if (typeof e.least_budget !== 'number') continue;
+        // The least: compile admits it there, and not one token below.
+        expect(admittedBy(await compiled(name, e.least_budget)), at).toContain(id);
+        expect(admittedBy(await compiled(name, e.least_budget - 1)), at).not.toContain(id);
+        confirmed++;
+      }
+    }
+    expect(confirmed).toBeGreaterThan(0);
+  });
+
+  it('explain: a candidate a gate keeps out is not compiled again; an unknown id is a tool error', async () => {
+    const { args } = referenceCase('heterogeneous-basic');
+    const r = await client.callTool({ name: 'explain', arguments: { ...args, candidate: 'scope-bad' } });
+    const e = JSON.parse(texts(r)[0] as string) as Json;
+    expect(e.admitted).toBe(false);
+    expect((e.entry as Entry).decision).toBe('REJECTED_HARD');
+    expect([e.least_budget, e.if_required]).toEqual([null, null]);
+    expect(String(e.why)).toMatch(/scope gate/);
+    const unknown = await client.callTool({ name: 'explain', arguments: { ...args, candidate: 'nope' } });
+    expect(unknown.isError).toBe(true);
+    expect(texts(unknown)).toEqual(['ctxbench: no candidate "nope" in the pool']);
+  });
+
+  it('validate: what ctxbench validate prints, for a compilation and for a forged one', async () => {
+    const { files, args } = referenceCase('dependency-trap');
+    const request = { ...args.request, usable_token_budget: 1400 };
+    fs.writeFileSync(path.join(tmp, 'r1400.json'), JSON.stringify(request));
+    const good = await compiled('dependency-trap', 1400);
+    const items = (good.bundle as { items: { content: string }[] }).items;
+    const forged = {
+      ...good,
+      bundle: { ...(good.bundle as Json), items: [{ ...items[0], content: 'forged' }, ...items.slice(1)] },
+    };
+    const seen: string[] = [];
+    for (const [label, doc] of [
+      ['good', good],
+      ['forged', forged],
+    ] as const) {
+      const file = path.join(tmp, `${label}.json`);
+      fs.writeFileSync(file, JSON.stringify(doc));
+      const c = await cli(
+        'validate',
+        ...['--compilation', file, '--request', path.join(tmp, 'r1400.json')],
+        ...['--candidates', files.candidates, '--policy', files.policy],
+      );
+      const r = await client.callTool({
+        name: 'validate',
+        arguments: { ...args, request, compilation: doc },
+      });
+      expect(r.isError, label).not.toBe(true);
+      expect(texts(r), label).toEqual([c.stdout]);
+      seen.push(c.stdout);
+    }
+    expect(seen[0]).toBe('valid\n');
+    expect(seen[1]).toMatch(/^INVALID /);
+  });
+
+  it('check: the findings check --json gives for the same records', async () => {
+    const { args } = referenceCase('dependency-trap');
+    const pool = (args.candidates as { candidates: Json[] }).candidates;
+    const without = (list: unknown) =>
+      (list as Json[]).map(({ file: _f, ...rest }) => JSON.stringify(rest)).sort();
+    // A pool alone, two records broken: as `check` reads a lone pool file.
+    const broken = [
+      { ...pool[0], form_rank: 'high', colour: 'red' },
+      { candidate_id: 'bare' },
+      ...pool.slice(2),
+    ];
+    fs.writeFileSync(path.join(tmp, 'broken.candidates.json'), JSON.stringify({ candidates: broken }));
+    // Sound records that disagree with each other: as `check` reads them on one batch line.
+    const odd = {
+      request: { ...args.request, policy_version: 'another-policy' },
+      candidates: [{ ...pool[0], order_role: 'preamble' }, ...pool.slice(1)],
+      policy: args.policy,
+    };
+    fs.writeFileSync(path.join(tmp, 'odd.jsonl'), `${JSON.stringify(odd)}\n`);
+    for (const [file, given] of [
+      ['broken.candidates.json', { candidates: { candidates: broken } }],
+      ['odd.jsonl', odd],
+    ] as const) {
+      const c = await cli('check', path.join(tmp, file), '--json');
+      const r = await client.callTool({ name: 'check', arguments: given });
+      const found = JSON.parse(texts(r)[0] as string) as Json[];
+      expect(found.length, file).toBeGreaterThan(1);
+      expect(without(found), file).toEqual(without(JSON.parse(c.stdout)));
+      expect(new Set(found.map((f) => f.file))).toEqual(new Set(['arguments']));
+    }
+  });
+
+  it("pack: ctxbench pack's stdout and stderr, byte for byte, for a bundle and for a refusal", async () => {
+    const tree = path.join(tmp, 'tree');
+    makeProject(tree);
+    const task = 'Fix clamp so that lo < hi';
+    for (const [budget, format] of [
+      [3000, 'md'],
+      [40, 'json'],
+    ] as const) {
+      const c = await cli(
+        'pack',
+        tree,
+        ...['--task', task, '--budget', String(budget), '--format', format, '--max-bytes', String(MAX_BYTES)],
+      );
+      expect(c.code, c.stderr).toBe(0);
+      const r = await client.callTool({
+        name: 'pack',
+        arguments: { dir: tree, task, budget, format, max_bytes: MAX_BYTES },
+      });
+      expect(r.isError, c.stderr).not.toBe(true);
+      expect(texts(r), `${budget}`).toEqual([c.stdout, c.stderr.trimEnd()]);
+    }
+  });
+
+  it('a strategy that fails is a tool error with the line compile prints, and the server goes on', async () => {
+    // A plug-in that throws, in the built copy of the project the plug-in tests share.
+    const project = sharedProject(tmp);
+    expect(project.build.status, project.build.output).toBe(0);
+    const { files, args } = referenceCase('dependency-trap');
+    const flags = ['--request', files.request, '--candidates', files.candidates, '--policy', files.policy];
+    const c = project.bin(['compile', ...flags, '--strategy', 'zz-throw-null']);
+    expect(c.status).toBe(1);
+    const { client: other } = await mcpClient(path.join(project.dir, 'bin/ctxbench.js'));
+    try {
+      const r = await other.callTool({ name: 'compile', arguments: { ...args, strategy: 'zz-throw-null' } });
+      expect(r.isError).toBe(true);
+      expect(texts(r)).toEqual([c.stderr.trimEnd()]);
+      const ok = await other.callTool({ name: 'compile', arguments: args });
+      expect(ok.isError).not.toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});
