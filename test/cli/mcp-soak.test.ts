@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runs } from '../helpers/arbitrary.js';
-import { mcpClient, referenceCase, texts } from '../helpers/mcp.js';
+import { childrenOf, mcpClient, referenceCase, texts } from '../helpers/mcp.js';
 
 const CALLS = runs(300, 1000);
 const WARM = 60;
@@ -80,8 +80,7 @@ it(`answers ${CALLS} mixed calls on one process within ${GROWTH_MB} MB of growth
   expect(end - warm).toBeLessThan(GROWTH_MB);
   // Every strategy process a call started was closed with its call: gone once the last one's
   // exit has been reaped, which a loaded machine may take a moment to do.
-  const children = () => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-  for (let waited = 0; children() !== '' && waited < 60_000; waited += 100)
+  for (let waited = 0; childrenOf(pid).length > 0 && waited < 60_000; waited += 100)
     await new Promise((r) => setTimeout(r, 100));
-  expect(children()).toBe('');
+  expect(childrenOf(pid)).toEqual([]);
 }, 3_600_000);

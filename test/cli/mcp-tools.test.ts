@@ -10,14 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
-import { mcpClient, referenceCase, texts } from '../helpers/mcp.js';
+import { BIN, mcpClient, referenceCase, texts } from '../helpers/mcp.js';
 import { sharedProject } from '../helpers/project.js';
 
 const tmp = fs.realpathSync(tempDir('mcp-tools'));
 
 let client: Client;
 beforeAll(async () => {
-  ({ client } = await mcpClient());
+  // pack's working tree is made in this file's folder: the server serves it.
+  ({ client } = await mcpClient(BIN, ['--root', tmp]));
 });
 afterAll(async () => {
   await client.close();

@@ -11,7 +11,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
-import { mcpClient, referenceCase, texts } from '../helpers/mcp.js';
+import { makeProject } from '../helpers/ingest-fixture.js';
+import { BIN, mcpClient, referenceCase, texts } from '../helpers/mcp.js';
 
 const tmp = tempDir('mcp');
 const read = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8')) as unknown;
@@ -127,5 +128,36 @@ describe('ctxbench mcp', () => {
       encoding: 'utf8',
     });
     expect(r.status, r.stderr).toBe(0);
+  });
+
+  it('reads only its package and the folders it serves: pack elsewhere is a tool error', async () => {
+    const base = fs.realpathSync(tmp);
+    const served = path.join(base, 'served');
+    const other = path.join(base, 'other');
+    makeProject(path.join(served, 'tree'));
+    makeProject(path.join(other, 'tree'));
+    // Inside the served folder by its name, outside it by where it leads.
+    fs.symlinkSync(path.join(other, 'tree'), path.join(served, 'escape'));
+    const locked = await mcpClient(BIN, ['--root', served]);
+    try {
+      const argv = fs.readFileSync(`/proc/${locked.pid}/cmdline`, 'utf8').split('\0');
+      expect(argv.filter((a) => /^--(experimental-)?permission$/.test(a))).toHaveLength(1);
+      expect(argv.filter((a) => a.startsWith('--allow-fs-write'))).toEqual([]);
+      const grants = argv
+        .filter((a) => a.startsWith('--allow-fs-read='))
+        .map((a) => a.split('=')[1] as string);
+      expect(grants).toContain(served);
+      expect(grants.filter((g) => other === g || other.startsWith(`${g}/`))).toEqual([]);
+      const pack = (dir: string) =>
+        locked.client.callTool({ name: 'pack', arguments: { dir, task: 'fix clamp', budget: 2000 } });
+      for (const dir of [path.join(other, 'tree'), path.join(served, 'escape')]) {
+        const r = await pack(dir);
+        expect(r.isError, dir).toBe(true);
+        expect(texts(r)[0], dir).toMatch(/ is outside the folders this server reads \(/);
+      }
+      expect((await pack(path.join(served, 'tree'))).isError).not.toBe(true);
+    } finally {
+      await locked.client.close();
+    }
   });
 });

@@ -7,17 +7,36 @@ import { CORPUS_DIR, ROOT } from './corpus.js';
 
 export const BIN = path.join(ROOT, 'bin/ctxbench.js');
 
-/** A client connected to `bin mcp` (the built package's, by default), and the server's pid. */
-export async function mcpClient(bin = BIN): Promise<{ client: Client; pid: number }> {
+/**
+ * A client connected to `bin mcp ...args` (the built package's, by default), and the pid of the
+ * process that serves: the one the command runs again under the permission model.
+ */
+export async function mcpClient(
+  bin = BIN,
+  args: readonly string[] = [],
+  cwd?: string,
+): Promise<{ client: Client; pid: number }> {
   const client = new Client({ name: 'ctxbench-test', version: '0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, 'mcp'],
+    args: [bin, 'mcp', ...args],
     stderr: 'pipe',
+    ...(cwd === undefined ? {} : { cwd }),
   });
   await client.connect(transport);
-  return { client, pid: transport.pid as number };
+  const [server] = childrenOf(transport.pid as number);
+  if (server === undefined) throw new Error('ctxbench mcp did not run itself under the permission model');
+  return { client, pid: server };
 }
+
+/** The pids of a process's children (Linux). */
+export const childrenOf = (pid: number): number[] =>
+  fs
+    .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter((p) => p !== '')
+    .map(Number);
 
 type Text = { type: 'text'; text: string };
 export const texts = (r: Awaited<ReturnType<Client['callTool']>>): string[] =>

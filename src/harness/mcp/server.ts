@@ -53,6 +53,10 @@ async function call(
   } catch (e) {
     if (e instanceof InputError) return failed(`ctxbench: ${e.line}`);
     if (e instanceof UsageError) return failed(`ctxbench: ${e.message}`);
+    // The permission model refused a read: a link, say, leading out of the folders served.
+    const { code, resource } = e as { code?: unknown; resource?: unknown };
+    if (code === 'ERR_ACCESS_DENIED')
+      return failed(`ctxbench: ${String(resource ?? 'a file')}: outside the folders this server reads`);
     throw e;
   }
 }

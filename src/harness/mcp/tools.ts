@@ -13,6 +13,7 @@ import { jsonText } from '../output/index.js';
 import { fromRoot } from '../paths.js';
 import { count } from '../report/index.js';
 import { type Compiled, CompileSession, checkedInputs, explainCandidate } from '../run/index.js';
+import { servedFolder } from './permission.js';
 
 /** The strategy a call uses when it names none: the one that refuses only with a proof. */
 export const DEFAULT_STRATEGY = 'compiler-v2';
@@ -21,6 +22,8 @@ export const DEFAULT_STRATEGY = 'compiler-v2';
 export interface McpOptions {
   /** Per compilation, in milliseconds, for a strategy in a process of its own. */
   readonly timeout: number;
+  /** The folders `pack` may read, resolved (`rootsOf`). */
+  readonly roots: readonly string[];
 }
 
 type Args = Readonly<Record<string, unknown>>;
@@ -210,7 +213,7 @@ const pack: Tool = {
       throw new UsageError(`format must be one of ${PACK_FORMATS.join(', ')}`);
     const include = stringList(args.include, 'include');
     const exclude = stringList(args.exclude, 'exclude');
-    const packed = await packContext(args.dir, {
+    const packed = await packContext(servedFolder(args.dir, o.roots), {
       task: args.task,
       budget: args.budget,
       maxBytes: typeof args.max_bytes === 'number' ? args.max_bytes : 1_000_000,

@@ -4,7 +4,9 @@ export { type Compiled, CompileSession, checkedInputs, compileCase } from './com
 export { explainCandidate } from './explain.js';
 export { Hosts } from './hosts.js';
 export { caseInputs, strategyInput } from './input.js';
+export { PERMISSION_FLAG, readable } from './launch.js';
 export { leastBudget } from './least.js';
+export { inside } from './links.js';
 export { compileAwaited } from './measure.js';
 export { infoOf, listStrategies, loadStrategies, pickStrategies } from './registry.js';
 export { parseShard } from './shard.js';

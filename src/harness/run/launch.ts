@@ -36,22 +36,19 @@ export function launch(secrets: readonly string[], memory = DEFAULT_MEMORY): Lau
   const entry = fileURLToPath(new URL(`./host${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url));
   const heap = `--max-old-space-size=${memory}`;
   if (FROM_SOURCE) return { entry, memory, execArgv: [heap, '--import', import.meta.resolve('tsx/esm')] };
-  const readable = readablePaths();
+  const grants = readablePaths();
   const hidden = [...secrets, fromRoot('ledger')].flatMap((s) => [path.resolve(s), real(s)]);
-  const secret = hidden.find((s) => readable.some((r) => inside(s, r)));
+  const secret = hidden.find((s) => grants.some((r) => inside(s, r)));
   if (secret !== undefined)
     throw new UsageError(`the ledger ${secret} lies inside code that strategies may read: move it out`);
-  refuseLinks(readable, hidden);
-  const flag = process.allowedNodeEnvironmentFlags.has('--permission')
-    ? '--permission'
-    : '--experimental-permission';
+  refuseLinks(grants, hidden);
   return {
     entry,
     memory,
     execArgv: [
       heap,
-      flag,
-      ...readable.map((p) => `--allow-fs-read=${p}`),
+      PERMISSION_FLAG,
+      ...grants.map((p) => `--allow-fs-read=${p}`),
       '--disable-warning=ExperimentalWarning',
     ],
   };
@@ -69,14 +66,38 @@ const real = (p: string): string => {
  * What a strategy process may read: the compiled code (strategies and the data shipped beside
  * them included), the package's package.json, and the node_modules folders modules resolve from.
  */
-function readablePaths(): string[] {
-  const root = packageRoot();
-  const paths = [fromRoot('dist'), path.join(root, 'package.json')];
-  for (let dir = root; ; dir = path.dirname(dir)) {
+const readablePaths = (): string[] => readable([fromRoot('dist'), fromRoot('package.json')]);
+
+/**
+ * `paths` and the node_modules folders the package's modules resolve from, each as written and as
+ * resolved: the permission model's grants for a process of this package that may read `paths`.
+ */
+export function readable(paths: readonly string[]): string[] {
+  const all = [...paths];
+  for (let dir = packageRoot(); ; dir = path.dirname(dir)) {
     const modules = path.join(dir, 'node_modules');
-    if (fs.existsSync(modules)) paths.push(modules);
+    if (visible(modules)) all.push(modules);
     if (path.dirname(dir) === dir) break;
   }
-  // A path is checked as written and as resolved: a linked node_modules needs both.
-  return [...new Set(paths.flatMap((p) => [path.resolve(p), real(p)]))];
+  // A linked node_modules needs both.
+  const grants = [...new Set(all.flatMap((p) => [path.resolve(p), real(p)]))];
+  // A grant inside another adds nothing, and Node 20 then refuses the outer folder itself.
+  return grants.filter((p) => !grants.some((q) => q !== p && inside(p, q)));
 }
+
+/**
+ * Whether `p` exists where this process may look: under the permission model (the MCP server's)
+ * a path outside its grants throws rather than answering, and what it may not read it cannot grant.
+ */
+function visible(p: string): boolean {
+  try {
+    return fs.existsSync(p);
+  } catch {
+    return false;
+  }
+}
+
+/** Node's flag for the permission model: `--permission` where it is stable, else the experimental one. */
+export const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission')
+  ? '--permission'
+  : '--experimental-permission';
