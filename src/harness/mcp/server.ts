@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { InputError, UsageError } from '../errors.js';
 import { fromRoot } from '../paths.js';
-import { tools as allTools, failed, type McpOptions, type Tool } from './tools.js';
+import { failed, type McpOptions, TOOLS } from './tools.js';
 
 /** The resources: the formats document and every JSON Schema, as files of the package. */
 const RESOURCES = (): { uri: string; name: string; mimeType: string; file: string }[] => [
@@ -40,16 +40,11 @@ const RESOURCES = (): { uri: string; name: string; mimeType: string; file: strin
 ];
 
 /** One tool call; an error the CLI would print is the call's result, anything else is a bug. */
-async function call(
-  name: string,
-  args: Record<string, unknown>,
-  o: McpOptions,
-  tools: readonly Tool[],
-): Promise<CallToolResult> {
+async function call(name: string, args: Record<string, unknown>, o: McpOptions): Promise<CallToolResult> {
   try {
-    const tool = tools.find((t) => t.name === name);
+    const tool = TOOLS.find((t) => t.name === name);
     if (tool !== undefined) return await tool.run(args, o);
-    return failed(`ctxbench: unknown tool "${name}" (tools: ${tools.map((t) => t.name).join(', ')})`);
+    return failed(`ctxbench: unknown tool "${name}" (tools: ${TOOLS.map((t) => t.name).join(', ')})`);
   } catch (e) {
     if (e instanceof InputError) return failed(`ctxbench: ${e.line}`);
     if (e instanceof UsageError) return failed(`ctxbench: ${e.message}`);
@@ -65,14 +60,10 @@ async function call(
 export function mcpServer(version: string, o: McpOptions): Server {
   const server = new Server({ name: 'ctxbench', version }, { capabilities: { tools: {}, resources: {} } });
   // The package's own files, the same for every call: read once, when the server is made.
-  const tools = allTools();
+  const listed = TOOLS.map(({ name, description, schema }) => ({ name, description, inputSchema: schema() }));
   const resources = RESOURCES();
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, (r) =>
-    call(r.params.name, r.params.arguments ?? {}, o, tools),
-  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, (r) => call(r.params.name, r.params.arguments ?? {}, o));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: resources.map(({ file: _f, ...r }) => r),
   }));

@@ -32,7 +32,8 @@ type Schema = Record<string, unknown>;
 export interface Tool {
   readonly name: string;
   readonly description: string;
-  readonly inputSchema: Schema;
+  /** Its input schema, made once when the server starts. */
+  readonly schema: () => Schema;
   readonly run: (args: Args, o: McpOptions) => Promise<CallToolResult>;
 }
 
@@ -53,7 +54,15 @@ export const failed = (line: string): CallToolResult => ({
   content: [{ type: 'text', text: line }],
 });
 
-/** The records every compiling tool takes, the pool's definitions at the root for its references. */
+/** An object's schema: its properties, those required, and the definitions they refer to. */
+const object = (properties: Schema, required: readonly string[] = [], $defs?: unknown): Schema => ({
+  type: 'object',
+  properties,
+  ...(required.length > 0 ? { required: [...required] } : {}),
+  ...($defs === undefined ? {} : { $defs }),
+});
+
+/** The records the CLI reads, made of the shipped schemas; the pool's definitions for the root. */
 function recordsSchema(): { properties: Schema; $defs: unknown } {
   const { oneOf, $defs, description } = schema('candidates');
   return {
@@ -66,23 +75,21 @@ function recordsSchema(): { properties: Schema; $defs: unknown } {
   };
 }
 
+const STRATEGY = { type: 'string', description: `a registered strategy (default ${DEFAULT_STRATEGY})` };
+
+/** A compiling tool's arguments: the records, a budget and a strategy, and `extra`. */
 function compilingSchema(extra: Schema = {}, required: readonly string[] = []): Schema {
   const { properties, $defs } = recordsSchema();
-  return {
-    type: 'object',
-    properties: {
-      ...properties,
-      budget: {
-        type: 'integer',
-        minimum: 0,
-        description: "tokens in place of the request's usable_token_budget",
-      },
-      strategy: { type: 'string', description: `a registered strategy (default ${DEFAULT_STRATEGY})` },
-      ...extra,
-    },
-    required: ['candidates', 'request', ...required],
-    $defs,
+  const budget = {
+    type: 'integer',
+    minimum: 0,
+    description: "tokens in place of the request's usable_token_budget",
   };
+  return object(
+    { ...properties, budget, strategy: STRATEGY, ...extra },
+    ['candidates', 'request', ...required],
+    $defs,
+  );
 }
 
 /** A session for the call's strategy and budget, closed whatever happens. */
@@ -134,7 +141,7 @@ const compile: Tool = {
   name: 'compile',
   description:
     "Compile a pool into a bundle for a request, or a named refusal: ctxbench compile's JSON (bundle, result with its trace, rendered text, validation, real token counts), then a one-line summary.",
-  inputSchema: {},
+  schema: () => compilingSchema(),
   run: (args, o) =>
     withSession(args, o, async (session) => {
       const out = await session.object('arguments', records(args));
@@ -147,7 +154,10 @@ const explain: Tool = {
   name: 'explain',
   description:
     'Why one candidate is in or out of the compilation of a pool, in words from the trace, and what would admit it (the gate, another form, a budget found by compiling again, naming it required), as JSON.',
-  inputSchema: {},
+  schema: () =>
+    compilingSchema({ candidate: { type: 'string', description: 'the candidate_id to explain' } }, [
+      'candidate',
+    ]),
   run: (args, o) =>
     withSession(args, o, async (session) => {
       if (typeof args.candidate !== 'string')
@@ -164,7 +174,15 @@ const validate: Tool = {
   name: 'validate',
   description:
     'Check a stored compilation (compile\'s output) against the records it was compiled from: "valid", or one "INVALID rule: problem" line per violation, as ctxbench validate prints.',
-  inputSchema: {},
+  schema: () => {
+    const { properties, $defs } = recordsSchema();
+    const compilation = {
+      type: 'object',
+      description: "compile's output: result, bundle and rendered_text, with what else compile writes",
+      required: ['result'],
+    };
+    return object({ compilation, ...properties }, ['compilation', 'candidates', 'request', 'policy'], $defs);
+  },
   run: (args) => {
     const inputs = checkedInputs('arguments', records(args), { strict: false });
     const problems = validateDocument('compilation', args.compilation, inputs);
@@ -178,7 +196,14 @@ const check: Tool = {
   name: 'check',
   description:
     "Every problem and warning of a pool, a request or a policy (any of them, together checked against each other), as the JSON list ctxbench check --json prints (every finding's file is `arguments`, its record the argument's); then a count.",
-  inputSchema: {},
+  schema: () => {
+    const { properties, $defs } = recordsSchema();
+    return object(
+      { ...properties, strict: { type: 'boolean', description: 'warnings count as problems' } },
+      [],
+      $defs,
+    );
+  },
   run: (args) => {
     const given = { candidates: args.candidates, request: args.request, policy: args.policy };
     if (Object.values(given).every((v) => v === undefined))
@@ -204,7 +229,27 @@ const pack: Tool = {
   name: 'pack',
   description:
     'The context for one task from a folder of a working tree under a token budget, as ctxbench pack prints it (Markdown, XML or JSON), then what was left out and why; a refusal comes with the least budget that gives a bundle.',
-  inputSchema: {},
+  schema: () => {
+    const paths = { type: 'array', items: { type: 'string' } };
+    return object(
+      {
+        dir: { type: 'string', description: 'the folder of a working tree to pack, inside a --root' },
+        task: { type: 'string', description: 'what the context is for' },
+        budget: { type: 'integer', minimum: 0, description: 'tokens (o200k) the bundle may take' },
+        strategy: STRATEGY,
+        format: { enum: [...PACK_FORMATS], description: 'how the bundle is printed (default md)' },
+        require: { ...paths, description: 'paths that must be in the bundle' },
+        include: { ...paths, description: 'only paths matching these globs' },
+        exclude: { ...paths, description: 'leave out paths matching these globs' },
+        max_bytes: {
+          type: 'integer',
+          minimum: 1,
+          description: 'skip files larger than this (default 1000000)',
+        },
+      },
+      ['dir', 'task', 'budget'],
+    );
+  },
   run: async (args, o) => {
     if (typeof args.dir !== 'string' || typeof args.task !== 'string' || typeof args.budget !== 'number')
       throw new UsageError('pack needs "dir", "task" and "budget"');
@@ -230,73 +275,5 @@ const pack: Tool = {
   },
 };
 
-/** Every tool with its input schema, made when the server is. */
-export function tools(): readonly Tool[] {
-  const paths = { type: 'array', items: { type: 'string' } };
-  return [
-    { ...compile, inputSchema: compilingSchema() },
-    {
-      ...explain,
-      inputSchema: compilingSchema(
-        { candidate: { type: 'string', description: 'the candidate_id to explain' } },
-        ['candidate'],
-      ),
-    },
-    {
-      ...validate,
-      inputSchema: (() => {
-        const { properties, $defs } = recordsSchema();
-        return {
-          type: 'object',
-          properties: {
-            compilation: {
-              type: 'object',
-              description:
-                "compile's output: result, bundle and rendered_text, with what else compile writes",
-              required: ['result'],
-            },
-            ...properties,
-          },
-          required: ['compilation', 'candidates', 'request', 'policy'],
-          $defs,
-        };
-      })(),
-    },
-    {
-      ...check,
-      inputSchema: (() => {
-        const { properties, $defs } = recordsSchema();
-        return {
-          type: 'object',
-          properties: {
-            ...properties,
-            strict: { type: 'boolean', description: 'warnings count as problems' },
-          },
-          $defs,
-        };
-      })(),
-    },
-    {
-      ...pack,
-      inputSchema: {
-        type: 'object',
-        properties: {
-          dir: { type: 'string', description: 'the folder of a working tree to pack' },
-          task: { type: 'string', description: 'what the context is for' },
-          budget: { type: 'integer', minimum: 0, description: 'tokens (o200k) the bundle may take' },
-          strategy: { type: 'string', description: `a registered strategy (default ${DEFAULT_STRATEGY})` },
-          format: { enum: [...PACK_FORMATS], description: 'how the bundle is printed (default md)' },
-          require: { ...paths, description: 'paths that must be in the bundle' },
-          include: { ...paths, description: 'only paths matching these globs' },
-          exclude: { ...paths, description: 'leave out paths matching these globs' },
-          max_bytes: {
-            type: 'integer',
-            minimum: 1,
-            description: 'skip files larger than this (default 1000000)',
-          },
-        },
-        required: ['dir', 'task', 'budget'],
-      },
-    },
-  ];
-}
+/** Every tool, in the order a client lists them. */
+export const TOOLS: readonly Tool[] = [compile, explain, validate, check, pack];

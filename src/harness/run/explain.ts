@@ -93,15 +93,19 @@ const chosenForm = (c: ContextCandidate, inputs: Inputs, out: Compiled): Context
       )
     : undefined;
 
+/** A candidate, its compilation and its trace entry: what the words are made from. */
+interface Seen {
+  readonly c: ContextCandidate;
+  readonly entry: TraceEntry | null;
+  readonly out: Compiled;
+  readonly inputs: Inputs;
+  readonly byId: ReadonlyMap<string, ContextCandidate>;
+}
+
 /** The decision in words, and the form of its content that is in the bundle instead, if one is. */
-function why(
-  c: ContextCandidate,
-  entry: TraceEntry | null,
-  out: Compiled,
-  inputs: Inputs,
-  byId: ReadonlyMap<string, ContextCandidate>,
-): string {
-  const words = decisionWords(c, entry, out, inputs, byId);
+function why(seen: Seen): string {
+  const { c, entry, out, inputs } = seen;
+  const words = decisionWords(seen);
   const chosen = chosenForm(c, inputs, out);
   return chosen === undefined || entry?.decision === 'REJECTED_ALTERNATIVE'
     ? words
@@ -109,13 +113,7 @@ function why(
 }
 
 /** The decision in words, from the entry and the candidate's own record. */
-function decisionWords(
-  c: ContextCandidate,
-  entry: TraceEntry | null,
-  out: Compiled,
-  inputs: Inputs,
-  byId: ReadonlyMap<string, ContextCandidate>,
-): string {
+function decisionWords({ c, entry, out, inputs, byId }: Seen): string {
   if (entry === null) {
     if (out.outcome === 'refusal')
       return `the compilation refused (${out.reason}${out.record.failure?.diagnostic ? `: ${out.record.failure.diagnostic}` : ''}) before it decided on this candidate`;
@@ -242,7 +240,7 @@ export async function explainCandidate(
     outcome: out.outcome,
     admitted,
     entry,
-    why: why(c, entry, out, inputs, byId),
+    why: why({ c, entry, out, inputs, byId }),
     would_take,
     least_budget: least,
     if_required: required === null ? null : { outcome: required.outcome, admitted: admits(required, id) },
