@@ -145,9 +145,7 @@ function decisionWords({ c, entry, out, inputs, byId }: Seen): string {
       const { cost, missing } = unitCost(c, byId, out);
       const deps = missing.length > 0 ? ` (itself and ${missing.join(', ')})` : '';
       return `left out for budget: it needed ${cost} tokens${deps} and ${entry.budget_before} were left${
-        entry.reason_code === 'budget'
-          ? ''
-          : ` (${entry.reason_code}: the strategy's selection at this budget)`
+        entry.reason_code === 'budget' ? '' : ` (reason: ${entry.reason_code})`
       }`;
     }
     case 'REJECTED_REDUNDANT':
