@@ -57,6 +57,9 @@ describe('the MCP tools', () => {
     } = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas/request.schema.json'), 'utf8'));
     for (const t of tools.filter((x) => x.name !== 'pack'))
       expect(t.inputSchema.properties?.request, t.name).toEqual(request);
+    // None writes anything: a client may call them without asking its user.
+    for (const t of tools)
+      expect(t.annotations, t.name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     const explain = tools.find((t) => t.name === 'explain');
     expect(explain?.inputSchema.required).toEqual(['candidates', 'request', 'candidate']);
   });

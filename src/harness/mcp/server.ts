@@ -56,11 +56,29 @@ async function call(name: string, args: Record<string, unknown>, o: McpOptions):
   }
 }
 
+/** What a client may tell its model about the server as a whole. */
+const INSTRUCTIONS =
+  'ctxbench decides what goes into a bounded context window. Write a pool of candidates and a request (the formats are in the resource ctxbench://docs/formats.md, the JSON Schemas under ctxbench://schemas/), check them with `check`, then `compile` them into a bundle or a named refusal; `explain` tells why a candidate is in or out and what would admit it; `pack` gives the context for a task from a folder the server serves.';
+
+/**
+ * Every tool only reads: the records it is given, or a folder for `pack`. The same arguments give
+ * the same result, and nothing outside the machine is reached.
+ */
+const HINTS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
 /** The server, not yet connected: `ctxbench mcp` connects it to stdio, tests to their own transport. */
 export function mcpServer(version: string, o: McpOptions): Server {
-  const server = new Server({ name: 'ctxbench', version }, { capabilities: { tools: {}, resources: {} } });
+  const server = new Server(
+    { name: 'ctxbench', version },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
   // The package's own files, the same for every call: read once, when the server is made.
-  const listed = TOOLS.map(({ name, description, schema }) => ({ name, description, inputSchema: schema() }));
+  const listed = TOOLS.map(({ name, description, schema }) => ({
+    name,
+    description,
+    inputSchema: schema(),
+    annotations: HINTS,
+  }));
   const resources = RESOURCES();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, (r) => call(r.params.name, r.params.arguments ?? {}, o));
