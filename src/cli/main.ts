@@ -33,6 +33,11 @@ const COMMANDS: readonly Listed[] = [
     load: async () => (await import('./commands/check.js')).check,
   },
   {
+    name: 'explain',
+    describe: 'why one candidate is in or out of a compilation, and what would admit it',
+    load: async () => (await import('./commands/explain.js')).explain,
+  },
+  {
     name: 'conformance',
     describe: 'recompile the 42 golden cases of the Python reference and compare',
     load: async () => (await import('./commands/conformance.js')).conformance,

@@ -93,6 +93,24 @@ describe('the MCP tools', () => {
     expect(confirmed).toBeGreaterThan(0);
   });
 
+  it('explain: the JSON ctxbench explain --json prints, byte for byte', async () => {
+    for (const [name, budget, id] of [
+      ['dependency-trap', 900, 'ref-cheap'],
+      ['heterogeneous-basic', 900, 'scope-bad'],
+      ['mandatory-overflow', 4400, 'mand-a'],
+    ] as const) {
+      const { files, args } = referenceCase(name);
+      const c = await cli(
+        'explain',
+        ...['--request', files.request, '--candidates', files.candidates, '--policy', files.policy],
+        ...['--budget', String(budget), '--candidate', id, '--json'],
+      );
+      expect(c.code, c.stderr).toBe(0);
+      const r = await client.callTool({ name: 'explain', arguments: { ...args, budget, candidate: id } });
+      expect(texts(r)[0], `${name} ${id}`).toBe(c.stdout);
+    }
+  });
+
   it('explain: a candidate a gate keeps out is not compiled again; an unknown id is a tool error', async () => {
     const { args } = referenceCase('heterogeneous-basic');
     const r = await client.callTool({ name: 'explain', arguments: { ...args, candidate: 'scope-bad' } });

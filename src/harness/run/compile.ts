@@ -98,6 +98,13 @@ export class CompileSession {
 
   /** One compilation of three input files (and the truth file, for a strategy that reads it). */
   async files(files: InputFiles): Promise<{ readonly out: Compiled; readonly candidates: number }> {
+    const inputs = this.fileInputs(files);
+    const out = await compileOne(this.strategy, inputs, files, this.hosts, 'files');
+    return { out, candidates: inputs.candidates.length };
+  }
+
+  /** Three input files read and checked for this session's strategy, budget and policy. */
+  fileInputs(files: InputFiles): Inputs {
     const { strategy, o } = this;
     const inputs: Inputs = {
       request: this.withBudget(loadRequest(files.request, o.lint)),
@@ -114,8 +121,7 @@ export class CompileSession {
       strategy.readsLedger === true && o.ledger !== undefined
         ? readLedger(o.ledger, identitiesOf(inputs.candidates), o.lint)
         : undefined;
-    const out = await compileOne(strategy, { ...inputs, ledger }, files, this.hosts, 'files');
-    return { out, candidates: inputs.candidates.length };
+    return { ...inputs, ledger };
   }
 
   /**
