@@ -211,6 +211,21 @@ describe('the MCP tools', () => {
       expect(r.isError, c.stderr).not.toBe(true);
       expect(texts(r), `${budget}`).toEqual([c.stdout, c.stderr.trimEnd()]);
     }
+    // An argument of the wrong kind is named, never replaced by its default.
+    const wrong: [Record<string, unknown>, string][] = [
+      [{ strategy: 42 }, 'ctxbench: strategy is not a name'],
+      [{ max_bytes: 'big' }, 'ctxbench: --max-bytes must be a whole number >= 1'],
+      [{ format: 'pdf' }, 'ctxbench: format must be one of md, xml, json'],
+      [{ include: 'src/*' }, 'ctxbench: include must be a list of strings'],
+    ];
+    for (const [extra, line] of wrong) {
+      const r = await client.callTool({
+        name: 'pack',
+        arguments: { dir: tree, task, budget: 3000, ...extra },
+      });
+      expect(r.isError, line).toBe(true);
+      expect(texts(r)).toEqual([line]);
+    }
   });
 
   it('a strategy that fails is a tool error with the line compile prints, and the server goes on', async () => {

@@ -92,10 +92,16 @@ function compilingSchema(extra: Schema = {}, required: readonly string[] = []): 
   );
 }
 
+/** The call's strategy: the one named, or the default. */
+function nameOf(strategy: unknown): string {
+  if (strategy === undefined) return DEFAULT_STRATEGY;
+  if (typeof strategy !== 'string') throw new UsageError('strategy is not a name');
+  return strategy;
+}
+
 /** A session for the call's strategy and budget, closed whatever happens. */
 async function withSession<T>(args: Args, o: McpOptions, use: (s: CompileSession) => Promise<T>): Promise<T> {
-  const strategy = args.strategy ?? DEFAULT_STRATEGY;
-  if (typeof strategy !== 'string') throw new UsageError('strategy is not a name');
+  const strategy = nameOf(args.strategy);
   const budget = args.budget;
   if (budget !== undefined && typeof budget !== 'number')
     throw new UsageError('--budget must be a whole number of tokens >= 0');
@@ -253,6 +259,8 @@ const pack: Tool = {
   run: async (args, o) => {
     if (typeof args.dir !== 'string' || typeof args.task !== 'string' || typeof args.budget !== 'number')
       throw new UsageError('pack needs "dir", "task" and "budget"');
+    if (args.max_bytes !== undefined && typeof args.max_bytes !== 'number')
+      throw new UsageError('--max-bytes must be a whole number >= 1');
     const format = (args.format ?? 'md') as PackFormat;
     if (!PACK_FORMATS.includes(format))
       throw new UsageError(`format must be one of ${PACK_FORMATS.join(', ')}`);
@@ -261,11 +269,11 @@ const pack: Tool = {
     const packed = await packContext(servedFolder(args.dir, o.roots), {
       task: args.task,
       budget: args.budget,
-      maxBytes: typeof args.max_bytes === 'number' ? args.max_bytes : 1_000_000,
+      maxBytes: args.max_bytes ?? 1_000_000,
       require: stringList(args.require, 'require') ?? [],
       ...(include === undefined ? {} : { include }),
       ...(exclude === undefined ? {} : { exclude }),
-      strategy: typeof args.strategy === 'string' ? args.strategy : DEFAULT_STRATEGY,
+      strategy: nameOf(args.strategy),
       format,
       timeout: o.timeout,
       lint: { strict: false },
