@@ -226,7 +226,7 @@ export async function explainCandidate(
       would_take.push(
         admits(required, id)
           ? `naming it in the request's required_ids, which admits it at this budget`
-          : `not naming it in the request's required_ids alone: at this budget that ${required.outcome === 'refusal' ? `makes the compilation refuse (${required.reason})` : 'does not admit it'}`,
+          : `naming it in the request's required_ids is not enough: at this budget that ${required.outcome === 'refusal' ? `makes the compilation refuse (${required.reason})` : 'does not admit it'}`,
       );
   }
   return {
