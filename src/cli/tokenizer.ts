@@ -1,12 +1,15 @@
 /**
  * `--tokenizer`, for the commands that compile under a policy: what prices the rendering overhead
- * (docs/compiler.md §17.7). Apart from `command.ts` because it needs the compiler, which `--help`
- * must not load.
+ * (docs/compiler.md §17.7), and the compile session such a command opens. Apart from `command.ts`
+ * because it needs the compiler, which `--help` must not load.
  */
 import { type CompilerPolicy, OVERHEAD_TOKENIZERS, type OverheadTokenizer } from '../compiler/index.js';
 import { UsageError } from '../harness/errors.js';
 // Registers the real tokenizers, which `--tokenizer` may name.
 import '../harness/input/index.js';
+import { CompileSession } from '../harness/run/index.js';
+import { lintOf, timeoutOf } from './command.js';
+import type { Io } from './io.js';
 
 // A string checked here, not yargs' `choices`: its complaint spans lines and the first one, all
 // a one-line error keeps, does not say which option was wrong.
@@ -31,3 +34,24 @@ export function tokenizerSetting(tokenizer: string | undefined): (policy: Compil
     return tokenizer === 'estimate' ? rest : { ...rest, overhead_tokenizer: tokenizer as OverheadTokenizer };
   };
 }
+
+/** What a command that compiles reads from its options to open its session. */
+interface SessionFlags {
+  readonly strategy: string;
+  readonly timeout: number;
+  readonly budget?: number | undefined;
+  readonly tokenizer?: string | undefined;
+  readonly strict: boolean;
+  readonly ledger?: string | undefined;
+}
+
+/** The compile session `--strategy`, `--timeout`, `--budget`, `--tokenizer`, `--strict` and `--ledger` ask for. */
+export const openSession = (a: SessionFlags, io: Io): Promise<CompileSession> =>
+  CompileSession.open({
+    strategy: a.strategy,
+    timeout: timeoutOf(a.timeout),
+    budget: a.budget,
+    policy: tokenizerSetting(a.tokenizer),
+    lint: lintOf(a.strict, io),
+    ledger: a.ledger,
+  });

@@ -1,9 +1,9 @@
 import { UsageError } from '../../harness/errors.js';
 import { guardOutput, jsonText, writeFileAtomic } from '../../harness/output/index.js';
-import { type Compiled, CompileSession } from '../../harness/run/index.js';
-import { defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
+import type { Compiled } from '../../harness/run/index.js';
+import { defineCommand, strictOption, timeoutOption } from '../command.js';
 import { EXIT, type Io } from '../io.js';
-import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
+import { openSession, tokenizerOption } from '../tokenizer.js';
 
 /** Indented for people; past a thousand candidates, compact (pipe through `jq` to read it). */
 const outputJSON = (x: unknown, candidates: number): string =>
@@ -70,14 +70,7 @@ export const compile = defineCommand({
         option: '--output',
         inputs: [a.request, a.candidates, a.policy, a.batch, a.ledger],
       });
-    const session = await CompileSession.open({
-      strategy: a.strategy,
-      timeout: timeoutOf(a.timeout),
-      budget: a.budget,
-      policy: tokenizerSetting(a.tokenizer),
-      lint: lintOf(a.strict, io),
-      ledger: a.ledger,
-    });
+    const session = await openSession(a, io);
     try {
       let invalid = false;
       if (a.batch === undefined) {

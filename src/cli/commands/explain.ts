@@ -1,9 +1,9 @@
 import { UsageError } from '../../harness/errors.js';
 import { jsonText } from '../../harness/output/index.js';
-import { CompileSession, explainCandidate } from '../../harness/run/index.js';
-import { defineCommand, lintOf, strictOption, timeoutOf, timeoutOption } from '../command.js';
+import { explainCandidate } from '../../harness/run/index.js';
+import { defineCommand, strictOption, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
-import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
+import { openSession, tokenizerOption } from '../tokenizer.js';
 
 /**
  * Why one candidate is in or out of a compilation, and what would admit it: the trace's decision
@@ -42,13 +42,7 @@ export const explain = defineCommand({
       .option('strict', strictOption),
   run: async (a, { io }) => {
     if (a.candidate === '') throw new UsageError('--candidate needs a candidate id');
-    const session = await CompileSession.open({
-      strategy: a.strategy,
-      timeout: timeoutOf(a.timeout),
-      budget: a.budget,
-      policy: tokenizerSetting(a.tokenizer),
-      lint: lintOf(a.strict, io),
-    });
+    const session = await openSession(a, io);
     try {
       const files = { request: a.request, candidates: a.candidates, policy: a.policy };
       const e = await explainCandidate(session, session.fileInputs(files), a.candidate);
