@@ -5,7 +5,6 @@
 import { UsageError } from '../errors.js';
 import type { Lint } from '../input/index.js';
 import { CompileSession, leastBudget } from '../run/index.js';
-import type { Compiled } from '../types.js';
 import { type PackOptions, packPool } from './pack.js';
 import { leftOut, type PackFormat, renderPack } from './render.js';
 
@@ -29,17 +28,6 @@ export interface Packed {
   readonly told: readonly Told[];
   readonly failed: boolean;
 }
-
-interface TraceEntry {
-  readonly candidate_id: string;
-  readonly decision: string;
-  readonly reason_detail?: string;
-}
-
-const entriesOf = (c: Compiled): readonly TraceEntry[] =>
-  c.outcome === 'error'
-    ? []
-    : (((c.result as { trace?: { entries?: TraceEntry[] } }).trace?.entries ?? []) as TraceEntry[]);
 
 /**
  * The context for one task under one budget, from a working tree. A refusal is a result: it is
@@ -80,7 +68,7 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
       return { text: '', told, failed: true };
     }
     if (out.outcome === 'refusal') {
-      const failure = (out.result as { failure?: { diagnostic?: string; blocking_ids?: string[] } }).failure;
+      const failure = out.record.failure;
       tell(
         `pack: ${name} refused: ${out.reason}${failure?.diagnostic ? `: ${failure.diagnostic}` : ''}` +
           `${failure?.blocking_ids?.length ? ` (blocking ${failure.blocking_ids.join(', ')})` : ''}`,
@@ -116,7 +104,8 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
       o.format,
     );
     tell(`pack: ${out.live.length} items, ${out.renderedTokens} of ${o.budget} tokens; left out:`);
-    for (const line of leftOut(pool.candidates, entriesOf(out), new Set(out.admitted))) tell(`  ${line}`);
+    for (const line of leftOut(pool.candidates, out.record.trace.entries, new Set(out.admitted)))
+      tell(`  ${line}`);
     return { text, told, failed: false };
   } finally {
     session.close();
