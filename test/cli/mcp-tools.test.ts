@@ -188,6 +188,12 @@ describe('the MCP tools', () => {
       expect(without(found), file).toEqual(without(JSON.parse(c.stdout)));
       expect(new Set(found.map((f) => f.file))).toEqual(new Set(['arguments']));
     }
+    // The batch line and the tool share their checks (lintGiven): what the odd records hold is
+    // found, told from the records themselves, not from either output.
+    const r = await client.callTool({ name: 'check', arguments: odd });
+    const messages = (JSON.parse(texts(r)[0] as string) as Json[]).map((f) => String(f.message));
+    expect(messages.some((m) => m.includes('"another-policy"'))).toBe(true);
+    expect(messages.some((m) => m.includes('"preamble"'))).toBe(true);
   });
 
   it("pack: ctxbench pack's stdout and stderr, byte for byte, for a bundle and for a refusal", async () => {

@@ -4,8 +4,15 @@
  */
 import { type CompilerPolicy, defaultPolicy } from '../../compiler/index.js';
 import { orderRoles } from './checks.js';
-import { asProblem, type Finding, type Findings } from './lint.js';
-import { acrossFiles, lintCandidatesFile, lintPolicyFile, lintRequestFile } from './lint-corpus.js';
+import { asProblem, type Finding, Findings } from './lint.js';
+import {
+  acrossFiles,
+  identitiesOf,
+  lintCandidatesFile,
+  lintPolicyFile,
+  lintRequestFile,
+} from './lint-corpus.js';
+import { lintTruth } from './lint-files.js';
 
 /** The findings of some files, under `strict` or not, and what they come to. */
 export interface Tally {
@@ -37,18 +44,19 @@ export const findingsJSON = (findings: readonly Finding[]) =>
     message: f.text,
   }));
 
-/** Records given in memory, any of them. */
+/** Records given in memory, any of them; a ledger is checked against the pool's identities. */
 export interface GivenRecords {
   readonly candidates?: unknown;
   readonly request?: unknown;
   readonly policy?: unknown;
+  readonly ledger?: unknown;
 }
 
 /**
  * Records given in memory (a batch line's, an MCP call's arguments) checked as `check` checks them,
  * every finding's file `where`, its record the argument's: each record alone; a pool's order roles
- * against the policy given, else the default's; and, with a request and a pool, what only the
- * inputs together show.
+ * against the policy given, else the default's; with a request and a pool, what only the inputs
+ * together show; and a ledger, against the pool that reads.
  */
 export function lintGiven(given: GivenRecords, where: string): Findings[] {
   const found: Findings[] = [];
@@ -68,5 +76,10 @@ export function lintGiven(given: GivenRecords, where: string): Findings[] {
         policy: where,
       }),
     );
+  if (given.ledger !== undefined && pool?.candidates !== undefined) {
+    const ledger = new Findings(where);
+    lintTruth(given.ledger, ledger, identitiesOf(pool.candidates), 'ledger');
+    found.push(ledger);
+  }
   return found;
 }

@@ -6,22 +6,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  type CompilerPolicy,
-  defaultPolicy,
-  isPlainObject,
-  readCandidate,
-  readPolicy,
-  readRequest,
-} from '../../compiler/index.js';
+import { type CompilerPolicy, defaultPolicy, isPlainObject } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
+import { lintGiven } from './check-given.js';
 import { orderRoles } from './checks.js';
 import { CANDIDATES_SUFFIX, caseNames, policyFileOf } from './corpus.js';
 import { readTextLines } from './files.js';
 import { parseJson } from './json.js';
 import { Findings } from './lint.js';
 import {
-  acrossFiles,
   identitiesOf,
   lintCandidatesFile,
   lintPolicyFile,
@@ -33,8 +26,6 @@ import {
   walkCorpus,
 } from './lint-corpus.js';
 import { lintBatchShape, lintManifest, lintTruth } from './lint-files.js';
-import { candidateList, lintCandidates } from './lint-records.js';
-import { lintPolicy, lintRequest } from './lint-request-policy.js';
 
 type FileKind = 'candidates' | 'request' | 'policy' | 'manifest' | 'truth' | 'batch';
 
@@ -146,29 +137,22 @@ function walkBatch(file: string): Findings[] {
   const found: Findings[] = [whole];
   lines.forEach((line, k) => {
     if ('text' in line && line.text.trim() === '') return;
-    const out = new Findings(`${file}:${k + 1}`);
-    found.push(out);
+    const where = `${file}:${k + 1}`;
     const parsed = 'text' in line ? parseJson(line.text) : line;
-    if ('problem' in parsed) out.error(undefined, undefined, parsed.problem);
-    else if (!isPlainObject(parsed.value)) out.error(undefined, undefined, 'not a JSON object');
-    else lintBatchLine(parsed.value, out);
+    if ('problem' in parsed || !isPlainObject(parsed.value)) {
+      const out = new Findings(where);
+      out.error(undefined, undefined, 'problem' in parsed ? parsed.problem : 'not a JSON object');
+      found.push(out);
+    } else found.push(...lintBatchLine(parsed.value, where));
   });
   return found;
 }
 
-/** One batch line: its shape, its records, then what they show together. */
-export function lintBatchLine(o: Readonly<Record<string, unknown>>, out: Findings): void {
-  lintBatchShape(o, out);
-  if (o.request !== undefined) lintRequest(o.request, { out, record: 'request' });
-  if (o.candidates !== undefined) lintCandidates(o.candidates, out);
-  if (o.policy !== undefined) lintPolicy(o.policy, { out, record: 'policy' });
-  if (out.errors > 0) return;
-  const candidates = (candidateList(o.candidates) as unknown[]).map((c) => readCandidate(c));
-  if (o.ledger !== undefined) lintTruth(o.ledger, out, identitiesOf(candidates), 'ledger');
-  const where = { request: out.file, candidates: out.file, policy: out.file };
-  const policy = readPolicy(o.policy);
-  out.list.push(...acrossFiles(readRequest(o.request), candidates, policy, where).list);
-  out.list.push(...orderRoles(candidates, policy, out.file).list);
+/** One batch line: its shape, then its records as `lintGiven` checks records given together. */
+export function lintBatchLine(o: Readonly<Record<string, unknown>>, where: string): Findings[] {
+  const shape = new Findings(where);
+  lintBatchShape(o, shape);
+  return [shape, ...lintGiven(o, where)];
 }
 
 /** A corpus folder or one file; a path that is neither stops with exit 2. */

@@ -249,10 +249,9 @@ describe('schema and lint accept and reject alike', () => {
       policy: read(path.join(CORPUS_DIR, 'compiler-policy-v1.json')),
     };
     for (const { what, record } of mutants(line, ['request', 'candidates', 'policy', 'ledger'])) {
-      const out = new Findings('batch.jsonl:1');
-      lintBatchLine(record, out);
-      expect(schemas.valid('batch-line.schema.json', record), `${what}: ${out.list.map((f) => f.text)}`).toBe(
-        out.list.length === 0,
+      const found = lintBatchLine(record, 'batch.jsonl:1').flatMap((f) => f.list);
+      expect(schemas.valid('batch-line.schema.json', record), `${what}: ${found.map((f) => f.text)}`).toBe(
+        found.length === 0,
       );
     }
   });
