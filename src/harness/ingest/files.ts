@@ -2,7 +2,7 @@
  * What a path is (language, source, test, generated, vendored) and whether a file goes into a
  * pool, decided from its path, mode and size before its bytes are read, then from its bytes.
  */
-import ignore, { type Ignore } from 'ignore';
+import { decide, ignores, parseRules, type Rule } from './ignore-rules.js';
 import type { Commit, Language, PathClass, SkipReason, TreeEntry } from './types.js';
 
 const LANGUAGE_OF: Readonly<Record<string, Language>> = {
@@ -185,28 +185,16 @@ export interface FilterOptions {
  * can be brought back.
  */
 export function makeFilter(options: FilterOptions): PathFilter {
-  const include =
-    options.include !== undefined && options.include.length > 0 ? ignore().add(options.include) : null;
-  const exclude =
-    options.exclude !== undefined && options.exclude.length > 0 ? ignore().add(options.exclude) : null;
-  const levels: { readonly folder: string; readonly rules: Ignore }[] = [...(options.gitignore ?? new Map())]
-    .map(([folder, body]) => ({ folder: folder.replace(/^\/+|\/+$/g, ''), rules: ignore().add(body) }))
-    // Shallow to deep, so that a deeper file's decision is the one that stands.
-    .sort((a, b) => depth(a.folder) - depth(b.folder) || (a.folder < b.folder ? -1 : 1));
-
+  const globs = (list: readonly string[] | undefined, source: string): Rule[] | null =>
+    list !== undefined && list.length > 0 ? parseRules(list.join('\n'), source) : null;
+  const include = globs(options.include, '--include');
+  const exclude = globs(options.exclude, '--exclude');
+  const levels = ignoreLevels(options.gitignore ?? new Map());
   const folderIgnored = new Map<string, boolean>();
   const ignoredEntry = (entry: string, isFolder: boolean): boolean => {
     const slash = entry.lastIndexOf('/');
     if (slash > 0 && ignoredFolder(entry.slice(0, slash))) return true;
-    let ignored = false;
-    for (const { folder, rules } of levels) {
-      if (folder !== '' && !entry.startsWith(`${folder}/`)) continue;
-      const relative = folder === '' ? entry : entry.slice(folder.length + 1);
-      const result = rules.test(isFolder ? `${relative}/` : relative);
-      if (result.ignored) ignored = true;
-      else if (result.unignored) ignored = false;
-    }
-    return ignored;
+    return ignoredHere(levels, entry, isFolder);
   };
   const ignoredFolder = (folder: string): boolean => {
     let known = folderIgnored.get(folder);
@@ -218,10 +206,41 @@ export function makeFilter(options: FilterOptions): PathFilter {
   };
 
   return (file) => {
-    if (include !== null && !include.ignores(file)) return 'excluded';
-    if (exclude?.ignores(file)) return 'excluded';
+    if (include !== null && !ignores(include, file)) return 'excluded';
+    if (exclude !== null && ignores(exclude, file)) return 'excluded';
     return levels.length > 0 && ignoredEntry(file, false) ? 'ignored' : null;
   };
+}
+
+/** One folder's ignore rules: they apply to the paths below it. */
+export interface IgnoreLevel {
+  /** '' for the root. */
+  readonly folder: string;
+  readonly rules: readonly Rule[];
+}
+
+/** `.gitignore` texts by folder as levels, shallow to deep, so that a deeper decision stands. */
+export function ignoreLevels(texts: ReadonlyMap<string, string>): IgnoreLevel[] {
+  return [...texts]
+    .map(([folder, body]) => {
+      const at = folder.replace(/^\/+|\/+$/g, '');
+      return { folder: at, rules: parseRules(body, at === '' ? '.gitignore' : `${at}/.gitignore`) };
+    })
+    .sort((a, b) => depth(a.folder) - depth(b.folder) || (a.folder < b.folder ? -1 : 1));
+}
+
+/**
+ * Whether the rules of `levels` ignore `entry` itself (its folders not looked at): the deepest
+ * level with a matching rule decides.
+ */
+export function ignoredHere(levels: readonly IgnoreLevel[], entry: string, isFolder: boolean): boolean {
+  let ignored = false;
+  for (const { folder, rules } of levels) {
+    if (folder !== '' && !entry.startsWith(`${folder}/`)) continue;
+    const decision = decide(rules, folder === '' ? entry : entry.slice(folder.length + 1), isFolder);
+    if (decision !== null) ignored = decision === 'ignored';
+  }
+  return ignored;
 }
 
 const depth = (folder: string): number => (folder === '' ? 0 : folder.split('/').length);

@@ -1,95 +1,28 @@
 /**
  * A git repository read through the system `git`, never written: the history as commits, a
  * commit's tree, blobs in bulk, and when each path last changed. Every call is an argument vector
- * (no shell), with the user's pager, colours and system configuration kept out of the output.
+ * (no shell), with the user's pager, colours and system configuration kept out of the output,
+ * and every program the repository's own configuration names kept from running (`git-run.ts`).
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
+import { type GitFolder, gitFolder, runGit } from './git-run.js';
 import type { Change, Commit, TreeEntry } from './types.js';
 
-export interface Repository {
+export interface Repository extends GitFolder {
   /** The top level of the working tree (the git folder itself for a bare repository). */
   readonly root: string;
   /** The object id of HEAD's commit. */
   readonly head: string;
 }
 
-// Histories of large projects run to hundreds of megabytes of `git log` output.
-const MAX_OUTPUT = 1 << 30;
-
-/**
- * Variables that would point git at another repository, index or object store than the folder
- * asked for (they are set inside git hooks, for one): never passed on.
- */
-const REPOSITORY_VARIABLES = new Set([
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_NAMESPACE',
-  'GIT_CONFIG',
-  'GIT_CONFIG_PARAMETERS',
-  'GIT_CONFIG_COUNT',
-]);
-
-/** The environment every git call of ingest and pack runs in. */
-export function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (
-      !REPOSITORY_VARIABLES.has(name) &&
-      !name.startsWith('GIT_CONFIG_KEY_') &&
-      !name.startsWith('GIT_CONFIG_VALUE_')
-    )
-      env[name] = value;
-  return {
-    ...env,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-    // Reading must not refresh the index or take its lock in the user's repository.
-    GIT_OPTIONAL_LOCKS: '0',
-    // The history as committed, not as `git replace` or grafts would show it.
-    GIT_NO_REPLACE_OBJECTS: '1',
-    GIT_PAGER: 'cat',
-    PAGER: 'cat',
-    LC_ALL: 'C',
-  };
-}
-
-interface GitResult {
-  readonly status: number | null;
-  readonly stdout: Buffer;
-  readonly stderr: string;
-}
-
-function git(dir: string, args: readonly string[], input?: Buffer | string): GitResult {
-  const r = spawnSync('git', ['--no-pager', '-c', 'core.quotepath=off', '-C', dir, ...args], {
-    env: gitEnv(),
-    maxBuffer: MAX_OUTPUT,
-    ...(input === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] } : { input }),
-  });
-  if (r.error !== undefined) {
-    const code = (r.error as NodeJS.ErrnoException).code;
-    throw new InputError(
-      dir,
-      code === 'ENOENT'
-        ? 'git is not installed (no `git` on PATH)'
-        : `git ${args[0] ?? ''} failed: ${r.error.message}`,
-    );
-  }
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
-}
-
 /** git's output when it succeeded, or an InputError with the first line of what git said. */
-export function gitOk(dir: string, args: readonly string[], what: string, input?: Buffer | string): Buffer {
-  const r = git(dir, args, input);
+export function gitOk(at: GitFolder, args: readonly string[], what: string, input?: Buffer | string): Buffer {
+  const r = runGit(at, args, input);
   if (r.status !== 0)
-    throw new InputError(dir, `${what}: ${firstLine(r.stderr) || `git exited ${r.status}`}`);
+    throw new InputError(at.dir, `${what}: ${firstLine(r.stderr) || `git exited ${r.status}`}`);
   return r.stdout;
 }
 
@@ -106,29 +39,31 @@ export function openRepository(dir: string): Repository {
     // A missing path is reported the same way as a file: neither can be read as a repository.
   }
   if (!isFolder) throw new InputError(dir, 'not a folder');
-  const gitDir = git(dir, ['rev-parse', '--git-dir']);
+  const at = gitFolder(dir);
+  const gitDir = runGit(at, ['rev-parse', '--git-dir']);
   if (gitDir.status !== 0)
     throw new InputError(dir, `not a git repository (${firstLine(gitDir.stderr) || 'git rev-parse failed'})`);
-  if (text(gitOk(dir, ['rev-parse', '--is-shallow-repository'], 'git rev-parse')) === 'true')
+  if (text(gitOk(at, ['rev-parse', '--is-shallow-repository'], 'git rev-parse')) === 'true')
     throw new InputError(
       dir,
       'a shallow clone: its history is missing; fetch all of it with `git fetch --unshallow`',
     );
-  const head = git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  const head = runGit(at, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   if (head.status !== 0) throw new InputError(dir, 'no commits: the history is empty');
-  const top = git(dir, ['rev-parse', '--show-toplevel']);
-  const root =
+  const top = runGit(at, ['rev-parse', '--show-toplevel']);
+  const root = path.resolve(
     top.status === 0 && text(top.stdout) !== ''
       ? text(top.stdout)
-      : text(gitOk(dir, ['rev-parse', '--absolute-git-dir'], 'git rev-parse'));
-  return { root: path.resolve(root), head: text(head.stdout) };
+      : text(gitOk(at, ['rev-parse', '--absolute-git-dir'], 'git rev-parse')),
+  );
+  return { ...at, dir: root, root, head: text(head.stdout) };
 }
 
 /** A revision resolved to a commit id, so that nothing the caller passes reaches git as an option. */
 function resolveCommit(repo: Repository, rev: string): string {
   const r = rev.startsWith('-')
     ? undefined
-    : git(repo.root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+    : runGit(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
   if (r === undefined || r.status !== 0) throw new InputError(repo.root, `no commit ${JSON.stringify(rev)}`);
   return text(r.stdout);
 }
@@ -147,7 +82,7 @@ const STATUS = /^\n?([ACDMRTUXB])\d*$/;
 export function commits(repo: Repository, options: { readonly until?: string } = {}): Commit[] {
   const tip = resolveCommit(repo, options.until ?? repo.head);
   const out = gitOk(
-    repo.root,
+    repo,
     [
       'log',
       '--reverse',
@@ -226,9 +161,7 @@ function parseLog(root: string, out: string): Commit[] {
 /** The files of a commit's tree (submodules and symlinks included), sorted by path. */
 export function tree(repo: Repository, commit: string): TreeEntry[] {
   const sha = resolveCommit(repo, commit);
-  const out = gitOk(repo.root, ['ls-tree', '-r', '-z', '-l', '--full-tree', sha], 'git ls-tree').toString(
-    'utf8',
-  );
+  const out = gitOk(repo, ['ls-tree', '-r', '-z', '-l', '--full-tree', sha], 'git ls-tree').toString('utf8');
   return parseTree(repo, out).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -259,7 +192,7 @@ export function readBlobs(repo: Repository, blobs: readonly string[]): Map<strin
   // One id a line: anything else would be read by cat-file as a revision expression.
   for (const id of ids)
     if (!OBJECT_ID.test(id)) throw new InputError(repo.root, `not an object id: ${JSON.stringify(id)}`);
-  const out = gitOk(repo.root, ['cat-file', '--batch'], 'git cat-file', `${ids.join('\n')}\n`);
+  const out = gitOk(repo, ['cat-file', '--batch'], 'git cat-file', `${ids.join('\n')}\n`);
   let at = 0;
   for (const id of ids) {
     const eol = out.indexOf(0x0a, at);

@@ -2,9 +2,9 @@
  * `ctxbench pack`: the same pool builder as `ingest`, on a working tree (no history), for one task
  * and one budget. The files are those git would show (tracked, and untracked but not ignored)
  * when the folder is in a git repository, else every file under it with its `.gitignore` files
- * honoured; symlinks, lockfiles, binary, non-UTF-8 and oversized files are left out and counted.
+ * honoured (`working-tree.ts`); symlinks, FIFOs, devices, sockets, lockfiles, binary, non-UTF-8
+ * and oversized files are left out and counted, and only regular files are ever opened.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -16,12 +16,13 @@ import {
 import { InputError } from '../errors.js';
 import { ingestPolicy } from './corpus.js';
 import { classifyPath, decideEntry, decodeText, isLockfile, makeFilter } from './files.js';
-import { gitEnv, hashWorkingFile } from './git.js';
+import { hashWorkingFile } from './git.js';
 import { loadGrammars } from './outline.js';
 import { buildPool } from './pool.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
 import { stateFiles } from './trees.js';
 import type { TreeEntry } from './types.js';
+import { listWorkingTree, readRegular } from './working-tree.js';
 
 export interface PackOptions {
   readonly task: string;
@@ -42,78 +43,36 @@ export interface PackPool {
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
-/** The files of a git working tree under `dir`, relative to it: tracked, and untracked but not ignored. */
-function gitListed(dir: string): string[] | null {
-  try {
-    const out = execFileSync(
-      'git',
-      ['-c', 'core.quotepath=off', 'ls-files', '-z', '-co', '--exclude-standard', '--', '.'],
-      {
-        cwd: dir,
-        // Without GIT_DIR and the like (set inside git hooks): they would list another repository's files.
-        env: gitEnv(),
-        stdio: ['ignore', 'pipe', 'ignore'],
-        maxBuffer: 1 << 30,
-      },
-    );
-    return out
-      .toString('utf8')
-      .split('\0')
-      .filter((p) => p !== '');
-  } catch {
-    return null;
-  }
-}
-
-/** Every file under `dir` outside `.git`, with the `.gitignore` texts found on the way. */
-function walked(dir: string): { files: string[]; gitignore: Map<string, string> } {
-  const files: string[] = [];
-  const gitignore = new Map<string, string>();
-  const visit = (rel: string): void => {
-    const entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      const p = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) {
-        if (e.name !== '.git') visit(p);
-      } else {
-        if (e.name === '.gitignore') gitignore.set(rel, fs.readFileSync(path.join(dir, p), 'utf8'));
-        files.push(p);
-      }
-    }
-  };
-  visit('');
-  return { files, gitignore };
-}
-
 /** The working tree's entries as a tree's, with git's blob ids of their bytes. */
-function entriesOf(dir: string, options: PackOptions, skips: Skips): { entry: TreeEntry; bytes: Buffer }[] {
-  const listed = gitListed(dir);
-  const found = listed === null ? walked(dir) : { files: listed, gitignore: new Map<string, string>() };
+async function entriesOf(
+  dir: string,
+  options: PackOptions,
+  skips: Skips,
+): Promise<{ entry: TreeEntry; bytes: Buffer }[]> {
+  const listing = await listWorkingTree(dir, options.maxBytes);
+  for (const p of listing.ignored) skips.add(p, '', 'ignored');
+  // The ignore rules were applied by the listing; tracked files stay whatever they say.
   const filter = makeFilter({
     ...(options.include === undefined ? {} : { include: options.include }),
     ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
-    gitignore: found.gitignore,
   });
   const out: { entry: TreeEntry; bytes: Buffer }[] = [];
-  for (const rel of [...found.files].sort()) {
-    const p = toPosix(rel);
-    const full = path.join(dir, rel);
-    let stat: fs.Stats;
-    try {
-      stat = fs.lstatSync(full);
-    } catch {
-      continue; // listed by git but deleted from the tree since: not there to pack
+  for (const p of listing.files) {
+    const read = readRegular(path.join(dir, p), options.maxBytes);
+    if (read === 'gone') continue; // listed by git but deleted from the tree since: not there to pack
+    if (read === 'special') {
+      skips.add(p, '', 'special');
+      continue;
     }
-    const mode = stat.isSymbolicLink() ? '120000' : stat.isDirectory() ? '160000' : '100644';
-    const bare: TreeEntry = { path: p, mode, blob: '', size: stat.size };
+    const mode = read === 'symlink' ? '120000' : read === 'folder' ? '160000' : '100644';
+    const size = Buffer.isBuffer(read) ? read.length : read === 'too-large' ? options.maxBytes + 1 : 0;
+    const bare: TreeEntry = { path: p, mode, blob: '', size };
     const skip = decideEntry(bare, classifyPath(p), filter, options.maxBytes);
     if (skip !== null) {
       skips.add(p, '', skip);
       continue;
     }
-    const bytes = fs.readFileSync(full);
-    out.push({ entry: { ...bare, blob: hashWorkingFile(bytes) }, bytes });
+    if (Buffer.isBuffer(read)) out.push({ entry: { ...bare, blob: hashWorkingFile(read) }, bytes: read });
   }
   return out;
 }
@@ -123,7 +82,7 @@ export async function packPool(dir: string, options: PackOptions): Promise<PackP
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError(dir, 'not a folder');
   if (options.task.trim() === '') throw new InputError('--task', 'the task is empty');
   const skips = new Skips();
-  const read = entriesOf(dir, options, skips);
+  const read = await entriesOf(dir, options, skips);
   // Decoded as ingest decodes a tree's texts, binary and non-UTF-8 files counted alike.
   const texts = new Map(read.map(({ entry, bytes }) => [entry.blob, decodeText(bytes)]));
   const files = stateFiles(

@@ -47,6 +47,8 @@ export const SKIP_REASONS = [
   'lockfile',
   'excluded',
   'ignored',
+  /** A FIFO, a device or a socket in a working tree: never opened. */
+  'special',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -25,7 +25,7 @@ function differences(repo: Repository, commits: readonly string[]): Change[][] {
   // `C P` is read as commit C with parent P: the difference from P to C, headed by C's id.
   const pairs = commits.slice(1).map((c, k) => `${c} ${commits[k]}\n`);
   const out = gitOk(
-    repo.root,
+    repo,
     // Every pair prints its header (`--always`), the later commit's id, so that the output splits
     // by pair even where two trees are the same; submodules count whatever the configuration says.
     [
@@ -69,7 +69,7 @@ function sizes(repo: Repository, blobs: ReadonlySet<string>): Map<string, number
   const ids = [...blobs];
   const result = new Map<string, number>();
   if (ids.length === 0) return result;
-  const out = gitOk(repo.root, ['cat-file', '--batch-check'], 'git cat-file', `${ids.join('\n')}\n`);
+  const out = gitOk(repo, ['cat-file', '--batch-check'], 'git cat-file', `${ids.join('\n')}\n`);
   const lines = out.toString('utf8').split('\n');
   for (const [k, id] of ids.entries()) {
     const [name, type, size] = (lines[k] ?? '').split(' ');
@@ -90,7 +90,7 @@ export function treesOf(repo: Repository, commits: readonly string[]): TreeEntry
   if (first === undefined) return [];
   for (const c of commits)
     if (!OBJECT_ID.test(c)) throw new InputError(repo.root, `not a commit id: ${JSON.stringify(c)}`);
-  const listed = gitOk(repo.root, ['ls-tree', '-r', '-z', '-l', '--full-tree', first], 'git ls-tree');
+  const listed = gitOk(repo, ['ls-tree', '-r', '-z', '-l', '--full-tree', first], 'git ls-tree');
   const diffs = differences(repo, commits);
   const known = new Set<string>();
   for (const changes of diffs)

@@ -117,7 +117,7 @@ describe('openRepository', () => {
     const dir = path.join(tmp, 'nested');
     const shas = makeRepository(dir, [{ write: 'sub/x.ts', content: 'x' }, { commit: 'x' }]);
     const repo = openRepository(path.join(dir, 'sub'));
-    expect(repo).toEqual({ root: dir, head: shas[0] });
+    expect({ root: repo.root, head: repo.head }).toEqual({ root: dir, head: shas[0] });
   });
 });
 
@@ -128,7 +128,7 @@ describe('the repository asked for, and no other', () => {
     const bare = path.join(tmp, 'bare.git');
     git(tmp, ['clone', '-q', '--bare', source, bare]);
     const repo = openRepository(bare);
-    expect(repo).toEqual({ root: bare, head: shas[0] });
+    expect({ root: repo.root, head: repo.head }).toEqual({ root: bare, head: shas[0] });
     expect(commits(repo).map((c) => c.changes)).toEqual([[{ status: 'A', path: 'a.ts' }]]);
   });
 

@@ -1,0 +1,290 @@
+/**
+ * Running the system `git` on a folder ctxbench does not trust. A repository's own configuration
+ * (`.git/config`, and what it includes) can name programs for git to run: `core.fsmonitor` runs on
+ * any read of the index, hooks, filters, diff and merge drivers, pagers, credential and signing
+ * helpers, remote transports. Git's own guidance is not to run git in an untrusted `.git` at all;
+ * ctxbench has to read such trees, so every call overrides, at the command-line level that beats
+ * every file, each key known to name a program and each such key the repository configures. The
+ * overrides travel as GIT_CONFIG_COUNT/KEY/VALUE pairs, not as `-c key=value`: a key read back from
+ * a file may hold `=` in its subsection, which `-c` would split in the wrong place.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { InputError } from '../errors.js';
+
+/**
+ * Variables that would point git at another repository, index, object store or configuration
+ * than the folder asked for (they are set inside git hooks, for one): never passed on.
+ */
+const REPOSITORY_VARIABLES = new Set([
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_ASKPASS',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+]);
+
+/**
+ * Keys set on every call, whatever the repository says: those that name a program under a fixed
+ * name, and those that would reach out (a partial clone fetches a missing object from its remote,
+ * through any transport, `ext::` commands included, unless no protocol is allowed).
+ */
+const ALWAYS: readonly (readonly [string, string])[] = [
+  ['core.fsmonitor', 'false'],
+  // Not '': an empty hooks path is read as the current folder.
+  ['core.hooksPath', '/dev/null'],
+  ['core.pager', 'cat'],
+  ['core.editor', ''],
+  ['core.askPass', ''],
+  ['core.sshCommand', ''],
+  ['core.gitProxy', ''],
+  ['core.alternateRefsCommand', ''],
+  ['sequence.editor', ''],
+  ['credential.helper', ''],
+  ['diff.external', ''],
+  ['gpg.program', ''],
+  ['gpg.openpgp.program', ''],
+  ['gpg.x509.program', ''],
+  ['gpg.ssh.program', ''],
+  ['log.showSignature', 'false'],
+  ['interactive.diffFilter', ''],
+  ['uploadpack.packObjectsHook', ''],
+  ['protocol.allow', 'never'],
+  ['submodule.recurse', 'false'],
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
+  ['core.quotePath', 'false'],
+];
+
+/**
+ * The last part of a key that names a program to run, in any section: drivers and filters
+ * (`filter.<d>.clean`, `diff.<d>.textconv`, `merge.<d>.driver`), helpers and programs
+ * (`credential.<url>.helper`, `gpg.<format>.program`), tools' commands (`difftool.<t>.cmd`,
+ * `trailer.<t>.command`, `hook.<h>.command`), remote programs (`remote.<r>.uploadpack`).
+ */
+const PROGRAM_KEYS = new Set([
+  'command',
+  'cmd',
+  'textconv',
+  'driver',
+  'clean',
+  'smudge',
+  'process',
+  'helper',
+  'program',
+  'sshcommand',
+  'askpass',
+  'editor',
+  'pager',
+  'gitproxy',
+  'uploadpack',
+  'receivepack',
+  'packobjectshook',
+  'alternaterefscommand',
+  'external',
+  'difffilter',
+  'fsmonitor',
+  'hookspath',
+  'browser',
+]);
+
+/** Sections whose `<section>.<name>.path` is a program's path. */
+const TOOL_SECTIONS = new Set(['browser', 'difftool', 'mergetool', 'man', 'guitool']);
+
+/**
+ * The value that keeps a configured key from running anything, or undefined for a key that names
+ * no program. Keys come as `git config --list` prints them: section and name in lower case.
+ */
+export function harmlessValue(key: string): string | undefined {
+  const parts = key.split('.');
+  const section = parts[0] ?? '';
+  const last = parts[parts.length - 1] ?? '';
+  if (section === 'alias') return '';
+  if (section === 'pager') return 'false';
+  if (last === 'fsmonitor') return 'false';
+  if (last === 'hookspath') return '/dev/null';
+  if (section === 'submodule' && last === 'update') return 'none';
+  if (section === 'remote' && last === 'vcs') return '';
+  if (TOOL_SECTIONS.has(section) && last === 'path') return '';
+  return PROGRAM_KEYS.has(last) ? '' : undefined;
+}
+
+/** The overrides as git reads them from its environment. */
+function configVariables(pairs: readonly (readonly [string, string])[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { GIT_CONFIG_COUNT: String(pairs.length) };
+  for (const [k, [key, value]] of pairs.entries()) {
+    env[`GIT_CONFIG_KEY_${k}`] = key;
+    env[`GIT_CONFIG_VALUE_${k}`] = value;
+  }
+  return env;
+}
+
+/** The environment of a git call, with `pairs` as its command-level configuration. */
+function environment(pairs: readonly (readonly [string, string])[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (
+      !REPOSITORY_VARIABLES.has(name) &&
+      !name.startsWith('GIT_CONFIG_KEY_') &&
+      !name.startsWith('GIT_CONFIG_VALUE_')
+    )
+      env[name] = value;
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    // Reading must not refresh the index or take its lock in the user's repository.
+    GIT_OPTIONAL_LOCKS: '0',
+    // The history as committed, not as `git replace` or grafts would show it.
+    GIT_NO_REPLACE_OBJECTS: '1',
+    // A partial clone must not fetch what it lacks (git 2.44 and later; `protocol.allow` before).
+    GIT_NO_LAZY_FETCH: '1',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    LC_ALL: 'C',
+    ...configVariables(pairs),
+  };
+}
+
+/**
+ * How long one git call may take, in milliseconds. Large histories take git minutes to log; a
+ * call past this is stuck (a configuration that includes a named pipe, say), not slow.
+ */
+export const GIT_TIMEOUT = 600_000;
+
+// Histories of large projects run to hundreds of megabytes of `git log` output.
+const MAX_OUTPUT = 1 << 30;
+
+export interface GitResult {
+  readonly status: number | null;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+/** A folder git is run in, with the overrides its configuration needs. */
+export interface GitFolder {
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Its configuration as git read it (the last value of each key), before the overrides. */
+  readonly config: ReadonlyMap<string, string>;
+}
+
+const ARGS = (dir: string, args: readonly string[]): string[] => ['--no-pager', '-C', dir, ...args];
+
+function failed(dir: string, args: readonly string[], error: Error): InputError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new InputError(dir, 'git is not installed (no `git` on PATH)');
+  if (code === 'ETIMEDOUT' || /ETIMEDOUT|timed out/.test(error.message))
+    return new InputError(
+      dir,
+      `git ${args[0] ?? ''} did not finish within ${GIT_TIMEOUT} ms, and was stopped`,
+    );
+  return new InputError(dir, `git ${args[0] ?? ''} failed: ${error.message}`);
+}
+
+/** One git call, waited for. */
+export function runGit(at: GitFolder, args: readonly string[], input?: Buffer | string): GitResult {
+  const r = spawnSync('git', ARGS(at.dir, args), {
+    env: at.env,
+    maxBuffer: MAX_OUTPUT,
+    timeout: GIT_TIMEOUT,
+    killSignal: 'SIGKILL',
+    ...(input === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] } : { input }),
+  });
+  if (r.error !== undefined) throw failed(at.dir, args, r.error);
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+}
+
+/**
+ * One git call that leaves this thread free meanwhile (for the MCP server, whose other calls go
+ * on); `timeout` bounds it, and the process is killed past it.
+ */
+export function runGitAsync(
+  at: GitFolder,
+  args: readonly string[],
+  timeout = GIT_TIMEOUT,
+): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ARGS(at.dir, args), { env: at.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(failed(at.dir, args, new Error('timed out')));
+    }, timeout);
+    child.stdout.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size > MAX_OUTPUT) {
+        child.kill('SIGKILL');
+        reject(new InputError(at.dir, `git ${args[0] ?? ''} printed more than ${MAX_OUTPUT} bytes`));
+      } else out.push(d);
+    });
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(failed(at.dir, args, e));
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+}
+
+/**
+ * `git config --list -z`'s records (`key`, or `key` NL `value`), the last value of each key kept.
+ * A key without a value is a boolean set to true.
+ */
+function configOf(listed: GitResult): Map<string, string> {
+  const config = new Map<string, string>();
+  if (listed.status !== 0) return config;
+  for (const record of listed.stdout.toString('utf8').split('\0')) {
+    if (record === '') continue;
+    const nl = record.indexOf('\n');
+    config.set(nl < 0 ? record : record.slice(0, nl), nl < 0 ? 'true' : record.slice(nl + 1));
+  }
+  return config;
+}
+
+/** The overrides for a repository: the fixed ones, then one for each program it configures. */
+function overrides(config: ReadonlyMap<string, string>): (readonly [string, string])[] {
+  const pairs: (readonly [string, string])[] = [...ALWAYS];
+  const fixed = new Set(ALWAYS.map(([k]) => k.toLowerCase()));
+  for (const key of config.keys()) {
+    const value = harmlessValue(key);
+    if (value !== undefined && !fixed.has(key)) pairs.push([key, value]);
+  }
+  return pairs;
+}
+
+// Every configured key and value, from every file git would read (includes followed).
+const LIST = ['config', '--list', '-z'];
+
+const folder = (dir: string, listed: GitResult): GitFolder => {
+  const config = configOf(listed);
+  return { dir, env: environment(overrides(config)), config };
+};
+
+const bare = (dir: string): GitFolder => ({ dir, env: environment(ALWAYS), config: new Map() });
+
+/** `dir` made ready for git: its configuration read once, its programs overridden. */
+export function gitFolder(dir: string): GitFolder {
+  return folder(dir, runGit(bare(dir), LIST));
+}
+
+/** The same, without holding this thread while git reads the configuration. */
+export async function gitFolderAsync(dir: string, timeout?: number): Promise<GitFolder> {
+  return folder(dir, await runGitAsync(bare(dir), LIST, timeout));
+}
