@@ -131,20 +131,30 @@ function compile(pattern: string): Pattern {
   return tokens;
 }
 
+// A state's flags: reached, and reached afresh (its empty matches followed).
+const IN = 1;
+const FRESH = 2;
+
 /** Whether `tokens` match all of `text`: the automaton's states advanced together, a character at a time. */
 function run(tokens: readonly Token[], text: string): boolean {
   const n = tokens.length;
   let now = new Uint8Array(n + 1);
   let next = new Uint8Array(n + 1);
-  const enter = (set: Uint8Array, at: number): void => {
-    // A star, or `**`, may take nothing; `**/` may take nothing and its `/` too.
-    for (let s = at; s <= n && set[s] === 0; s++) {
-      set[s] = 1;
-      const t = tokens[s];
-      if (t === undefined) break;
-      if (t.k === 'all' && t.dirs) enter(set, s + 2);
-      if (t.k !== 'star' && t.k !== 'all') break;
-    }
+  // Reaching a token afresh: a star, or `**`, may take nothing, and `**/` may take nothing and its
+  // `/` too, but only before it has taken a character: after one, its `/` must come.
+  const enter = (set: Uint8Array, s: number): void => {
+    if ((set[s] as number) & FRESH) return;
+    set[s] = IN | FRESH;
+    const t = tokens[s];
+    if (t === undefined || (t.k !== 'star' && t.k !== 'all')) return;
+    enter(set, s + 1);
+    if (t.k === 'all' && t.dirs) enter(set, s + 2);
+  };
+  // A star or `**` that took a character stays, and may end there.
+  const stay = (set: Uint8Array, s: number): void => {
+    if ((set[s] as number) & IN) return;
+    set[s] = IN;
+    enter(set, s + 1);
   };
   enter(now, 0);
   for (const c of text) {
@@ -153,23 +163,20 @@ function run(tokens: readonly Token[], text: string): boolean {
     for (let s = 0; s < n; s++) {
       if (now[s] === 0) continue;
       const t = tokens[s] as Token;
-      if (t.k === 'star' || t.k === 'all') {
-        if (t.k === 'all' || c !== '/') {
-          enter(next, s);
-          alive = true;
-        }
-        continue;
-      }
-      const ok = t.k === 'char' ? t.c === c : c !== '/' && (t.k === 'one' || t.test(c) !== t.negated);
-      if (ok) {
-        enter(next, s + 1);
-        alive = true;
-      }
+      const ok =
+        t.k === 'all' ||
+        (t.k === 'char'
+          ? t.c === c
+          : c !== '/' && (t.k === 'star' || t.k === 'one' || t.test(c) !== t.negated));
+      if (!ok) continue;
+      alive = true;
+      if (t.k === 'star' || t.k === 'all') stay(next, s);
+      else enter(next, s + 1);
     }
     if (!alive) return false;
     [now, next] = [next, now];
   }
-  return now[n] === 1;
+  return now[n] !== 0;
 }
 
 /** One line of a gitignore file, read. */

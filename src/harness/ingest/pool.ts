@@ -67,6 +67,36 @@ export type FormTexts = readonly (readonly [Form, string])[];
 export type Form = 'full' | 'outline' | 'reference';
 const FORM_RANK: Readonly<Record<Form, number>> = { reference: 0, outline: 2, full: 3 };
 
+/**
+ * Characters a path may hold that a reader would take as structure or not see at all: controls
+ * (a line break would open a new section of a prompt, an escape sequence would drive a terminal),
+ * line and paragraph separators, bidirectional and zero-width format characters, and the quote
+ * and backslash of the quoting itself.
+ */
+const UNSAFE_IN_PATH = /["\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const ESCAPES = new Map([
+  ['\n', '\\n'],
+  ['\r', '\\r'],
+  ['\t', '\\t'],
+  ['"', '\\"'],
+  ['\\', '\\\\'],
+]);
+
+/**
+ * A path as every text ctxbench prints shows it: as it is when it holds none of UNSAFE_IN_PATH,
+ * else in double quotes with those characters escaped (`\n`, `\"`, `\\`, `\u{202e}`), as git
+ * quotes such paths, so that no file name can open a line or a section of its own.
+ */
+export function shownPath(p: string): string {
+  if (!UNSAFE_IN_PATH.test(p)) return p;
+  const escaped = [...p]
+    .map(
+      (c) => ESCAPES.get(c) ?? (UNSAFE_IN_PATH.test(c) ? `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}` : c),
+    )
+    .join('');
+  return `"${escaped}"`;
+}
+
 /** A file form's candidate id: the path and the form, so that the id names the file. */
 export const formId = (path: string, form: Form): string => `${path}#${form}`;
 
@@ -142,10 +172,11 @@ const candidate = (own: Own, scope: string, tokens: number): ContextCandidate =>
 function formTexts(f: PoolFile): FormTexts {
   const body = f.text.endsWith('\n') ? f.text.slice(0, -1) : f.text;
   const doc = firstDocLine(f.text);
-  const texts: [Form, string][] = [[`full`, `File: ${f.path}\n${body}`]];
+  const shown = shownPath(f.path);
+  const texts: [Form, string][] = [[`full`, `File: ${shown}\n${body}`]];
   if (f.outline !== null && f.outline !== '')
-    texts.push(['outline', `File: ${f.path} (outline)\n${f.outline}`]);
-  texts.push(['reference', `File: ${f.path}${doc === '' ? '' : ` - ${doc}`}`]);
+    texts.push(['outline', `File: ${shown} (outline)\n${f.outline}`]);
+  texts.push(['reference', `File: ${shown}${doc === '' ? '' : ` - ${doc}`}`]);
   return texts;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { ContextCandidate } from '../../compiler/index.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
-import { parseFormId } from './pool.js';
+import { parseFormId, shownPath } from './pool.js';
 
 export const PACK_FORMATS = ['md', 'xml', 'json'] as const;
 export type PackFormat = (typeof PACK_FORMATS)[number];
@@ -76,7 +76,7 @@ function markdown(b: PackedBundle): string {
       out.push('## Task', '', s.body, '');
       continue;
     }
-    out.push(`## ${s.path} (${s.form}, ${s.tokens} tokens)`, '');
+    out.push(`## ${shownPath(s.path)} (${s.form}, ${s.tokens} tokens)`, '');
     if (s.form === 'reference') {
       out.push(s.body, '');
       continue;
@@ -103,7 +103,7 @@ function xml(b: PackedBundle): string {
     if (s.path === null) out.push(`<task>\n${xmlText(s.body)}\n</task>`);
     else
       out.push(
-        `<file path="${xmlText(s.path)}" form="${s.form}" tokens="${s.tokens}">\n${xmlText(s.body)}\n</file>`,
+        `<file path="${xmlText(shownPath(s.path))}" form="${s.form}" tokens="${s.tokens}">\n${xmlText(s.body)}\n</file>`,
       );
   }
   out.push('</context>');
@@ -163,7 +163,7 @@ export function leftOut(
     const e = byId.get(c.candidate_id);
     const why =
       e === undefined ? 'no trace entry' : `${e.decision}${e.reason_detail ? `: ${e.reason_detail}` : ''}`;
-    return `${c.content_identity} (relevance ${c.relevance}): ${why}`;
+    return `${shownPath(c.content_identity)} (relevance ${c.relevance}): ${why}`;
   });
   if (out.length > limit) lines.push(`... and ${out.length - limit} more files, less relevant`);
   return lines;
