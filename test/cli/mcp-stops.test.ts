@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RUNNERS, WAITING_MESSAGES } from '../../src/harness/mcp/runners.js';
 import { tempDir } from '../helpers/cli.js';
 import { makeProject } from '../helpers/ingest-fixture.js';
 import { childrenOf, RawServer, referenceCase, resultTexts, running, treeOf, until } from '../helpers/mcp.js';
@@ -24,8 +25,8 @@ const TIMEOUT = 15_000;
 /** However long a loaded machine takes to answer, or to reap what was killed: only a failure waits it out. */
 const PATIENCE = 120_000;
 
-/** A plug-in whose module never finishes loading. */
-const STUCK = `for (;;) {}
+/** A plug-in whose module never finishes loading (asleep, so that waiting on it costs no CPU). */
+const STUCK = `Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 export default { name: 'zz-stuck', description: 'never loads', assemble() { return { admitted: [] }; } };
 `;
 
@@ -52,6 +53,7 @@ beforeAll(() => {
 
 const { args: records } = referenceCase('dependency-trap');
 
+const EMPTY_CHECK = ['[]\n', 'check: 0 problems, 0 warnings'];
 const bin = () => path.join(project.dir, 'bin/ctxbench.js');
 const start = (...flags: string[]) => new RawServer(['--root', served, ...flags], bin());
 const stuck = (server: RawServer, id: string) =>
@@ -93,7 +95,7 @@ describe('a call that never ends', () => {
       await server.send(call('repo', 'pack', packOf(fifoRepo)));
       // Beside them, an honest call: answered while they run.
       const honest = await within(server.call('honest', 'check', { candidates: [] }), 'a check beside them');
-      expect(resultTexts(honest)).toEqual(['[]\n', 'check: 0 problems, 0 warnings']);
+      expect(resultTexts(honest)).toEqual(EMPTY_CHECK);
       expect(server.replies.some((m) => m.id === 'stuck')).toBe(false);
       const pid = server.server();
       expect(await until(() => treeOf(pid).some(isHost), PATIENCE), 'the stuck strategy has a host').toBe(
@@ -120,6 +122,49 @@ describe('a call that never ends', () => {
       const next = await within(server.call('next', 'compile', records), 'a compile after them');
       expect((next.result as { isError?: boolean }).isError, resultTexts(next)[0]).not.toBe(true);
       expect(resultTexts(next)[1]).toMatch(/^(a bundle of \d+ items|refused: [A-Z_]+); trace: /);
+    } finally {
+      server.child.stdin?.end();
+      await server.exited;
+    }
+  });
+});
+
+describe('calls past what the server runs at once', () => {
+  it('wait their turn within a bound, past it are told the server is busy; a cancelled call is stopped', async () => {
+    const limit = 1_000_000;
+    const server = start('--max-message', String(limit));
+    try {
+      await server.initialize();
+      const pid = server.server();
+      for (let k = 0; k < RUNNERS; k++) await stuck(server, `stuck-${k}`);
+      const hosts = () => treeOf(pid).filter(isHost);
+      expect(await until(() => hosts().length === RUNNERS, PATIENCE), 'every runner is busy').toBe(true);
+      // Calls of most of a message each: four wait, within four messages' bytes; the fifth does not.
+      const padded = (id: string) =>
+        server.send(call(id, 'check', { candidates: [], pad: 'x'.repeat(limit - 1000) }));
+      for (let k = 0; k < WAITING_MESSAGES; k++) await padded(`waiting-${k}`);
+      await padded('one-too-many');
+      expect(resultTexts(await within(server.replyTo('one-too-many'), 'the call past the bound'))).toEqual([
+        `ctxbench: the server is busy (${RUNNERS} calls running, ${WAITING_MESSAGES} waiting): call again once one is answered`,
+      ]);
+      expect(server.replies.filter((m) => String(m.id).startsWith('waiting-'))).toEqual([]);
+      // The client gives up on the stuck calls: each is stopped with its host, and never answered.
+      const before = hosts();
+      for (let k = 0; k < RUNNERS; k++)
+        await server.send({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: `stuck-${k}`, reason: 'the test gave up' },
+        });
+      for (let k = 0; k < WAITING_MESSAGES; k++)
+        expect(resultTexts(await within(server.replyTo(`waiting-${k}`), `waiting-${k}`))).toEqual(
+          EMPTY_CHECK,
+        );
+      expect(
+        await until(() => before.every((p) => !running(p)), PATIENCE),
+        'the cancelled hosts are gone',
+      ).toBe(true);
+      expect(server.replies.filter((m) => String(m.id).startsWith('stuck-'))).toEqual([]);
     } finally {
       server.child.stdin?.end();
       await server.exited;
