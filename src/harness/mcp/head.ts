@@ -44,7 +44,6 @@ export class HeadReader {
   /** The top-level token being read: a member's name or a value that is not an object or a list. */
   private token: number[] = [];
   private long = false;
-  private nested = false;
   private name: unknown;
   private readonly members = new Map<string, unknown>();
 
@@ -79,7 +78,7 @@ export class HeadReader {
         this.inString = true;
         if (this.depth === 1) this.keep(c);
       } else if (c === 0x7b || c === 0x5b) {
-        if (this.depth === 1) this.nested = true;
+        // A nested value leaves its member's token empty, which reads as no usable value.
         this.depth++;
       } else if (c === 0x7d || c === 0x5d) {
         this.depth--;
@@ -105,11 +104,10 @@ export class HeadReader {
   /** A top-level member has ended: kept if it is the id or the method. */
   private member(): void {
     if (this.name === 'id' || this.name === 'method')
-      this.members.set(this.name, this.nested || this.long ? UNUSABLE : parsed(this.token));
+      this.members.set(this.name, this.long ? UNUSABLE : parsed(this.token));
     this.name = undefined;
     this.token = [];
     this.long = false;
-    this.nested = false;
   }
 
   /** What was read. A message cut short still tells what it had: the id sent before the cut. */
