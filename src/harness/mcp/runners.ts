@@ -55,7 +55,9 @@ class Runner {
   private ready = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private verdict: ReturnType<typeof setImmediate> | undefined;
+  /** Killed or ended: it takes no more calls. */
   dead = false;
+  private gone = false;
   private readonly o: McpOptions;
   private readonly pool: Runners;
 
@@ -121,7 +123,10 @@ class Runner {
   }
 
   private ended(why: string): void {
-    this.dead = true;
+    // 'error' (a message that could not be sent) may come before 'exit': the first one counts.
+    if (this.gone) return;
+    this.gone = true;
+    this.kill();
     if (this.job !== undefined) this.finish(failed(`ctxbench: the process doing ${this.job.name} ${why}`));
     this.pool.gone(this);
   }
