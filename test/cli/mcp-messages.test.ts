@@ -5,10 +5,9 @@
  * whose id cannot be read with an error without one, a notification not at all), and the server
  * answers the next call as usual. A message past the limit is read through, never held whole.
  */
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { figureRow, n } from '../helpers/figures.js';
-import { RawServer, resultTexts } from '../helpers/mcp.js';
+import { memoryMb, RawServer, resultTexts } from '../helpers/mcp.js';
 
 /** The limit the first server is started with: small, so that long messages cost the test little. */
 const LIMIT = 1_000_000;
@@ -26,15 +25,6 @@ const padFor = (bytes: number, id: string) => bytes - CALL_HEAD.length - callTai
 const EMPTY_CHECK = ['[]\n', 'check: 0 problems, 0 warnings'];
 const overLimit = (bytes: number, limit: number) =>
   `a message of ${n(bytes)} bytes, over this server's limit of ${n(limit)} bytes (--max-message)`;
-
-/** The server's peak resident memory so far, in MB. */
-const peakMb = (pid: number): number => {
-  const line = fs
-    .readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmHWM:'));
-  return Number(line?.split(/\s+/)[1]) / 1024;
-};
 
 /** What was sent, for the figures. */
 const told: string[] = [];
@@ -59,7 +49,7 @@ describe('a message over --max-message', () => {
   it('a tool call is an error result naming its size and the limit; the next call is answered', async () => {
     for (const bytes of OVER) {
       const id = `over-${bytes}`;
-      const before = peakMb(raw.server());
+      const before = memoryMb(raw.server(), 'VmHWM');
       await raw.sendLong(CALL_HEAD, padFor(bytes, id), callTail(id));
       const r = await raw.replyTo(id);
       expect((r.result as { isError?: boolean }).isError, id).toBe(true);
@@ -68,7 +58,7 @@ describe('a message over --max-message', () => {
       ]);
       // Read through, not held: the largest would need 300 MB here if it were kept whole.
       if (bytes === 300 * MB) {
-        const grew = peakMb(raw.server()) - before;
+        const grew = memoryMb(raw.server(), 'VmHWM') - before;
         console.log(`mcp messages: peak memory grew ${grew.toFixed(1)} MB reading ${n(bytes)} bytes`);
         expect(grew).toBeLessThan(100);
       }

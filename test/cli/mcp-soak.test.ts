@@ -5,13 +5,12 @@
  * processes that do the calls' work) after the run stays within a stated bound of what it was once
  * warmed up. CI runs a sample; test:full runs the 1,000 calls of issue 24.
  */
-import fs from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RUNNERS } from '../../src/harness/mcp/runners.js';
 import { runs } from '../helpers/arbitrary.js';
-import { childrenOf, mcpClient, referenceCase, texts, treeOf, until } from '../helpers/mcp.js';
+import { childrenOf, mcpClient, memoryMb, referenceCase, texts, treeOf, until } from '../helpers/mcp.js';
 
 const CALLS = runs(300, 1000);
 const WARM = 60;
@@ -23,16 +22,9 @@ const SEED = 'mcp-soak-1';
  */
 const GROWTH_MB = 96;
 
-const residentMb = (pid: number): number => {
-  const line = fs
-    .readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(line?.split(/\s+/)[1]) / 1024;
-};
 /** The server's and its runners', which outlive calls; a strategy's host lives one call and is not counted. */
 const servingMb = (pid: number): number =>
-  [pid, ...childrenOf(pid)].reduce((sum, p) => sum + residentMb(p), 0);
+  [pid, ...childrenOf(pid)].reduce((sum, p) => sum + memoryMb(p, 'VmRSS'), 0);
 
 let client: Client;
 let pid: number;

@@ -74,6 +74,15 @@ export function treeOf(pid: number): number[] {
   return children.flatMap((c) => [c, ...treeOf(c)]);
 }
 
+/** A memory figure of a process from /proc (VmRSS: resident now; VmHWM: the peak so far), in MB. */
+export const memoryMb = (pid: number, field: 'VmRSS' | 'VmHWM'): number => {
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
+  return Number(line?.split(/\s+/)[1]) / 1024;
+};
+
 /** Whether a process still runs: it exists and is not a zombie waiting to be reaped. */
 export function running(pid: number): boolean {
   try {
