@@ -3,21 +3,21 @@
  * stdio, each the CLI's own pipeline on records passed as arguments, and resources an agent reads
  * to write a valid pool. Tool input schemas are built from the shipped JSON Schemas, never a
  * second hand-written copy. Bad input, an unknown strategy or a strategy that fails is a tool
- * result with `isError: true` and the line the CLI would print, never a crash of the server; no
- * state is kept between calls.
+ * result with `isError: true` and the line the CLI would print, never a crash of the server; a call
+ * runs in a process of its own, stopped at its timeout (runners.ts); no state is kept between calls.
  */
 import fs from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { InputError, UsageError } from '../errors.js';
 import { fromRoot } from '../paths.js';
-import { failed, type McpOptions, TOOLS } from './tools.js';
+import { Runners } from './runners.js';
+import { type McpOptions, TOOLS } from './tools.js';
+import { DEFAULT_MAX_MESSAGE } from './transport.js';
 
 /** The resources: the formats document and every JSON Schema, as files of the package. */
 const RESOURCES = (): { uri: string; name: string; mimeType: string; file: string }[] => [
@@ -39,22 +39,11 @@ const RESOURCES = (): { uri: string; name: string; mimeType: string; file: strin
     })),
 ];
 
-/** One tool call; an error the CLI would print is the call's result, anything else is a bug. */
-async function call(name: string, args: Record<string, unknown>, o: McpOptions): Promise<CallToolResult> {
-  try {
-    const tool = TOOLS.find((t) => t.name === name);
-    if (tool !== undefined) return await tool.run(args, o);
-    return failed(`ctxbench: unknown tool "${name}" (tools: ${TOOLS.map((t) => t.name).join(', ')})`);
-  } catch (e) {
-    if (e instanceof InputError) return failed(`ctxbench: ${e.line}`);
-    if (e instanceof UsageError) return failed(`ctxbench: ${e.message}`);
-    // The permission model refused a read: a link, say, leading out of the folders served.
-    const { code, resource } = e as { code?: unknown; resource?: unknown };
-    if (code === 'ERR_ACCESS_DENIED')
-      return failed(`ctxbench: ${String(resource ?? 'a file')}: outside the folders this server reads`);
-    throw e;
-  }
-}
+/** A message's size in bytes, as its transport tells it (the header an HTTP transport gives). */
+const sizeOf = (info: { headers: Record<string, unknown> } | undefined): number => {
+  const n = Number(info?.headers['content-length']);
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+};
 
 /** What a client may tell its model about the server as a whole. */
 const INSTRUCTIONS =
@@ -66,8 +55,12 @@ const INSTRUCTIONS =
  */
 const HINTS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-/** The server, not yet connected: `ctxbench mcp` connects it to stdio, tests to their own transport. */
-export function mcpServer(version: string, o: McpOptions): Server {
+/**
+ * The server, not yet connected: `ctxbench mcp` connects it to stdio (transport.ts). Its tool calls
+ * run in runners (runners.ts), all stopped when the server closes; `maxMessage` is the transport's
+ * limit, which bounds what the calls waiting for a runner may hold.
+ */
+export function mcpServer(version: string, o: McpOptions, maxMessage = DEFAULT_MAX_MESSAGE): Server {
   const server = new Server(
     { name: 'ctxbench', version },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
@@ -81,7 +74,11 @@ export function mcpServer(version: string, o: McpOptions): Server {
   }));
   const resources = RESOURCES();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, (r) => call(r.params.name, r.params.arguments ?? {}, o));
+  const runners = new Runners(o, maxMessage);
+  server.onclose = () => runners.close();
+  server.setRequestHandler(CallToolRequestSchema, (r, extra) =>
+    runners.call(r.params.name, r.params.arguments ?? {}, sizeOf(extra.requestInfo), extra.signal),
+  );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: resources.map(({ file: _f, ...r }) => r),
   }));

@@ -1,0 +1,26 @@
+/**
+ * A runner of `ctxbench mcp`: a process of its own that does the tools' work, one call at a time,
+ * for the server (runners.ts), which hands it each call over Node's IPC channel and gets the result
+ * back the same way. It leads a process group, and is tied to the server (tether.ts): when the
+ * server is gone, this process and every process it started are killed. Started by runners.ts,
+ * never by hand.
+ */
+import { call } from './call.js';
+import type { RunnerJob, RunnerReply } from './runners.js';
+import { TETHER_FD, tether } from './tether.js';
+
+tether(TETHER_FD, 'group');
+
+const send = (reply: RunnerReply): void => {
+  process.send?.(reply);
+};
+
+process.on('message', (job: RunnerJob) => {
+  call(job.name, job.args, job.options).then(
+    (result) => send({ result }),
+    (e: unknown) => send({ crash: e instanceof Error ? e.message : String(e) }),
+  );
+});
+// The server closed the channel: no call will come.
+process.on('disconnect', () => process.exit(0));
+send({ ready: true });
