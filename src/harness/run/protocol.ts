@@ -39,24 +39,24 @@ export type Expecting =
   /** Loaded and asked nothing: no message may come. */
   | { readonly idle: true };
 
-/** What a message is, in a few words whatever it holds: an error row names what was sent. */
-export function kindOf(m: unknown): string {
+/**
+ * What a message is, in a few words whatever it holds. Request ids are not named: they count a
+ * process's requests, which depend on the job count, and an error row must not.
+ */
+function kindOf(m: unknown, asked: number | undefined): string {
   if (!isPlainObject(m)) return 'something that is not a message';
   if ('ready' in m) return 'a ready message';
   if ('broken' in m) return 'a broken message';
   if ('answer' in m)
-    return Number.isSafeInteger(m.id) ? `an answer to request ${m.id}` : 'an answer to no request';
+    return asked !== undefined && m.id === asked ? 'its answer' : 'an answer to a request it was not asked';
   return 'a message of no kind the protocol has';
 }
 
 /** Why a message breaks the protocol where the parent stands; null when it is the one expected. */
 export function breach(m: unknown, at: Expecting): string | null {
-  const kind = kindOf(m);
+  const kind = kindOf(m, 'answerTo' in at ? at.answerTo : undefined);
   if ('loading' in at)
     return kind === 'a ready message' || kind === 'a broken message' ? null : `${kind} before it had loaded`;
-  if ('answerTo' in at)
-    return kind === `an answer to request ${at.answerTo}`
-      ? null
-      : `${kind} where only its answer to request ${at.answerTo} may come`;
+  if ('answerTo' in at) return kind === 'its answer' ? null : `${kind} where only its answer may come`;
   return `${kind} while it was asked nothing`;
 }
