@@ -71,7 +71,7 @@ function filesOf(dirs) {
  * The ledgers of the package: `ledger/`, and a corpus's own `ledger/` folder, where the harness
  * looks first (lint-corpus.ts, ledgerDirOf).
  */
-function ledgersOf(root) {
+export function ledgersOf(root) {
   const corpora = path.join(root, 'corpus');
   const own = fs.existsSync(corpora)
     ? fs.readdirSync(corpora).map((c) => path.join(corpora, c, 'ledger'))
