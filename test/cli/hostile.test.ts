@@ -194,7 +194,7 @@ describe('hostile plug-ins in one study', () => {
     figureRow(
       'hostile plug-ins',
       'test/cli/hostile.test.ts',
-      `${n(f.plugins)} plug-ins beside ${GOOD.split(',').length} honest strategies, at 1 and 2 jobs: each attempt the attacker's own error row, the honest rows byte-identical to a run without them; ${n(f.routesClosed)} of ${n(f.routesTried)} routes to another process (signals and priorities to the parent and siblings, the inspector, sockets) closed; ${n(f.breaches)} plug-ins forging protocol messages stopped at once; ${n(f.cut)} plug-ins' texts of millions of characters cut to ${n(TEXT_CAP)}`,
+      `${n(f.plugins)} plug-ins beside ${GOOD.split(',').length} honest strategies, at 1 and 2 jobs: each attempt the attacker's own error row, the honest rows byte-identical to a run without them; ${n(f.routesClosed)} of ${n(f.routesTried)} routes to another process (signals and priorities to the parent and siblings, the inspector, sockets) closed; ${n(f.breaches)} plug-ins that forged protocol messages stopped for the breach; ${n(f.cut)} plug-ins' texts of millions of characters cut to ${n(TEXT_CAP)}`,
     );
   });
 
