@@ -49,6 +49,8 @@ class Host {
   private readonly child: ChildProcess;
   private readonly channel: Socket;
   private readonly timeout: number;
+  /** What the strategy's first process said of it, which every later one must say again. */
+  private readonly declared: HostedStrategy | undefined;
   private onLoad: ((l: Loaded) => void) | undefined;
   private waiting: ((a: Answer) => void) | undefined;
   private readonly clock = new Deadline();
@@ -59,8 +61,9 @@ class Host {
   /** The first reason a host stopped is the one its cell reports. */
   private ended: string | undefined;
 
-  constructor(ref: StrategyRef, o: HostOptions, how: Launch) {
+  constructor(ref: StrategyRef, o: HostOptions, how: Launch, declared?: HostedStrategy) {
     this.ref = ref;
+    this.declared = declared;
     this.timeout = o.timeout;
     this.loaded = new Promise((resolve) => {
       this.onLoad = resolve;
@@ -192,14 +195,15 @@ class Host {
       typeof i.readsLedger !== 'boolean'
     )
       return { broken: 'could not be loaded: its process described another strategy' };
-    return {
-      info: {
-        name: i.name,
-        description: cutText(i.description),
-        readsLedger: i.readsLedger,
-        file: this.ref.file,
-      },
-    };
+    const info = { name: i.name, description: cutText(i.description), readsLedger: i.readsLedger };
+    // A process started later (the first one stopped) is given the ledger by what it says, and
+    // the run folder records what the first one said: the two must agree.
+    const first = this.declared ?? info;
+    if (first.description !== info.description || first.readsLedger !== info.readsLedger)
+      return {
+        broken: 'could not be loaded: its process described the strategy otherwise than its first did',
+      };
+    return { info: { ...info, file: this.ref.file } };
   }
 
   private end(why: string): void {
@@ -223,6 +227,8 @@ export class Hosts {
   /** Least recently used first. */
   private idle: Host[] = [];
   private readonly live = new Set<Host>();
+  /** What each strategy file's first process said of it, by file. */
+  private readonly declared = new Map<string, HostedStrategy>();
 
   constructor(o: HostOptions) {
     this.o = o;
@@ -240,6 +246,7 @@ export class Hosts {
     for (const host of hosts) {
       const loaded = await host.loaded;
       if ('broken' in loaded) throw new InputError(host.ref.file, loaded.broken);
+      this.declared.set(host.ref.file, loaded.info);
       infos.push(loaded.info);
     }
     return infos;
@@ -254,7 +261,7 @@ export class Hosts {
   }
 
   private spawn(ref: StrategyRef): Host {
-    const host = new Host(ref, this.o, this.how);
+    const host = new Host(ref, this.o, this.how, this.declared.get(ref.file));
     this.live.add(host);
     return host;
   }

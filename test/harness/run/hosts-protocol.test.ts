@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Hosts } from '../../../src/harness/run/hosts.js';
 import type { Inputs } from '../../../src/harness/run/input.js';
-import type { StrategyRef } from '../../../src/harness/types.js';
+import type { CaseLedger, StrategyRef } from '../../../src/harness/types.js';
 import { tempDir } from '../../helpers/cli.js';
 import { cand, policy, req } from '../../helpers/pool.js';
 
@@ -125,5 +125,46 @@ describe('no message from a strategy moves the clock: one out of order stops its
     expect(answer.ok === false && answer.message).toMatch(
       /^zz-twice's process broke the protocol: it sent a ready message (while it was asked nothing|where only its answer may come), and was stopped/,
     );
+  });
+});
+
+describe('what a strategy says of itself holds for every process of it', () => {
+  it('a process started later must say what the first said: it is not given the ledger otherwise', async () => {
+    const flag = path.join(tmp, 'turn');
+    const file = path.join(tmp, 'zz-turncoat.mjs');
+    fs.writeFileSync(
+      file,
+      `import fs from 'node:fs';
+const turned = fs.existsSync(${JSON.stringify(flag)});
+export default {
+  name: 'zz-turncoat',
+  description: 'says it reads the ledger once it is started again',
+  readsLedger: turned,
+  assemble(input) {
+    if (!turned && fs.existsSync(${JSON.stringify(flag)})) process.exit(0);
+    return { admitted: [], extras: { given: 'ledger' in input } };
+  },
+};
+`,
+    );
+    const ref = { name: 'zz-turncoat', file };
+    const withLedger: Inputs = { ...INPUTS, ledger: { secret: true } as unknown as CaseLedger };
+    const hosts = new Hosts({ timeout: NEVER, keep: 1, secrets: [] });
+    try {
+      const [info] = await hosts.describe([ref]);
+      expect(info?.readsLedger).toBe(false);
+      fs.writeFileSync(flag, '');
+      expect(await hosts.ask(ref, 'case', withLedger)).toEqual({
+        ok: false,
+        message: "zz-turncoat's process exited with code 0 while compiling",
+      });
+      expect(await hosts.ask(ref, 'case', withLedger)).toEqual({
+        ok: false,
+        message:
+          'zz-turncoat could not be loaded: its process described the strategy otherwise than its first did',
+      });
+    } finally {
+      hosts.close();
+    }
   });
 });
