@@ -122,7 +122,7 @@ export const timeoutOption = {
   type: 'number',
   default: 120_000,
   describe:
-    "ms after which a compilation is stopped and becomes an error; only the strategy's compilation counts, not starting its process or loading its module",
+    "ms after which a compilation is stopped and becomes an error, from the input sent to the answer read; starting the strategy's process and loading its module do not count",
 } as const;
 
 /** The value of `--timeout`, checked. */

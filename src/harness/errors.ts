@@ -46,8 +46,15 @@ const LONGEST_LINE = 1000;
  * at the start and what is wrong at the end.
  */
 export function oneLine(text: string): string {
+  const flat = escapeBreaks(text);
+  if (flat.length <= LONGEST_LINE) return flat;
+  return `${flat.slice(0, 700)} …(${flat.length - 950} characters)… ${flat.slice(-250)}`;
+}
+
+/** Text with its control characters (line breaks included) escaped: it can no longer start a line. */
+export const escapeBreaks = (text: string): string =>
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it escapes.
-  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
+  text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
     c === '\n'
       ? '\\n'
       : c === '\r'
@@ -56,9 +63,6 @@ export function oneLine(text: string): string {
           ? '\\t'
           : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-  if (flat.length <= LONGEST_LINE) return flat;
-  return `${flat.slice(0, 700)} …(${flat.length - 950} characters)… ${flat.slice(-250)}`;
-}
 
 /** Wrong flags or arguments: exit 2 with one line. */
 export class UsageError extends Error {

@@ -2,7 +2,7 @@
  * A build that fails when the types fail: copied aside with a plug-in that does not type-check,
  * `npm run build` (scripts/build.mjs) exits non-zero and leaves no dist/ behind, so the bin
  * refuses to run a broken build instead of running it. The build's copy of the JavaScript
- * plug-ins takes regular files only.
+ * plug-ins takes regular files only, and no hard link to a file of the ledger.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -69,4 +69,37 @@ it('the build copies the plug-ins tsc does not emit, regular files only: a symli
     'build: skipped strategies/zz-truth.json: a symbolic link, not copied into dist/',
   ]);
   expect(fs.existsSync(path.join(to, 'zz-truth.json'))).toBe(false);
+});
+
+it('the build skips a hard link to a file of either ledger folder, and names it; other hard links are copied', async () => {
+  const script = pathToFileURL(path.join(ROOT, 'scripts/build.mjs')).href;
+  const { copyStrategies, ledgersOf } = (await import(script)) as {
+    copyStrategies: (from: string, to: string, say: (line: string) => void, ledgers: string[]) => string[];
+    ledgersOf: (root: string) => string[];
+  };
+  const root = tempDir('build-hard');
+  const from = path.join(root, 'strategies');
+  // The package's ledger, and a corpus's own ledger folder, where the harness looks first.
+  const truth = path.join(root, 'ledger/compiler-v1/wrong-scope.truth.json');
+  const own = path.join(root, 'corpus/mine/ledger/case.truth.json');
+  for (const f of [truth, own]) {
+    fs.mkdirSync(path.dirname(f), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'ledger/compiler-v1/wrong-scope.truth.json'), f);
+  }
+  fs.mkdirSync(from);
+  // A hard link is a regular file, the truth itself under another name.
+  fs.linkSync(truth, path.join(from, 'zz-truth.json'));
+  fs.linkSync(own, path.join(from, 'zz-own.json'));
+  // A file linked twice that is no ledger's is a plug-in's file like any other.
+  fs.writeFileSync(path.join(root, 'weights.json'), '{}\n');
+  fs.linkSync(path.join(root, 'weights.json'), path.join(from, 'zz.weights.json'));
+
+  const said: string[] = [];
+  const to = path.join(root, 'dist/strategies');
+  expect(copyStrategies(from, to, (line) => said.push(line), ledgersOf(root))).toEqual(['zz.weights.json']);
+  expect(fs.readdirSync(to)).toEqual(['zz.weights.json']);
+  expect(said).toEqual([
+    'build: skipped strategies/zz-own.json: a hard link to corpus/mine/ledger/case.truth.json, a file of the ledger, not copied into dist/',
+    'build: skipped strategies/zz-truth.json: a hard link to ledger/compiler-v1/wrong-scope.truth.json, a file of the ledger, not copied into dist/',
+  ]);
 });

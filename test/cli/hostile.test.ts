@@ -2,12 +2,14 @@
  * Hostile plug-ins, dropped into a built copy of the project as an attacker or a careless author
  * would: each fault becomes error rows of its own strategy, and every other strategy's rows and
  * compilations stay byte-identical to a run without them, at one job and at two. The ledger
- * cannot be read by a strategy that does not declare it, whatever route it tries.
+ * cannot be read by a strategy that does not declare it, whatever route it tries; no message a
+ * strategy writes on its channel moves the clock; every text it means for a row is cut.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TEXT_CAP } from '../../src/harness/run/guard.js';
 import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
 import { figureRow, n } from '../helpers/figures.js';
 import { attacksOf, CLOSED, isolationFigures } from '../helpers/isolation.js';
@@ -69,6 +71,14 @@ const errorsOf = (out: string, name: string) =>
     .filter((r) => r.reason === 'STRATEGY_ERROR')
     .map((r) => `${r.case} ${String(r.extras.error)}`);
 
+/** A text cut from one of `whole` characters: a prefix of it, then the marker counting the rest. */
+function expectCut(text: string, whole: number): void {
+  expect(text.length).toBeLessThanOrEqual(TEXT_CAP);
+  const m = / …\[(\d+) more characters cut\]$/.exec(text);
+  expect(m, text.slice(-80)).not.toBeNull();
+  expect(text.length - (m?.[0].length ?? 0) + Number(m?.[1])).toBe(whole);
+}
+
 describe('hostile plug-ins in one study', () => {
   it('the runs finish with exit 1, naming error rows, and nothing a plug-in printed reaches stdout', () => {
     expect(runs.base?.status, runs.base?.stderr).toBe(0);
@@ -120,6 +130,23 @@ describe('hostile plug-ins in one study', () => {
     ['zz-close-channel', 3, /zz-close-channel's process exited with code 0 while compiling/],
     ['zz-signals', 42, /^\S+ zz-signals threw: attack: \{/],
     ['zz-inspector', 42, /^\S+ zz-inspector threw: attack: \{/],
+    [
+      'zz-forge-ready',
+      3,
+      /^wrong-scope zz-forge-ready's process broke the protocol: it sent a ready message where only its answer may come, and was stopped while compiling$/,
+    ],
+    [
+      'zz-forge-done',
+      3,
+      /^wrong-scope zz-forge-done's process broke the protocol: it sent a message of no kind the protocol has where only its answer may come, and was stopped while compiling$/,
+    ],
+    ['zz-forge-error', 3, /^wrong-scope x+ …\[\d+ more characters cut\]$/],
+    ['zz-long-throw', 3, /^wrong-scope zz-long-throw threw: z+ …\[\d+ more characters cut\]$/],
+    [
+      'zz-unknown-id',
+      3,
+      /^wrong-scope zz-unknown-id returned a malformed selection: unknown ids y+ …\[\d+ more characters cut\]$/,
+    ],
   ] as const)('%s: %i error rows, each saying why', (name, count, why) => {
     const errors = errorsOf('one', name);
     expect(errors).toHaveLength(count);
@@ -167,8 +194,41 @@ describe('hostile plug-ins in one study', () => {
     figureRow(
       'hostile plug-ins',
       'test/cli/hostile.test.ts',
-      `${n(f.plugins)} plug-ins beside ${GOOD.split(',').length} honest strategies, at 1 and 2 jobs: each attempt the attacker's own error row, the honest rows byte-identical to a run without them; ${n(f.routesClosed)} of ${n(f.routesTried)} routes to another process (signals to the parent and siblings, the inspector, sockets) closed`,
+      `${n(f.plugins)} plug-ins beside ${GOOD.split(',').length} honest strategies, at 1 and 2 jobs: each attempt the attacker's own error row, the honest rows byte-identical to a run without them; ${n(f.routesClosed)} of ${n(f.routesTried)} routes to another process (signals and priorities to the parent and siblings, the inspector, sockets) closed; ${n(f.breaches)} plug-ins that forged protocol messages stopped for the breach; ${n(f.cut)} plug-ins' texts of millions of characters cut to ${n(TEXT_CAP)}`,
     );
+  });
+
+  it('every text a plug-in means for a row is cut at TEXT_CAP with a marker counting the rest', () => {
+    // The message, the thrown text and the ids, each cut from what the plug-in sent.
+    for (const [name, whole] of [
+      ['zz-forge-error', 2e7],
+      ['zz-long-throw', 'zz-long-throw threw: '.length + 2e7],
+      ['zz-unknown-id', 'zz-unknown-id returned a malformed selection: unknown ids '.length + 1e7],
+    ] as const)
+      for (const e of errorsOf('one', name)) expectCut(e.slice('wrong-scope '.length), whole);
+    // A refusal's words and its trace's, in the row and in the compilation.
+    const refusals = rowsBy('one', 'zz-long-refusal').filter((r) => r.reason !== null);
+    expect(refusals).toHaveLength(3);
+    for (const r of refusals) expectCut(r.reason as string, 5e6);
+    const refused = lines('one', 'compilations.jsonl')
+      .map((l) => JSON.parse(l))
+      .filter((c) => c.strategy === 'zz-long-refusal' && c.result?.success === false);
+    expect(refused).toHaveLength(3);
+    for (const { result } of refused) {
+      for (const text of [result.failure.reason, result.failure.diagnostic, result.failure.blocking_ids[0]])
+        expectCut(text, 5e6);
+      const [entry] = result.trace.entries.filter((e: { reason_code: string }) =>
+        e.reason_code.startsWith('C'),
+      );
+      for (const text of [entry.reason_code, entry.reason_detail]) expectCut(text, 5e6);
+    }
+    // Nothing any plug-in sent makes a long line of a run folder, or of stderr.
+    for (const out of ['one', 'two']) {
+      for (const file of ['rows.jsonl', 'rows.csv', 'compilations.jsonl'])
+        for (const line of lines(out, file)) expect(line.length, `${out}/${file}`).toBeLessThan(64 * 1024);
+    }
+    for (const r of [runs.one, runs.two])
+      for (const line of r?.stderr.split('\n') ?? []) expect(line.length).toBeLessThan(TEXT_CAP + 200);
   });
 
   it('a plug-in that rewrites builtins does so in its own process: its rows are measured as any', () => {
@@ -208,6 +268,23 @@ describe('hostile plug-ins one compilation at a time', () => {
       ...caseFlags('wrong-scope', path.join(project.dir, 'corpus/compiler-v1')),
       ...extra,
     ]);
+
+  it.each([
+    ['zz-forge-ready', 'a ready message'],
+    ['zz-forge-done', 'a message of no kind the protocol has'],
+  ])(
+    'compile --strategy %s --timeout 3000: the message it forged stops its process at once, exit 1, one line',
+    (name, sent) => {
+      // Without the protocol's order the forged message stopped or restarted the clock, and the
+      // plug-in's twenty seconds of work became a bundle.
+      const r = compile(name, '--timeout', '3000');
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `ctxbench: ${name}'s process broke the protocol: it sent ${sent} where only its answer may come, and was stopped while compiling`,
+      ]);
+      expect(r.stdout).toBe('');
+    },
+  );
 
   it('compile --strategy stops a loop at --timeout: exit 1, one line', () => {
     const r = compile('zz-loop', '--timeout', '1000');

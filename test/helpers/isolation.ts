@@ -1,15 +1,17 @@
 /**
  * The figures of the isolation suite (hostile.test.ts), read back from its run folders, for
  * docs/reliability.md: how many routes to another process the attacking plug-ins tried, and how
- * many were closed. A plug-in that attacks throws its outcomes as `attack: {route: outcome}`.
+ * many were closed; how many plug-ins broke the protocol, and how many had a text cut. A plug-in
+ * that attacks throws its outcomes as `attack: {route: outcome}`.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { HOSTILE } from './plugins.js';
 import { rowsOf } from './project.js';
 
 /** What a closed route ends in: the permission model's refusal or ours, or the route gone. */
 export const CLOSED =
-  /^(ERR_ACCESS_DENIED|GONE|Cannot redefine property: kill|Cannot delete property '_kill'.*)$/;
+  /^(ERR_ACCESS_DENIED|GONE|Cannot redefine property: (kill|setPriority)|Cannot delete property '_kill'.*)$/;
 
 /** Route -> outcome, as one cell of `name` in the run folder `tmp/out` reported them. */
 export function attacksOf(tmp: string, out: string, name: string): Map<string, string> {
@@ -22,12 +24,27 @@ export function attacksOf(tmp: string, out: string, name: string): Map<string, s
   return new Map(Object.entries(JSON.parse(text.slice(at + 'attack: '.length)) as Record<string, string>));
 }
 
-/** The suite's figures: plug-ins, and routes tried and closed by the attacking ones. */
+/**
+ * The suite's figures: plug-ins; routes tried and closed by the attacking ones; plug-ins whose
+ * forged protocol messages stopped their process; plug-ins a text of whose was cut.
+ */
 export function isolationFigures(tmp: string, out = 'one') {
   const attacks = ['zz-signals', 'zz-inspector'].flatMap((n) => [...attacksOf(tmp, out, n).values()]);
+  const rows = rowsOf(path.join(tmp, out));
+  const lines = fs
+    .readFileSync(path.join(tmp, out, 'compilations.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
+  const having = (texts: readonly string[], match: RegExp) =>
+    new Set(texts.filter((t) => match.test(t)).map((t) => String(JSON.parse(t).strategy))).size;
   return {
     plugins: Object.keys(HOSTILE).length,
     routesTried: attacks.length,
     routesClosed: attacks.filter((o) => CLOSED.test(o)).length,
+    breaches: having(
+      rows.map((r) => JSON.stringify(r)),
+      /process broke the protocol/,
+    ),
+    cut: having([...rows.map((r) => JSON.stringify(r)), ...lines], / …\[\d+ more characters cut\]/),
   };
 }

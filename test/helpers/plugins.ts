@@ -14,6 +14,26 @@ export const plugin = (name: string, body: string, top = '') =>
   `// @ts-nocheck\n${top}\nexport default { name: '${name}', description: 'hostile: ${name}', assemble(input) {\n${body}\n} };\n`;
 export const ON_ONE_CASE = "input.request.request_id.startsWith('wrong-scope')";
 
+/**
+ * A message written on the channel (fd 3) as a strategy's host writes one (frames.ts): a length,
+ * then V8's bytes. The fd is non-blocking, so a long message is written as the parent reads it.
+ * `asked` counts the compilations of this process, which is the id of the request being answered.
+ */
+const FORGE = `import fs from 'node:fs';
+import v8 from 'node:v8';
+const forge = (value) => {
+  const body = v8.serialize(value);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length);
+  const bytes = Buffer.concat([head, body]);
+  for (let at = 0; at < bytes.length; ) {
+    try { at += fs.writeSync(3, bytes, at); } catch (e) { if (e.code !== 'EAGAIN') throw e; }
+  }
+};
+let asked = 0;`;
+/** Twenty seconds of work: a parent that took a forged message for the protocol's would wait them out. */
+const WORK = 'for (const end = Date.now() + 20_000; Date.now() < end; ) {}';
+
 export const HOSTILE: Record<string, [body: string, top?: string]> = {
   'zz-mutate-policy': ['input.policy.order_roles.reverse(); return { admitted: [] };'],
   'zz-mutate-required': ["input.request.required_ids.push('x'); return { admitted: [] };"],
@@ -46,9 +66,9 @@ export const HOSTILE: Record<string, [body: string, top?: string]> = {
     `if (${ON_ONE_CASE}) fs.closeSync(3); return { admitted: [] };`,
     "import fs from 'node:fs';",
   ],
-  // Signals to the parent and to every pid around its own (siblings, the test runner): each
-  // route is tried, its outcome kept, and the outcomes thrown, so each cell is an error row
-  // listing them ('SENT' would mean the route is open).
+  // Signals and priorities to the parent and to every pid around its own (siblings, the test
+  // runner): each route is tried, its outcome kept, and the outcomes thrown, so each cell is an
+  // error row listing them ('SENT' or 'SET' would mean the route is open).
   'zz-signals': [
     `const outcomes = {};
 const attempt = (name, fn) => { try { fn(); outcomes[name] = 'SENT'; } catch (e) { outcomes[name] = e?.code ?? String(e?.message).slice(0, 60); } };
@@ -61,7 +81,19 @@ const siblings = {};
 for (let pid = Math.max(2, process.pid - 64); pid <= process.pid + 64; pid++)
   if (pid !== process.pid) { try { process.kill(pid, 'SIGKILL'); siblings.SENT = (siblings.SENT ?? 0) + 1; } catch (e) { siblings[e?.code] = (siblings[e?.code] ?? 0) + 1; } }
 outcomes['SIGKILL to 128 pids around its own'] = Object.keys(siblings).join(',');
+attempt('os.setPriority(ppid, 19) imported', () => os.setPriority(process.ppid, 19));
+attempt('os.setPriority(ppid, 19) required', () => require('node:os').setPriority(process.ppid, 19));
+attempt('os.setPriority(ppid, 19) through process.getBuiltinModule', () => process.getBuiltinModule('node:os').setPriority(process.ppid, 19));
+attempt('os.getPriority(ppid)', () => os.getPriority(process.ppid));
+attempt('put os.setPriority back', () => { Object.defineProperty(os, 'setPriority', { value: () => 0 }); });
+const reniced = {};
+for (let pid = Math.max(2, process.pid - 64); pid <= process.pid + 64; pid++)
+  if (pid !== process.pid) { try { os.setPriority(pid, 19); reniced.SET = (reniced.SET ?? 0) + 1; } catch (e) { reniced[e?.code] = (reniced[e?.code] ?? 0) + 1; } }
+outcomes['os.setPriority(pid, 19) on 128 pids around its own'] = Object.keys(reniced).join(',');
 throw new Error('attack: ' + JSON.stringify(outcomes));`,
+    `import os from 'node:os';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);`,
   ],
   // Turn on the parent's inspector, then every way to a socket on 127.0.0.1:9229 (where it
   // would listen) and to any other process, at load, where asynchronous routes can be awaited.
@@ -94,6 +126,30 @@ await attempt('process.dlopen', () => process.dlopen({ exports: {} }, '/nonexist
 await attempt('worker_threads', async () => new (await import('node:worker_threads')).Worker('0', { eval: true }));
 await attempt('child_process', async () => (await import('node:child_process')).execFileSync('true'));
 await attempt('module.register', async () => (await import('node:module')).register('data:text/javascript,export{}'));`,
+  ],
+  // Messages of the protocol written by the strategy itself: each must stop its process at once,
+  // neither stopping nor restarting the clock (the ready once stopped it, the done restarted it).
+  'zz-forge-ready': [
+    `asked += 1; if (${ON_ONE_CASE}) { forge({ ready: { name: 'zz-forge-ready', description: 'forged', readsLedger: false } }); ${WORK} } return { admitted: [] };`,
+    FORGE,
+  ],
+  'zz-forge-done': [
+    `asked += 1; if (${ON_ONE_CASE}) { forge({ id: asked, done: true }); ${WORK} } return { admitted: [] };`,
+    FORGE,
+  ],
+  // Texts of millions of characters, each meant for a row: forged as the answer, thrown, sent as
+  // an id, or given as a refusal's words and its trace's.
+  'zz-forge-error': [
+    `asked += 1; if (${ON_ONE_CASE}) { forge({ id: asked, answer: { ok: false, message: 'x'.repeat(2e7) } }); process.exit(0); } return { admitted: [] };`,
+    FORGE,
+  ],
+  'zz-long-throw': [`if (${ON_ONE_CASE}) throw new Error('z'.repeat(2e7)); return { admitted: [] };`],
+  'zz-unknown-id': [`return { admitted: ${ON_ONE_CASE} ? ['y'.repeat(1e7)] : [] };`],
+  'zz-long-refusal': [
+    `if (!(${ON_ONE_CASE})) return { admitted: [] };
+const c = input.candidates[0];
+const entry = { candidate_id: c.candidate_id, content_identity: c.content_identity, representation_id: c.representation_id, decision: 'REJECTED_HARD', reason_code: 'C'.repeat(5e6), reason_detail: 'T'.repeat(5e6), marginal_cost: 0, budget_before: 0, budget_after: 0 };
+return { refusal: { reason: 'R'.repeat(5e6), diagnostic: 'D'.repeat(5e6), blocking_ids: ['B'.repeat(5e6)] }, trace: [entry] };`,
   ],
   'zz-noisy': ["console.log('NOISE'); console.error('NOISE'); return { admitted: [] };"],
   'zz-globals': [

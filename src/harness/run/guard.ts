@@ -5,12 +5,43 @@
  * getter or a Proxy cannot answer one way when checked and another when used.
  */
 import { isPlainObject } from '../../compiler/index.js';
+import { escapeBreaks } from '../errors.js';
 import type { Strategy, StrategyInput, WaitingStrategy } from '../types.js';
 
 /** The most JSON a strategy's `extras` may take, per compilation (docs/reliability.md, "Limits"). */
 export const EXTRAS_CAP = 64 * 1024;
 /** The most JSON a whole selection may take: ids and a trace, which grow with the pool. */
 export const SELECTION_CAP = 256 * 1024 * 1024;
+
+/**
+ * The most characters of any one text a strategy puts in a row, a compilation or a message (an
+ * error, a refusal's reason or diagnostic, an id, a trace's words): far above what an honest
+ * strategy writes (under 200), far below what would swell a run folder or a terminal.
+ */
+export const TEXT_CAP = 4096;
+
+/**
+ * A strategy's text as ctxbench keeps it: at most TEXT_CAP characters, the rest cut and counted
+ * in a marker at the end. The cut depends on the text alone, and a cut text is kept as it is, so
+ * a row measured again from its run folder comes out the same.
+ */
+export function cutText(text: string): string {
+  if (text.length <= TEXT_CAP) return text;
+  // The marker's count has at most as many digits as the length, so this much always fits.
+  let keep = TEXT_CAP - marker(text.length).length;
+  // Never half a surrogate pair: the kept text stays well-formed.
+  const last = text.charCodeAt(keep - 1);
+  if (last >= 0xd800 && last <= 0xdbff) keep -= 1;
+  return `${text.slice(0, keep)}${marker(text.length - keep)}`;
+}
+
+const marker = (cut: number) => ` …[${cut} more characters cut]`;
+
+/**
+ * A strategy's message (why its cell failed) as ctxbench keeps it: one line, since it is printed
+ * as a line of stderr, cut as any text. Kept as it is when it comes back (`validate`).
+ */
+export const cutMessage = (text: string): string => cutText(escapeBreaks(text));
 
 /** A strategy's answer: its selection as JSON text, or why there is none. */
 export type Answer =

@@ -1,51 +1,27 @@
 /**
  * A strategy's own process: it loads one strategy module and answers one compilation at a time.
  * Whatever the strategy does to its globals, its input or its memory stays in here; what goes
- * back is the guard's answer, JSON text or a message, as a frame on the channel (`frames.ts`).
+ * back is the guard's answer, JSON text or a message, as a frame on the channel (`frames.ts`), in
+ * the order `protocol.ts` sets.
  * Before the module loads, every route to another process is closed (`lockdown.ts`). Started by
  * `hosts.ts`, never by hand.
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import type { CompilerPolicy, ContextCandidate, ContextRequest } from '../../compiler/index.js';
 // Registers the real tokenizers: a strategy prices with this process's compiler, which must know
 // the policy's tokenizer.
 import '../input/index.js';
-import type { Annotations, CaseLedger, Strategy, StrategyInfo } from '../types.js';
+import type { Strategy } from '../types.js';
 import { CHANNEL_FD, FrameReader, frame } from './frames.js';
-import { type Answer, assembleAwaited, deepFreeze, describeThrown } from './guard.js';
+import { assembleAwaited, deepFreeze, describeThrown } from './guard.js';
 import { strategyInput } from './input.js';
 import { lockDown } from './lockdown.js';
+import type { HostReply, HostRequest, SharedInputs } from './protocol.js';
 import { infoOf, loadStrategyFile } from './registry.js';
-
-/** The inputs shared by every budget of one case: sent once, kept until the next case. */
-export interface SharedInputs {
-  readonly candidates: readonly ContextCandidate[];
-  readonly policy: CompilerPolicy;
-  readonly annotations: Annotations | undefined;
-}
-
-/** One compilation asked of a host. */
-export interface HostRequest {
-  readonly id: number;
-  readonly shared?: SharedInputs | undefined;
-  readonly request: ContextRequest;
-  readonly ledger?: CaseLedger | undefined;
-}
-
-/**
- * Word that the strategy is loaded (or could not be), then per request word that the compilation
- * is done (which stops its clock) and its answer.
- */
-export type HostReply =
-  | { readonly ready: StrategyInfo }
-  | { readonly broken: string }
-  | { readonly id: number; readonly done: true }
-  | { readonly id: number; readonly answer: Answer };
 
 async function serve(file: string): Promise<void> {
   // Opened before the strategy loads, and held here only: a strategy that writes to the fd
-  // itself can garble only its own answers, which the parent reads as a stranger's.
+  // itself can only break the protocol, and the parent stops its process for that.
   const channel = new net.Socket({ fd: CHANNEL_FD, readable: true, writable: true });
   const send = (reply: HostReply) => channel.write(frame(reply));
   // The run decides when to stop: a Ctrl-C reaches the whole process group, and the parent, not
@@ -63,10 +39,7 @@ async function serve(file: string): Promise<void> {
     }
     if (shared === undefined || strategy === undefined) throw new Error('asked before the inputs were sent');
     const inputs = { ...shared, request: m.request, ledger: m.ledger };
-    const answer = await assembleAwaited(strategy, strategyInput(strategy, inputs));
-    // A few bytes, read at once; the answer may take many reads, which are not the strategy's time.
-    send({ id: m.id, done: true });
-    send({ id: m.id, answer });
+    send({ id: m.id, answer: await assembleAwaited(strategy, strategyInput(strategy, inputs)) });
   };
   // Listen at once: a request that came before the strategy loaded waits for it.
   const reader = new FrameReader();

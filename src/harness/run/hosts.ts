@@ -1,22 +1,24 @@
 /**
  * Strategies run in processes of their own (`host.ts`), one per strategy: none can change
- * another's input or globals, a loop is stopped by a timeout, and a crash or running out of
- * memory costs one cell. From the built package each process may read the code and nothing else
- * (Node's permission model): no strategy that does not declare `readsLedger` reads the ledger.
+ * another's input or globals, a loop is stopped by a timeout, and a crash, running out of memory
+ * or breaking the protocol (`protocol.ts`) costs one cell. From the built package each process
+ * may read the code and nothing else (Node's permission model): no strategy that does not declare
+ * `readsLedger` reads the ledger. The clock is the parent's (`clock.ts`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { isPlainObject } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import type { HostedStrategy, StrategyInfo, StrategyRef } from '../types.js';
+import { Deadline } from './clock.js';
 import { BadFrame, CHANNEL_FD, FrameReader, frame, MAX_FRAME } from './frames.js';
-import { type Answer, isAnswer } from './guard.js';
-import type { HostReply, HostRequest } from './host.js';
+import { type Answer, cutMessage, cutText, isAnswer } from './guard.js';
 import type { Inputs } from './input.js';
 import { type Launch, launch } from './launch.js';
+import { breach, type Expecting, type HostReply, type HostRequest } from './protocol.js';
 
 export interface HostOptions {
-  /** Per compilation, in milliseconds. */
+  /** Per compilation, in milliseconds, from the request sent to the answer read. */
   readonly timeout: number;
   /** Processes kept alive at most; idle ones beyond it are stopped, the least recently used first. */
   readonly keep: number;
@@ -28,11 +30,6 @@ export interface HostOptions {
 
 /** The least time a strategy's module is given to load, in milliseconds. */
 const LOAD_TIMEOUT = 60_000;
-/**
- * The least time an answer is given to arrive once its process said the compilation is done: a
- * large selection takes several reads, and a strategy that forged the word still gets stopped.
- */
-const ANSWER_TIMEOUT = 60_000;
 
 /** Why a host stopped, in words that do not depend on the run (no pid, no timing). */
 function ending(code: number | null, signal: NodeJS.Signals | null, stderr: string, memory: number): string {
@@ -52,19 +49,21 @@ class Host {
   private readonly child: ChildProcess;
   private readonly channel: Socket;
   private readonly timeout: number;
+  /** What the strategy's first process said of it, which every later one must say again. */
+  private readonly declared: HostedStrategy | undefined;
   private onLoad: ((l: Loaded) => void) | undefined;
   private waiting: ((a: Answer) => void) | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private verdict: ReturnType<typeof setImmediate> | undefined;
+  private readonly clock = new Deadline();
   private heldKey: string | undefined;
   private stderrTail = '';
   private nextId = 0;
   dead = false;
   /** The first reason a host stopped is the one its cell reports. */
-  private ended = false;
+  private ended: string | undefined;
 
-  constructor(ref: StrategyRef, o: HostOptions, how: Launch) {
+  constructor(ref: StrategyRef, o: HostOptions, how: Launch, declared?: HostedStrategy) {
     this.ref = ref;
+    this.declared = declared;
     this.timeout = o.timeout;
     this.loaded = new Promise((resolve) => {
       this.onLoad = resolve;
@@ -93,7 +92,7 @@ class Host {
         this.end(`sent ${e.message}, and was stopped`);
         return;
       }
-      for (const m of replies) this.hear(m as HostReply);
+      for (const m of replies) this.hear(m);
     });
     this.channel.on('error', () => {});
     // 'close', not 'exit': by then all it wrote to stderr (V8's word that the heap ran out) is read.
@@ -101,14 +100,17 @@ class Host {
     this.child.on('error', () => this.end('could not be started'));
     // Loading is not compiling: a short --timeout must not fail a module that loads slowly.
     const loading = Math.max(this.timeout, LOAD_TIMEOUT);
-    this.startClock(loading, () => this.load({ broken: `did not load within ${loading} ms` }));
+    this.clock.start(loading, () => {
+      this.stop();
+      this.load({ broken: `did not load within ${loading} ms` });
+    });
   }
 
   /** One compilation. `key` names the case: its shared inputs are sent once per host. */
   async ask(key: string, inputs: Inputs): Promise<Answer> {
     const loaded = await this.loaded;
     if ('broken' in loaded) return { ok: false, message: `${this.ref.name} ${loaded.broken}` };
-    if (this.dead) return { ok: false, message: `${this.ref.name}'s process had stopped` };
+    if (this.dead) return { ok: false, message: `${this.ref.name}'s process ${this.ended ?? 'had stopped'}` };
     return new Promise((resolve) => {
       this.waiting = resolve;
       const { request, candidates, policy, annotations } = inputs;
@@ -119,14 +121,14 @@ class Host {
         ...(loaded.info.readsLedger === true ? { ledger: inputs.ledger } : {}),
       };
       this.heldKey = key;
-      // Only the compilation is timed: the clock starts as the cell is sent to a loaded strategy,
-      // and stops when its process says the compilation is done, before the answer travels.
-      this.startClock(this.timeout, () =>
+      // The whole answer is timed: from the cell sent to a loaded strategy to its answer read.
+      this.clock.start(this.timeout, () => {
+        this.stop();
         this.reply({
           ok: false,
           message: `${this.ref.name} timed out: no answer within ${this.timeout} ms, its process was stopped`,
-        }),
-      );
+        });
+      });
       let bytes: Buffer;
       try {
         bytes = frame(message);
@@ -143,60 +145,44 @@ class Host {
     });
   }
 
-  /**
-   * The clock only decides when to give up on a process, never what is compiled. This thread
-   * may have been busy past the deadline (measuring the previous cell, say) while the word it
-   * waits for already lay in the pipe: the verdict waits for one more read of the pipe
-   * (setImmediate runs after the event loop's poll), so that word counts.
-   */
-  private startClock(ms: number, give: () => void): void {
-    this.stopClock();
-    this.timer = setTimeout(() => {
-      this.verdict = setImmediate(() => {
-        this.stop();
-        give();
-      });
-    }, ms);
-  }
-
-  private stopClock(): void {
-    clearTimeout(this.timer);
-    clearImmediate(this.verdict);
-  }
-
   private load(l: Loaded): void {
-    this.stopClock();
+    this.clock.stop();
     this.onLoad?.(l);
     this.onLoad = undefined;
   }
 
   private reply(a: Answer): void {
-    this.stopClock();
+    this.clock.stop();
     const resolve = this.waiting;
     this.waiting = undefined;
     resolve?.(a);
   }
 
-  /** Messages come from the strategy's process, which can send anything: each is checked. */
-  private hear(m: HostReply): void {
-    if (!isPlainObject(m)) return;
-    if ('ready' in m) this.load(this.readyInfo(m.ready));
-    else if ('broken' in m) this.load({ broken: `could not be loaded: ${String(m.broken)}` });
-    else if (m.id !== this.nextId || this.waiting === undefined) return;
-    else if ('done' in m) {
-      const wait = Math.max(this.timeout, ANSWER_TIMEOUT);
-      this.startClock(wait, () =>
-        this.reply({
-          ok: false,
-          message: `${this.ref.name}'s answer did not arrive within ${wait} ms of its compilation, its process was stopped`,
-        }),
-      );
-    } else
-      this.reply(
-        isAnswer(m.answer)
-          ? m.answer
-          : { ok: false, message: `${this.ref.name}'s process sent something that is not an answer` },
-      );
+  /** Where the protocol stands: what this process may send next. */
+  private expecting(): Expecting {
+    if (this.onLoad !== undefined) return { loading: true };
+    return this.waiting === undefined ? { idle: true } : { answerTo: this.nextId };
+  }
+
+  /**
+   * Messages come from the strategy's process, which can send anything, any time: each is
+   * checked against the one the protocol expects, and anything else stops the process. No
+   * message touches the clock but by ending what it times.
+   */
+  private hear(said: unknown): void {
+    const wrong = breach(said, this.expecting());
+    const m = said as HostReply;
+    if (wrong !== null) {
+      this.stop();
+      this.end(`broke the protocol: it sent ${wrong}, and was stopped`);
+    } else if ('ready' in m) this.load(this.readyInfo(m.ready));
+    else if ('broken' in m) this.load({ broken: `could not be loaded: ${cutMessage(String(m.broken))}` });
+    else if (isAnswer(m.answer))
+      this.reply(m.answer.ok ? m.answer : { ok: false, message: cutMessage(m.answer.message) });
+    else {
+      this.stop();
+      this.end('sent an answer that is not one, and was stopped');
+    }
   }
 
   /** What a loaded strategy says of itself; it counts only if it is what a strategy may say. */
@@ -209,14 +195,20 @@ class Host {
       typeof i.readsLedger !== 'boolean'
     )
       return { broken: 'could not be loaded: its process described another strategy' };
-    return {
-      info: { name: i.name, description: i.description, readsLedger: i.readsLedger, file: this.ref.file },
-    };
+    const info = { name: i.name, description: cutText(i.description), readsLedger: i.readsLedger };
+    // A process started later (the first one stopped) is given the ledger by what it says, and
+    // the run folder records what the first one said: the two must agree.
+    const first = this.declared ?? info;
+    if (first.description !== info.description || first.readsLedger !== info.readsLedger)
+      return {
+        broken: 'could not be loaded: its process described the strategy otherwise than its first did',
+      };
+    return { info: { ...info, file: this.ref.file } };
   }
 
   private end(why: string): void {
-    if (this.ended) return;
-    this.ended = true;
+    if (this.ended !== undefined) return;
+    this.ended = why;
     this.dead = true;
     this.load({ broken: `could not be loaded: its process ${why}` });
     this.reply({ ok: false, message: `${this.ref.name}'s process ${why} while compiling` });
@@ -235,6 +227,8 @@ export class Hosts {
   /** Least recently used first. */
   private idle: Host[] = [];
   private readonly live = new Set<Host>();
+  /** What each strategy file's first process said of it, by file. */
+  private readonly declared = new Map<string, HostedStrategy>();
 
   constructor(o: HostOptions) {
     this.o = o;
@@ -252,6 +246,7 @@ export class Hosts {
     for (const host of hosts) {
       const loaded = await host.loaded;
       if ('broken' in loaded) throw new InputError(host.ref.file, loaded.broken);
+      this.declared.set(host.ref.file, loaded.info);
       infos.push(loaded.info);
     }
     return infos;
@@ -266,7 +261,7 @@ export class Hosts {
   }
 
   private spawn(ref: StrategyRef): Host {
-    const host = new Host(ref, this.o, this.how);
+    const host = new Host(ref, this.o, this.how, this.declared.get(ref.file));
     this.live.add(host);
     return host;
   }

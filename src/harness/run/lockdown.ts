@@ -3,9 +3,10 @@
  * route JavaScript has to another process. Node 20's permission model (from the built package)
  * already refuses child processes, workers (so cluster too), native addons, `process.binding`
  * and the inspector (opening it or a session), but not signals (`process.kill`, and
- * `process._debugProcess`, which turns on another process's inspector) nor the network (a port
- * on 127.0.0.1 reaches any local process). Each replacement is non-writable and
- * non-configurable, so the strategy cannot put the original back.
+ * `process._debugProcess`, which turns on another process's inspector), priorities
+ * (`os.setPriority` on the parent's pid or a sibling's) nor the network (a port on 127.0.0.1
+ * reaches any local process). Each replacement is non-writable and non-configurable, so the
+ * strategy cannot put the original back.
  *
  * Builtins cannot be refused at `import`: a resolve hook needs a worker thread, which the
  * permission model refuses. A builtin is one object per process, shared by `import`, `require`
@@ -17,6 +18,13 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 
 /** The builtins whose every function is replaced: sockets of every kind, name lookups, the inspector. */
 const NEUTERED = ['net', 'dgram', 'dns', 'dns/promises', 'inspector', 'inspector/promises'];
+
+/**
+ * The functions of other builtins that take a process id: a priority set on the parent or a
+ * sibling slows it, and one read probes whether a pid is alive, as a signal 0 would. No other
+ * function of `os` or `process` (whose `kill` goes below) takes a pid.
+ */
+const PID_FUNCTIONS: Readonly<Record<string, readonly string[]>> = { os: ['setPriority', 'getPriority'] };
 
 /** Methods that connect, bind or listen a socket or a handle, on whatever prototype holds them. */
 const SOCKET_METHODS = ['connect', 'connect6', 'bind', 'bind6', 'listen', 'open', 'send', 'addMembership'];
@@ -56,6 +64,10 @@ export function lockDown(streams: readonly object[]): void {
       pin(exports, key, denied(`node:${id}.${key}`));
     }
     Object.freeze(exports);
+  }
+  for (const [id, keys] of Object.entries(PID_FUNCTIONS)) {
+    const exports = require(`node:${id}`) as object;
+    for (const key of keys) pin(exports, key, denied(`node:${id}.${key}`));
   }
   syncBuiltinESMExports();
   for (const s of streams) {

@@ -32,7 +32,15 @@ import type {
   WaitingStrategy,
 } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { type Answer, assembleAwaited, assembleGuarded, Malformed, readSelection } from './guard.js';
+import {
+  type Answer,
+  assembleAwaited,
+  assembleGuarded,
+  cutMessage,
+  cutText,
+  Malformed,
+  readSelection,
+} from './guard.js';
 
 function idList(x: unknown, what: string): string[] {
   if (!Array.isArray(x) || !x.every((s) => typeof s === 'string'))
@@ -40,22 +48,34 @@ function idList(x: unknown, what: string): string[] {
   return x;
 }
 
+/** The words of a trace entry, each cut as any text a strategy writes into a compilation. */
+const cutEntry = (e: TraceEntry): TraceEntry => ({
+  ...e,
+  candidate_id: cutText(e.candidate_id),
+  content_identity: cutText(e.content_identity),
+  representation_id: cutText(e.representation_id),
+  reason_code: cutText(e.reason_code),
+  reason_detail: cutText(e.reason_detail),
+  priority_band: cutText(e.priority_band),
+  dependency_closure: e.dependency_closure.map(cutText),
+  pulled_in_by: e.pulled_in_by.map(cutText),
+});
+
 function readSelectionTrace(x: unknown): TraceEntry[] | undefined {
   if (x === undefined) return undefined;
   if (!Array.isArray(x)) throw new Malformed('trace is not a list of entries');
   try {
-    return x.map(readTraceEntry);
+    return x.map((e) => cutEntry(readTraceEntry(e)));
   } catch (e) {
     throw new Malformed(`trace: ${(e as Error).message}`);
   }
 }
 
-/** The compilation of a strategy that failed: an error row. */
-export const errorCompiled = (message: string): CompiledError => ({
-  outcome: 'error',
-  message,
-  extras: { error: message },
-});
+/** The compilation of a strategy that failed: an error row, its message one line and cut. */
+export function errorCompiled(said: string): CompiledError {
+  const message = cutMessage(said);
+  return { outcome: 'error', message, extras: { error: message } };
+}
 
 /**
  * Run one strategy on one input in this process: the guard's freeze and copy, then the same
@@ -97,20 +117,22 @@ function refusalOf(
     throw new Malformed('refusal without a reason');
   if (r.reason === STRATEGY_ERROR)
     throw new Malformed(`the refusal reason ${STRATEGY_ERROR} is kept for error rows`);
-  const blocking = r.blocking_ids === undefined ? [] : idList(r.blocking_ids, 'blocking_ids');
+  const blocking = r.blocking_ids === undefined ? [] : idList(r.blocking_ids, 'blocking_ids').map(cutText);
+  // Its own words, cut as any text a strategy writes into a row.
+  const reason = cutText(r.reason);
   const record = refusedResult(
     input.request,
     input.policy,
     traceFor(input, trace ?? selectionTrace(input, [], tag)),
     {
       // A strategy's reason may lie outside the compiler's six; the validators never read it.
-      reason: r.reason as FailureReason,
+      reason: reason as FailureReason,
       blocking,
       budgetUsed: typeof r.budget_used === 'number' ? r.budget_used : 0,
-      diagnostic: typeof r.diagnostic === 'string' ? r.diagnostic : '',
+      diagnostic: typeof r.diagnostic === 'string' ? cutText(r.diagnostic) : '',
     },
   );
-  return { outcome: 'refusal', reason: r.reason, record, result: resultToJSON(record), extras };
+  return { outcome: 'refusal', reason, record, result: resultToJSON(record), extras };
 }
 
 /** What a bundle's selection says besides its ids. */
