@@ -10,9 +10,11 @@ export {
   corpusDigest,
   corpusIngested,
   corpusNameOf,
-  RUN_MARKS,
-  readRows,
-  reportFiles,
+  type Made,
+  manifestOf,
+  type RunManifest,
+  readRunManifest,
   runLabel,
-} from './run-folder.js';
+} from './manifest.js';
+export { RUN_FILES, RUN_MARKS, readRows, reportFiles } from './run-folder.js';
 export { RunWriter, type Vet } from './run-writer.js';
