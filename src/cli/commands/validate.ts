@@ -80,7 +80,11 @@ export const validate = defineCommand({
   run: async (a, { io }) => {
     const flags = [a.compilation, a.request, a.candidates, a.policy];
     if (typeof a.run === 'string' && flags.every((f) => f === undefined))
-      return validateRun(a.run, { in: 'processes', timeout: timeoutOf(a.timeout), memory: memoryOf(a.memory) }, io);
+      return validateRun(
+        a.run,
+        { in: 'processes', timeout: timeoutOf(a.timeout), memory: memoryOf(a.memory) },
+        io,
+      );
     if (a.run !== undefined || !a.compilation || !a.request || !a.candidates || !a.policy)
       throw new UsageError(USAGE);
     const files = { request: a.request, candidates: a.candidates, policy: a.policy };

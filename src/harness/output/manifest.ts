@@ -117,14 +117,21 @@ function manifestProblem(m: Record<string, unknown>): string | null {
   for (const key of ['name', 'dir', 'digest'] as const) if (!isString(c[key])) return `corpus.${key}`;
   if (!isCount(c.cases)) return 'corpus.cases';
   if (c.ingested !== undefined && c.ingested !== true) return 'corpus.ingested';
-  if (m.ledger !== undefined && !(isPlainObject(m.ledger) && isString(m.ledger.dir) && isString(m.ledger.digest)))
+  if (
+    m.ledger !== undefined &&
+    !(isPlainObject(m.ledger) && isString(m.ledger.dir) && isString(m.ledger.digest))
+  )
     return 'ledger';
   if (!Array.isArray(m.strategies)) return 'strategies';
   for (const [k, s] of m.strategies.entries())
-    if (!isPlainObject(s) || !isString(s.name) || typeof s.readsLedger !== 'boolean') return `strategies[${k}]`;
+    if (!isPlainObject(s) || !isString(s.name) || typeof s.readsLedger !== 'boolean')
+      return `strategies[${k}]`;
   if (!isCount(m.rows)) return 'rows';
   const s = m.shard;
-  if (s !== undefined && !(isPlainObject(s) && ['index', 'count', 'from', 'to', 'total'].every((k) => isCount(s[k]))))
+  if (
+    s !== undefined &&
+    !(isPlainObject(s) && ['index', 'count', 'from', 'to', 'total'].every((k) => isCount(s[k])))
+  )
     return 'shard';
   for (const key of ['timeout', 'memory'] as const)
     if (m[key] !== undefined && !(typeof m[key] === 'number' && m[key] > 0)) return key;
@@ -137,7 +144,8 @@ export function readRunManifest(file: string): RunManifest {
   const m = readJsonFile(file);
   if (!isPlainObject(m)) throw new InputError(file, "not a run folder's manifest (not an object)");
   const bad = manifestProblem(m);
-  if (bad !== null) throw new InputError(file, `invalid ${bad}: not a run folder's manifest as a run writes it`);
+  if (bad !== null)
+    throw new InputError(file, `invalid ${bad}: not a run folder's manifest as a run writes it`);
   return m as unknown as RunManifest;
 }
 

@@ -50,7 +50,11 @@ export class RunWriter {
   static async open(out: string, identity: RunIdentity, vet: Vet, resume: boolean): Promise<RunWriter> {
     const folder = new FolderWriter(out, resume);
     try {
-      return new RunWriter(folder, identity, resume ? await keptRows(folder.partial, out, identity, vet) : []);
+      return new RunWriter(
+        folder,
+        identity,
+        resume ? await keptRows(folder.partial, out, identity, vet) : [],
+      );
     } catch (e) {
       // Refused: the partial folder stays as the stopped run left it, for a look or a fresh start.
       folder.release();

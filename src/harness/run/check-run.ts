@@ -12,7 +12,7 @@ import path from 'node:path';
 import { InputError } from '../errors.js';
 import { forEachLine, ledgerDirFor, loadCorpus, loadLedger, toPolicy } from '../input/index.js';
 import { corpusDigest, RUN_FILES, type RunManifest, readRunManifest, reportFiles } from '../output/index.js';
-import type { Row, ShardInfo, Strategy, StrategyRef } from '../types.js';
+import type { Corpus, Row, ShardInfo, Strategy, StrategyRef } from '../types.js';
 import { answering, type Where } from './answering.js';
 import { firstLine, manifestDisagreement } from './check-manifest.js';
 import { type ErrorClaim, recheckErrors } from './recheck.js';
@@ -83,7 +83,8 @@ function whereOf(manifestFile: string, m: RunManifest, asking: Asking): Where {
       `no strategy "${m.strategies[k]?.name}" here (strategies/): the run cannot be re-derived`,
       `strategies[${k}]`,
     );
-  if (asking.in === 'thread') return { in: 'thread', strategies: asking.strategies.filter((s) => names.has(s.name)) };
+  if (asking.in === 'thread')
+    return { in: 'thread', strategies: asking.strategies.filter((s) => names.has(s.name)) };
   return {
     in: 'processes',
     strategies: (asking.strategies ?? listStrategies())
@@ -207,7 +208,7 @@ export async function checkRunFolder(dir: string, asking: Asking): Promise<RunCh
   for (const name of fs.readdirSync(dir).sort())
     if (!(RUN_FILES as readonly string[]).includes(name))
       say({ file: name, text: 'is no file a run writes (a run folder holds only what its run wrote)' });
-  if (rows.length === to - from) await compareReports(dir, rows, lines, m, say);
+  if (rows.length === to - from) await compareReports(dir, rows, lines, corpus, say);
   return { found, unchecked };
 }
 
@@ -216,10 +217,11 @@ async function compareReports(
   dir: string,
   rows: readonly Row[],
   lines: readonly string[],
-  m: RunManifest,
+  corpus: Corpus,
   say: (d: Disagreement) => void,
 ): Promise<void> {
-  for (const [name, text] of Object.entries(await renderAgain(rows, m.corpus.name, lines, m.corpus.ingested === true))) {
+  const files = await renderAgain(rows, corpus.name, lines, corpus.ingested === true);
+  for (const [name, text] of Object.entries(files)) {
     const file = path.join(dir, name);
     const was = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
     if (was === undefined) say({ file: name, text: 'missing' });

@@ -89,7 +89,14 @@ export async function recheckErrors(
   const asked = claims.flatMap((c, k) => (verdicts[k] === null ? [{ k, c }] : []));
   const rows: Row[] = [];
   await runSlice(
-    { corpus, ledger, matrix: asked.map((a) => a.c.cell), from: 0, to: asked.length, take: (r) => rows.push(r) },
+    {
+      corpus,
+      ledger,
+      matrix: asked.map((a) => a.c.cell),
+      from: 0,
+      to: asked.length,
+      take: (r) => rows.push(r),
+    },
     { jobs: 1, ask },
   );
   asked.forEach(({ k, c }, j) => {
