@@ -14,6 +14,7 @@ import {
 } from '../../src/compiler/index.js';
 import type { CheckInputs } from '../../src/harness/checks/compilation.js';
 import type { ValidationRule } from '../../src/harness/types.js';
+import { nullPaths, withoutField } from './record-mutants.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a mutant is edited as raw JSON, like a file would be.
 type Json = any;
@@ -326,6 +327,51 @@ export const GENERATORS: readonly Generator[] = [
       const d = copy(doc) as Json;
       d.result.trace.entries[pick(d.result.trace.entries.length)].position = 0;
       return { doc: d };
+    },
+  },
+  // Issue 33: a refusal carries no bundle fields, and a field written as null is never deleted.
+  {
+    rule: 'hash',
+    name: 'a refusal given a bundle_hash',
+    make: (doc, _inputs, pick) =>
+      doc.bundle !== null
+        ? null
+        : {
+            doc: edit(doc, (d) => {
+              d.result.bundle_hash = pick(2) === 0 ? '0'.repeat(64) : 'forged';
+            }),
+          },
+  },
+  {
+    rule: 'tokens',
+    name: 'a refusal given bundle_tokens',
+    make: (doc, _inputs, pick) =>
+      doc.bundle !== null
+        ? null
+        : {
+            doc: edit(doc, (d) => {
+              d.result.bundle_tokens = pick(2) === 0 ? 5 : 0;
+            }),
+          },
+  },
+  {
+    rule: 'hash',
+    name: 'bundle_hash deleted',
+    make: (doc) => ({ doc: withoutField(doc, ['result', 'bundle_hash']) }),
+  },
+  {
+    rule: 'tokens',
+    name: 'bundle_tokens deleted',
+    make: (doc) => ({ doc: withoutField(doc, ['result', 'bundle_tokens']) }),
+  },
+  {
+    rule: 'trace',
+    name: "a left-out candidate's null position deleted",
+    make: (doc, _inputs, pick) => {
+      const places = nullPaths(doc.result.trace.entries).filter((p) => p[1] === 'position');
+      if (places.length === 0) return null;
+      const at = places[pick(places.length)] as readonly (string | number)[];
+      return { doc: withoutField(doc, ['result', 'trace', 'entries', ...at]) };
     },
   },
   {
