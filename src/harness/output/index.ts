@@ -8,7 +8,6 @@ export {
   corpusDigest,
   corpusIngested,
   corpusNameOf,
-  type Made,
   manifestOf,
   type RunManifest,
   readRunManifest,
