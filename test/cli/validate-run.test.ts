@@ -26,6 +26,7 @@ import {
   forgeError,
   names,
   PARTIAL_EDITS,
+  restateError,
   runFolderFigures,
   threadRun,
 } from '../helpers/run-edits.js';
@@ -128,13 +129,8 @@ describe('an error row is asked again (issue 33)', () => {
   it('an error row that says its strategy timed out is not re-checkable: UNCHECKED, exit 1, never valid', async () => {
     const dir = path.join(tmp, 'timed-out');
     fs.cpSync(run, dir, { recursive: true });
-    const file = path.join(dir, 'rows.jsonl');
-    const all = fs.readFileSync(file, 'utf8').split('\n');
-    const k = all.findIndex((l) => l.includes('"reason":"STRATEGY_ERROR"'));
-    const row = JSON.parse(all[k] as string);
-    row.extras.error = 'hostile timed out: no answer within 1000 ms, its process was stopped';
-    all[k] = JSON.stringify(row);
-    fs.writeFileSync(file, all.join('\n'));
+    const message = 'hostile timed out: no answer within 1000 ms, its process was stopped';
+    const k = restateError(path.join(dir, 'rows.jsonl'), message);
     await cli('report', dir);
     const { found, unchecked } = await checkRunFolder(dir, { in: 'thread', strategies });
     expect(found).toEqual([]);
@@ -150,13 +146,10 @@ describe('an error row is asked again (issue 33)', () => {
   it('a kept error row that says its strategy timed out is asked again by --resume, not kept', async () => {
     const out = path.join(tmp, 'resumed-timeout');
     fs.cpSync(`${figures.stopped}.partial`, `${out}.partial`, { recursive: true });
-    const file = path.join(`${out}.partial`, 'rows.jsonl');
-    const all = fs.readFileSync(file, 'utf8').split('\n');
-    const k = all.findIndex((l) => l.includes('"reason":"STRATEGY_ERROR"'));
-    const row = JSON.parse(all[k] as string);
-    row.extras.error = 'hostile ran out of memory (its heap is 64 MiB)';
-    all[k] = JSON.stringify(row);
-    fs.writeFileSync(file, all.join('\n'));
+    const k = restateError(
+      path.join(`${out}.partial`, 'rows.jsonl'),
+      'hostile ran out of memory (its heap is 64 MiB)',
+    );
     let kept = -1;
     const done = await threadRun(small, strategies, out, { resume: true, onStart: (n) => (kept = n) });
     expect(done.state).toBe('finished');

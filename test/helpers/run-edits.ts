@@ -110,6 +110,20 @@ export function forgeError(dir: string, strategy: string): Edited {
   return { file: 'rows.jsonl', line: k + 1 };
 }
 
+/**
+ * The first error row of a rows.jsonl made to say `message` instead of its own (a claim of a
+ * timeout, say), written back as the study writes it. Its 0-based line.
+ */
+export function restateError(file: string, message: string): number {
+  const all = lines(file);
+  const k = all.findIndex((l) => l.includes(`"reason":"${STRATEGY_ERROR}"`));
+  const row = JSON.parse(all[k] as string);
+  row.extras.error = message;
+  all[k] = JSON.stringify(row);
+  writeLines(file, all);
+  return k;
+}
+
 /** The report files written again from the folder's rows, as `ctxbench report` does. */
 export async function reportAgain(dir: string): Promise<void> {
   const files = await reportFiles(
