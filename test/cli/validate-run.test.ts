@@ -194,6 +194,43 @@ describe('validate <run-folder> names the first file and line an edit changed', 
   });
 });
 
+describe('validate <run-folder> of shards and of a merged run', () => {
+  it('a shard is valid, its slice derived from its index and count; the merge of three is valid too', async () => {
+    const shards = [1, 2, 3].map((i) => path.join(tmp, `shard-${i}`));
+    for (const [k, out] of shards.entries()) {
+      const r = await cli(
+        'study',
+        '--corpus',
+        small.dir,
+        '--strategies',
+        'dump,oracle',
+        '--shard',
+        `${k + 1}/3`,
+        '--out',
+        out,
+        '--quiet',
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(await cli('validate', out)).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
+    }
+    const merged = path.join(tmp, 'merged');
+    expect((await cli('merge', ...shards, '--out', merged)).code).toBe(0);
+    expect(await cli('validate', merged)).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
+    const file = path.join(shards[1] as string, 'manifest.json');
+    const text = fs.readFileSync(file, 'utf8').split('\n');
+    const k = text.findIndex((l) => l.includes('"from": '));
+    text[k] = (text[k] as string).replace(/\d+/, (x) => String(Number(x) + 1));
+    fs.writeFileSync(file, text.join('\n'));
+    const r = await cli('validate', shards[1] as string);
+    expect([r.code, r.stdout]).toEqual([
+      1,
+      expect.stringMatching(
+        new RegExp(`^INVALID manifest\\.json:${k + 1}: shard\\.from is \\d+, not \\d+: `),
+      ),
+    ]);
+  });
+});
+
 describe('validate <run-folder> refuses what it cannot re-derive (exit 2, one line)', () => {
   const refused = async (dir: string, pattern: RegExp) => {
     const r = await cli('validate', dir);

@@ -13,6 +13,7 @@ import { InputError } from '../errors.js';
 import { forEachLine, ledgerDirFor, loadCorpus, loadLedger, toPolicy } from '../input/index.js';
 import { corpusDigest, RUN_FILES, type RunManifest, readRunManifest, reportFiles } from '../output/index.js';
 import type { Corpus, Row, ShardInfo, Strategy, StrategyRef } from '../types.js';
+import { BUDGETS } from '../vocabulary.js';
 import { answering, type Where } from './answering.js';
 import { firstLine, manifestDisagreement } from './check-manifest.js';
 import { type ErrorClaim, recheckErrors } from './recheck.js';
@@ -158,6 +159,10 @@ export async function checkRunFolder(dir: string, asking: Asking): Promise<RunCh
   const rowLines = linesOf(path.join(dir, 'rows.jsonl'));
   const compLines = linesOf(path.join(dir, 'compilations.jsonl'));
   const where = whereOf(manifestFile, m, asking);
+  // The matrix's size (runner.ts's `cells`), known before any strategy process starts.
+  const total = corpus.cases.length * BUDGETS.length * where.strategies.length;
+  const shard = shardOf(manifestFile, m, total);
+  const [from, to] = shard === undefined ? [0, total] : [shard.from, shard.to];
   const open = await answering(where, { keep: where.strategies.length + 1, secrets: [ledgerDir] });
   const found: Disagreement[] = [];
   // The first disagreement of each file: the one of the lowest line, at the file's first place.
@@ -169,10 +174,8 @@ export async function checkRunFolder(dir: string, asking: Asking): Promise<RunCh
   const unchecked: Disagreement[] = [];
   const rows: Row[] = [];
   const lines: string[] = [];
-  const matrix = cells(corpus, open.strategies);
-  const shard = shardOf(manifestFile, m, matrix.length);
-  const [from, to] = shard === undefined ? [0, matrix.length] : [shard.from, shard.to];
   try {
+    const matrix = cells(corpus, open.strategies);
     const own = rowsByCell(rowLines);
     const claims: (ErrorClaim & { readonly line: number })[] = [];
     for (let k = 0; k < Math.max(to - from, rowLines.length, compLines.length); k++) {
