@@ -24,7 +24,7 @@ it(`every forgery of issues 19 and 33 is rejected (seed ${SEED})`, async () => {
   }
   const mutants = Object.values(figures.classes).reduce((s, c) => s + c.mutants, 0);
   figureRow(
-    "issue 19's forgeries",
+    'forged compilations (issues 19 and 33)',
     'test/harness/checks/forgeries.test.ts',
     `${n(mutants)} forgeries of ${n(figures.bases)} real compilations (${n(figures.refusals)} of them refusals; seed \`${SEED}\`), all rejected: ${counted(Object.fromEntries(Object.entries(figures.classes).map(([k, c]) => [k, c.mutants])))}`,
   );
