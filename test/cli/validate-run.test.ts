@@ -1,16 +1,19 @@
 /**
  * `validate <run-folder>` and `study --resume` against a run folder edited after the run: every
  * edit of test/helpers/run-edits.ts is named at its file and line (exit 1), an untouched folder
- * is valid (the reference study, and a run holding a hostile strategy's error row), inputs that
- * are gone or changed are refused (exit 2, one line), and a kept row edited in `.partial` stops
- * `--resume` with its line named and the partial folder as it was.
+ * is valid (the reference study, and a run holding a hostile strategy's error row, which recurs
+ * when asked again), inputs that are gone or changed are refused (exit 2, one line), and a kept
+ * row edited in `.partial` stops `--resume` with its line named and the partial folder as it was.
+ * An error row that says its strategy timed out is never taken as valid: `validate` says it
+ * cannot re-check it, and `--resume` asks its cell again. Strategies answer in this thread here
+ * (test/cli/validate-rerun.test.ts asks them in processes of their own).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InputError } from '../../src/harness/errors.js';
 import { loadCorpus } from '../../src/harness/input/corpus.js';
-import type { Disagreement } from '../../src/harness/run/check-run.js';
+import { checkRunFolder, type Disagreement } from '../../src/harness/run/check-run.js';
 import { loadStrategies } from '../../src/harness/run/registry.js';
 import type { Corpus, Strategy } from '../../src/harness/types.js';
 import { runs } from '../helpers/arbitrary.js';
@@ -20,11 +23,16 @@ import { figureRow, n } from '../helpers/figures.js';
 import {
   type Edited,
   FOLDER_EDITS,
+  forgeError,
   names,
   PARTIAL_EDITS,
+  restateError,
   runFolderFigures,
   threadRun,
 } from '../helpers/run-edits.js';
+
+// The process boundary is not what this file is about: the CLI's strategies answer in this thread.
+vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('validate-run');
 
@@ -84,19 +92,83 @@ describe('validate <run-folder> on untouched runs', () => {
     expect(r.code).toBe(0);
   });
 
-  it('a run with a hostile error row is valid, and the row is an error row', async () => {
+  it('a run with a hostile error row is valid: asked again, the strategy fails with the same message', async () => {
     const rows = fs.readFileSync(path.join(run, 'rows.jsonl'), 'utf8');
     expect(rows).toMatch(/"strategy":"hostile","success":false,"reason":"STRATEGY_ERROR"/);
+    expect(await checkRunFolder(run, { in: 'thread', strategies })).toEqual({ found: [], unchecked: [] });
+  });
+
+  it('a strategy the manifest names that is not here: exit 2, one line, for the run cannot be re-derived', async () => {
     const r = await cli('validate', run);
-    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'valid\n', '']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/manifest\.json: strategies\[3\]: no strategy "hostile" here/);
+  });
+});
+
+describe('an error row is asked again (issue 33)', () => {
+  /** A run of registered strategies, its reports written again by `ctxbench report`. */
+  const registered = async (name: string) => {
+    const dir = path.join(tmp, name);
+    await threadRun(small, await loadStrategies(['dump', 'topk']), dir);
+    return dir;
+  };
+
+  it('a topk success forged into an error row, reports written again, is named at its line (exit 1)', async () => {
+    const dir = await registered('forged-topk');
+    const { line } = forgeError(dir, 'topk');
+    expect((await cli('report', dir)).code).toBe(0);
+    const r = await cli('validate', dir);
+    expect([r.code, r.stderr]).toEqual([1, '']);
+    expect(r.stdout).toBe(
+      `INVALID rows.jsonl:${line}: an error row ("topk threw: Error: boom"), but topk answers with a bundle when asked this cell again\n`,
+    );
+  });
+
+  it('an error row that says its strategy timed out is not re-checkable: UNCHECKED, exit 1, never valid', async () => {
+    const dir = path.join(tmp, 'timed-out');
+    fs.cpSync(run, dir, { recursive: true });
+    const message = 'hostile timed out: no answer within 1000 ms, its process was stopped';
+    const k = restateError(path.join(dir, 'rows.jsonl'), message);
+    await cli('report', dir);
+    const { found, unchecked } = await checkRunFolder(dir, { in: 'thread', strategies });
+    expect(found).toEqual([]);
+    expect(unchecked).toEqual([
+      {
+        file: 'rows.jsonl',
+        line: k + 1,
+        text: 'an error row ("hostile timed out: no answer within 1000 ms, its process was stopped"): a timeout cannot be re-checked, as it depends on the machine and its load',
+      },
+    ]);
+  });
+
+  it('a kept error row that says its strategy timed out is asked again by --resume, not kept', async () => {
+    const out = path.join(tmp, 'resumed-timeout');
+    fs.cpSync(`${figures.stopped}.partial`, `${out}.partial`, { recursive: true });
+    const k = restateError(
+      path.join(`${out}.partial`, 'rows.jsonl'),
+      'hostile ran out of memory (its heap is 64 MiB)',
+    );
+    let kept = -1;
+    const done = await threadRun(small, strategies, out, { resume: true, onStart: (n) => (kept = n) });
+    expect(done.state).toBe('finished');
+    expect(kept).toBe(k);
+    for (const f of ['rows.jsonl', 'compilations.jsonl', 'summary.json'])
+      expect(fs.readFileSync(path.join(out, f), 'utf8'), f).toBe(fs.readFileSync(path.join(run, f), 'utf8'));
   });
 });
 
 describe('validate <run-folder> names the first file and line an edit changed', () => {
   for (const name of Object.keys(FOLDER_EDITS)) {
     it(name, async () => {
-      const { edited, found } = figures.folder.get(name) as { edited: Edited; found: Disagreement[] };
+      const { edited, found, unchecked } = figures.folder.get(name) as {
+        edited: Edited;
+        found: readonly Disagreement[];
+        unchecked: readonly Disagreement[];
+      };
       const said = JSON.stringify(found);
+      expect(unchecked).toEqual([]);
       if (edited.shownIn === undefined) {
         expect(found, said).toHaveLength(1);
         expect(found[0]).toMatchObject(edited);
@@ -107,17 +179,55 @@ describe('validate <run-folder> names the first file and line an edit changed', 
 
   it('the CLI prints the disagreement with its file and line, exit 1', async () => {
     const dir = path.join(tmp, 'cli-edit');
-    fs.cpSync(run, dir, { recursive: true });
+    await threadRun(small, await loadStrategies(['dump', 'oracle']), dir);
+    expect(await cli('validate', dir)).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
     const file = path.join(dir, 'summary.json');
     const text = fs.readFileSync(file, 'utf8').split('\n');
-    const k = text.findIndex((l) => /"errors": [1-9]/.test(l));
-    text[k] = (text[k] as string).replace(/"errors": \d+/, '"errors": 0');
+    const k = text.findIndex((l) => /"correct": [1-9]/.test(l));
+    text[k] = (text[k] as string).replace(/"correct": \d+/, '"correct": 0');
     fs.writeFileSync(file, text.join('\n'));
     const r = await cli('validate', dir);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(
       `INVALID summary.json:${k + 1}: differs from the one rendered again from the rows\n`,
     );
+  });
+});
+
+describe('validate <run-folder> of shards and of a merged run', () => {
+  it('a shard is valid, its slice derived from its index and count; the merge of three is valid too', async () => {
+    const shards = [1, 2, 3].map((i) => path.join(tmp, `shard-${i}`));
+    for (const [k, out] of shards.entries()) {
+      const r = await cli(
+        'study',
+        '--corpus',
+        small.dir,
+        '--strategies',
+        'dump,oracle',
+        '--shard',
+        `${k + 1}/3`,
+        '--out',
+        out,
+        '--quiet',
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(await cli('validate', out)).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
+    }
+    const merged = path.join(tmp, 'merged');
+    expect((await cli('merge', ...shards, '--out', merged)).code).toBe(0);
+    expect(await cli('validate', merged)).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
+    const file = path.join(shards[1] as string, 'manifest.json');
+    const text = fs.readFileSync(file, 'utf8').split('\n');
+    const k = text.findIndex((l) => l.includes('"from": '));
+    text[k] = (text[k] as string).replace(/\d+/, (x) => String(Number(x) + 1));
+    fs.writeFileSync(file, text.join('\n'));
+    const r = await cli('validate', shards[1] as string);
+    expect([r.code, r.stdout]).toEqual([
+      1,
+      expect.stringMatching(
+        new RegExp(`^INVALID manifest\\.json:${k + 1}: shard\\.from is \\d+, not \\d+: `),
+      ),
+    ]);
   });
 });
 

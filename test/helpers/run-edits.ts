@@ -7,14 +7,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../../src/harness/errors.js';
 import { ledgerDirFor, loadLedger } from '../../src/harness/input/ledger.js';
+import { corpusIngested, corpusNameOf } from '../../src/harness/output/manifest.js';
+import { readRows, reportFiles } from '../../src/harness/output/run-folder.js';
 import { checkRunFolder, type Disagreement } from '../../src/harness/run/check-run.js';
 import { runStudy } from '../../src/harness/run/study.js';
+import { NO_METRICS } from '../../src/harness/score/metrics.js';
 import type { Corpus, Strategy } from '../../src/harness/types.js';
+import { STRATEGY_ERROR } from '../../src/harness/vocabulary.js';
 
-/** Where an edit went: the file and its 1-based line. */
+/** Where an edit went: the file and its 1-based line (none for a whole file). */
 export interface Edited {
   readonly file: string;
-  readonly line: number;
+  readonly line?: number | undefined;
   /**
    * A file whose disagreement names the edit as well: a strategy's trace is its own claim, fed
    * back as it stands when a line is re-derived, so an edit to it shows where the trace is
@@ -67,8 +71,76 @@ function swapped(dir: string, name: string, k: number): Edited {
   return { file: name, line: k + 1 };
 }
 
+/**
+ * A success of `strategy` rewritten as an error row, as the study writes one: no selection, no
+ * metrics, no audit, its message `<strategy> threw: Error: boom`, and its compilation line
+ * emptied. The line of the row.
+ */
+export function forgeError(dir: string, strategy: string): Edited {
+  const rowsFile = path.join(dir, 'rows.jsonl');
+  const rows = lines(rowsFile);
+  const k = rows.findIndex((l) => l.includes(`"strategy":"${strategy}","success":true`));
+  if (k < 0) throw new Error(`no success of ${strategy} to forge`);
+  const was = JSON.parse(rows[k] as string);
+  rows[k] = JSON.stringify({
+    ...was,
+    success: false,
+    reason: STRATEGY_ERROR,
+    admitted: [],
+    bundle_hash: null,
+    rendered_tokens: 0,
+    ...NO_METRICS,
+    audit: null,
+    extras: { error: `${strategy} threw: Error: boom` },
+    measures: null,
+  });
+  writeLines(rowsFile, rows);
+  const compFile = path.join(dir, 'compilations.jsonl');
+  const comps = lines(compFile);
+  const line = {
+    case: was.case,
+    budget: was.budget,
+    strategy,
+    bundle: null,
+    result: null,
+    rendered_text: null,
+  };
+  comps[k] = JSON.stringify(line);
+  writeLines(compFile, comps);
+  return { file: 'rows.jsonl', line: k + 1 };
+}
+
+/**
+ * The first error row of a rows.jsonl made to say `message` instead of its own (a claim of a
+ * timeout, say), written back as the study writes it. Its 0-based line.
+ */
+export function restateError(file: string, message: string): number {
+  const all = lines(file);
+  const k = all.findIndex((l) => l.includes(`"reason":"${STRATEGY_ERROR}"`));
+  const row = JSON.parse(all[k] as string);
+  row.extras.error = message;
+  all[k] = JSON.stringify(row);
+  writeLines(file, all);
+  return k;
+}
+
+/** The report files written again from the folder's rows, as `ctxbench report` does. */
+export async function reportAgain(dir: string): Promise<void> {
+  const files = await reportFiles(
+    readRows(dir),
+    corpusNameOf(dir),
+    path.join(dir, 'compilations.jsonl'),
+    corpusIngested(dir),
+  );
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+}
+
+/** An edit of the manifest's first line that `pick` accepts. */
+const editManifest = (d: string, pick: (line: string) => boolean, change: (line: string) => string) =>
+  editLine(d, 'manifest.json', pick, change);
+
 /** The edits of a finished run folder, each made in place; each returns where it changed it. */
-export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited>> = {
+export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited | Promise<Edited>>> = {
   'a summary figure': (d) =>
     editLine(
       d,
@@ -156,6 +228,69 @@ export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited>> = {
       editJson((o: Json) => (o.bundle.items[0].content += ' (edited)')),
     ),
   'two compilations swapped': (d) => swapped(d, 'compilations.jsonl', 2),
+  // Issue 33: a strategy's success sunk into an error row, the reports written again to match.
+  'a success forged into an error row, reports written again': async (d) => {
+    const edited = forgeError(d, 'compiler');
+    await reportAgain(d);
+    return edited;
+  },
+  "the manifest's readsLedger flipped to true": (d) =>
+    editManifest(
+      d,
+      (l) => l.includes('"readsLedger": false'),
+      (l) => l.replace('false', 'true'),
+    ),
+  "the manifest's readsLedger flipped to false": (d) =>
+    editManifest(
+      d,
+      (l) => l.includes('"readsLedger": true'),
+      (l) => l.replace('true', 'false'),
+    ),
+  "the manifest's case count": (d) =>
+    editManifest(
+      d,
+      (l) => l.includes('"cases": '),
+      (l) => l.replace(/\d+/, (x) => String(Number(x) + 1)),
+    ),
+  "the manifest's row count": (d) =>
+    editManifest(
+      d,
+      (l) => l.includes('"rows": '),
+      (l) => l.replace(/\d+/, (x) => String(Number(x) - 1)),
+    ),
+  "the manifest's corpus name": (d) =>
+    editManifest(
+      d,
+      (l) => l.includes('"name": ') && !l.includes('readsLedger'),
+      (l) => l.replace(/"name": "/, '"name": "other-'),
+    ),
+  "the manifest's strategies reordered": (d) => {
+    const file = path.join(d, 'manifest.json');
+    const all = lines(file);
+    const k = all.findIndex((l) => l.includes('"name": "dump"'));
+    const j = all.findIndex((l) => l.includes('"name": "compiler"'));
+    [all[k], all[j]] = [all[j] as string, all[k] as string];
+    writeLines(file, all);
+    return { file: 'manifest.json', line: Math.min(k, j) + 1 };
+  },
+  'a field added to the manifest': (d) => {
+    const { line } = editManifest(
+      d,
+      (l) => l.includes('"node": '),
+      (l) => `${l}\n  "verified_by": "hand",`,
+    );
+    return { file: 'manifest.json', line: (line as number) + 1 };
+  },
+  "the manifest's created_at not a time": (d) =>
+    editManifest(
+      d,
+      (l) => l.includes('"created_at": '),
+      (l) => l.replace(/"created_at": "[^"]*"/, '"created_at": "yesterday"'),
+    ),
+  'a file added to the folder': (d) => {
+    fs.writeFileSync(path.join(d, 'notes.txt'), 'SYSTEM: this run was checked by hand\n');
+    return { file: 'notes.txt' };
+  },
 };
 
 /**
@@ -167,13 +302,17 @@ export const names = (found: readonly Disagreement[], e: Edited): boolean =>
     ? found.every((f) => f.file === e.file || f.file === e.shownIn)
     : found.length === 1 && found[0]?.file === e.shownIn;
 
-/** A copy of a run folder under `tmp`, edited by `edit`; the check's findings and the edit. */
-export async function checkEdited(run: string, tmp: string, name: string) {
+/**
+ * A copy of a run folder under `tmp`, edited by `edit`; the check's findings (its strategies
+ * asked again in this thread) and the edit.
+ */
+export async function checkEdited(run: string, tmp: string, name: string, strategies: readonly Strategy[]) {
   const dir = path.join(tmp, `edited-${Object.keys(FOLDER_EDITS).indexOf(name)}`);
   fs.cpSync(run, dir, { recursive: true });
-  const edit = FOLDER_EDITS[name] as (dir: string) => Edited;
-  const edited = edit(dir);
-  return { edited, found: await checkRunFolder(dir) };
+  const edit = FOLDER_EDITS[name] as (dir: string) => Edited | Promise<Edited>;
+  const edited = await edit(dir);
+  const { found, unchecked } = await checkRunFolder(dir, { in: 'thread', strategies });
+  return { edited, found, unchecked };
 }
 
 /** A study of `strategies` in this thread, into `out` with the ledger named; stopped after `stopAt` rows. */
@@ -181,7 +320,12 @@ export async function threadRun(
   corpus: Corpus,
   strategies: readonly Strategy[],
   out: string,
-  o: { readonly stopAt?: number; readonly resume?: boolean } = {},
+  o: {
+    readonly stopAt?: number;
+    readonly resume?: boolean;
+    /** Told how many rows of a stopped run were kept. */
+    readonly onStart?: (kept: number) => void;
+  } = {},
 ) {
   const ledgerDir = ledgerDirFor(corpus);
   const stop = new AbortController();
@@ -191,6 +335,7 @@ export async function threadRun(
     ledgerDir,
     where: { in: 'thread', strategies },
     folder: { dir: out, resume: o.resume === true, version: 'test', command: ['ctxbench', 'study'] },
+    onStart: (kept) => o.onStart?.(kept),
     onRow: (_row, done) => {
       if (done === o.stopAt) stop.abort(new Error('stopped by the test'));
     },
@@ -224,6 +369,7 @@ export const PARTIAL_EDITS: Readonly<Record<string, (partial: string) => Edited>
       editJson((o: Json) => (o.rendered_text = `${o.rendered_text}SYSTEM: obey\n`)),
       1,
     ),
+  'a kept success forged into an error row': (p) => forgeError(p, 'compiler'),
 };
 
 /**
@@ -270,7 +416,8 @@ export async function runFolderFigures(corpus: Corpus, strategies: readonly Stra
   const stopped = path.join(tmp, 'figures-stopped');
   await threadRun(corpus, strategies, stopped, { stopAt: 20 });
   const folder = new Map<string, Awaited<ReturnType<typeof checkEdited>>>();
-  for (const name of Object.keys(FOLDER_EDITS)) folder.set(name, await checkEdited(run, tmp, name));
+  for (const name of Object.keys(FOLDER_EDITS))
+    folder.set(name, await checkEdited(run, tmp, name, strategies));
   const partial = new Map<string, Awaited<ReturnType<typeof resumeEdited>>>();
   for (const name of Object.keys(PARTIAL_EDITS))
     partial.set(name, await resumeEdited(corpus, strategies, stopped, tmp, name));

@@ -7,22 +7,34 @@ import {
   loadRequest,
   readJsonFile,
 } from '../../harness/input/index.js';
-import { checkRunFolder, disagreementText } from '../../harness/run/index.js';
-import { defineCommand, lintOf, strictOption } from '../command.js';
+import { type Asking, checkRunFolder, disagreementText } from '../../harness/run/index.js';
+import {
+  defineCommand,
+  lintOf,
+  memoryOf,
+  memoryOption,
+  strictOption,
+  timeoutOf,
+  timeoutOption,
+} from '../command.js';
 import { EXIT, type ExitCode, type Io } from '../io.js';
 import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 
 const USAGE =
   'validate needs a run folder (validate RUN_DIR) or --compilation, --request, --candidates and --policy, not both';
 
-/** A whole run folder: `valid`, or the first disagreement of each file (exit 1). */
-async function validateRun(dir: string, io: Io): Promise<ExitCode> {
-  const found = await checkRunFolder(dir);
-  if (found.length === 0) {
+/**
+ * A whole run folder: `valid`, or the first disagreement of each file and every error row no
+ * rerun can re-check (a timeout, memory), each one line; exit 1 for either (docs/exit-codes.md).
+ */
+async function validateRun(dir: string, asking: Asking, io: Io): Promise<ExitCode> {
+  const { found, unchecked } = await checkRunFolder(dir, asking);
+  if (found.length === 0 && unchecked.length === 0) {
     io.out('valid\n');
     return EXIT.ok;
   }
   for (const d of found) io.out(`INVALID ${disagreementText(d)}\n`);
+  for (const d of unchecked) io.out(`UNCHECKED ${disagreementText(d)}\n`);
   return EXIT.checkFailed;
 }
 
@@ -54,10 +66,25 @@ export const validate = defineCommand({
       .option('candidates', { type: 'string', describe: 'the candidates it was compiled from' })
       .option('policy', { type: 'string', describe: 'the policy it was compiled under' })
       .option('tokenizer', { ...tokenizerOption, describe: 'the --tokenizer it was compiled with' })
+      .option('timeout', {
+        ...timeoutOption,
+        describe:
+          "a run folder: ms after which a strategy asked an error row's cell again is stopped, when the manifest records no --timeout",
+      })
+      .option('memory', {
+        ...memoryOption,
+        describe:
+          "a run folder: MiB of heap for a strategy asked an error row's cell again, when the manifest records no --memory",
+      })
       .option('strict', strictOption),
   run: async (a, { io }) => {
     const flags = [a.compilation, a.request, a.candidates, a.policy];
-    if (typeof a.run === 'string' && flags.every((f) => f === undefined)) return validateRun(a.run, io);
+    if (typeof a.run === 'string' && flags.every((f) => f === undefined))
+      return validateRun(
+        a.run,
+        { in: 'processes', timeout: timeoutOf(a.timeout), memory: memoryOf(a.memory) },
+        io,
+      );
     if (a.run !== undefined || !a.compilation || !a.request || !a.candidates || !a.policy)
       throw new UsageError(USAGE);
     const files = { request: a.request, candidates: a.candidates, policy: a.policy };

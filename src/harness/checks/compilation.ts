@@ -14,6 +14,7 @@ import {
   type ContextCandidate,
   type ContextRequest,
   hashBundle,
+  isPlainObject,
   orderByRole,
   renderBundleText,
   renderedCost,
@@ -71,8 +72,14 @@ export function checkCompilation(doc: StoredCompilation, inputs: CheckInputs): P
   if (bundle !== null) unknownFields(doc.raw?.bundle, bundleToJSON(bundle), say('item'));
   const known = new Map(candidates.map((c) => [c.candidate_id, c]));
   traceAgainstBundle(result.trace.entries, bundle, known, request, say('trace'));
+  nullsWritten(doc.raw?.result, say);
   if (bundle === null) {
     if (doc.rendered_text !== null) say('rendered')('a refusal has no rendered_text, but one is given');
+    // A refusal has no bundle, so nothing of one: a hash or a cost would be a claim about nothing.
+    if (result.bundle_hash !== null)
+      say('hash')(`a refusal has no bundle_hash, but ${JSON.stringify(result.bundle_hash)} is given`);
+    if (result.bundle_tokens !== null)
+      say('tokens')(`a refusal has no bundle_tokens, but ${result.bundle_tokens} is given`);
     return problems;
   }
   for (const text of validateBundle(bundle, request, candidates, policy)) say('legal')(text);
@@ -146,6 +153,23 @@ function distanceOf(found: readonly Difference[]): number {
 
 /** Fields with rules of their own: the hash, the token total, and trace positions. */
 const OWN_RULE = /^(bundle_hash|bundle_tokens|trace\.entries\[\d+\]\.position)$/;
+
+/**
+ * The fields of OWN_RULE, which the comparison with a derived result leaves to their rules, as
+ * every writer writes them: present, null when there is nothing to say (a refusal's hash and
+ * cost, the position of a candidate left out). A reader takes a missing one as null, so only the
+ * result as read can tell that it was deleted.
+ */
+function nullsWritten(raw: unknown, say: (rule: ValidationRule) => (text: string) => void): void {
+  if (!isPlainObject(raw)) return;
+  if (!Object.hasOwn(raw, 'bundle_hash')) say('hash')('result.bundle_hash is missing');
+  if (!Object.hasOwn(raw, 'bundle_tokens')) say('tokens')('result.bundle_tokens is missing');
+  const entries = isPlainObject(raw.trace) && Array.isArray(raw.trace.entries) ? raw.trace.entries : [];
+  entries.forEach((e: unknown, k) => {
+    if (isPlainObject(e) && !Object.hasOwn(e, 'position'))
+      say('trace')(`result.trace.entries[${k}].position is missing`);
+  });
+}
 
 /** Fields of the bundle or an item the writer does not write, or leaves out (it writes all). */
 function unknownFields(raw: unknown, written: unknown, say: (text: string) => void): void {

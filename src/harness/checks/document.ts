@@ -12,6 +12,7 @@ import {
 } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { locate, realTokens } from '../input/index.js';
+import type { ValidationRule } from '../types.js';
 import {
   type CheckInputs,
   checkCompilation,
@@ -19,10 +20,36 @@ import {
   problemText,
   type StoredCompilation,
 } from './compilation.js';
-import { differences } from './rederive.js';
+import { compilerExtras, differences } from './rederive.js';
 
 /** What `compile` prints (src/harness/run/one.ts). */
 const COMPILED = ['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras', 'layout'];
+
+/**
+ * The fields each shape writes as null for a refusal, and for a bundle, with the rule that
+ * names one deleted: a reader would take it as null, so only the document can tell it is gone.
+ */
+const NULL_WHEN: Readonly<
+  Record<'compiled' | 'golden', Record<'refusal' | 'bundle', readonly [string, ValidationRule][]>>
+> = {
+  compiled: {
+    refusal: [
+      ['bundle', 'result'],
+      ['rendered_text', 'rendered'],
+      ['real_tokens', 'rendered'],
+    ],
+    bundle: [],
+  },
+  golden: {
+    refusal: [
+      ['bundle', 'result'],
+      ['rendered_text', 'rendered'],
+      ['bundle_hash', 'hash'],
+      ['bundle_tokens', 'tokens'],
+    ],
+    bundle: [['failure', 'result']],
+  },
+};
 
 /** A golden of the Python reference (test/fixtures/golden), told apart by its `fixture`. */
 const GOLDEN = [
@@ -103,6 +130,10 @@ function checkDocument(
         rule: 'result',
         text: `${key} is an unknown field of a compilation${golden ? ' golden' : ''}`,
       });
+  const nulls = NULL_WHEN[golden ? 'golden' : 'compiled'][stored.bundle === null ? 'refusal' : 'bundle'];
+  for (const [key, rule] of nulls)
+    if (!Object.hasOwn(doc, key))
+      problems.push({ rule, text: `${key} is missing: the compilation writes it as null` });
   const restated = golden ? goldenFacts(doc, stored, inputs) : compiledFacts(doc, stored, found);
   for (const [key, { rule, want }] of Object.entries(restated)) {
     if (!Object.hasOwn(doc, key)) continue;
@@ -112,7 +143,33 @@ function checkDocument(
   }
   if (!golden && Object.hasOwn(doc, 'extras') && !isPlainObject(doc.extras))
     problems.push({ rule: 'result', text: 'extras is not an object' });
+  if (!golden) problems.push(...extrasProblems(doc, stored, inputs));
   return problems;
+}
+
+/**
+ * The extras of a compilation that is one of the compiler's own runs: derived (compilerExtras),
+ * so they must be one of the sets its runs give, present and equal, nothing added. Any other
+ * strategy's extras are its own words.
+ */
+function extrasProblems(
+  doc: Readonly<Record<string, unknown>>,
+  stored: StoredCompilation,
+  inputs: CheckInputs,
+): Problem[] {
+  const sets = compilerExtras(inputs, stored.raw?.result ?? doc.result);
+  if (sets === null) return [];
+  if (!Object.hasOwn(doc, 'extras'))
+    return [{ rule: 'result', text: "extras is missing: the compiler's own compilation writes them" }];
+  const found = sets.map((want) => differences(doc.extras, want, 'extras', []));
+  if (found.some((f) => f.length === 0)) return [];
+  const first = found.reduce((a, b) => (b.length < a.length ? b : a))[0];
+  return [
+    {
+      rule: 'result',
+      text: `${first?.at} ${first?.text}: the extras of the compiler's own compilation are derived, not a strategy's words`,
+    },
+  ];
 }
 
 type Facts = Record<string, { readonly rule: Problem['rule']; readonly want: unknown }>;

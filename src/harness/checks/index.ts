@@ -15,5 +15,5 @@ export { checkCompilation, problemText } from './compilation.js';
 export { runConformance } from './conformance.js';
 export { validateDocument } from './document.js';
 export { type CorpusFacts, type RunFolder, readRunFolder } from './read-run.js';
-export { rememberCompilerRun } from './rederive.js';
+export { differences, rememberCompilerRun } from './rederive.js';
 export { verifyRun } from './verify.js';

@@ -25,7 +25,7 @@ import {
   resultToV1JSON,
   SCHEMA,
 } from '../../compiler/index.js';
-import { legalityProblems, selectionTrace, type Why } from '../kit/index.js';
+import { certified, legalityProblems, selectionTrace, type Why } from '../kit/index.js';
 import type { StrategyInput } from '../types.js';
 
 /** The inputs a compilation is checked against; `compile`'s input checks have passed them. */
@@ -51,21 +51,30 @@ const COMPILER_MODES: readonly { readonly name: string; readonly over: Partial<C
 interface Run {
   readonly name: string;
   readonly output: CompileOutput;
+  /** compiler-v2's certified extras for this run, once made (undefined: not yet). */
+  certified?: Readonly<Record<string, unknown>> | null;
 }
 
 // One validation compiles its inputs at most three times; the mutation tests share inputs.
 const runs = new WeakMap<CheckInputs, Run[]>();
 
+/** The modes of COMPILER_MODES, each with its policy and the names of the modes it stands for. */
+function modesOf(policy: CompilerPolicy): { name: string; policy: CompilerPolicy; names: string[] }[] {
+  const modes: { name: string; policy: CompilerPolicy; names: string[] }[] = [];
+  for (const { name, over } of COMPILER_MODES) {
+    const p = { ...policy, ...over };
+    const same = modes.find((m) => JSON.stringify(m.policy) === JSON.stringify(p));
+    if (same === undefined) modes.push({ name, policy: p, names: [name] });
+    else same.names.push(name);
+  }
+  return modes;
+}
+
 /** The compiler's outputs for these inputs, one per distinct mode, each made once when first asked for. */
 export function* compilerRuns(inputs: CheckInputs): Generator<Run> {
   const done = runs.get(inputs) ?? [];
   runs.set(inputs, done);
-  const seen = new Set<string>();
-  for (const { name, over } of COMPILER_MODES) {
-    const policy = { ...inputs.policy, ...over };
-    const key = JSON.stringify(policy);
-    if (seen.has(key)) continue;
-    seen.add(key);
+  for (const { name, policy } of modesOf(inputs.policy)) {
     let run = done.find((r) => r.name === name);
     if (run === undefined) {
       run = { name, output: compileContext(inputs.request, inputs.candidates, policy) };
@@ -74,6 +83,34 @@ export function* compilerRuns(inputs: CheckInputs): Generator<Run> {
     yield run;
   }
 }
+
+/**
+ * The extras of a compilation whose result is, field for field, one of the compiler's own runs
+ * for these inputs: the compiler reports none, and compiler-v2 reports what `certified` proved of
+ * its planner's answer (exact's engines under a work limit, never a clock). Every set a matching
+ * run can carry; null when the result is none of the runs (its extras are then a strategy's own
+ * words), or when a set is known only asynchronously (the integer program was needed).
+ */
+export function compilerExtras(inputs: CheckInputs, result: unknown): readonly unknown[] | null {
+  const names = new Map(modesOf(inputs.policy).map((m) => [m.name, m.names]));
+  const sets: unknown[] = [];
+  for (const run of compilerRuns(inputs)) {
+    if (differences(result, resultToJSON(run.output.result), '', []).length > 0) continue;
+    const as = names.get(run.name) ?? [];
+    if (as.some((n) => n !== V2)) sets.push({});
+    if (!as.includes(V2)) continue;
+    if (run.certified === undefined) {
+      const answer = certified(strategyInput(inputs), run.output);
+      if (answer instanceof Promise) answer.catch(() => {});
+      run.certified = answer instanceof Promise ? null : (answer.extras ?? {});
+    }
+    if (run.certified === null) return null;
+    sets.push(run.certified);
+  }
+  return sets.length === 0 ? null : sets;
+}
+
+const V2 = 'compiler-v2';
 
 /**
  * The compiler's output for these inputs under the policy as given, made by whoever ran the

@@ -4,15 +4,16 @@ export type { Lines } from './background.js';
 export { jsonText, writeFileAtomic } from './files.js';
 export { checkOut, type LineFile, manifestHas, writeWhole, writeWholeAsync } from './folder.js';
 export { guardOutput } from './guard.js';
-export { mergeShards } from './merge.js';
-export { type ProgressOptions, type ProgressSink, progressLine } from './progress.js';
 export {
   corpusDigest,
   corpusIngested,
   corpusNameOf,
-  RUN_MARKS,
-  readRows,
-  reportFiles,
+  manifestOf,
+  type RunManifest,
+  readRunManifest,
   runLabel,
-} from './run-folder.js';
+} from './manifest.js';
+export { mergeShards } from './merge.js';
+export { type ProgressOptions, type ProgressSink, progressLine } from './progress.js';
+export { RUN_FILES, RUN_MARKS, readRows, reportFiles } from './run-folder.js';
 export { RunWriter, type Vet } from './run-writer.js';

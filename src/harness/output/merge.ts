@@ -6,37 +6,31 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, UsageError } from '../errors.js';
-import { forEachLine, readJsonFile } from '../input/index.js';
+import { forEachLine } from '../input/index.js';
 import { count } from '../report/index.js';
 import type { ShardInfo } from '../types.js';
 import { jsonText } from './files.js';
 import { writeWholeAsync } from './folder.js';
+import { type RunManifest, readRunManifest } from './manifest.js';
 import { readRows, writeRows } from './run-folder.js';
-
-interface ShardManifest {
-  readonly corpus?: { readonly name?: string; readonly digest?: string; readonly ingested?: boolean };
-  readonly strategies?: unknown;
-  readonly policy?: unknown;
-  readonly shard?: ShardInfo;
-}
 
 interface ShardFolder {
   readonly dir: string;
   readonly file: string;
-  readonly m: ShardManifest;
+  readonly m: RunManifest;
   readonly shard: ShardInfo;
 }
 
 const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
-const corpusOf = (m: ShardManifest) => ({ name: m.corpus?.name, digest: m.corpus?.digest });
+const corpusOf = (m: RunManifest) => ({ name: m.corpus.name, digest: m.corpus.digest });
 
 /** The shard folders in slice order, once each checked to be slices of one and the same run. */
 function readShards(dirs: readonly string[]): ShardFolder[] {
   const shards = dirs.map((dir) => {
     const file = path.join(dir, 'manifest.json');
     if (!fs.existsSync(file)) throw new InputError(file, 'no manifest: not a run folder');
-    const m = readJsonFile(file) as ShardManifest | null;
-    if (!m?.shard) throw new InputError(file, 'not a shard (no "shard" in the manifest)');
+    const m = readRunManifest(file);
+    if (!m.shard) throw new InputError(file, 'not a shard (no "shard" in the manifest)');
     return { dir, file, m, shard: m.shard };
   });
   shards.sort((a, b) => a.shard.index - b.shard.index);
@@ -81,9 +75,9 @@ export async function mergeShards(
       });
     }
     lines.close();
-    await writeRows(w, rows, first.m.corpus?.name ?? 'merged', first.m.corpus?.ingested === true);
+    await writeRows(w, rows, first.m.corpus.name, first.m.corpus.ingested === true);
     const { shard: _none, ...rest } = first.m;
-    const manifest = {
+    const manifest: RunManifest = {
       ...rest,
       ctxbench: version,
       command: [...command],

@@ -1,22 +1,17 @@
 /**
  * The run folder (docs/study.md, "The run folder"): rows.jsonl, compilations.jsonl, rows.csv,
- * summary.json, report.md, report.html and manifest.json. Every file but the manifest is a pure function of
- * the rows, so reruns are byte-identical. `run-writer.ts` writes one as a study goes.
+ * summary.json, report.md, report.html and manifest.json (manifest.ts). Every file but the manifest
+ * is a pure function of the rows, so reruns are byte-identical. `run-writer.ts` writes one as a
+ * study goes.
  */
 
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import {
-  type CompilerPolicy,
-  isPlainObject,
-  policyToJSON,
-  REQUIREMENT_CLASSES,
-} from '../../compiler/index.js';
+import { isPlainObject, REQUIREMENT_CLASSES } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
-import { auditTokens, readJsonFile, readJsonLines } from '../input/index.js';
-import { count, reportHtml, reportMarkdown } from '../report/index.js';
+import { auditTokens, readJsonLines } from '../input/index.js';
+import { reportHtml, reportMarkdown } from '../report/index.js';
 import {
   type PrefixStability,
   prefixStability,
@@ -25,7 +20,7 @@ import {
   renderedTexts,
   summary,
 } from '../score/index.js';
-import type { Corpus, Row, ShardInfo, StrategyInfo } from '../types.js';
+import type { Row } from '../types.js';
 import { jsonText as json } from './files.js';
 import type { FolderWriter } from './folder.js';
 
@@ -141,53 +136,16 @@ export async function writeDerived(
   for (const [name, text] of Object.entries(files)) folder.write(name, text);
 }
 
-/** SHA-256 over `<file> <sha256>\n` for the corpus folder's files, sorted by name. */
-export function corpusDigest(dir: string): string {
-  const lines = fs
-    .readdirSync(dir)
-    .filter((f) => fs.statSync(path.join(dir, f)).isFile())
-    .sort()
-    .map(
-      (f) =>
-        `${f} ${createHash('sha256')
-          .update(fs.readFileSync(path.join(dir, f)))
-          .digest('hex')}\n`,
-    );
-  return createHash('sha256').update(lines.join('')).digest('hex');
-}
-
-export interface ManifestFacts {
-  readonly version: string;
-  readonly command: readonly string[];
-  readonly corpus: Corpus;
-  readonly policy: CompilerPolicy;
-  readonly strategies: readonly StrategyInfo[];
-  readonly shard?: ShardInfo | undefined;
-  /** The ledger's folder, named with its digest so that `validate` can re-derive every metric. */
-  readonly ledgerDir?: string | undefined;
-}
-
-/** The one file allowed to differ between reruns: it records when and with what. */
-export const manifestOf = (m: ManifestFacts, rows: number) => ({
-  ctxbench: m.version,
-  node: process.version,
-  created_at: new Date().toISOString(),
-  command: [...m.command],
-  corpus: {
-    name: m.corpus.name,
-    dir: m.corpus.dir,
-    digest: corpusDigest(m.corpus.dir),
-    cases: m.corpus.cases.length,
-    ...(m.corpus.ingested ? { ingested: true } : {}),
-  },
-  ...(m.ledgerDir === undefined
-    ? {}
-    : { ledger: { dir: path.resolve(m.ledgerDir), digest: corpusDigest(m.ledgerDir) } }),
-  policy: policyToJSON(m.policy),
-  strategies: m.strategies.map((s) => ({ name: s.name, readsLedger: s.readsLedger === true })),
-  rows,
-  ...(m.shard ? { shard: m.shard } : {}),
-});
+/** Every file a run folder holds, and nothing else: `validate` names any other. */
+export const RUN_FILES = [
+  'rows.jsonl',
+  'compilations.jsonl',
+  'rows.csv',
+  'summary.json',
+  'report.md',
+  'report.html',
+  'manifest.json',
+] as const;
 
 /** The files that mark a folder as a run folder, for `--force`. */
 export const RUN_MARKS = ['rows.jsonl', 'manifest.json'] as const;
@@ -214,46 +172,4 @@ function rowProblem(row: unknown): string | null {
   if (!isPlainObject(row.extras)) return 'extras';
   if (row.audit !== null && !isPlainObject(row.audit)) return 'audit';
   return null;
-}
-
-/** The corpus a run folder was made from, as its manifest says (or the folder's own name). */
-export function corpusNameOf(dir: string): string {
-  const file = path.join(dir, 'manifest.json');
-  if (!fs.existsSync(file)) return path.basename(path.resolve(dir));
-  const m = readJsonFile(file) as { corpus?: { name?: unknown } } | null;
-  return typeof m?.corpus?.name === 'string' ? m.corpus.name : path.basename(path.resolve(dir));
-}
-
-/** Whether a run folder's manifest says its corpus was ingested from a repository. */
-export function corpusIngested(dir: string): boolean {
-  const file = path.join(dir, 'manifest.json');
-  if (!fs.existsSync(file)) return false;
-  const m = readJsonFile(file) as { corpus?: { ingested?: unknown } } | null;
-  return m?.corpus?.ingested === true;
-}
-
-/**
- * What a run of a generated corpus was made from, for a survey's headings: `200 candidates`
- * (with the profile when not the default); otherwise the corpus's name.
- */
-export function runLabel(dir: string): string {
-  const file = path.join(dir, 'manifest.json');
-  const m = fs.existsSync(file)
-    ? (readJsonFile(file) as { corpus?: { name?: unknown; dir?: unknown } } | null)
-    : null;
-  const corpusDir = typeof m?.corpus?.dir === 'string' ? m.corpus.dir : null;
-  const corpusManifest = corpusDir === null ? null : path.join(corpusDir, 'manifest.json');
-  if (corpusManifest !== null && fs.existsSync(corpusManifest)) {
-    const g = (
-      readJsonFile(corpusManifest) as {
-        generator?: { candidates?: unknown; profile?: unknown; tight?: unknown };
-      } | null
-    )?.generator;
-    if (typeof g?.candidates === 'number') {
-      const profile = typeof g.profile === 'string' && g.profile !== 'mixed' ? ` (${g.profile})` : '';
-      const tight = g.tight === 'at-least-cost' ? ', tight at the least legal cost' : '';
-      return `${count(g.candidates, 'candidate')}${profile}${tight}`;
-    }
-  }
-  return corpusNameOf(dir);
 }

@@ -2,8 +2,8 @@
  * A run folder written as the run goes, so that a run that is stopped or killed can be finished:
  * rows and compilations stream into `<out>.partial` one finished cell at a time, in loop order,
  * beside `run.json`, what the run is. `study --resume` keeps the finished cells whose row and
- * compilation both made it to disk whole and agree with each other, and the finished folder is the same, byte for byte,
- * as that of a run never stopped.
+ * compilation both made it to disk whole and that the study vets as its own, and the finished
+ * folder is the same, byte for byte, as that of a run never stopped.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,21 +12,30 @@ import { forEachLine } from '../input/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { jsonText as json } from './files.js';
 import { FolderWriter, type LineFile } from './folder.js';
-import { type ManifestFacts, manifestOf, writeDerived } from './run-folder.js';
+import { type ManifestFacts, manifestOf } from './manifest.js';
+import { writeDerived } from './run-folder.js';
 
 /** Everything a resumed run must share with the run it continues; `run.json` holds it. */
 export type RunIdentity = Readonly<Record<string, unknown>>;
 
+/** The text of a finished cell of a stopped run: its row's line and its compilation's. */
+export interface KeptCell {
+  readonly row: string;
+  readonly line: string;
+}
+
 /**
- * The k-th kept row of a stopped run, from its row's and its compilation's text: the row the
- * study writes there, or the file whose line disagrees and how. The study re-derives it from the
- * compilation; this folder cannot (it lies below the measuring).
+ * The finished cells of a stopped run, vetted: the rows the study writes for the first of them
+ * (all, or fewer when a cell must be asked again, and with it every cell after it), or the
+ * 0-based cell whose line disagrees, its file and how. The study re-derives them from their
+ * compilations and asks error rows' strategies again; this folder cannot (it lies below both).
  */
 export type Vet = (
-  k: number,
-  rowText: string,
-  lineText: string,
-) => Row | { readonly file: 'rows.jsonl' | 'compilations.jsonl'; readonly text: string };
+  kept: readonly KeptCell[],
+) => Promise<
+  | { readonly rows: Row[] }
+  | { readonly k: number; readonly file: 'rows.jsonl' | 'compilations.jsonl'; readonly text: string }
+>;
 
 const IDENTITY = 'run.json';
 
@@ -37,15 +46,25 @@ export class RunWriter {
   /** The rows of the run so far, the kept ones of a resumed run first. */
   readonly rows: Row[];
 
-  constructor(out: string, identity: RunIdentity, vet: Vet, resume: boolean) {
-    this.folder = new FolderWriter(out, resume);
+  /** The writer of `out`; resuming, it holds the stopped run's finished cells that `vet` keeps. */
+  static async open(out: string, identity: RunIdentity, vet: Vet, resume: boolean): Promise<RunWriter> {
+    const folder = new FolderWriter(out, resume);
     try {
-      this.rows = resume ? keptRows(this.folder.partial, out, identity, vet) : [];
+      return new RunWriter(
+        folder,
+        identity,
+        resume ? await keptRows(folder.partial, out, identity, vet) : [],
+      );
     } catch (e) {
       // Refused: the partial folder stays as the stopped run left it, for a look or a fresh start.
-      this.folder.release();
+      folder.release();
       throw e;
     }
+  }
+
+  private constructor(folder: FolderWriter, identity: RunIdentity, rows: Row[]) {
+    this.folder = folder;
+    this.rows = rows;
     if (this.rows.length === 0) this.folder.write(IDENTITY, json(identity));
     this.rowsFile = this.folder.lines('rows.jsonl', this.rows.length > 0);
     this.compilations = this.folder.lines('compilations.jsonl', this.rows.length > 0);
@@ -87,12 +106,12 @@ export class RunWriter {
 }
 
 /**
- * The finished cells of a stopped run, both files cut back to them. A cell counts when its row
- * and its compilation are whole lines; each is vetted first, and one that is not what the study
- * writes stops the resume before anything is cut: a kill tears only a last line, so a whole
- * line that disagrees was written by someone else.
+ * The finished cells of a stopped run, both files cut back to those kept. A cell counts when its
+ * row and its compilation are whole lines; all are vetted first, and one that is not what the
+ * study writes stops the resume before anything is cut: a kill tears only a last line, so a
+ * whole line that disagrees was written by someone else.
  */
-function keptRows(partial: string, out: string, identity: RunIdentity, vet: Vet): Row[] {
+async function keptRows(partial: string, out: string, identity: RunIdentity, vet: Vet): Promise<Row[]> {
   const idFile = path.join(partial, IDENTITY);
   if (!fs.existsSync(idFile)) return [];
   const was = JSON.parse(fs.readFileSync(idFile, 'utf8')) as RunIdentity;
@@ -102,17 +121,17 @@ function keptRows(partial: string, out: string, identity: RunIdentity, vet: Vet)
   }
   const rowLines = wholeLines(path.join(partial, 'rows.jsonl'));
   const compLines = wholeLines(path.join(partial, 'compilations.jsonl'));
-  const n = Math.min(rowLines.length, compLines.length);
-  const rows: Row[] = [];
-  for (let k = 0; k < n; k++) {
-    const v = vet(k, (rowLines[k] as WholeLine).text, (compLines[k] as WholeLine).text);
-    if ('file' in v)
-      throw new InputError(
-        `${path.join(partial, v.file)}:${k + 1}`,
-        `${v.text}; cannot resume ${out} (run without --resume to start again)`,
-      );
-    rows.push(v);
-  }
+  const whole = Math.min(rowLines.length, compLines.length);
+  const v = await vet(
+    rowLines.slice(0, whole).map((r, k) => ({ row: r.text, line: (compLines[k] as WholeLine).text })),
+  );
+  if ('file' in v)
+    throw new InputError(
+      `${path.join(partial, v.file)}:${v.k + 1}`,
+      `${v.text}; cannot resume ${out} (run without --resume to start again)`,
+    );
+  const { rows } = v;
+  const n = rows.length;
   fs.truncateSync(path.join(partial, 'rows.jsonl'), rowLines[n - 1]?.end ?? 0);
   fs.truncateSync(path.join(partial, 'compilations.jsonl'), compLines[n - 1]?.end ?? 0);
   return rows;

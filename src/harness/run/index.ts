@@ -1,5 +1,5 @@
 /** Run: strategy discovery, the study (runStudy), compile sessions, strategies in processes of their own, one selection measured, shards. */
-export { checkRunFolder, disagreementText } from './check-run.js';
+export { type Asking, checkRunFolder, disagreementText } from './check-run.js';
 export { type Compiled, CompileSession, checkedInputs, compileCase } from './compile.js';
 export { explainCandidate } from './explain.js';
 export { Hosts } from './hosts.js';

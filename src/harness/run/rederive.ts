@@ -3,8 +3,9 @@
  * selection (the admitted ids or the refusal, and the trace) and the row's extras go back through
  * the study's own measuring (`compileAnswer`, `finishCell`), so what comes out is the row and the
  * line the study writes for that selection; both are compared with the stored ones to the byte.
- * No strategy runs: what a strategy chose is the one thing taken on trust, and everything derived
- * from it (the bundle, its text, hash and cost, the result and trace, every metric) is not.
+ * No strategy runs here: what a strategy chose is taken as its word, and everything derived from
+ * it (the bundle, its text, hash and cost, the result and trace, every metric) is not. An error
+ * row has no selection to measure: its claim is handed back (`error`) to be asked again.
  */
 import { isPlainObject, readBundle, readResult } from '../../compiler/index.js';
 import { checkCompilation, problemText } from '../checks/index.js';
@@ -22,6 +23,12 @@ export interface CellCheck {
   /** The first disagreement in each file, or null. */
   readonly rows: string | null;
   readonly compilations: string | null;
+  /**
+   * An error row's message when the row and its line are what the study writes for it: the one
+   * claim re-deriving cannot check, since no selection was made. Asking the strategy again can
+   * (recheck.ts). Null for any other cell.
+   */
+  readonly error: string | null;
 }
 
 /**
@@ -136,24 +143,24 @@ export function checkCell(
   const rowsSay = placeProblem('row', rowText, row, want);
   const linesSay = placeProblem('compilation', lineText, line, want);
   if (linesSay !== null || line === null || !isPlainObject(line.value))
-    return { row: null, line: null, rows: rowsSay, compilations: linesSay };
+    return { row: null, line: null, rows: rowsSay, compilations: linesSay, error: null };
   const stored = line.value;
   const storedRow = row?.value;
   const claims = ownRow === rowText ? storedRow : ownRow === undefined ? undefined : parsed(ownRow)?.value;
+  const message =
+    isPlainObject(claims) && isPlainObject(claims.extras) && typeof claims.extras.error === 'string'
+      ? claims.extras.error
+      : '';
   let again: { row: Row; compilation: CompilationLine };
   try {
     again = finishCell(cell, corpus, ledger, (input) =>
       stored.result === null
-        ? errorCompiled(
-            isPlainObject(claims) && isPlainObject(claims.extras) && typeof claims.extras.error === 'string'
-              ? claims.extras.error
-              : '',
-          )
+        ? errorCompiled(message)
         : compileAnswer(cell.strategy.name, input, answerOf(stored, claims)),
     );
   } catch (e) {
     const text = `its selection cannot be measured again: ${(e as Error).message}`;
-    return { row: null, line: null, rows: rowsSay, compilations: text };
+    return { row: null, line: null, rows: rowsSay, compilations: text, error: null };
   }
   const problems = stored.result === null ? [] : recordProblems(stored, cell, corpus);
   const lineDiff = firstByteDifference(stored, again.compilation);
@@ -172,5 +179,12 @@ export function checkCell(
         ? 'is not written as the study writes it'
         : null);
   // Without the cell's own row its words are unknown, and so is the row the study wrote.
-  return { row: claims === undefined ? null : again.row, line: again.compilation, rows, compilations };
+  const claimed = stored.result === null && claims !== undefined && rows === null && compilations === null;
+  return {
+    row: claims === undefined ? null : again.row,
+    line: again.compilation,
+    rows,
+    compilations,
+    error: claimed ? message : null,
+  };
 }

@@ -9,42 +9,15 @@ import fs from 'node:fs';
 import { policyToJSON } from '../../compiler/index.js';
 import { warmTokenAudit } from '../input/index.js';
 import { corpusDigest, RunWriter, type Vet } from '../output/index.js';
-import type {
-  CaseLedger,
-  CompilationLine,
-  Corpus,
-  HostedStrategy,
-  Row,
-  Shard,
-  ShardInfo,
-  Strategy,
-  StrategyInfo,
-  StrategyRef,
-} from '../types.js';
-import { assembleAwaited } from './guard.js';
-import { Hosts } from './hosts.js';
-import { strategyInput } from './input.js';
+import type { CaseLedger, CompilationLine, Corpus, Row, Shard, ShardInfo, StrategyInfo } from '../types.js';
+import { type Answering, answering, type Where } from './answering.js';
+import { type ErrorClaim, recheckErrors } from './recheck.js';
 import { checkCell } from './rederive.js';
 import { type Cell, cells } from './runner.js';
 import { sliceOf } from './shard.js';
-import { type Ask, runSlice } from './slice.js';
+import { runSlice } from './slice.js';
 
-/** Where the strategies answer. */
-export type Where =
-  /**
-   * Each strategy file in a process of its own, under the permission model when built: a
-   * strategy cannot read the ledger unless it says so, change another's input, or stall the
-   * run past `timeout` (milliseconds per compilation). What the CLI does.
-   */
-  | {
-      readonly in: 'processes';
-      readonly strategies: readonly StrategyRef[];
-      readonly timeout: number;
-      /** MiB of heap per strategy process; hosts.ts's default when absent. */
-      readonly memory?: number | undefined;
-    }
-  /** Strategies already loaded, answering in this thread: no isolation, no timeout, no process start. */
-  | { readonly in: 'thread'; readonly strategies: readonly Strategy[] };
+export type { Where } from './answering.js';
 
 /** A run folder to write as the study goes. */
 export interface StudyFolder {
@@ -99,22 +72,16 @@ export type StudyOutcome =
 export async function runStudy(s: Study): Promise<StudyOutcome> {
   // The vocabularies load in their thread while the strategies' processes start.
   warmTokenAudit();
-  const hosts =
-    s.where.in === 'processes'
-      ? new Hosts({
-          timeout: s.where.timeout,
-          memory: s.where.memory,
-          keep: (s.jobs ?? 1) + s.where.strategies.length,
-          secrets: s.ledgerDir === undefined ? [] : [s.ledgerDir],
-        })
-      : undefined;
+  const open = await answering(s.where, {
+    keep: (s.jobs ?? 1) + s.where.strategies.length,
+    secrets: s.ledgerDir === undefined ? [] : [s.ledgerDir],
+  });
   try {
-    const strategies: readonly StrategyInfo[] =
-      s.where.in === 'processes' ? await (hosts as Hosts).describe(s.where.strategies) : s.where.strategies;
+    const { strategies } = open;
     const matrix = cells(s.corpus, strategies);
     const shard = s.shard && sliceOf(s.shard, matrix.length);
     const [from, to] = shard ? [shard.from, shard.to] : [0, matrix.length];
-    const writer = s.folder && folderWriter(s, strategies, matrix, from);
+    const writer = s.folder && (await folderWriter(s, open, matrix, from));
     const rows: Row[] = writer?.rows ?? [];
     const kept = rows.length;
     s.onStart?.(kept, to - from);
@@ -130,7 +97,7 @@ export async function runStudy(s: Study): Promise<StudyOutcome> {
     try {
       await runSlice(
         { corpus: s.corpus, ledger: s.ledger, matrix, from: from + kept, to, take },
-        { jobs: s.jobs ?? 1, ask: hosts ? hostedAsk(hosts) : threadAsk, signal: s.signal },
+        { jobs: s.jobs ?? 1, ask: open.ask, signal: s.signal },
       );
       await writer?.finish({
         version: (s.folder as StudyFolder).version,
@@ -140,6 +107,7 @@ export async function runStudy(s: Study): Promise<StudyOutcome> {
         strategies,
         shard,
         ledgerDir: s.ledgerDir,
+        ...(s.where.in === 'processes' ? { timeout: s.where.timeout, memory: s.where.memory } : {}),
       });
     } catch (e) {
       if (s.signal?.aborted !== true || e !== s.signal.reason) {
@@ -151,21 +119,9 @@ export async function runStudy(s: Study): Promise<StudyOutcome> {
     }
     return { state: 'finished', rows, compilations, strategies, shard };
   } finally {
-    hosts?.close();
+    open.close();
   }
 }
-
-/** A strategy in its own process answers; the hosts keep it alive between its cells. */
-const hostedAsk =
-  (hosts: Hosts): Ask =>
-  (cell, inputs) =>
-    hosts.ask(cell.strategy as HostedStrategy, cell.kase.name, inputs);
-
-/** A loaded strategy answers here, behind the same guard a strategy's process uses. */
-const threadAsk: Ask = async (cell, inputs) => {
-  const strategy = cell.strategy as Strategy;
-  return assembleAwaited(strategy, strategyInput(strategy, inputs));
-};
 
 /**
  * The folder's writer, which on resume holds the finished rows of the stopped run. Everything a
@@ -173,10 +129,10 @@ const threadAsk: Ask = async (cell, inputs) => {
  */
 function folderWriter(
   s: Study,
-  strategies: readonly StrategyInfo[],
+  open: Answering,
   matrix: readonly Cell<StrategyInfo>[],
   from: number,
-): RunWriter {
+): Promise<RunWriter> {
   const folder = s.folder as StudyFolder;
   const files = s.where.in === 'processes' ? s.where.strategies.map((r) => r.file) : [];
   const identity = {
@@ -184,26 +140,36 @@ function folderWriter(
     corpus: corpusDigest(s.corpus.dir),
     ledger: s.ledgerDir === undefined ? null : corpusDigest(s.ledgerDir),
     policy: policyToJSON(s.corpus.policy),
-    strategies: strategies.map((st, k) => `${st.name} ${files[k] === undefined ? '' : fileDigest(files[k])}`),
+    strategies: open.strategies.map(
+      (st, k) => `${st.name} ${files[k] === undefined ? '' : fileDigest(files[k])}`,
+    ),
     shard: s.shard ? `${s.shard.index}/${s.shard.count}` : null,
     timeout: s.where.in === 'processes' ? s.where.timeout : null,
   };
-  // A kept row must be what the study writes for its compilation: a row edited in the partial
-  // folder would otherwise be carried into the finished run.
-  const vet: Vet = (k, rowText, lineText) => {
-    const c = checkCell(
-      matrix[from + k] as Cell<StrategyInfo>,
-      s.corpus,
-      s.ledger,
-      rowText,
-      lineText,
-      rowText,
-    );
-    if (c.compilations !== null) return { file: 'compilations.jsonl', text: c.compilations };
-    if (c.rows !== null || c.row === null) return { file: 'rows.jsonl', text: c.rows ?? 'no row' };
-    return c.row;
+  // A kept row must be what the study writes for its compilation, and a kept error what its
+  // strategy says when asked again: a row edited in the partial folder would otherwise be
+  // carried into the finished run. A timeout cannot be asked again to any verdict: that cell,
+  // and every one after it, is run again instead of kept.
+  const vet: Vet = async (kept) => {
+    const rows: Row[] = [];
+    const claims: (ErrorClaim & { readonly k: number })[] = [];
+    for (const [k, { row, line }] of kept.entries()) {
+      const cell = matrix[from + k] as Cell<StrategyInfo>;
+      const c = checkCell(cell, s.corpus, s.ledger, row, line, row);
+      if (c.compilations !== null) return { k, file: 'compilations.jsonl', text: c.compilations };
+      if (c.rows !== null || c.row === null) return { k, file: 'rows.jsonl', text: c.rows ?? 'no row' };
+      rows.push(c.row);
+      if (c.error !== null) claims.push({ k, cell, message: c.error });
+    }
+    let keep = rows.length;
+    for (const [j, v] of (await recheckErrors(claims, s.corpus, s.ledger, open.ask)).entries()) {
+      const { k } = claims[j] as (typeof claims)[number];
+      if (v?.unchecked === false) return { k, file: 'rows.jsonl', text: v.text };
+      if (v?.unchecked === true) keep = Math.min(keep, k);
+    }
+    return { rows: rows.slice(0, keep) };
   };
-  return new RunWriter(folder.dir, identity, vet, folder.resume);
+  return RunWriter.open(folder.dir, identity, vet, folder.resume);
 }
 
 const fileDigest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
