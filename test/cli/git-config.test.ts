@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../helpers/cli.js';
+import { figureRow, n } from '../helpers/figures.js';
 import { git } from '../helpers/git-fixture.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
 import { BIN, mcpClient, texts } from '../helpers/mcp.js';
@@ -150,6 +151,8 @@ afterAll(async () => {
 });
 
 const TASK = 'Fix clamp so that lo < hi';
+/** Keys set beside PROGRAM_KEYS: hooks path, alias, submodule update, ext:: remote, included filter. */
+const OTHER_KEYS = 5;
 
 describe("a repository's configured programs", () => {
   it('run when git itself reads the repository (the fixture is live)', () => {
@@ -216,5 +219,13 @@ describe("a repository's configured programs", () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(taken()).toEqual([]);
+  });
+
+  it('figures', () => {
+    figureRow(
+      'repository programs',
+      'test/cli/git-config.test.ts',
+      `${n(PROGRAM_KEYS.length + OTHER_KEYS)} configuration keys naming a program (those git-config(1) documents, one set in an included file, one whose name holds \`=\`) and ${n(HOOKS.length)} hooks, each a script that leaves a mark (git itself runs the fsmonitor, a filter and an alias of this repository): none ran for ingest, pack or the MCP server's pack; nor did a partial clone's fetch of a missing object through \`ext::\``,
+    );
   });
 });

@@ -10,6 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
+import { figureRow } from '../helpers/figures.js';
 import { git } from '../helpers/git-fixture.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
 import { BIN } from '../helpers/mcp.js';
@@ -176,6 +177,18 @@ describe('file names that hold structure', () => {
   });
 
   it('leave the repository as it was', () => {
-    expect(git(dir, ['status', '--porcelain', '-z']).split('\0').filter((l) => l !== '')).toHaveLength(3);
+    expect(
+      git(dir, ['status', '--porcelain', '-z'])
+        .split('\0')
+        .filter((l) => l !== ''),
+    ).toHaveLength(3);
   });
+});
+
+it('figures', () => {
+  figureRow(
+    'untrusted trees',
+    'test/cli/pack-untrusted.test.ts',
+    'pack in and outside git: a FIFO, a FIFO named .gitignore, a listening socket and (where the test may make one) a character device skipped unopened and counted; `**/` and thirty `*a` then `b` beside a 200-character name, and a line of 999 backslashes, applied in bounded time; a pattern of 5,000 characters refused naming its file and line; names holding a `## Task` section, terminal escapes and a right-to-left override quoted on one line in Markdown and XML, exact in JSON',
+  );
 });

@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { decide, parseRules } from '../../../src/harness/ingest/ignore-rules.js';
 import { listWorkingTree } from '../../../src/harness/ingest/working-tree.js';
 import { tempDir } from '../../helpers/cli.js';
+import { figureRow, n } from '../../helpers/figures.js';
 import { git, initRepository } from '../../helpers/git-fixture.js';
 
 const FULL = process.env.CTXBENCH_FULL === '1';
@@ -67,6 +68,9 @@ function pattern(r: Random): string {
   return p;
 }
 
+/** What the random trees held, for the figures. */
+const drawn = { files: 0, patterns: 0 };
+
 /** A random tree of files and folders with `.gitignore` files, written under `dir`. */
 function randomTree(r: Random, dir: string): void {
   const visit = (at: string, depth: number) => {
@@ -80,6 +84,8 @@ function randomTree(r: Random, dir: string): void {
     }
     if (r() < (depth === 0 ? 0.9 : 0.4)) {
       const lines = Array.from({ length: 1 + Math.floor(r() * 4) }, () => pattern(r));
+      drawn.files++;
+      drawn.patterns += lines.length;
       fs.writeFileSync(path.join(at, '.gitignore'), `${lines.join('\n')}\n`);
     }
   };
@@ -115,6 +121,11 @@ describe('the gitignore matcher', () => {
       fs.rmSync(dir, { recursive: true });
     }
     expect(differences.slice(0, 3)).toEqual([]);
+    figureRow(
+      'gitignore matcher',
+      'test/harness/ingest/ignore-rules.test.ts',
+      `${n(TREES)} random trees (seed \`${SEED}\`) with ${n(drawn.files)} .gitignore files of ${n(drawn.patterns)} patterns: every listing the same as \`git ls-files --others --exclude-standard\`; patterns that backtrack for ever in git and \`ignore\` matched in time linear in the path`,
+    );
   });
 
   it('decides by the last matching rule, and applies folder rules to folders only', () => {
