@@ -119,6 +119,18 @@ const DECLARED =
 const declaredNames = (c: ContextCandidate): string[] =>
   c.representation_id === 'outline' ? [...c.content.matchAll(DECLARED)].map((m) => m[1] as string) : [];
 
+/**
+ * `word` without the run of `chars` at its end (and at its start when `both`): the loop that
+ * /[...]+$/ stands for, in one pass where the regular expression is quadratic on a long run.
+ */
+function trimmed(word: string, chars: string, both: boolean): string {
+  let start = 0;
+  let end = word.length;
+  while (end > start && chars.includes(word[end - 1] as string)) end--;
+  while (both && start < end && chars.includes(word[start] as string)) start++;
+  return word.slice(start, end);
+}
+
 /** `get_ranked_tags`: the ranked definitions, then the files by rank, then the rest by name. */
 function rankedTags(
   files: ReadonlyMap<string, File>,
@@ -127,9 +139,7 @@ function rankedTags(
 ): Tag[] {
   const mentionedIdents = new Set(message.flatMap((t) => t.split(/\W+/)));
   const words = new Set(
-    message
-      .flatMap((t) => t.split(/\s+/))
-      .map((w) => w.replace(/[,.!;:?]+$/, '').replace(/^["'`*_]+|["'`*_]+$/g, '')),
+    message.flatMap((t) => t.split(/\s+/)).map((w) => trimmed(trimmed(w, ',.!;:?', false), '"\'`*_', true)),
   );
   const defines = new Map<string, Set<string>>();
   const references = new Map<string, string[]>();

@@ -223,7 +223,10 @@ export interface IgnoreLevel {
 export function ignoreLevels(texts: ReadonlyMap<string, string>): IgnoreLevel[] {
   return [...texts]
     .map(([folder, body]) => {
-      const at = folder.replace(/^\/+|\/+$/g, '');
+      const at = folder
+        .split('/')
+        .filter((part) => part !== '')
+        .join('/');
       return { folder: at, rules: parseRules(body, at === '' ? '.gitignore' : `${at}/.gitignore`) };
     })
     .sort((a, b) => depth(a.folder) - depth(b.folder) || (a.folder < b.folder ? -1 : 1));

@@ -126,7 +126,8 @@ function parseLog(root: string, out: string): Commit[] {
     const parents = next();
     const time = Number(next());
     const subject = next();
-    const body = next().replace(/\s+$/, '');
+    // trimEnd, not /\s+$/: that regular expression is quadratic on a long run of spaces inside.
+    const body = next().trimEnd();
     const changes: Change[] = [];
     while (i < tokens.length) {
       const t = tokens[i] ?? '';

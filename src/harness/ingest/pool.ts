@@ -110,6 +110,25 @@ export function parseFormId(id: string): { path: string; form: Form } | null {
     : null;
 }
 
+const COMMENT_OPENER = /^(?:\/\/+!?|\/\*+!?|\*+(?!\/)|#+|"""|'''|--|;+)/;
+const COMMENT_CLOSERS = ['*/', '"""', "'''"];
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * What a trimmed comment line says, without its opener and closer, or null for a line that is not
+ * a comment (or holds a line break inside). Not one regular expression with lazy and greedy runs
+ * around the text: on a long line of spaces that backtracks in time quadratic in the line, and a
+ * file's first line is anybody's to write.
+ */
+function commentText(line: string): string | null {
+  const opener = COMMENT_OPENER.exec(line);
+  if (opener === null) return null;
+  let said = line.slice(opener[0].length).trim();
+  const closer = COMMENT_CLOSERS.find((c) => said.endsWith(c));
+  if (closer !== undefined) said = said.slice(0, -closer.length).trim();
+  return LINE_BREAK.test(said) ? null : said;
+}
+
 /**
  * The first line of documentation in a file's head: a comment or docstring line, or a Markdown
  * heading, within the first 40 lines; shebangs, licence and copyright lines, and markers alone
@@ -119,9 +138,8 @@ export function firstDocLine(text: string): string {
   for (const raw of text.split('\n', 40)) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#!')) continue;
-    const m = /^(?:\/\/+!?|\/\*+!?|\*+(?!\/)|#+|"""|'''|--|;+)\s*(.*?)\s*(?:\*\/|"""|''')?$/.exec(line);
-    if (m === null) return '';
-    const said = (m[1] ?? '').trim();
+    const said = commentText(line);
+    if (said === null) return '';
     if (said === '' || /^(copyright|license|licence|spdx-license|@license|eslint|prettier|biome)/i.test(said))
       continue;
     return said.length > 160 ? `${said.slice(0, 157)}...` : said;

@@ -46,13 +46,20 @@ export function namedIdentifiers(task: string): Set<string> {
   return new Set((task.match(IDENTIFIER) ?? []).filter(looksLikeCode));
 }
 
+/** The word without its final dots; not /[.]+$/, which is quadratic on a long run of dots inside. */
+function withoutFinalDots(word: string): string {
+  let end = word.length;
+  while (end > 0 && word[end - 1] === '.') end--;
+  return word.slice(0, end);
+}
+
 /**
  * Whether the task names a path: the whole path, or its file name with its extension. The task's
  * words are split once, for all the paths of a state.
  */
 export function pathNamer(task: string): (path: string) => boolean {
   const words = new Set(
-    task.split(/[\s`'"()[\]{},;:<>]+/).map((w) => w.replace(/^\.\//, '').replace(/[.]+$/, '')),
+    task.split(/[\s`'"()[\]{},;:<>]+/).map((w) => withoutFinalDots(w.replace(/^\.\//, ''))),
   );
   return (path) => {
     const base = path.slice(path.lastIndexOf('/') + 1);

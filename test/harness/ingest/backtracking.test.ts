@@ -1,0 +1,34 @@
+/**
+ * Texts of an untrusted repository, and the task, reach code that once used regular expressions
+ * quadratic in their input (a run of spaces, dots or `//` followed by something else): a file's
+ * first line, a go.mod, a commit's body, a task's words. Each is read here at a size where the
+ * old expressions would take hours, and must give what they gave on small inputs. A regression
+ * does not make this test slow; it makes it never finish.
+ */
+import { describe, expect, it } from 'vitest';
+import { goModuleOf } from '../../../src/harness/ingest/imports.js';
+import { firstDocLine } from '../../../src/harness/ingest/pool.js';
+import { pathNamer } from '../../../src/harness/ingest/relevance.js';
+
+const RUN = 2_000_000;
+
+describe('texts built to make a regular expression backtrack', () => {
+  it("a file's first line: a comment of two words between millions of spaces", () => {
+    const line = `// ${' '.repeat(RUN)}clamp ${' '.repeat(RUN)}values`;
+    const said = firstDocLine(`${line}\n`);
+    expect(said.startsWith('clamp ')).toBe(true);
+    expect(said.endsWith('...')).toBe(true);
+    expect(firstDocLine(`/* ${' '.repeat(RUN)} */\n// the doc\n`)).toBe('the doc');
+  });
+
+  it('a go.mod whose module line holds a million `//` before a line break', () => {
+    expect(goModuleOf(`module ${'//'.repeat(RUN / 2)}\u2028x\n`)).toBeUndefined();
+    expect(goModuleOf(`module example.com/m ${'//'.repeat(RUN / 2)}\nmodule other\n`)).toBe('example.com/m');
+  });
+
+  it("a task's word of millions of dots before its end", () => {
+    const names = pathNamer(`see ${'.'.repeat(RUN)}x and util.ts${'.'.repeat(RUN)}`);
+    expect(names('src/util.ts')).toBe(true);
+    expect(names('src/x')).toBe(false);
+  });
+});
