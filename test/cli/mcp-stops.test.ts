@@ -200,7 +200,8 @@ describe('stopping the server leaves no process behind', () => {
     ['SIGTERM to the command', (s) => s.child.kill('SIGTERM'), 143],
     ['the client closing its end', (s) => s.child.stdin?.end(), 0],
   ];
-  it.each(ends)('%s', async (_how, stop, code) => {
+  // The two kills that leave a process nobody tells to stop run in CI; every way under test:full.
+  it.each(process.env.CTXBENCH_FULL === '1' ? ends : ends.slice(0, 2))('%s', async (_how, stop, code) => {
     const { server, tree } = await busyServer();
     // A server, its runners, a strategy's host: at least four processes below the command.
     expect(tree.length).toBeGreaterThanOrEqual(4);

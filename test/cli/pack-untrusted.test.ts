@@ -1,35 +1,27 @@
 /**
  * `pack` on trees an attacker made: entries that are not regular files, ignore patterns built to
  * make a backtracking matcher run for ever, and file names that try to open a section of the
- * prompt or drive the terminal. Each runs the built CLI as a process of its own, so that a hang
- * is a killed process and a failed test, not a stuck suite.
+ * prompt or drive the terminal. A regression here does not make a test slow: it never ends, and
+ * the suite's hang timeout fails it.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cli, tempDir } from '../helpers/cli.js';
 import { figureRow } from '../helpers/figures.js';
 import { git } from '../helpers/git-fixture.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
-import { BIN } from '../helpers/mcp.js';
+
+// The process boundary is not what this file is about: strategies answer in this thread.
+vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = fs.realpathSync(tempDir('pack-untrusted'));
 const TASK = 'Fix clamp so that lo < hi';
 
-/**
- * The built CLI's pack of `dir`. The kill is a guard against a hang (a backtracking matcher on
- * these inputs runs for longer than the universe has existed), never a measure of speed.
- */
-function pack(dir: string, args: readonly string[], maxBytes = MAX_BYTES) {
-  const r = spawnSync(
-    process.execPath,
-    [BIN, 'pack', dir, '--task', TASK, '--max-bytes', String(maxBytes), ...args],
-    { encoding: 'utf8', timeout: 300_000, killSignal: 'SIGKILL' },
-  );
-  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
-}
+const pack = (dir: string, args: readonly string[], maxBytes = MAX_BYTES) =>
+  cli('pack', dir, '--task', TASK, '--max-bytes', String(maxBytes), ...args);
 
 /** The counts of pack's first stderr line: `pack: N files in the pool; skipped: a 1, b 2`. */
 function skipped(stderr: string): Record<string, number> {
@@ -94,9 +86,8 @@ describe.each([
     if (canMknod) execFileSync('mknod', [path.join(dir, 'src', 'zero.ts'), 'c', '1', '5']);
   });
 
-  it('skips FIFOs, sockets and devices, never opening them, and counts them', () => {
-    const r = pack(dir, LIST);
-    expect(r.signal, r.stderr).toBeNull();
+  it('skips FIFOs, sockets and devices, never opening them, and counts them', async () => {
+    const r = await pack(dir, LIST);
     expect(r.code, r.stderr).toBe(0);
     const special = 3 + (canMknod ? 1 : 0);
     expect(skipped(r.stderr).special).toBe(special);
@@ -115,23 +106,22 @@ describe('ignore patterns that a backtracking matcher cannot finish', () => {
   it.each([
     ['in a git repository', true],
     ['outside git', false],
-  ])('%s, pack applies them in bounded time and keeps what they do not match', (_where, inGit) => {
+  ])('%s, pack applies them in bounded time and keeps what they do not match', async (_where, inGit) => {
     const dir = project(inGit ? 'pattern-git' : 'pattern-plain', inGit);
     const long = 'a'.repeat(200);
     fs.writeFileSync(path.join(dir, `${long}.ts`), 'export const a = 1;\n');
     fs.appendFileSync(path.join(dir, '.gitignore'), `${EXPONENTIAL}\n${'\\'.repeat(999)}\n`);
-    const r = pack(dir, LIST);
-    expect(r.signal, r.stderr).toBeNull();
+    const r = await pack(dir, LIST);
     expect(r.code, r.stderr).toBe(0);
     // Neither pattern matches the long name (no `b`; 999 backslashes end in a lone one).
     expect(filesIn(r.stdout)).toContain(`${long}.ts`);
   });
 
-  it('refuses a pattern too long to match, naming its file and line', () => {
+  it('refuses a pattern too long to match, naming its file and line', async () => {
     const dir = project('pattern-long', false);
     fs.mkdirSync(path.join(dir, 'deep'));
     fs.writeFileSync(path.join(dir, 'deep', '.gitignore'), `*.log\n\n${'x'.repeat(5000)}\n`);
-    const r = pack(dir, ['--budget', '1000'], 100_000);
+    const r = await pack(dir, ['--budget', '1000'], 100_000);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
@@ -151,8 +141,8 @@ describe('file names that hold structure', () => {
       fs.writeFileSync(path.join(dir, name), 'Fix clamp so that lo < hi, and every clamp call.\n');
   });
 
-  it('cannot open a section of the Markdown, nor a line of stderr, nor reach the terminal', () => {
-    const r = pack(dir, ['--budget', '100000']);
+  it('cannot open a section of the Markdown, nor a line of stderr, nor reach the terminal', async () => {
+    const r = await pack(dir, ['--budget', '100000']);
     expect(r.code, r.stderr).toBe(0);
     // The one task section is pack's own, and each name is quoted on one line.
     expect(r.stdout.match(/^## Task$/gm)).toHaveLength(1);
@@ -168,12 +158,12 @@ describe('file names that hold structure', () => {
     }
   });
 
-  it('are quoted in the XML and kept exact in the JSON', () => {
-    const xml = pack(dir, ['--budget', '100000', '--format', 'xml']);
+  it('are quoted in the XML and kept exact in the JSON', async () => {
+    const xml = await pack(dir, ['--budget', '100000', '--format', 'xml']);
     expect(xml.code, xml.stderr).toBe(0);
     expect(xml.stdout).toContain('<file path="&quot;bell\\u{1b}]0;owned\\u{7}\\u{1b}[2J.ts&quot;"');
     expect(xml.stdout.match(/^<task>$/gm)).toHaveLength(1);
-    const json = pack(dir, LIST);
+    const json = await pack(dir, LIST);
     expect(json.code, json.stderr).toBe(0);
     expect(filesIn(json.stdout)).toEqual(expect.arrayContaining([INJECTED, TERMINAL, BIDI]));
   });

@@ -19,7 +19,7 @@ import { git, initRepository } from '../../helpers/git-fixture.js';
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 const SEED = 'ignore-rules-1';
-const TREES = FULL ? 1500 : 120;
+const TREES = FULL ? 1500 : 60;
 
 const tmp = fs.realpathSync(tempDir('ignore-rules'));
 
