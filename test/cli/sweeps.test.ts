@@ -1,21 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RUN_FILES } from '../../src/harness/output/index.js';
 import { cli, tempDir } from '../helpers/cli.js';
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 const tmp = tempDir('sweeps');
 
-const RUN_FILES = [
-  'rows.jsonl',
-  'compilations.jsonl',
-  'rows.csv',
-  'summary.json',
-  'report.md',
-  'report.html',
-];
+/** A run's files but its manifest, which says when and by which command the run was made. */
+const COMPARED = RUN_FILES.filter((f) => f !== 'manifest.json');
 const files = (dir: string) =>
-  Object.fromEntries(RUN_FILES.map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+  Object.fromEntries(COMPARED.map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
 
 /**
  * One job, two jobs, and (unless `shards` is false) three shards merged: the same files but the
