@@ -43,6 +43,14 @@ export interface PackPool {
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
+/** Why an entry that changed between its measure and its read is skipped. */
+const CHANGED = {
+  symlink: 'symlink',
+  folder: 'submodule',
+  special: 'special',
+  'too-large': 'too-large',
+} as const;
+
 /** The working tree's entries as a tree's, with git's blob ids of their bytes. */
 async function entriesOf(
   dir: string,
@@ -58,21 +66,36 @@ async function entriesOf(
   });
   const out: { entry: TreeEntry; bytes: Buffer }[] = [];
   for (const p of listing.files) {
-    const read = readRegular(path.join(dir, p), options.maxBytes);
-    if (read === 'gone') continue; // listed by git but deleted from the tree since: not there to pack
-    if (read === 'special') {
+    const full = path.join(dir, p);
+    // What the entry is decides first, from its kind and size alone: an excluded or oversized
+    // file is never read.
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(full);
+    } catch {
+      continue; // listed by git but deleted from the tree since: not there to pack
+    }
+    const kind = stat.isSymbolicLink()
+      ? '120000'
+      : stat.isDirectory()
+        ? '160000'
+        : stat.isFile()
+          ? '100644'
+          : null;
+    if (kind === null) {
       skips.add(p, '', 'special');
       continue;
     }
-    const mode = read === 'symlink' ? '120000' : read === 'folder' ? '160000' : '100644';
-    const size = Buffer.isBuffer(read) ? read.length : read === 'too-large' ? options.maxBytes + 1 : 0;
-    const bare: TreeEntry = { path: p, mode, blob: '', size };
+    const bare: TreeEntry = { path: p, mode: kind, blob: '', size: stat.size };
     const skip = decideEntry(bare, classifyPath(p), filter, options.maxBytes);
     if (skip !== null) {
       skips.add(p, '', skip);
       continue;
     }
+    // Read as what it was when measured, or skipped for what it became (a FIFO, a larger file).
+    const read = readRegular(full, options.maxBytes);
     if (Buffer.isBuffer(read)) out.push({ entry: { ...bare, blob: hashWorkingFile(read) }, bytes: read });
+    else if (read !== 'gone') skips.add(p, '', CHANGED[read]);
   }
   return out;
 }
