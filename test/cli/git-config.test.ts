@@ -214,10 +214,49 @@ describe("a repository's configured programs", () => {
     taken();
     spawnSync('git', ['-C', partial, 'cat-file', '-p', blob], { stdio: 'ignore', timeout: 60_000 });
     expect(taken().some((m) => m.startsWith('lazy'))).toBe(true);
-    const r = await cli('ingest', partial, '--out', path.join(tmp, 'partial-corpus'), '--commits', '3');
-    // The blob cannot be read: a clear error, and no program of the repository's ran.
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    // Ingest as it is, and with a git that ignores GIT_NO_LAZY_FETCH, as releases before 2.39.4 do:
+    // the protocol overrides alone must refuse the fetch.
+    const olderGit = path.join(tmp, 'older-git');
+    fs.mkdirSync(olderGit, { recursive: true });
+    const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    fs.writeFileSync(
+      path.join(olderGit, 'git'),
+      `#!/bin/sh\nunset GIT_NO_LAZY_FETCH\nexec '${real}' "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    for (const older of [false, true]) {
+      const saved = process.env.PATH;
+      if (older) process.env.PATH = `${olderGit}:${saved}`;
+      try {
+        const out = path.join(tmp, `partial-corpus-${older}`);
+        const r = await cli('ingest', partial, '--out', out, '--commits', '3');
+        // The blob cannot be read: a clear error, and no program of the repository's ran.
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect(taken(), older ? 'a git without GIT_NO_LAZY_FETCH' : 'this git').toEqual([]);
+      } finally {
+        process.env.PATH = saved;
+      }
+    }
+  });
+
+  it('are refused past a thousand, with one line, where their overrides would not fit in an environment', async () => {
+    const many = path.join(tmp, 'many');
+    makeProject(many);
+    const sections = Array.from({ length: 60_000 }, (_, k) => `[filter "f${k}"]\n\tclean = ${script}\n`);
+    fs.appendFileSync(path.join(many, '.git', 'config'), sections.join(''));
+    taken();
+    const packed = await cli('pack', many, '--task', TASK, '--budget', '3000');
+    const ingested = await cli('ingest', many, '--out', path.join(tmp, 'many-corpus'), '--commits', '3');
+    for (const r of [packed, ingested]) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(
+        `ctxbench: ${many}: its git configuration sets 60000 keys that name a program to run (at most 1000)\n`,
+      );
+    }
+    expect(fs.existsSync(path.join(tmp, 'many-corpus'))).toBe(false);
     expect(taken()).toEqual([]);
   });
 

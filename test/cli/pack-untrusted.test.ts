@@ -99,6 +99,23 @@ describe.each([
   });
 });
 
+describe('a tracked folder replaced by a link', () => {
+  it('is not read through: the files git lists under it stay out, counted as links', async () => {
+    const dir = project('linked-folder', true);
+    const outside = path.join(tmp, 'outside');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'util.ts'), 'export const SECRET = "from outside the tree";\n');
+    // src/util.ts is tracked; its folder becomes a link to a folder outside the tree.
+    fs.renameSync(path.join(dir, 'src'), path.join(tmp, 'src-moved'));
+    fs.symlinkSync(outside, path.join(dir, 'src'));
+    const r = await pack(dir, LIST);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('SECRET');
+    expect(filesIn(r.stdout).filter((f) => f.startsWith('src/'))).toEqual([]);
+    expect(skipped(r.stderr).symlink).toBeGreaterThanOrEqual(1);
+  });
+});
+
 /** `**` then thirty `*a` and a `b`: a backtracking matcher tries every split of a long name of `a`s. */
 const EXPONENTIAL = `**/${'*a'.repeat(30)}b`;
 

@@ -60,6 +60,8 @@ const ALWAYS: readonly (readonly [string, string])[] = [
   ['interactive.diffFilter', ''],
   ['uploadpack.packObjectsHook', ''],
   ['protocol.allow', 'never'],
+  ['protocol.ext.allow', 'never'],
+  ['protocol.file.allow', 'never'],
   ['submodule.recurse', 'false'],
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
@@ -115,6 +117,8 @@ export function harmlessValue(key: string): string | undefined {
   if (last === 'hookspath') return '/dev/null';
   if (section === 'submodule' && last === 'update') return 'none';
   if (section === 'remote' && last === 'vcs') return '';
+  // `protocol.allow` is overridden always; a repository's `protocol.<name>.allow` would beat it.
+  if (section === 'protocol' && last === 'allow') return 'never';
   if (TOOL_SECTIONS.has(section) && last === 'path') return '';
   return PROGRAM_KEYS.has(last) ? '' : undefined;
 }
@@ -147,7 +151,9 @@ function environment(pairs: readonly (readonly [string, string])[]): NodeJS.Proc
     GIT_OPTIONAL_LOCKS: '0',
     // The history as committed, not as `git replace` or grafts would show it.
     GIT_NO_REPLACE_OBJECTS: '1',
-    // A partial clone must not fetch what it lacks (git 2.44 and later; `protocol.allow` before).
+    // A partial clone must not fetch what it lacks. Releases of git before this variable (2.39.4
+    // and the matching releases of later lines) ignore it: there no protocol is allowed instead,
+    // `protocol.<name>.allow` included, so the fetch is refused.
     GIT_NO_LAZY_FETCH: '1',
     GIT_ATTR_NOSYSTEM: '1',
     GIT_PAGER: 'cat',
@@ -182,14 +188,11 @@ export interface GitFolder {
 
 const ARGS = (dir: string, args: readonly string[]): string[] => ['--no-pager', '-C', dir, ...args];
 
-function failed(dir: string, args: readonly string[], error: Error): InputError {
+function failed(dir: string, args: readonly string[], error: Error, timeout: number): InputError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new InputError(dir, 'git is not installed (no `git` on PATH)');
   if (code === 'ETIMEDOUT' || /ETIMEDOUT|timed out/.test(error.message))
-    return new InputError(
-      dir,
-      `git ${args[0] ?? ''} did not finish within ${GIT_TIMEOUT} ms, and was stopped`,
-    );
+    return new InputError(dir, `git ${args[0] ?? ''} did not finish within ${timeout} ms, and was stopped`);
   return new InputError(dir, `git ${args[0] ?? ''} failed: ${error.message}`);
 }
 
@@ -202,7 +205,7 @@ export function runGit(at: GitFolder, args: readonly string[], input?: Buffer | 
     killSignal: 'SIGKILL',
     ...(input === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] } : { input }),
   });
-  if (r.error !== undefined) throw failed(at.dir, args, r.error);
+  if (r.error !== undefined) throw failed(at.dir, args, r.error, GIT_TIMEOUT);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
 }
 
@@ -222,7 +225,7 @@ export function runGitAsync(
     let size = 0;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(failed(at.dir, args, new Error('timed out')));
+      reject(failed(at.dir, args, new Error('timed out'), timeout));
     }, timeout);
     child.stdout.on('data', (d: Buffer) => {
       size += d.length;
@@ -234,7 +237,7 @@ export function runGitAsync(
     child.stderr.on('data', (d: Buffer) => err.push(d));
     child.on('error', (e) => {
       clearTimeout(timer);
-      reject(failed(at.dir, args, e));
+      reject(failed(at.dir, args, e, timeout));
     });
     child.on('close', (status) => {
       clearTimeout(timer);
@@ -258,14 +261,26 @@ function configOf(listed: GitResult): Map<string, string> {
   return config;
 }
 
+/**
+ * The most keys naming a program a repository may configure. Each is overridden in git's
+ * environment, which the system bounds (E2BIG); real repositories set a handful.
+ */
+export const MAX_PROGRAM_KEYS = 1000;
+
 /** The overrides for a repository: the fixed ones, then one for each program it configures. */
-function overrides(config: ReadonlyMap<string, string>): (readonly [string, string])[] {
+function overrides(dir: string, config: ReadonlyMap<string, string>): (readonly [string, string])[] {
   const pairs: (readonly [string, string])[] = [...ALWAYS];
   const fixed = new Set(ALWAYS.map(([k]) => k.toLowerCase()));
   for (const key of config.keys()) {
     const value = harmlessValue(key);
     if (value !== undefined && !fixed.has(key)) pairs.push([key, value]);
   }
+  const configured = pairs.length - ALWAYS.length;
+  if (configured > MAX_PROGRAM_KEYS)
+    throw new InputError(
+      dir,
+      `its git configuration sets ${configured} keys that name a program to run (at most ${MAX_PROGRAM_KEYS})`,
+    );
   return pairs;
 }
 
@@ -274,7 +289,7 @@ const LIST = ['config', '--list', '-z'];
 
 const folder = (dir: string, listed: GitResult): GitFolder => {
   const config = configOf(listed);
-  return { dir, env: environment(overrides(config)), config };
+  return { dir, env: environment(overrides(dir, config)), config };
 };
 
 const bare = (dir: string): GitFolder => ({ dir, env: environment(ALWAYS), config: new Map() });

@@ -22,7 +22,7 @@ import { buildPool } from './pool.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
 import { stateFiles } from './trees.js';
 import type { TreeEntry } from './types.js';
-import { listWorkingTree, readRegular } from './working-tree.js';
+import { listWorkingTree, readRegular, throughRealFolders } from './working-tree.js';
 
 export interface PackOptions {
   readonly task: string;
@@ -65,8 +65,13 @@ async function entriesOf(
     ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
   });
   const out: { entry: TreeEntry; bytes: Buffer }[] = [];
+  const real = throughRealFolders(dir);
   for (const p of listing.files) {
     const full = path.join(dir, p);
+    if (!real(p)) {
+      skips.add(p, '', 'symlink'); // a folder on its way is a link: its target is not the tree's
+      continue;
+    }
     // What the entry is decides first, from its kind and size alone: an excluded or oversized
     // file is never read.
     let stat: fs.Stats;

@@ -65,6 +65,31 @@ export function readRegular(full: string, maxBytes: number, follow = false): Rea
   }
 }
 
+/**
+ * Whether a path under `dir` reaches its file through real folders only. git lists the index's
+ * paths whatever the working tree has become: a tracked `etc/passwd` whose folder was replaced by
+ * a link to `/etc` would be read from outside the tree (O_NOFOLLOW guards only the last part of a
+ * path). Each folder's real path is compared with where it should be, once per folder.
+ */
+export function throughRealFolders(dir: string): (rel: string) => boolean {
+  const root = fs.realpathSync(dir);
+  const known = new Map<string, boolean>();
+  return (rel) => {
+    const folder = path.posix.dirname(rel);
+    if (folder === '.') return true;
+    let real = known.get(folder);
+    if (real === undefined) {
+      try {
+        real = fs.realpathSync(path.join(dir, folder)) === path.join(root, folder);
+      } catch {
+        real = false;
+      }
+      known.set(folder, real);
+    }
+    return real;
+  };
+}
+
 /** What the walk found: paths relative to the folder packed, and the entries it left out. */
 export interface Listing {
   readonly files: readonly string[];
