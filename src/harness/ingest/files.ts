@@ -2,7 +2,7 @@
  * What a path is (language, source, test, generated, vendored) and whether a file goes into a
  * pool, decided from its path, mode and size before its bytes are read, then from its bytes.
  */
-import { decide, ignores, parseRules, type Rule } from './ignore-rules.js';
+import { decide, ignores, MatchBudget, parseRules, type Rule } from './ignore-rules.js';
 import type { Commit, Language, PathClass, SkipReason, TreeEntry } from './types.js';
 
 const LANGUAGE_OF: Readonly<Record<string, Language>> = {
@@ -185,11 +185,13 @@ export interface FilterOptions {
  * can be brought back.
  */
 export function makeFilter(options: FilterOptions): PathFilter {
+  // One filter, one budget: the user's globs and the tree's rules spend from it together.
+  const budget = new MatchBudget();
   const globs = (list: readonly string[] | undefined, source: string): Rule[] | null =>
-    list !== undefined && list.length > 0 ? parseRules(list.join('\n'), source) : null;
+    list !== undefined && list.length > 0 ? parseRules(list.join('\n'), source, budget) : null;
   const include = globs(options.include, '--include');
   const exclude = globs(options.exclude, '--exclude');
-  const levels = ignoreLevels(options.gitignore ?? new Map());
+  const levels = ignoreLevels(options.gitignore ?? new Map(), budget);
   const folderIgnored = new Map<string, boolean>();
   const ignoredEntry = (entry: string, isFolder: boolean): boolean => {
     const slash = entry.lastIndexOf('/');
@@ -220,14 +222,14 @@ export interface IgnoreLevel {
 }
 
 /** `.gitignore` texts by folder as levels, shallow to deep, so that a deeper decision stands. */
-export function ignoreLevels(texts: ReadonlyMap<string, string>): IgnoreLevel[] {
+export function ignoreLevels(texts: ReadonlyMap<string, string>, budget: MatchBudget): IgnoreLevel[] {
   return [...texts]
     .map(([folder, body]) => {
       const at = folder
         .split('/')
         .filter((part) => part !== '')
         .join('/');
-      return { folder: at, rules: parseRules(body, at === '' ? '.gitignore' : `${at}/.gitignore`) };
+      return { folder: at, rules: parseRules(body, at === '' ? '.gitignore' : `${at}/.gitignore`, budget) };
     })
     .sort((a, b) => depth(a.folder) - depth(b.folder) || (a.folder < b.folder ? -1 : 1));
 }

@@ -135,8 +135,38 @@ function compile(pattern: string): Pattern {
 const IN = 1;
 const FRESH = 2;
 
-/** Whether `tokens` match all of `text`: the automaton's states advanced together, a character at a time. */
-function run(tokens: readonly Token[], text: string): boolean {
+/**
+ * What matching may cost one listing, in steps (a step: one pattern state looked at for one
+ * character). Each match is linear in its path, but a tree of long paths under files of long
+ * patterns multiplies them: past this the rules are refused, naming the one being matched.
+ * Real repositories spend a few million.
+ */
+export const MATCH_STEPS = 2_000_000_000;
+
+/** The steps left to the rules of one listing, shared by every rule it reads. */
+export class MatchBudget {
+  private readonly steps: number;
+  private left: number;
+  constructor(steps = MATCH_STEPS) {
+    this.steps = steps;
+    this.left = steps;
+  }
+
+  charge(steps: number, rule: Rule): void {
+    this.left -= steps;
+    if (this.left < 0)
+      throw new InputError(
+        rule.source,
+        `matching the ignore rules against the tree's paths took more than ${this.steps.toLocaleString('en-US')} steps, the most one listing may take; this rule was being matched`,
+      );
+  }
+}
+
+/**
+ * Whether `tokens` match all of `text`: the automaton's states advanced together, a character at
+ * a time; `spend` is told the steps taken.
+ */
+function run(tokens: readonly Token[], text: string, spend: (steps: number) => void): boolean {
   const n = tokens.length;
   let now = new Uint8Array(n + 1);
   let next = new Uint8Array(n + 1);
@@ -157,7 +187,9 @@ function run(tokens: readonly Token[], text: string): boolean {
     enter(set, s + 1);
   };
   enter(now, 0);
+  let steps = 0;
   for (const c of text) {
+    steps += n + 1;
     next.fill(0);
     let alive = false;
     for (let s = 0; s < n; s++) {
@@ -173,9 +205,13 @@ function run(tokens: readonly Token[], text: string): boolean {
       if (t.k === 'star' || t.k === 'all') stay(next, s);
       else enter(next, s + 1);
     }
-    if (!alive) return false;
+    if (!alive) {
+      spend(steps);
+      return false;
+    }
     [now, next] = [next, now];
   }
+  spend(steps);
   return now[n] !== 0;
 }
 
@@ -187,6 +223,12 @@ export interface Rule {
   /** No `/` but a trailing one: matched against an entry's name at any depth, not its path. */
   readonly anywhere: boolean;
   readonly pattern: Pattern;
+  /** Its file and line, `file:line`, for errors. */
+  readonly source: string;
+  /** What its listing may still spend on matching. */
+  readonly budget: MatchBudget;
+  /** The pattern when it has no wildcard: compared as a string, at the cost of one step. */
+  readonly literal: string | null;
 }
 
 /** The line without its trailing spaces, but for one a backslash keeps (git's trim_trailing_spaces). */
@@ -206,8 +248,11 @@ function trimTrailing(line: string): string {
   return line.slice(0, end);
 }
 
-/** The rules of a gitignore file's text; `source` names it in an error. */
-export function parseRules(text: string, source: string): Rule[] {
+/**
+ * The rules of a gitignore file's text; `source` names it in an error. Rules read for one listing
+ * share one `budget`.
+ */
+export function parseRules(text: string, source: string, budget: MatchBudget): Rule[] {
   const rules: Rule[] = [];
   const lines = text.replace(/^\uFEFF/, '').split('\n');
   for (const [k, raw] of lines.entries()) {
@@ -226,7 +271,11 @@ export function parseRules(text: string, source: string): Rule[] {
     if (body === '') continue;
     const anywhere = !body.includes('/');
     if (body.startsWith('/')) body = body.slice(1);
-    rules.push({ negated, foldersOnly, anywhere, pattern: compile(body) });
+    const pattern = compile(body);
+    const literal = pattern?.every((t) => t.k === 'char')
+      ? pattern.map((t) => (t as { c: string }).c).join('')
+      : null;
+    rules.push({ negated, foldersOnly, anywhere, pattern, source: `${source}:${k + 1}`, budget, literal });
   }
   return rules;
 }
@@ -240,7 +289,13 @@ export function decide(rules: readonly Rule[], entry: string, isFolder: boolean)
   for (let k = rules.length - 1; k >= 0; k--) {
     const r = rules[k] as Rule;
     if (r.pattern === null || (r.foldersOnly && !isFolder)) continue;
-    if (run(r.pattern, r.anywhere ? name : entry)) return r.negated ? 'kept' : 'ignored';
+    const text = r.anywhere ? name : entry;
+    let matched: boolean;
+    if (r.literal !== null) {
+      r.budget.charge(1, r);
+      matched = r.literal === text;
+    } else matched = run(r.pattern, text, (steps) => r.budget.charge(steps, r));
+    if (matched) return r.negated ? 'kept' : 'ignored';
   }
   return null;
 }

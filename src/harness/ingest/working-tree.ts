@@ -13,7 +13,7 @@ import path from 'node:path';
 import { InputError } from '../errors.js';
 import { type IgnoreLevel, ignoredHere } from './files.js';
 import { gitFolderAsync, runGitAsync } from './git-run.js';
-import { parseRules } from './ignore-rules.js';
+import { MatchBudget, parseRules } from './ignore-rules.js';
 
 /** How long each git call of `pack` may take: listing an index is quick, a stuck one is stopped. */
 const PACK_GIT_TIMEOUT = 60_000;
@@ -175,9 +175,10 @@ export async function listWorkingTree(dir: string, maxBytes: number): Promise<Li
   // Rules are matched against paths from the top of the working tree, as git matches them.
   const prefix = repo === null || repo.prefix === '' ? '' : `${repo.prefix}/`;
   const levels: IgnoreLevel[] = [];
+  const budget = new MatchBudget();
   const addLevel = (folder: string, full: string, shown: string, follow: boolean): void => {
     const text = ignoreText(full, shown, maxBytes, follow);
-    if (text !== null) levels.push({ folder, rules: parseRules(text, shown) });
+    if (text !== null) levels.push({ folder, rules: parseRules(text, shown, budget) });
   };
   for (const { file, shown } of repo?.excludes ?? []) addLevel('', file, shown, true);
   // The `.gitignore` files above the folder packed, and whether one of them ignores it whole.

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { decide, parseRules } from '../../../src/harness/ingest/ignore-rules.js';
+import { decide, MatchBudget, parseRules } from '../../../src/harness/ingest/ignore-rules.js';
 import { listWorkingTree } from '../../../src/harness/ingest/working-tree.js';
 import { tempDir } from '../../helpers/cli.js';
 import { figureRow, n } from '../../helpers/figures.js';
@@ -129,7 +129,11 @@ describe('the gitignore matcher', () => {
   });
 
   it('decides by the last matching rule, and applies folder rules to folders only', () => {
-    const rules = parseRules('*.log\n!keep.log\nbuild/\n/root.txt\ndoc/**/*.pdf\n', '.gitignore');
+    const rules = parseRules(
+      '*.log\n!keep.log\nbuild/\n/root.txt\ndoc/**/*.pdf\n',
+      '.gitignore',
+      new MatchBudget(),
+    );
     expect(decide(rules, 'a/b.log', false)).toBe('ignored');
     expect(decide(rules, 'a/keep.log', false)).toBe('kept');
     expect(decide(rules, 'x/build', true)).toBe('ignored');
@@ -145,16 +149,47 @@ describe('the gitignore matcher', () => {
     // Thirty stars against a name of 4,000 `a`s and no `b`: a backtracking matcher tries every way
     // of splitting the name among the stars. Here each character costs one step per pattern state,
     // so the whole run is a few hundred thousand steps; a regression would not finish, not be slow.
-    const rules = parseRules(`**/${'*a'.repeat(30)}b\n${'*'.repeat(500)}b\n`, '.gitignore');
+    const rules = parseRules(
+      `**/${'*a'.repeat(30)}b\n${'*'.repeat(500)}b\n`,
+      '.gitignore',
+      new MatchBudget(),
+    );
     const name = 'a'.repeat(4000);
     expect(decide(rules, `x/${name}`, false)).toBeNull();
     expect(decide(rules, `x/${name}b`, false)).toBe('ignored');
   });
 
+  it("refuses a listing's rules once their matching passes its budget, naming the rule being matched", () => {
+    // Each match is linear, but long patterns against long paths multiply: the budget bounds the sum.
+    const budget = new MatchBudget(100_000);
+    const rules = parseRules(`*.log\n${'*a'.repeat(50)}b\n`, 'x/.gitignore', budget);
+    const name = 'a'.repeat(200);
+    let matched = 0;
+    const all = () => {
+      for (; matched < 1000; matched++) decide(rules, name, false);
+    };
+    expect(all).toThrow(
+      expect.objectContaining({
+        file: 'x/.gitignore:2',
+        message: expect.stringContaining('took more than 100,000 steps'),
+      }),
+    );
+    // About 200 characters times 102 states a match: some five matches fit in 100,000 steps.
+    expect(matched).toBeGreaterThan(2);
+    expect(matched).toBeLessThan(10);
+    // A pattern without wildcards is one comparison, one step.
+    const literal = new MatchBudget(3);
+    const plain = parseRules('node_modules\n', '.gitignore', literal);
+    for (let k = 0; k < 3; k++) expect(decide(plain, 'node_modules', true)).toBe('ignored');
+    expect(() => decide(plain, 'node_modules', true)).toThrow(
+      expect.objectContaining({ file: '.gitignore:1' }),
+    );
+  });
+
   it('never matches a pattern git cannot match, and refuses one too long, naming its line', () => {
-    const rules = parseRules(`[ab\n${'\\'.repeat(999)}\n[[:nope:]]\n`, 'x/.gitignore');
+    const rules = parseRules(`[ab\n${'\\'.repeat(999)}\n[[:nope:]]\n`, 'x/.gitignore', new MatchBudget());
     for (const p of ['[ab', 'a', '\\', '[[:nope:]]']) expect(decide(rules, p, false)).toBeNull();
-    expect(() => parseRules(`a\n${'y'.repeat(5000)}\n`, 'x/.gitignore')).toThrow(
+    expect(() => parseRules(`a\n${'y'.repeat(5000)}\n`, 'x/.gitignore', new MatchBudget())).toThrow(
       expect.objectContaining({
         file: 'x/.gitignore:2',
         message: 'a pattern of 5000 characters (at most 4096): too long to match',
