@@ -111,9 +111,13 @@ function personalRank(g: MultiDirectedGraph, pers: ReadonlyMap<string, number>):
   return new Map(g.nodes().map((n) => [n, (x[n] ?? 0) / mass]));
 }
 
-/** A declaration's name after its keyword, in an outline's `<line>: <header>` lines. */
+/**
+ * A declaration's name after its keyword, in an outline's `<line>: <header>` lines. The space
+ * after the keyword is one run, then at most a `*` and another run: two runs side by side that
+ * could both take the same spaces would make a long run of spaces cost time quadratic in it.
+ */
 const DECLARED =
-  /\b(?:function|class|interface|type|enum|const|let|var|def|fn|struct|trait|mod|func|namespace)\s+\*?\s*([A-Za-z_$][\w$]*)/g;
+  /\b(?:function|class|interface|type|enum|const|let|var|def|fn|struct|trait|mod|func|namespace)\s+(?:\*\s*)?([A-Za-z_$][\w$]*)/g;
 
 /** The names an outline form declares: Aider's `def` tags, where the pool has them. */
 const declaredNames = (c: ContextCandidate): string[] =>

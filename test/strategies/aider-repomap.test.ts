@@ -189,3 +189,18 @@ describe('aider-repomap: every reference case and budget runs', () => {
     }
   });
 });
+
+describe('aider-repomap: texts built to make its expressions backtrack', () => {
+  // A keyword before a long run of spaces and no name, in an outline; a task word of a long run of
+  // the punctuation Aider strips. The old expressions took time quadratic in the run: hours here.
+  // A regression does not make this test slow: it never ends.
+  it('reads an outline and a task of millions of spaces and commas in one pass', () => {
+    const run = 2_000_000;
+    const outline = cand('a.ts#outline', {
+      representation_id: 'outline',
+      content: `File: a.ts (outline)\n1: function${' '.repeat(run)}!\n2: function helper()`,
+    });
+    const out = admission(input(10_000, [outline, task(`fix ${','.repeat(run)}x helper${'.'.repeat(run)}`)]));
+    expect(out.admitted).toContain('a.ts#outline');
+  });
+});
