@@ -19,14 +19,76 @@ const encodings = new Map<Tokenizer, Encoding>();
 // never refused and never read as a control token.
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
-/** `text` in one tokenizer's tokens. */
+/**
+ * The longest run of letters, spaces or punctuation counted as one piece. gpt-tokenizer merges the
+ * byte pairs of a piece in time quadratic in its length (a file of 400,000 `x` took two minutes),
+ * and a repository's files are anybody's to write; no text a person reads has such runs.
+ */
+export const LONGEST_RUN = 1000;
+
+type Kind = 'letter' | 'digit' | 'space' | 'other';
+
+const ASCII_KIND: readonly Kind[] = Array.from({ length: 128 }, (_, c) => {
+  const ch = String.fromCharCode(c);
+  return /[A-Za-z]/.test(ch) ? 'letter' : /[0-9]/.test(ch) ? 'digit' : /\s/.test(ch) ? 'space' : 'other';
+});
+
+/** The kind of the character at `at` (a code point, one or two code units). */
+function kindOf(text: string, at: number): Kind {
+  const code = text.charCodeAt(at);
+  if (code < 128) return ASCII_KIND[code] as Kind;
+  const ch = String.fromCodePoint(text.codePointAt(at) ?? code);
+  return /[\p{L}\p{M}]/u.test(ch)
+    ? 'letter'
+    : /\p{N}/u.test(ch)
+      ? 'digit'
+      : /\s/u.test(ch)
+        ? 'space'
+        : 'other';
+}
+
+/**
+ * Where to cut `text` so that no run of one kind (letters and marks, white space, other
+ * characters) is longer than LONGEST_RUN characters: every LONGEST_RUN characters into such a run,
+ * never inside a character. Digits are never cut: the vocabularies group them by three from the
+ * start of their run. Empty for text with no such run, which is then counted whole, as before.
+ */
+export function longRunCuts(text: string): number[] {
+  const cuts: number[] = [];
+  let length = 0;
+  let kind: Kind | undefined;
+  for (let i = 0; i < text.length; ) {
+    const k = kindOf(text, i);
+    if (k !== kind) {
+      kind = k;
+      length = 0;
+    } else if (k !== 'digit' && length % LONGEST_RUN === 0) cuts.push(i);
+    length++;
+    i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+  }
+  return cuts;
+}
+
+/**
+ * `text` in one tokenizer's tokens: the library's count, piece by piece; a run longer than
+ * LONGEST_RUN counted in parts of that length (a few tokens off the whole run's count, the same
+ * however the text is counted, here or in the audit).
+ */
 export function countTokens(tokenizer: Tokenizer, text: string): number {
   let encoding = encodings.get(tokenizer);
   if (encoding === undefined) {
     encoding = load(`gpt-tokenizer/encoding/${tokenizer}_base`) as Encoding;
     encodings.set(tokenizer, encoding);
   }
-  return encoding.countTokens(text, PLAIN);
+  const cuts = longRunCuts(text);
+  if (cuts.length === 0) return encoding.countTokens(text, PLAIN);
+  let count = 0;
+  let from = 0;
+  for (const to of [...cuts, text.length]) {
+    count += encoding.countTokens(text.slice(from, to), PLAIN);
+    from = to;
+  }
+  return count;
 }
 
 /** `text` in every real tokenizer's tokens, keyed in `TOKENIZERS` order. */

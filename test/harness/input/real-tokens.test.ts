@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { LONGEST_RUN, longRunCuts } from '../../../src/harness/input/bpe.js';
 import { realTokens } from '../../../src/harness/input/real-tokens.js';
 import { strategyStats } from '../../../src/harness/score/stats.js';
 import type { Row } from '../../../src/harness/types.js';
@@ -28,6 +29,37 @@ describe('realTokens', () => {
     // Read as text, the spelling takes several tokens, not the one a control token would.
     expect(realTokens('<|endoftext|>').cl100k).toBeGreaterThan(1);
     expect(realTokens('')).toEqual({ o200k: 0, cl100k: 0 });
+  });
+});
+
+describe('long runs of one kind', () => {
+  // gpt-tokenizer merges a piece's byte pairs in time quadratic in its length: a run of millions
+  // of letters, spaces, punctuation or CJK letters would take hours. A regression here never ends.
+  const run = 2_000_000;
+  it.each([
+    ['letters', 'x'],
+    ['spaces', ' '],
+    ['punctuation', '!'],
+    ['CJK letters', '\u6f22'],
+    ['astral letters', '\u{20000}'],
+  ])('%s are counted in parts of LONGEST_RUN characters, never inside a character', (_kind, ch) => {
+    const long = `1${ch.repeat(run)}2`;
+    const cuts = longRunCuts(long);
+    expect(cuts.length).toBe(Math.ceil(run / LONGEST_RUN) - 1);
+    for (const at of cuts) expect(Array.from(long.slice(at - 1, at + 1)).length).toBe(2);
+    // Each part is counted by the tokenizer itself, and the parts hold the whole text.
+    const starts = [0, ...cuts];
+    const parts = starts.map((from, k) => long.slice(from, starts[k + 1] ?? long.length));
+    expect(parts.join('')).toBe(long);
+    const sum = (count: (t: string, o: typeof plain) => number) =>
+      parts.reduce((n, t) => n + count(t, plain), 0);
+    expect(realTokens(long)).toEqual({ o200k: sum(o200k), cl100k: sum(cl100k) });
+  });
+
+  it('leaves text without such runs, and digits of any length, to the tokenizer whole', () => {
+    const text = `${'word '.repeat(5000)}${'7'.repeat(50_000)} ${'-'.repeat(LONGEST_RUN)}`;
+    expect(longRunCuts(text)).toEqual([]);
+    expect(realTokens(text)).toEqual({ o200k: o200k(text, plain), cl100k: cl100k(text, plain) });
   });
 });
 
