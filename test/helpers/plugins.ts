@@ -66,6 +66,17 @@ export default { name: 'zz-leak', description: 'reads truth files through the bu
 } };
 `;
 
+/**
+ * What zz-flood prints on each case it floods: terminal escapes (clear the screen, set the
+ * title, a bell, a carriage return, a C1 control, a right-to-left override), then `chunks` times
+ * 64 KiB of 128-byte lines on stdout and as many on stderr.
+ */
+export const FLOOD = {
+  prefix: 'FLOOD\x1b[2J\x1b]0;title\x07\r\u009b31m\u202eFLOOD\n',
+  chunks: 8,
+  chunk: 65_536,
+} as const;
+
 export const HOSTILE: Record<string, [body: string, top?: string]> = {
   'zz-mutate-policy': ['input.policy.order_roles.reverse(); return { admitted: [] };'],
   'zz-mutate-required': ["input.request.required_ids.push('x'); return { admitted: [] };"],
@@ -184,6 +195,18 @@ const entry = { candidate_id: c.candidate_id, content_identity: c.content_identi
 return { refusal: { reason: 'R'.repeat(5e6), diagnostic: 'D'.repeat(5e6), blocking_ids: ['B'.repeat(5e6)] }, trace: [entry] };`,
   ],
   'zz-noisy': ["console.log('NOISE'); console.error('NOISE'); return { admitted: [] };"],
+  // Terminal escapes, then far more than ctxbench shows of what a strategy prints (FLOOD).
+  'zz-flood': [
+    `if (${ON_ONE_CASE}) {
+  put(1, Buffer.from(${JSON.stringify(FLOOD.prefix)}));
+  for (let k = 0; k < ${FLOOD.chunks}; k++) { put(1, lines('F')); put(2, lines('G')); }
+}
+return { admitted: [] };`,
+    `import fs from 'node:fs';
+// Every byte written, however the pipe takes it (the fd may not block).
+const put = (fd, bytes) => { for (let at = 0; at < bytes.length; ) { try { at += fs.writeSync(fd, bytes, at); } catch (e) { if (e.code !== 'EAGAIN') throw e; } } };
+const lines = (c) => Buffer.from((c.repeat(127) + '\\n').repeat(512));`,
+  ],
   'zz-globals': [
     'return { admitted: [] };',
     'Array.prototype.sort = function () { return this; };\nObject.prototype.polluted = 1;\nMath.max = () => 0;',
