@@ -56,7 +56,6 @@ class Host {
   private waiting: ((a: Answer) => void) | undefined;
   private readonly clock = new Deadline();
   private heldKey: string | undefined;
-  private stderrTail = '';
   private nextId = 0;
   dead = false;
   /** The first reason a host stopped is the one its cell reports. */
@@ -76,9 +75,7 @@ class Host {
     });
     this.channel = this.child.stdio[CHANNEL_FD] as Socket;
     // What a strategy prints is for its author's eyes, never for ctxbench's own output.
-    const printedEnd = printed.relay(this.child, (d) => {
-      this.stderrTail = (this.stderrTail + d.subarray(-4096).toString()).slice(-4096);
-    });
+    const shown = printed.relay(this.child);
     const reader = new FrameReader(MAX_FRAME);
     this.channel.on('data', (chunk: Buffer) => {
       if (this.dead) return;
@@ -96,8 +93,8 @@ class Host {
     this.channel.on('error', () => {});
     // 'close', not 'exit': by then all it wrote to stderr (V8's word that the heap ran out) is read.
     this.child.on('close', (code, signal) => {
-      printedEnd();
-      this.end(ending(code, signal, this.stderrTail, how.memory));
+      shown.end();
+      this.end(ending(code, signal, shown.tail(), how.memory));
     });
     this.child.on('error', () => this.end('could not be started'));
     // Loading is not compiling: a short --timeout must not fail a module that loads slowly.
@@ -265,8 +262,8 @@ export class Hosts {
   }
 
   private spawn(ref: StrategyRef): Host {
-    if (!this.printed.has(ref.file)) this.printed.set(ref.file, new Printed(ref.name));
-    const printed = this.printed.get(ref.file) as Printed;
+    const printed = this.printed.get(ref.file) ?? new Printed(ref.name);
+    this.printed.set(ref.file, printed);
     const host = new Host(ref, this.o, this.how, printed, this.declared.get(ref.file));
     this.live.add(host);
     return host;

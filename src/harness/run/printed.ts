@@ -12,6 +12,8 @@ import { StringDecoder } from 'node:string_decoder';
 
 /** The most bytes of what one strategy prints that one command shows (its processes together). */
 export const PRINTED_CAP = 256 * 1024;
+/** How much of the end of a process's stderr is kept, for why it stopped (hosts.ts). */
+const TAIL = 4096;
 
 /**
  * A control character other than the line break and the tab (C0, DEL, C1: escape sequences, a
@@ -45,28 +47,30 @@ export class Printed {
   }
 
   /**
-   * Relay what `child` prints (each chunk of its stderr is also given to `err`, as it came); call
-   * the function returned once it has closed (all it printed read). Each stream decodes on its
-   * own, as a character may be split between two chunks. At the end, one line says how many
-   * bytes of this process were dropped, if any were.
+   * Relay what `child` prints; call `end` once it has closed (all it printed read): one line then
+   * says how many bytes of this process were dropped, if any were. Each stream decodes on its
+   * own, as a character may be split between two chunks. `tail` is the end of its stderr as it
+   * came, shown or not, where V8 says that the heap ran out.
    */
-  relay(child: Pick<ChildProcess, 'stdout' | 'stderr'>, err: (chunk: Buffer) => void): () => void {
+  relay(child: Pick<ChildProcess, 'stdout' | 'stderr'>): { end: () => void; tail: () => string } {
     let dropped = 0;
+    let tail = '';
     for (const stream of [child.stdout, child.stderr]) {
       const decoder = new StringDecoder('utf8');
       stream?.on('data', (chunk: Buffer) => {
-        if (stream === child.stderr) err(chunk);
+        if (stream === child.stderr) tail = (tail + chunk.subarray(-TAIL).toString()).slice(-TAIL);
         if (this.shown >= PRINTED_CAP) dropped += chunk.length;
         else dropped += this.show(decoder.write(chunk));
       });
     }
-    return () => {
+    const end = () => {
       if (dropped === 0) return;
       this.write(
         `ctxbench: ${this.name} printed ${dropped.toLocaleString('en-US')} more bytes, not shown (at most ${PRINTED_CAP.toLocaleString('en-US')} bytes of what a strategy prints are)\n`,
       );
       dropped = 0;
     };
+    return { end, tail: () => tail };
   }
 
   /** Show what fits of `text`, in whole characters; return how many of its bytes did not fit. */

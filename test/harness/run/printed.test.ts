@@ -46,7 +46,7 @@ describe('Printed', () => {
   it('passes text through, escaped, from both streams, a character split between chunks kept whole', () => {
     const { printed, text } = relayed();
     const p = fakeChild();
-    const end = printed.relay(p.child, () => {});
+    const end = printed.relay(p.child).end;
     const e = Buffer.from('é\x1b');
     p.out(e.subarray(0, 1));
     p.err('line\n');
@@ -55,20 +55,20 @@ describe('Printed', () => {
     expect(text()).toBe('line\né\\x1b');
   });
 
-  it('hands each stderr chunk, raw, to the caller too', () => {
+  it("keeps the end of the process's stderr as it came, shown or not, for why it stopped", () => {
     const { printed } = relayed();
     const p = fakeChild();
-    const raw: string[] = [];
-    printed.relay(p.child, (d) => raw.push(d.toString()));
-    p.err('\x1bone');
-    p.out('two');
-    expect(raw).toEqual(['\x1bone']);
+    const relay = printed.relay(p.child);
+    p.err('x'.repeat(PRINTED_CAP));
+    p.err('\x1bFATAL ERROR: Reached heap limit');
+    p.out('stdout is not in it');
+    expect(relay.tail()).toBe(`${'x'.repeat(4096 - 32)}\x1bFATAL ERROR: Reached heap limit`);
   });
 
   it('shows at most PRINTED_CAP bytes, cut on a whole character, and one line counts the rest at the end', () => {
     const { printed, text } = relayed('zz-flood');
     const p = fakeChild();
-    const end = printed.relay(p.child, () => {});
+    const end = printed.relay(p.child).end;
     // 'é' is two bytes: the cap falls inside one, which is dropped whole.
     const first = 'a'.repeat(PRINTED_CAP - 3);
     p.out(first);
@@ -84,7 +84,7 @@ describe('Printed', () => {
   it('counts an escape by the bytes it shows: a flood of escape characters shows a quarter as many', () => {
     const { printed, text } = relayed();
     const p = fakeChild();
-    const end = printed.relay(p.child, () => {});
+    const end = printed.relay(p.child).end;
     p.out('\x07'.repeat(PRINTED_CAP));
     end();
     const [shown, line] = text().split('\n');
@@ -97,8 +97,8 @@ describe('Printed', () => {
   it('one budget for all the processes of a strategy; each process counts its own drops; nothing dropped, no line', () => {
     const { printed, text } = relayed();
     const [a, b] = [fakeChild(), fakeChild()];
-    const endA = printed.relay(a.child, () => {});
-    const endB = printed.relay(b.child, () => {});
+    const endA = printed.relay(a.child).end;
+    const endB = printed.relay(b.child).end;
     a.out('x'.repeat(PRINTED_CAP / 2));
     b.out('y'.repeat(PRINTED_CAP / 2 + 10));
     a.out('z'.repeat(7));
@@ -113,7 +113,7 @@ describe('Printed', () => {
     ]);
     const quiet = relayed();
     const q = fakeChild();
-    const endQ = quiet.printed.relay(q.child, () => {});
+    const endQ = quiet.printed.relay(q.child).end;
     q.out('hello\n');
     endQ();
     expect(quiet.text()).toBe('hello\n');
