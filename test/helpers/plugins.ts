@@ -1,7 +1,8 @@
 /**
  * The plug-ins the tests drop into a copy of the project, as a user or an attacker would: the
- * hostile ones (hostile.test.ts), two TypeScript ones (plugin.test.ts) and two in plain
- * JavaScript (plugin-js.test.ts). All of them go into one copy, built once per test run
+ * hostile ones (hostile.test.ts), two TypeScript ones (plugin.test.ts), two in plain
+ * JavaScript (plugin-js.test.ts), and truth files where the build could carry them into dist/
+ * (build.test.ts). All of them go into one copy, built once per test run
  * (`sharedProject` in project.ts), since each build type-checks the whole project; every test
  * names the strategies it runs, or looks for its own in the list, so the others in the copy
  * change nothing it checks.
