@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run build`: dist/ from nothing. The old dist/ goes first, so a failed compile leaves no
 // build behind for the bin to run. Then tsc, then the strategies written as JavaScript (and the
-// data beside them) are copied where the built registry looks for them: dist/strategies/.
+// data beside them) are copied where the built registry looks for them: dist/strategies/. Last,
+// whatever carries a file of the ledger into dist/ is removed (dropTruth).
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -35,7 +37,7 @@ export function copyStrategies(from, to, say = (line) => process.stderr.write(`$
     }
     if (kind.nlink > 1) {
       secret ??= filesOf(ledgers);
-      const truth = secret.get(`${kind.dev}:${kind.ino}`);
+      const truth = secret.get(nodeOf(kind));
       if (truth !== undefined) {
         const shown = path.relative(path.dirname(from), truth);
         say(
@@ -58,13 +60,133 @@ function filesOf(dirs) {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) stack.push(p);
-      else if (e.isFile()) {
-        const s = fs.lstatSync(p);
-        files.set(`${s.dev}:${s.ino}`, p);
-      }
+      else if (e.isFile()) files.set(nodeOf(fs.lstatSync(p)), p);
     }
   }
   return files;
+}
+
+/** A file's identity: a hard link shares it with its original, a copy does not. */
+const nodeOf = (s) => `${s.dev}:${s.ino}`;
+
+/** Every path under `dir`, sorted, links not followed (a link is listed, not entered). */
+function walk(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((e) => {
+      const p = path.join(dir, e.name);
+      return e.isDirectory() ? walk(p) : [p];
+    });
+}
+
+/**
+ * A file bigger than this is compared by its bytes only (its size already tells it from every
+ * truth file), never parsed: the build's time and memory stay bounded whatever strategies/ holds.
+ */
+const PARSED_AT_MOST = 64 * 1024 * 1024;
+
+/** JSON with its keys sorted at every level: the same value gives the same text, however laid out. */
+const canonical = (v) =>
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(',')}]`
+    : v !== null && typeof v === 'object'
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+          .join(',')}}`
+      : JSON.stringify(v);
+
+const digest = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/** The digest of the JSON value `bytes` hold, or undefined when they hold none (or too many). */
+function jsonDigest(bytes) {
+  if (bytes.length > PARSED_AT_MOST) return undefined;
+  try {
+    return digest(canonical(JSON.parse(bytes.toString('utf8'))));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What identifies each file of the `ledgers`: its device and inode, its bytes, its JSON value. */
+function truthOf(ledgers) {
+  const node = filesOf(ledgers);
+  const bytes = new Map();
+  const value = new Map();
+  for (const file of [...node.values()].sort()) {
+    const b = fs.readFileSync(file);
+    bytes.set(digest(b), file);
+    const v = jsonDigest(b);
+    if (v !== undefined) value.set(v, file);
+  }
+  return { node, bytes, value, sizes: new Set([...node.values()].map((f) => fs.statSync(f).size)) };
+}
+
+/** What tsc or the copy makes of a file of strategies/, by its path there. */
+function emittedFrom(rel) {
+  const ts = /\.([mc]?)ts$/.exec(rel);
+  if (ts === null || rel.endsWith(`.d.${ts[1]}ts`)) return [rel];
+  const base = rel.slice(0, -ts[0].length);
+  return [`${base}.${ts[1]}js`, `${base}.d.${ts[1]}ts`];
+}
+
+/**
+ * After tsc and the copy, remove from `dist` what carries a file of the `ledgers`, naming each
+ * through `say`, and return the paths removed. tsc emits every JSON file a plug-in imports
+ * (resolveJsonModule), at any depth, re-indented, and where the import leads (`../ledger/…`
+ * lands in dist/ledger/): the copy's own check never sees those. So: a file of strategies/ (at
+ * any depth) that is a link, symbolic or hard, to a file of the ledger has what was made of it
+ * removed; then every file of dist/ that holds a ledger file's bytes, or its JSON value however
+ * laid out, is removed (a copy is as much a leak as a link). A plug-in that imported one then
+ * fails to load, naming itself.
+ */
+export function dropTruth(root, ledgers, say = (line) => process.stderr.write(`${line}\n`)) {
+  const dist = path.join(root, 'dist');
+  const truth = truthOf(ledgers);
+  const shown = (p) => path.relative(root, p);
+  const removed = [];
+  const remove = (file, why) => {
+    fs.rmSync(file);
+    removed.push(file);
+    // A folder only tsc's copy of the ledger made (dist/ledger/…) goes too.
+    for (let d = path.dirname(file); d !== dist && fs.readdirSync(d).length === 0; d = path.dirname(d))
+      fs.rmdirSync(d);
+    say(`build: removed ${shown(file)}: ${why}, a file of the ledger`);
+  };
+  const sources = path.join(root, 'strategies');
+  for (const file of walk(sources)) {
+    let target;
+    try {
+      target = fs.statSync(file);
+    } catch {
+      continue; // a link to nothing carries nothing
+    }
+    const to = truth.node.get(nodeOf(target));
+    if (to === undefined) continue;
+    const how = fs.lstatSync(file).isSymbolicLink() ? 'a symbolic link' : 'a hard link';
+    for (const made of emittedFrom(path.relative(sources, file))) {
+      const out = path.join(dist, 'strategies', made);
+      if (fs.lstatSync(out, { throwIfNoEntry: false })?.isFile())
+        remove(out, `made from ${shown(file)}, ${how} to ${shown(to)}`);
+    }
+  }
+  for (const file of walk(dist)) {
+    const kind = fs.lstatSync(file);
+    if (!kind.isFile()) continue;
+    const parsable = kind.size <= PARSED_AT_MOST;
+    if (!parsable && !truth.sizes.has(kind.size)) continue;
+    const b = fs.readFileSync(file);
+    const same = truth.bytes.get(digest(b));
+    if (same !== undefined) remove(file, `the same bytes as ${shown(same)}`);
+    else {
+      const v = parsable ? jsonDigest(b) : undefined;
+      const like = v === undefined ? undefined : truth.value.get(v);
+      if (like !== undefined) remove(file, `the same JSON as ${shown(like)}`);
+    }
+  }
+  return removed;
 }
 
 /**
@@ -92,7 +214,9 @@ function build(root) {
     fs.rmSync(dist, { recursive: true, force: true });
     return compiled.status ?? 1;
   }
-  copyStrategies(path.join(root, 'strategies'), path.join(dist, 'strategies'), undefined, ledgersOf(root));
+  const ledgers = ledgersOf(root);
+  copyStrategies(path.join(root, 'strategies'), path.join(dist, 'strategies'), undefined, ledgers);
+  dropTruth(root, ledgers);
   return 0;
 }
 

@@ -10,10 +10,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_CAP } from '../../src/harness/run/guard.js';
+import { PRINTED_CAP } from '../../src/harness/run/printed.js';
 import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
 import { figureRow, n } from '../helpers/figures.js';
 import { attacksOf, CLOSED, isolationFigures } from '../helpers/isolation.js';
-import { HOSTILE } from '../helpers/plugins.js';
+import { BUILT_TRUTH, FLOOD, HOSTILE } from '../helpers/plugins.js';
 import { copyOfBuilt, rowsOf, sharedProject } from '../helpers/project.js';
 
 const tmp = tempDir('hostile');
@@ -78,6 +79,23 @@ function expectCut(text: string, whole: number): void {
   expect(m, text.slice(-80)).not.toBeNull();
   expect(text.length - (m?.[0].length ?? 0) + Number(m?.[1])).toBe(whole);
 }
+
+/** What zz-flood prints on one case, in bytes, and as ctxbench shows its escapes (written out here). */
+const FLOODED = Buffer.byteLength(FLOOD.prefix) + 2 * FLOOD.chunks * FLOOD.chunk;
+const FLOOD_SHOWN = 'FLOOD\\x1b[2J\\x1b]0;title\\x07\\x0d\\x9b31m\\u202eFLOOD\n';
+const DROPPED = new RegExp(
+  `^ctxbench: zz-flood printed ([\\d,]+) more bytes, not shown \\(at most ${PRINTED_CAP.toLocaleString('en-US')} bytes of what a strategy prints are\\)$`,
+  'gm',
+);
+/** The bytes zz-flood's processes dropped, as ctxbench's lines count them. */
+const droppedOf = (stderr: string) =>
+  [...stderr.matchAll(DROPPED)].reduce((sum, m) => sum + Number(m[1]?.replaceAll(',', '')), 0);
+/** Characters that could drive a terminal: C0 but the line break and the tab, DEL, C1, and U+202E. */
+const active = (text: string) =>
+  [...text].filter((c) => {
+    const k = c.codePointAt(0) ?? 0;
+    return (k < 0x20 && k !== 0x0a && k !== 0x09) || (k >= 0x7f && k <= 0x9f) || k === 0x202e;
+  });
 
 describe('hostile plug-ins in one study', () => {
   it('the runs finish with exit 1, naming error rows, and nothing a plug-in printed reaches stdout', () => {
@@ -191,10 +209,11 @@ describe('hostile plug-ins in one study', () => {
     for (const r of [runs.one, runs.two])
       expect(r?.stderr).not.toMatch(/Debugger listening|Debugger attached/);
     const f = isolationFigures(tmp);
+    const dropped = droppedOf(runs.one?.stderr ?? '');
     figureRow(
       'hostile plug-ins',
       'test/cli/hostile.test.ts',
-      `${n(f.plugins)} plug-ins beside ${GOOD.split(',').length} honest strategies, at 1 and 2 jobs: each attempt the attacker's own error row, the honest rows byte-identical to a run without them; ${n(f.routesClosed)} of ${n(f.routesTried)} routes to another process (signals and priorities to the parent and siblings, the inspector, sockets) closed; ${n(f.breaches)} plug-ins that forged protocol messages stopped for the breach; ${n(f.cut)} plug-ins' texts of millions of characters cut to ${n(TEXT_CAP)}`,
+      `${n(f.plugins)} plug-ins beside ${GOOD.split(',').length} honest strategies, at 1 and 2 jobs: each attempt the attacker's own error row, the honest rows byte-identical to a run without them; ${n(f.routesClosed)} of ${n(f.routesTried)} routes to another process (signals and priorities to the parent and siblings, the inspector, sockets) closed; ${n(f.ledgerClosed)} of ${n(f.ledgerTried)} routes to the ledger closed (${n(BUILT_TRUTH.length + 1)} of them truth files the build would have carried into dist/); ${n(f.breaches)} plug-ins that forged protocol messages stopped for the breach; ${n(f.cut)} plug-ins' texts of millions of characters cut to ${n(TEXT_CAP)}; ${n(3 * FLOODED)} bytes printed with terminal escapes: ${n(PRINTED_CAP)} shown, escaped, and the ${n(dropped)} more counted on one line`,
     );
   });
 
@@ -231,6 +250,22 @@ describe('hostile plug-ins in one study', () => {
       for (const line of r?.stderr.split('\n') ?? []) expect(line.length).toBeLessThan(TEXT_CAP + 200);
   });
 
+  it('what a plug-in prints reaches stderr escaped, and cut at PRINTED_CAP, with a line counting the rest', () => {
+    for (const r of [runs.one, runs.two]) {
+      const stderr = r?.stderr ?? '';
+      expect(active(stderr)).toEqual([]);
+      const shown = [...stderr].filter((c) => c === 'F' || c === 'G').length;
+      expect(shown).toBeGreaterThan(PRINTED_CAP / 2);
+      expect(shown).toBeLessThanOrEqual(PRINTED_CAP);
+      expect(stderr).toContain(FLOOD_SHOWN);
+      expect(stderr.match(DROPPED)?.length).toBeGreaterThan(0);
+    }
+    // At one job one process floods, its escapes shown once: the bytes shown and the bytes the
+    // lines count make up all it printed on its three cases.
+    const escaped = Buffer.byteLength(FLOOD_SHOWN) - Buffer.byteLength(FLOOD.prefix);
+    expect(droppedOf(runs.one?.stderr ?? '')).toBe(3 * FLOODED - (PRINTED_CAP - escaped));
+  });
+
   it('a plug-in that rewrites builtins does so in its own process: its rows are measured as any', () => {
     // The rows of the others are unchanged (above); the harness that measured them was untouched.
     expect(rowsBy('one', 'zz-globals').map((r) => r.reason)).toEqual(
@@ -238,7 +273,7 @@ describe('hostile plug-ins in one study', () => {
     );
   });
 
-  it('the ledger cannot be read by any route: fs, import, the harness loader, a child process', () => {
+  it('the ledger cannot be read by any route: fs, import, the harness loader, a child process, the build', () => {
     const rows = rowsBy('one', 'zz-peek');
     expect(rows).toHaveLength(42);
     for (const r of rows) {
@@ -246,9 +281,16 @@ describe('hostile plug-ins in one study', () => {
       expect(r.extras.given).toBe(false);
       expect(r.extras.oracle).toBe('threw');
       const attempts = r.extras.attempts as Record<string, string>;
-      expect(Object.keys(attempts)).toHaveLength(7);
+      expect(Object.keys(attempts)).toHaveLength(8 + BUILT_TRUTH.length);
+      // What the build would have carried into dist/ is not there to read (build.test.ts).
       for (const [route, outcome] of Object.entries(attempts))
-        expect(outcome, route).toMatch(/ERR_ACCESS_DENIED/);
+        expect(outcome, route).toMatch(
+          route.startsWith("the build's ")
+            ? /^ENOENT$/
+            : route.endsWith('hard-linked into strategies/')
+              ? /^ERR_MODULE_NOT_FOUND$/
+              : /ERR_ACCESS_DENIED/,
+        );
     }
   });
 
@@ -308,6 +350,21 @@ describe('hostile plug-ins one compilation at a time', () => {
     ]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/timed out/);
+  });
+
+  it('compile --strategy shows what a plug-in prints escaped and cut, then one line counting the rest', () => {
+    const r = compile('zz-flood');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).validation).toBeDefined();
+    expect(active(r.stderr)).toEqual([]);
+    expect(r.stderr.startsWith(FLOOD_SHOWN)).toBe(true);
+    const lines = r.stderr.split('\n');
+    expect(lines.at(-1)).toBe('');
+    expect(lines.at(-2)).toMatch(DROPPED);
+    expect(lines.slice(0, -2).every((l) => /^[FG]*$/.test(l) || `${l}\n` === FLOOD_SHOWN)).toBe(true);
+    const escaped = Buffer.byteLength(FLOOD_SHOWN) - Buffer.byteLength(FLOOD.prefix);
+    expect(droppedOf(r.stderr)).toBe(FLOODED - (PRINTED_CAP - escaped));
+    expect(Buffer.byteLength(r.stderr)).toBeLessThan(PRINTED_CAP + 200);
   });
 
   it('a mutation or an exit is an error of that compilation, and what a plug-in prints stays off stdout', () => {

@@ -1,7 +1,8 @@
 /**
  * The figures of the isolation suite (hostile.test.ts), read back from its run folders, for
  * docs/reliability.md: how many routes to another process the attacking plug-ins tried, and how
- * many were closed; how many plug-ins broke the protocol, and how many had a text cut. A plug-in
+ * many were closed; the same for the routes to the ledger; how many plug-ins broke the protocol,
+ * and how many had a text cut. A plug-in
  * that attacks throws its outcomes as `attack: {route: outcome}`.
  */
 import fs from 'node:fs';
@@ -12,6 +13,12 @@ import { rowsOf } from './project.js';
 /** What a closed route ends in: the permission model's refusal or ours, or the route gone. */
 export const CLOSED =
   /^(ERR_ACCESS_DENIED|GONE|Cannot redefine property: (kill|setPriority)|Cannot delete property '_kill'.*)$/;
+
+/**
+ * What a closed route to the ledger ends in: the permission model's refusal, or, for a file the
+ * build would have carried into dist/, no such file.
+ */
+export const LEDGER_CLOSED = /ERR_ACCESS_DENIED|^ENOENT$|^ERR_MODULE_NOT_FOUND$/;
 
 /** Route -> outcome, as one cell of `name` in the run folder `tmp/out` reported them. */
 export function attacksOf(tmp: string, out: string, name: string): Map<string, string> {
@@ -37,8 +44,12 @@ export function isolationFigures(tmp: string, out = 'one') {
     .split('\n');
   const having = (texts: readonly string[], match: RegExp) =>
     new Set(texts.filter((t) => match.test(t)).map((t) => String(JSON.parse(t).strategy))).size;
+  const peek = rows.find((r) => r.strategy === 'zz-peek') as { extras: { attempts?: object } } | undefined;
+  const ledger = Object.values(peek?.extras.attempts ?? {}).map(String);
   return {
     plugins: Object.keys(HOSTILE).length,
+    ledgerTried: ledger.length,
+    ledgerClosed: ledger.filter((o) => LEDGER_CLOSED.test(o)).length,
     routesTried: attacks.length,
     routesClosed: attacks.filter((o) => CLOSED.test(o)).length,
     breaches: having(

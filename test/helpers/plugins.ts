@@ -1,7 +1,8 @@
 /**
  * The plug-ins the tests drop into a copy of the project, as a user or an attacker would: the
- * hostile ones (hostile.test.ts), two TypeScript ones (plugin.test.ts) and two in plain
- * JavaScript (plugin-js.test.ts). All of them go into one copy, built once per test run
+ * hostile ones (hostile.test.ts), two TypeScript ones (plugin.test.ts), two in plain
+ * JavaScript (plugin-js.test.ts), and truth files where the build could carry them into dist/
+ * (build.test.ts). All of them go into one copy, built once per test run
  * (`sharedProject` in project.ts), since each build type-checks the whole project; every test
  * names the strategies it runs, or looks for its own in the list, so the others in the copy
  * change nothing it checks.
@@ -33,6 +34,49 @@ const forge = (value) => {
 let asked = 0;`;
 /** Twenty seconds of work: a parent that took a forged message for the protocol's would wait them out. */
 const WORK = 'for (const end = Date.now() + 20_000; Date.now() < end; ) {}';
+
+/**
+ * Truth files of the copy's ledger put where the build could carry them into dist/, where every
+ * strategy may read: hard-linked into strategies/ and into a subfolder, and copied into both. The
+ * module in the subfolder (LEAK; no strategy, as the registry looks at the top level only)
+ * imports those of the subfolder, the top-level link and a truth file of ../ledger, so tsc emits
+ * each into dist/ (re-indented); the top-level copy is copied by the build as plug-in data.
+ */
+export const PLANTED: Readonly<Record<string, { readonly how: 'link' | 'copy'; readonly truth: string }>> = {
+  'zz-truth.json': { how: 'link', truth: 'ledger/compiler-v1/wrong-scope.truth.json' },
+  'zz-copy.json': { how: 'copy', truth: 'ledger/compiler-v1/conflict-trap.truth.json' },
+  'zzdata/truth.json': { how: 'link', truth: 'ledger/compiler-v1/budget-slack.truth.json' },
+  'zzdata/copy.json': { how: 'copy', truth: 'ledger/compiler-v1/stale-cheap.truth.json' },
+};
+/** The truth file LEAK imports from the ledger itself, which tsc emits under dist/ledger/. */
+export const IMPORTED_TRUTH = 'ledger/compiler-v1/dependency-trap.truth.json';
+/** Every file the build would have put into dist/ from the above, by its path in the package. */
+export const BUILT_TRUTH = [
+  ...Object.keys(PLANTED).map((f) => `dist/strategies/${f}`),
+  `dist/${IMPORTED_TRUTH}`,
+].sort();
+
+/** The module of strategies/zzdata/ that imports truth files: a strategy that reads them all. */
+export const LEAK = `// @ts-nocheck
+import a from './truth.json' with { type: 'json' };
+import b from './copy.json' with { type: 'json' };
+import c from '../zz-truth.json' with { type: 'json' };
+import d from '../../${IMPORTED_TRUTH}' with { type: 'json' };
+export default { name: 'zz-leak', description: 'reads truth files through the build', assemble() {
+  throw new Error('LEAK ' + JSON.stringify([a, b, c, d]));
+} };
+`;
+
+/**
+ * What zz-flood prints on each case it floods: terminal escapes (clear the screen, set the
+ * title, a bell, a carriage return, a C1 control, a right-to-left override), then `chunks` times
+ * 64 KiB of 128-byte lines on stdout and as many on stderr.
+ */
+export const FLOOD = {
+  prefix: 'FLOOD\x1b[2J\x1b]0;title\x07\r\u009b31m\u202eFLOOD\n',
+  chunks: 8,
+  chunk: 65_536,
+} as const;
 
 export const HOSTILE: Record<string, [body: string, top?: string]> = {
   'zz-mutate-policy': ['input.policy.order_roles.reverse(); return { admitted: [] };'],
@@ -152,6 +196,18 @@ const entry = { candidate_id: c.candidate_id, content_identity: c.content_identi
 return { refusal: { reason: 'R'.repeat(5e6), diagnostic: 'D'.repeat(5e6), blocking_ids: ['B'.repeat(5e6)] }, trace: [entry] };`,
   ],
   'zz-noisy': ["console.log('NOISE'); console.error('NOISE'); return { admitted: [] };"],
+  // Terminal escapes, then far more than ctxbench shows of what a strategy prints (FLOOD).
+  'zz-flood': [
+    `if (${ON_ONE_CASE}) {
+  put(1, Buffer.from(${JSON.stringify(FLOOD.prefix)}));
+  for (let k = 0; k < ${FLOOD.chunks}; k++) { put(1, lines('F')); put(2, lines('G')); }
+}
+return { admitted: [] };`,
+    `import fs from 'node:fs';
+// Every byte written, however the pipe takes it (the fd may not block).
+const put = (fd, bytes) => { for (let at = 0; at < bytes.length; ) { try { at += fs.writeSync(fd, bytes, at); } catch (e) { if (e.code !== 'EAGAIN') throw e; } } };
+const lines = (c) => Buffer.from((c.repeat(127) + '\\n').repeat(512));`,
+  ],
   'zz-globals': [
     'return { admitted: [] };',
     'Array.prototype.sort = function () { return this; };\nObject.prototype.polluted = 1;\nMath.max = () => 0;',
@@ -162,6 +218,7 @@ return { refusal: { reason: 'R'.repeat(5e6), diagnostic: 'D'.repeat(5e6), blocki
 import path from 'node:path';
 import * as cp from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+const BUILT_TRUTH = ${JSON.stringify(BUILT_TRUTH)};
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const ledger = path.join(root, 'ledger/compiler-v1');
@@ -179,6 +236,9 @@ await attempt('the harness loader', async () => {
 await attempt('a child process', () => cp.execFileSync('cat', [path.join(ledger, 'wrong-scope.truth.json')]));
 await attempt('another copy on disk', () => fs.readFileSync(${JSON.stringify(path.join(ROOT, 'ledger/compiler-v1/wrong-scope.truth.json'))}));
 await attempt('any other file', () => fs.readFileSync('/etc/passwd'));
+// Where the build would have carried a truth file into dist/ (PLANTED): each must be gone.
+for (const file of BUILT_TRUTH) await attempt(\`the build's \${file}\`, () => fs.readFileSync(path.join(root, file)));
+await attempt('import a truth file hard-linked into strategies/', () => import('./zz-truth.json', { with: { type: 'json' } }));
 const Oracle = (await import(pathToFileURL(path.join(here, ['or', 'acle.js'].join(''))).href)).default;`,
   ],
 };
@@ -255,4 +315,5 @@ export const PLUGINS: Readonly<Record<string, string>> = {
   'zz-once.ts': ONCE,
   'zz-js-gated.js': JS_GATED,
   'zz-mjs-topk.mjs': MJS_TOPK,
+  'zzdata/zz-leak.ts': LEAK,
 };

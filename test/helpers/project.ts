@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { ROOT } from './corpus.js';
-import { PLUGINS } from './plugins.js';
+import { PLANTED, PLUGINS } from './plugins.js';
 
 /**
  * What building and running the package needs (the schemas and the formats document are the MCP
@@ -43,12 +43,25 @@ export interface BuiltProject {
   ) => { status: number | null; stdout: string; stderr: string };
 }
 
-/** Copy the project into `tmp`/pkg with `plugins` in strategies/, and run `npm run build` there. */
-export function builtProject(tmp: string, plugins: Readonly<Record<string, string>>): BuiltProject {
+/**
+ * Copy the project into `tmp`/pkg with `plugins` in strategies/ (a name may hold a subfolder) and
+ * the `planted` files of its ledger linked or copied there, and run `npm run build` there.
+ */
+export function builtProject(
+  tmp: string,
+  plugins: Readonly<Record<string, string>>,
+  planted: typeof PLANTED = {},
+): BuiltProject {
   const dir = path.join(tmp, 'pkg');
   copyProject(dir);
-  for (const [name, text] of Object.entries(plugins))
-    fs.writeFileSync(path.join(dir, 'strategies', name), text);
+  const into = (name: string) => {
+    const file = path.join(dir, 'strategies', name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    return file;
+  };
+  for (const [name, text] of Object.entries(plugins)) fs.writeFileSync(into(name), text);
+  for (const [name, { how, truth }] of Object.entries(planted))
+    (how === 'link' ? fs.linkSync : fs.copyFileSync)(path.join(dir, truth), into(name));
   // The build script, not tsc alone: it also copies plug-ins written in JavaScript into dist/.
   const b = spawnSync('npm', ['run', 'build', '--silent'], { cwd: dir, encoding: 'utf8' });
   return projectAt(dir, { status: b.status, output: b.stdout + b.stderr }, tmp);
@@ -113,7 +126,7 @@ export function sharedProject(cwd: string): BuiltProject {
   }
   let build: BuiltProject['build'];
   try {
-    build = builtProject(root, PLUGINS).build;
+    build = builtProject(root, PLUGINS, PLANTED).build;
   } catch (e) {
     // The waiting workers must hear of it too, not wait out BUILD_WAIT_MS.
     build = { status: null, output: String(e) };

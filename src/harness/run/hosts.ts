@@ -3,7 +3,7 @@
  * another's input or globals, a loop is stopped by a timeout, and a crash, running out of memory
  * or breaking the protocol (`protocol.ts`) costs one cell. From the built package each process
  * may read the code and nothing else (Node's permission model): no strategy that does not declare
- * `readsLedger` reads the ledger. The clock is the parent's (`clock.ts`).
+ * `readsLedger` reads the ledger. The clock is the parent's (`clock.ts`); `printed.ts` relays.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
@@ -15,6 +15,7 @@ import { BadFrame, CHANNEL_FD, FrameReader, frame, MAX_FRAME } from './frames.js
 import { type Answer, cutMessage, cutText, isAnswer } from './guard.js';
 import type { Inputs } from './input.js';
 import { type Launch, launch } from './launch.js';
+import { Printed } from './printed.js';
 import { breach, type Expecting, type HostReply, type HostRequest } from './protocol.js';
 
 export interface HostOptions {
@@ -55,13 +56,12 @@ class Host {
   private waiting: ((a: Answer) => void) | undefined;
   private readonly clock = new Deadline();
   private heldKey: string | undefined;
-  private stderrTail = '';
   private nextId = 0;
   dead = false;
   /** The first reason a host stopped is the one its cell reports. */
   private ended: string | undefined;
 
-  constructor(ref: StrategyRef, o: HostOptions, how: Launch, declared?: HostedStrategy) {
+  constructor(ref: StrategyRef, o: HostOptions, how: Launch, printed: Printed, declared?: HostedStrategy) {
     this.ref = ref;
     this.declared = declared;
     this.timeout = o.timeout;
@@ -75,11 +75,7 @@ class Host {
     });
     this.channel = this.child.stdio[CHANNEL_FD] as Socket;
     // What a strategy prints is for its author's eyes, never for ctxbench's own output.
-    this.child.stdout?.on('data', (d: Buffer) => process.stderr.write(d));
-    this.child.stderr?.on('data', (d: Buffer) => {
-      process.stderr.write(d);
-      this.stderrTail = (this.stderrTail + d.toString()).slice(-4096);
-    });
+    const shown = printed.relay(this.child);
     const reader = new FrameReader(MAX_FRAME);
     this.channel.on('data', (chunk: Buffer) => {
       if (this.dead) return;
@@ -96,7 +92,10 @@ class Host {
     });
     this.channel.on('error', () => {});
     // 'close', not 'exit': by then all it wrote to stderr (V8's word that the heap ran out) is read.
-    this.child.on('close', (code, signal) => this.end(ending(code, signal, this.stderrTail, how.memory)));
+    this.child.on('close', (code, signal) => {
+      shown.end();
+      this.end(ending(code, signal, shown.tail(), how.memory));
+    });
     this.child.on('error', () => this.end('could not be started'));
     // Loading is not compiling: a short --timeout must not fail a module that loads slowly.
     const loading = Math.max(this.timeout, LOAD_TIMEOUT);
@@ -229,6 +228,8 @@ export class Hosts {
   private readonly live = new Set<Host>();
   /** What each strategy file's first process said of it, by file. */
   private readonly declared = new Map<string, HostedStrategy>();
+  /** What each strategy file's processes print, by file: one budget each. */
+  private readonly printed = new Map<string, Printed>();
 
   constructor(o: HostOptions) {
     this.o = o;
@@ -261,7 +262,9 @@ export class Hosts {
   }
 
   private spawn(ref: StrategyRef): Host {
-    const host = new Host(ref, this.o, this.how, this.declared.get(ref.file));
+    const printed = this.printed.get(ref.file) ?? new Printed(ref.name);
+    this.printed.set(ref.file, printed);
+    const host = new Host(ref, this.o, this.how, printed, this.declared.get(ref.file));
     this.live.add(host);
     return host;
   }
