@@ -20,7 +20,8 @@ import {
   problemText,
   type StoredCompilation,
 } from './compilation.js';
-import { compilerExtras, differences } from './rederive.js';
+import { derivedExtras, extrasVerdict } from './extras.js';
+import { differences } from './rederive.js';
 
 /** What `compile` prints (src/harness/run/one.ts). */
 const COMPILED = ['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras', 'layout'];
@@ -148,8 +149,8 @@ function checkDocument(
 }
 
 /**
- * The extras of a compilation that is one of the compiler's own runs: derived (compilerExtras),
- * so they must be one of the sets its runs give, present and equal, nothing added. Any other
+ * The extras of a compilation that is the answer of a strategy whose extras its inputs decide
+ * (extras.ts): derived, so they must be that answer's, present and equal, nothing added. Any other
  * strategy's extras are its own words.
  */
 function extrasProblems(
@@ -157,19 +158,10 @@ function extrasProblems(
   stored: StoredCompilation,
   inputs: CheckInputs,
 ): Problem[] {
-  const sets = compilerExtras(inputs, stored.raw?.result ?? doc.result);
+  const sets = derivedExtras(inputs, stored.raw?.result ?? doc.result);
   if (sets === null) return [];
-  if (!Object.hasOwn(doc, 'extras'))
-    return [{ rule: 'result', text: "extras is missing: the compiler's own compilation writes them" }];
-  const found = sets.map((want) => differences(doc.extras, want, 'extras', []));
-  if (found.some((f) => f.length === 0)) return [];
-  const first = found.reduce((a, b) => (b.length < a.length ? b : a))[0];
-  return [
-    {
-      rule: 'result',
-      text: `${first?.at} ${first?.text}: the extras of the compiler's own compilation are derived, not a strategy's words`,
-    },
-  ];
+  const { problem } = extrasVerdict(sets, Object.hasOwn(doc, 'extras') ? doc.extras : undefined);
+  return problem === null ? [] : [{ rule: 'result', text: problem }];
 }
 
 type Facts = Record<string, { readonly rule: Problem['rule']; readonly want: unknown }>;
