@@ -188,12 +188,15 @@ export async function derivedExtrasAwaited(
 
 /**
  * Extras as written (undefined: not written) against those derived: the set they must be (the
- * one they equal, else the nearest), and why they are not it, or null when they are.
+ * one they equal, else the nearest, the set of `strategy` first when it is one), and why they
+ * are not it, or null when they are.
  */
 export function extrasVerdict(
-  sets: readonly DerivedExtras[],
+  derived: readonly DerivedExtras[],
   written: unknown,
+  strategy?: string,
 ): { readonly want: unknown; readonly problem: string | null } {
+  const sets = [...derived].sort((a, b) => Number(b.strategy === strategy) - Number(a.strategy === strategy));
   const first = sets[0] as DerivedExtras;
   if (written === undefined)
     return { want: first.extras, problem: `extras is missing: ${first.strategy}'s compilation writes them` };

@@ -125,13 +125,14 @@ function cellInputs(cell: Cell<StrategyInfo>, corpus: Corpus): Inputs {
  * with why the row's are not them, or the row's own (a strategy's words) when nothing derives them.
  */
 async function extrasOf(
+  cell: Cell<StrategyInfo>,
   stored: Record<string, unknown>,
   inputs: Inputs,
   claims: unknown,
 ): Promise<{ readonly want: unknown; readonly problem: string | null }> {
   const written = isPlainObject(claims) ? claims.extras : undefined;
   const sets = stored.result === null ? null : await derivedExtrasAwaited(inputs, stored.result);
-  return sets === null ? { want: written, problem: null } : extrasVerdict(sets, written);
+  return sets === null ? { want: written, problem: null } : extrasVerdict(sets, written, cell.strategy.name);
 }
 
 /** Why a stored line is not the cell the study writes at its place, or null when it is. */
@@ -179,7 +180,7 @@ export async function checkCell(
       ? claims.extras.error
       : '';
   const inputs = cellInputs(cell, corpus);
-  const extras = await extrasOf(stored, inputs, claims);
+  const extras = await extrasOf(cell, stored, inputs, claims);
   let again: { row: Row; compilation: CompilationLine };
   try {
     again = finishCell(cell, corpus, ledger, (input) =>
