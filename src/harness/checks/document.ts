@@ -20,7 +20,7 @@ import {
   problemText,
   type StoredCompilation,
 } from './compilation.js';
-import { derivedExtras, extrasVerdict } from './extras.js';
+import { derivedExtras, derivedExtrasAwaited, extrasVerdict } from './extras.js';
 import { differences } from './rederive.js';
 
 /** What `compile` prints (src/harness/run/one.ts). */
@@ -93,6 +93,20 @@ export function validateDocument(file: string, doc: unknown, inputs: CheckInputs
   };
   const found = checkCompilation(stored, inputs);
   return [...found, ...checkDocument(doc, stored, inputs, found)];
+}
+
+/**
+ * `validateDocument` once every answer whose extras the document's result may carry is made,
+ * however long that takes (the exact engine loaded, the integer program solved): so its extras
+ * are derived wherever the inputs decide them, not only where that needs no waiting.
+ */
+export async function validateDocumentAwaited(
+  file: string,
+  doc: unknown,
+  inputs: CheckInputs,
+): Promise<Problem[]> {
+  if (isPlainObject(doc)) await derivedExtrasAwaited(inputs, doc.result);
+  return validateDocument(file, doc, inputs);
 }
 
 /**

@@ -43,17 +43,21 @@ const entriesOf = (result: unknown): Record<string, unknown>[] =>
     ? result.trace.entries.filter(isPlainObject)
     : [];
 
+/** Whether a result may carry a trace of the kit's `selectionTrace`: one entry per candidate. */
+const selectionShaped = (result: unknown, inputs: CheckInputs): boolean =>
+  entriesOf(result).length === inputs.candidates.length;
+
 /**
- * Whether a result may carry the trace a strategy named `name` writes with the kit's
- * `selectionTrace`: one entry per candidate, and some entry says its name, or none could (every
- * candidate failed a gate).
+ * Whether a result may carry the trace the harness writes around the answer of a strategy named
+ * `name` that keeps none (`selectionTrace` without reasons): every entry it does not admit fails
+ * a gate or says `name`, as every entry it admits does.
  */
 const tagged =
   (name: string) =>
   (result: unknown, inputs: CheckInputs): boolean => {
     const entries = entriesOf(result);
     return (
-      entries.length === inputs.candidates.length &&
+      selectionShaped(result, inputs) &&
       (entries.some((e) => e.reason_detail === name) || entries.every((e) => e.decision === 'REJECTED_HARD'))
     );
   };
@@ -89,9 +93,10 @@ const DERIVERS: readonly Deriver[] = [
     },
   },
   ...MODES.map(
+    // Its trace gives its own reasons (a tier shed, the head over the budget), and it is cheap.
     (mode): Deriver => ({
       name: TIERED_NAMES[mode],
-      may: tagged(TIERED_NAMES[mode]),
+      may: selectionShaped,
       answer: (inputs) => compileTiered(strategyInput(inputs), mode),
     }),
   ),
@@ -137,11 +142,16 @@ function madeBy(
     return null;
   }
   if (answer === undefined) return undefined;
+  // Once known, a waited-for answer is known without waiting too.
+  const settle = (m: Made | null): Made | null => {
+    memo.set(d.name, m);
+    return m;
+  };
   const m =
     answer instanceof Promise
       ? answer.then(
-          (a) => write(inputs, d.name, a),
-          () => null,
+          (a) => settle(write(inputs, d.name, a)),
+          () => settle(null),
         )
       : write(inputs, d.name, answer);
   memo.set(d.name, m);
