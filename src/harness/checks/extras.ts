@@ -49,8 +49,9 @@ const selectionShaped = (result: unknown, inputs: CheckInputs): boolean =>
 
 /**
  * Whether a result may carry the trace the harness writes around the answer of a strategy named
- * `name` that keeps none (`selectionTrace` without reasons): every entry it does not admit fails
- * a gate or says `name`, as every entry it admits does.
+ * `name` that keeps none (`selectionTrace` without reasons): there, every entry admitted and
+ * every one left out that passes the gates says `name`, so some entry does, unless every
+ * candidate failed a gate.
  */
 const tagged =
   (name: string) =>
