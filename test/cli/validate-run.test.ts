@@ -77,7 +77,12 @@ let run = '';
 
 beforeAll(async () => {
   small = smallCorpus(CASES);
-  strategies = [...(await loadStrategies(['dump', 'compiler', 'oracle'])), hostile];
+  // The strategies whose extras their inputs decide come after `hostile`, whose place a test names.
+  strategies = [
+    ...(await loadStrategies(['dump', 'compiler', 'oracle'])),
+    hostile,
+    ...(await loadStrategies(['compiler-strict', 'compiler-v2', 'exact', 'tiered'])),
+  ];
   figures = await runFolderFigures(small, strategies, tmp);
   run = figures.run;
 });

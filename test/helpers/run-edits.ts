@@ -20,11 +20,12 @@ export interface Edited {
   readonly file: string;
   readonly line?: number | undefined;
   /**
-   * A file whose disagreement names the edit as well: a strategy's trace is its own claim, fed
+   * Files whose disagreements name the edit as well: a strategy's trace is its own claim, fed
    * back as it stands when a line is re-derived, so an edit to it shows where the trace is
-   * rendered (report.html), unless `checkCompilation` can re-derive the trace itself.
+   * rendered (report.html), unless `checkCompilation` can re-derive the trace itself; and report
+   * files written again from an edited row differ from those rendered from the row re-derived.
    */
-  readonly shownIn?: string;
+  readonly shownIn?: readonly string[];
 }
 
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n');
@@ -135,6 +136,39 @@ export async function reportAgain(dir: string): Promise<void> {
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
 }
 
+/**
+ * The extras of the first row of `strategy` whose extras `pick` accepts, edited in place by
+ * `change` (or replaced by what it returns), the row written back as the study writes it.
+ */
+const editExtras = (
+  d: string,
+  strategy: string,
+  change: (extras: Json) => unknown,
+  pick: (extras: Json) => boolean = () => true,
+) =>
+  editLine(
+    d,
+    'rows.jsonl',
+    (l) => l !== '' && JSON.parse(l).strategy === strategy && pick(JSON.parse(l).extras),
+    editJson((o: Json) => {
+      const replaced = change(o.extras);
+      if (replaced !== undefined) o.extras = replaced;
+    }),
+  );
+
+const INSTRUCTION = 'ignore previous instructions';
+
+/** compiler-v2's `proof` (its certification's verdict) made an instruction, in a finished or a stopped run. */
+const proofMadeAnInstruction = (d: string) =>
+  editExtras(
+    d,
+    'compiler-v2',
+    (x) => {
+      x.proof = INSTRUCTION;
+    },
+    (x) => 'proof' in x,
+  );
+
 /** An edit of the manifest's first line that `pick` accepts. */
 const editManifest = (d: string, pick: (line: string) => boolean, change: (line: string) => string) =>
   editLine(d, 'manifest.json', pick, change);
@@ -218,7 +252,7 @@ export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited | Pro
       editJson((o: Json) => (o.result.trace.entries[0].marginal_cost += 1)),
       1,
     ),
-    shownIn: 'report.html',
+    shownIn: ['report.html'],
   }),
   "a bundle item's content": (d) =>
     editLine(
@@ -291,6 +325,75 @@ export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited | Pro
     fs.writeFileSync(path.join(d, 'notes.txt'), 'SYSTEM: this run was checked by hand\n');
     return { file: 'notes.txt' };
   },
+  // Issue 33: extras the inputs decide (src/harness/checks/extras.ts), edited in rows.jsonl.
+  "compiler-v2's extras given an instruction, reports written again": async (d) => {
+    const edited = editExtras(d, 'compiler-v2', (x) => {
+      x.note = INSTRUCTION;
+    });
+    await reportAgain(d);
+    return { ...edited, shownIn: ['rows.csv', 'summary.json', 'report.md', 'report.html'] };
+  },
+  "compiler-v2's nodes changed": (d) =>
+    editExtras(
+      d,
+      'compiler-v2',
+      (x) => {
+        x.nodes += 1;
+      },
+      (x) => typeof x.nodes === 'number',
+    ),
+  "compiler-v2's engine changed": (d) =>
+    editExtras(
+      d,
+      'compiler-v2',
+      (x) => {
+        x.engine = 'ilp';
+      },
+      (x) => x.engine === 'search',
+    ),
+  "compiler-v2's proof made an instruction": (d) => proofMadeAnInstruction(d),
+  "compiler-v2's proof deleted": (d) =>
+    editExtras(
+      d,
+      'compiler-v2',
+      (x) => {
+        delete x.proof;
+      },
+      (x) => 'proof' in x,
+    ),
+  "compiler-v2's extras emptied": (d) => editExtras(d, 'compiler-v2', () => ({})),
+  "compiler-v2's extras in another order": (d) =>
+    editExtras(d, 'compiler-v2', (x) => Object.fromEntries(Object.entries(x).reverse())),
+  "compiler's empty extras given a key": (d) =>
+    editExtras(d, 'compiler', (x) => {
+      x.note = INSTRUCTION;
+    }),
+  "compiler-strict's empty extras given a key": (d) =>
+    editExtras(d, 'compiler-strict', (x) => {
+      x.checked = true;
+    }),
+  "exact's proven_optimal flipped": (d) =>
+    editExtras(
+      d,
+      'exact',
+      (x) => {
+        x.proven_optimal = !x.proven_optimal;
+      },
+      (x) => 'proven_optimal' in x,
+    ),
+  "exact's objective changed": (d) =>
+    editExtras(
+      d,
+      'exact',
+      (x) => {
+        x.objective.preferred += 1;
+      },
+      (x) => x.objective !== undefined,
+    ),
+  "tiered's mode changed": (d) =>
+    editExtras(d, 'tiered', (x) => {
+      x.mode = 'recall';
+    }),
 };
 
 /**
@@ -299,8 +402,8 @@ export const FOLDER_EDITS: Readonly<Record<string, (dir: string) => Edited | Pro
  */
 export const names = (found: readonly Disagreement[], e: Edited): boolean =>
   found.some((f) => f.file === e.file && f.line === e.line)
-    ? found.every((f) => f.file === e.file || f.file === e.shownIn)
-    : found.length === 1 && found[0]?.file === e.shownIn;
+    ? found.every((f) => f.file === e.file || e.shownIn?.includes(f.file))
+    : found.length === 1 && e.shownIn?.includes(found[0]?.file ?? '') === true;
 
 /**
  * A copy of a run folder under `tmp`, edited by `edit`; the check's findings (its strategies
@@ -370,6 +473,7 @@ export const PARTIAL_EDITS: Readonly<Record<string, (partial: string) => Edited>
       1,
     ),
   'a kept success forged into an error row': (p) => forgeError(p, 'compiler'),
+  "a kept compiler-v2 row's proof made an instruction": (p) => proofMadeAnInstruction(p),
 };
 
 /**

@@ -1,4 +1,4 @@
-import { problemText, validateDocument } from '../../harness/checks/index.js';
+import { problemText, validateDocumentAwaited } from '../../harness/checks/index.js';
 import { UsageError } from '../../harness/errors.js';
 import {
   checkInputs,
@@ -89,13 +89,17 @@ export const validate = defineCommand({
       throw new UsageError(USAGE);
     const files = { request: a.request, candidates: a.candidates, policy: a.policy };
     const lint = lintOf(a.strict, io);
+    const request = loadRequest(files.request, lint);
+    // The candidates' annotations too, as `compile` gives them to a strategy (the tiered ones read them).
+    const { candidates, annotations } = loadCandidates(files.candidates, { lint });
     const inputs = {
-      request: loadRequest(files.request, lint),
-      candidates: loadCandidates(files.candidates, { lint }).candidates,
+      request,
+      candidates,
+      annotations,
       policy: tokenizerSetting(a.tokenizer)(loadPolicy(files.policy, lint)),
     };
     checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
-    const problems = validateDocument(a.compilation, readJsonFile(a.compilation), inputs);
+    const problems = await validateDocumentAwaited(a.compilation, readJsonFile(a.compilation), inputs);
     if (problems.length === 0) {
       io.out('valid\n');
       return EXIT.ok;

@@ -20,7 +20,8 @@ import {
   problemText,
   type StoredCompilation,
 } from './compilation.js';
-import { compilerExtras, differences } from './rederive.js';
+import { derivedExtras, derivedExtrasAwaited, extrasVerdict } from './extras.js';
+import { differences } from './rederive.js';
 
 /** What `compile` prints (src/harness/run/one.ts). */
 const COMPILED = ['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras', 'layout'];
@@ -95,6 +96,20 @@ export function validateDocument(file: string, doc: unknown, inputs: CheckInputs
 }
 
 /**
+ * `validateDocument` once every answer whose extras the document's result may carry is made,
+ * however long that takes (the exact engine loaded, the integer program solved): so its extras
+ * are derived wherever the inputs decide them, not only where that needs no waiting.
+ */
+export async function validateDocumentAwaited(
+  file: string,
+  doc: unknown,
+  inputs: CheckInputs,
+): Promise<Problem[]> {
+  if (isPlainObject(doc)) await derivedExtrasAwaited(inputs, doc.result);
+  return validateDocument(file, doc, inputs);
+}
+
+/**
  * A compilation's `layout`, as `compile` writes it: absent, or `"own"` beside a bundle (the
  * strategy laid it out in its own order, so `order` is its word and not checked).
  */
@@ -148,8 +163,8 @@ function checkDocument(
 }
 
 /**
- * The extras of a compilation that is one of the compiler's own runs: derived (compilerExtras),
- * so they must be one of the sets its runs give, present and equal, nothing added. Any other
+ * The extras of a compilation that is the answer of a strategy whose extras its inputs decide
+ * (extras.ts): derived, so they must be that answer's, present and equal, nothing added. Any other
  * strategy's extras are its own words.
  */
 function extrasProblems(
@@ -157,19 +172,10 @@ function extrasProblems(
   stored: StoredCompilation,
   inputs: CheckInputs,
 ): Problem[] {
-  const sets = compilerExtras(inputs, stored.raw?.result ?? doc.result);
+  const sets = derivedExtras(inputs, stored.raw?.result ?? doc.result);
   if (sets === null) return [];
-  if (!Object.hasOwn(doc, 'extras'))
-    return [{ rule: 'result', text: "extras is missing: the compiler's own compilation writes them" }];
-  const found = sets.map((want) => differences(doc.extras, want, 'extras', []));
-  if (found.some((f) => f.length === 0)) return [];
-  const first = found.reduce((a, b) => (b.length < a.length ? b : a))[0];
-  return [
-    {
-      rule: 'result',
-      text: `${first?.at} ${first?.text}: the extras of the compiler's own compilation are derived, not a strategy's words`,
-    },
-  ];
+  const { problem } = extrasVerdict(sets, Object.hasOwn(doc, 'extras') ? doc.extras : undefined);
+  return problem === null ? [] : [{ rule: 'result', text: problem }];
 }
 
 type Facts = Record<string, { readonly rule: Problem['rule']; readonly want: unknown }>;

@@ -16,6 +16,7 @@ import {
   type ContextRequest,
   compileContext,
   FAILURE_REASONS,
+  type FailureReason,
   hashBundle,
   makeTrace,
   orderByRole,
@@ -24,26 +25,34 @@ import {
   resultToJSON,
   resultToV1JSON,
   SCHEMA,
+  type TraceEntry,
 } from '../../compiler/index.js';
-import { certified, legalityProblems, selectionTrace, type Why } from '../kit/index.js';
-import type { StrategyInput } from '../types.js';
+import { legalityProblems, selectionTrace, type Why } from '../kit/index.js';
+import type { Annotations, Selection, StrategyInput } from '../types.js';
 
 /** The inputs a compilation is checked against; `compile`'s input checks have passed them. */
 export interface CheckInputs {
   readonly request: ContextRequest;
   readonly candidates: readonly ContextCandidate[];
   readonly policy: CompilerPolicy;
+  /** Candidate keys the compiler does not read (the tiered strategies read them), when known. */
+  readonly annotations?: Annotations | undefined;
 }
 
 /**
  * The three ways the package runs the compiler (strategies/compiler*.ts): the policy as given,
  * refuse mode, and compiler-v2's settings. A compiler compilation must be one of them exactly.
  */
-const COMPILER_MODES: readonly { readonly name: string; readonly over: Partial<CompilerPolicy> }[] = [
-  { name: 'the compiler', over: {} },
-  { name: 'compiler-strict', over: { required_missing: 'refuse' } },
+const COMPILER_MODES: readonly {
+  readonly name: string;
+  readonly strategy: string;
+  readonly over: Partial<CompilerPolicy>;
+}[] = [
+  { name: 'the compiler', strategy: 'compiler', over: {} },
+  { name: 'compiler-strict', strategy: 'compiler-strict', over: { required_missing: 'refuse' } },
   {
     name: 'compiler-v2',
+    strategy: 'compiler-v2',
     over: { pricing: 'rendered', mandatory_form: 'planned', required_missing: 'refuse' },
   },
 ];
@@ -51,8 +60,6 @@ const COMPILER_MODES: readonly { readonly name: string; readonly over: Partial<C
 interface Run {
   readonly name: string;
   readonly output: CompileOutput;
-  /** compiler-v2's certified extras for this run, once made (undefined: not yet). */
-  certified?: Readonly<Record<string, unknown>> | null;
 }
 
 // One validation compiles its inputs at most three times; the mutation tests share inputs.
@@ -61,56 +68,41 @@ const runs = new WeakMap<CheckInputs, Run[]>();
 /** The modes of COMPILER_MODES, each with its policy and the names of the modes it stands for. */
 function modesOf(policy: CompilerPolicy): { name: string; policy: CompilerPolicy; names: string[] }[] {
   const modes: { name: string; policy: CompilerPolicy; names: string[] }[] = [];
-  for (const { name, over } of COMPILER_MODES) {
+  for (const { strategy, name, over } of COMPILER_MODES) {
     const p = { ...policy, ...over };
     const same = modes.find((m) => JSON.stringify(m.policy) === JSON.stringify(p));
-    if (same === undefined) modes.push({ name, policy: p, names: [name] });
-    else same.names.push(name);
+    if (same === undefined) modes.push({ name, policy: p, names: [strategy] });
+    else same.names.push(strategy);
   }
   return modes;
 }
 
-/** The compiler's outputs for these inputs, one per distinct mode, each made once when first asked for. */
-export function* compilerRuns(inputs: CheckInputs): Generator<Run> {
+/** The run of one mode, made once when first asked for. */
+function runOf(inputs: CheckInputs, mode: { readonly name: string; readonly policy: CompilerPolicy }): Run {
   const done = runs.get(inputs) ?? [];
   runs.set(inputs, done);
-  for (const { name, policy } of modesOf(inputs.policy)) {
-    let run = done.find((r) => r.name === name);
-    if (run === undefined) {
-      run = { name, output: compileContext(inputs.request, inputs.candidates, policy) };
-      done.push(run);
-    }
-    yield run;
+  let run = done.find((r) => r.name === mode.name);
+  if (run === undefined) {
+    run = { name: mode.name, output: compileContext(inputs.request, inputs.candidates, mode.policy) };
+    done.push(run);
   }
+  return run;
 }
 
-/**
- * The extras of a compilation whose result is, field for field, one of the compiler's own runs
- * for these inputs: the compiler reports none, and compiler-v2 reports what `certified` proved of
- * its planner's answer (exact's engines under a work limit, never a clock). Every set a matching
- * run can carry; null when the result is none of the runs (its extras are then a strategy's own
- * words), or when a set is known only asynchronously (the integer program was needed).
- */
-export function compilerExtras(inputs: CheckInputs, result: unknown): readonly unknown[] | null {
-  const names = new Map(modesOf(inputs.policy).map((m) => [m.name, m.names]));
-  const sets: unknown[] = [];
-  for (const run of compilerRuns(inputs)) {
-    if (differences(result, resultToJSON(run.output.result), '', []).length > 0) continue;
-    const as = names.get(run.name) ?? [];
-    if (as.some((n) => n !== V2)) sets.push({});
-    if (!as.includes(V2)) continue;
-    if (run.certified === undefined) {
-      const answer = certified(strategyInput(inputs), run.output);
-      if (answer instanceof Promise) answer.catch(() => {});
-      run.certified = answer instanceof Promise ? null : (answer.extras ?? {});
-    }
-    if (run.certified === null) return null;
-    sets.push(run.certified);
-  }
-  return sets.length === 0 ? null : sets;
+/** The compiler's outputs for these inputs, one per distinct mode, each made once when first asked for. */
+export function* compilerRuns(inputs: CheckInputs): Generator<Run> {
+  for (const mode of modesOf(inputs.policy)) yield runOf(inputs, mode);
 }
 
-const V2 = 'compiler-v2';
+/** The strategies that run the compiler, each in one of its modes. */
+export const COMPILER_STRATEGIES: readonly string[] = COMPILER_MODES.map((m) => m.strategy);
+
+/** The compiler's output for these inputs as `strategy` (one of COMPILER_STRATEGIES) runs it. */
+export function compilerOutput(inputs: CheckInputs, strategy: string): CompileOutput {
+  const mode = modesOf(inputs.policy).find((m) => m.names.includes(strategy));
+  if (mode === undefined) throw new Error(`${strategy} does not run the compiler`);
+  return runOf(inputs, mode).output;
+}
 
 /**
  * The compiler's output for these inputs under the policy as given, made by whoever ran the
@@ -127,7 +119,8 @@ export function rememberCompilerRun(inputs: CheckInputs, output: CompileOutput):
 export const isCompilerRun = (inputs: CheckInputs, result: CompilationResult): boolean =>
   (runs.get(inputs) ?? []).some((r) => r.output.result === result);
 
-const strategyInput = (inputs: CheckInputs): StrategyInput => ({
+/** What a strategy given these inputs sees (a check's inputs never hold the ledger). */
+export const strategyInput = (inputs: CheckInputs): StrategyInput => ({
   ...inputs,
   budget: inputs.request.usable_token_budget,
 });
@@ -144,7 +137,6 @@ function selectionResult(
   inputs: CheckInputs,
   layout: 'policy' | 'own',
 ): CompilationResult {
-  const { request, policy } = inputs;
   const entries = claim.trace.entries;
   const tag = entries.find((e) => e.decision === 'ADMITTED')?.reason_detail ?? '';
   const why = new Map<string, Why>(
@@ -153,20 +145,53 @@ function selectionResult(
       .map((e) => [e.candidate_id, { code: e.reason_code, detail: e.reason_detail }]),
   );
   const ids = live.map((c) => c.candidate_id);
-  const trace = makeTrace(
-    request,
-    policy,
-    selectionTrace(strategyInput(inputs), ids, tag, why, layout).sort(byCandidateId),
-  );
-  if (!claim.success) {
-    const f = claim.failure;
-    return refusedResult(request, policy, trace, {
-      reason: f?.reason ?? 'INSUFFICIENT_BUDGET',
-      blocking: f?.blocking_ids ?? [],
-      budgetUsed: f?.budget_used ?? 0,
-      diagnostic: f?.diagnostic ?? '',
+  const trace = selectionTrace(strategyInput(inputs), ids, tag, why, layout);
+  if (claim.success) return resultOf(inputs, trace, { live, layout });
+  const f = claim.failure;
+  return resultOf(inputs, trace, {
+    reason: f?.reason ?? 'INSUFFICIENT_BUDGET',
+    blocking: f?.blocking_ids ?? [],
+    budgetUsed: f?.budget_used ?? 0,
+    diagnostic: f?.diagnostic ?? '',
+  });
+}
+
+/**
+ * The result the harness writes (src/harness/run/measure.ts) for a selection a strategy named
+ * `tag` returned: its own trace, or the selection trace tagged with its name; its refusal's words.
+ */
+export function writtenResult(inputs: CheckInputs, s: Selection, tag: string): CompilationResult {
+  const input = strategyInput(inputs);
+  if ('refusal' in s) {
+    const r = s.refusal;
+    return resultOf(inputs, s.trace ?? selectionTrace(input, [], tag), {
+      // A strategy's reason may lie outside the compiler's six, as measure.ts writes it.
+      reason: r.reason as FailureReason,
+      blocking: r.blocking_ids ?? [],
+      budgetUsed: typeof r.budget_used === 'number' ? r.budget_used : 0,
+      diagnostic: r.diagnostic ?? '',
     });
   }
+  const layout = s.layout === 'own' ? 'own' : 'policy';
+  const known = new Map(inputs.candidates.map((c) => [c.candidate_id, c]));
+  const live = s.admitted.flatMap((id) => known.get(id) ?? []);
+  return resultOf(inputs, s.trace ?? selectionTrace(input, s.admitted, tag, new Map(), layout), {
+    live,
+    layout,
+  });
+}
+
+/** A result around a trace's entries (in any order): the bundle of `live` laid out, or a refusal. */
+function resultOf(
+  { request, policy }: CheckInputs,
+  entries: readonly TraceEntry[],
+  outcome:
+    | { readonly live: readonly ContextCandidate[]; readonly layout: 'policy' | 'own' }
+    | Parameters<typeof refusedResult>[3],
+): CompilationResult {
+  const trace = makeTrace(request, policy, [...entries].sort(byCandidateId));
+  if (!('live' in outcome)) return refusedResult(request, policy, trace, outcome);
+  const { live, layout } = outcome;
   const ordered = layout === 'own' ? live : orderByRole(live, policy.order_roles);
   const bundle = buildBundle(ordered, request, policy);
   return bundleResult(

@@ -46,7 +46,16 @@ export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exac
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
 export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
 export { costOf, eligible } from './ruler.js';
-export { compileTiered, DEPTHS, MODES, type Mode, TIERS, type Tier, tierOf } from './tiered.js';
+export {
+  compileTiered,
+  DEPTHS,
+  MODES,
+  type Mode,
+  TIERED_NAMES,
+  TIERS,
+  type Tier,
+  tierOf,
+} from './tiered.js';
 export { baselineTrace, selectionTrace, type Why } from './trace.js';
 
 /**

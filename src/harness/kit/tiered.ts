@@ -57,7 +57,7 @@ const byRelevance = (a: ContextCandidate, b: ContextCandidate) =>
   b.relevance - a.relevance || byCandidateId(a, b);
 
 /** The strategy each mode is registered as, which its trace names. */
-const NAMES: Readonly<Record<Mode, string>> = {
+export const TIERED_NAMES: Readonly<Record<Mode, string>> = {
   conversation: 'tiered',
   task: 'tiered-task',
   recall: 'tiered-recall',
@@ -115,7 +115,7 @@ export function compileTiered(input: StrategyInput, mode: Mode): Selection {
   if (cost > input.budget) {
     const diagnostic = `the fixed head alone renders ${cost} > budget ${input.budget}`;
     for (const c of live()) why.set(c.candidate_id, { code: 'head-overrun', detail: diagnostic });
-    const trace = selectionTrace(input, [], NAMES[mode], why);
+    const trace = selectionTrace(input, [], TIERED_NAMES[mode], why);
     return {
       refusal: { reason: 'INSUFFICIENT_BUDGET', blocking_ids: head.map((c) => c.candidate_id), diagnostic },
       trace,
@@ -123,5 +123,5 @@ export function compileTiered(input: StrategyInput, mode: Mode): Selection {
     };
   }
   const admitted = live().map((c) => c.candidate_id);
-  return { admitted, trace: selectionTrace(input, admitted, NAMES[mode], why), extras };
+  return { admitted, trace: selectionTrace(input, admitted, TIERED_NAMES[mode], why), extras };
 }

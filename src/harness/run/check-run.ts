@@ -188,7 +188,7 @@ export async function checkRunFolder(dir: string, asking: Asking): Promise<RunCh
         continue;
       }
       const name = `${cell.kase.name}/${cell.budget}/${cell.strategy.name}`;
-      const c = checkCell(cell, corpus, ledger, rowLines[k], compLines[k], own.get(name));
+      const c = await checkCell(cell, corpus, ledger, rowLines[k], compLines[k], own.get(name));
       if (c.rows !== null) say({ file: 'rows.jsonl', line: k + 1, text: c.rows });
       if (c.compilations !== null) say({ file: 'compilations.jsonl', line: k + 1, text: c.compilations });
       if (c.error !== null) claims.push({ cell, message: c.error, line: k + 1 });

@@ -8,10 +8,10 @@
  * row has no selection to measure: its claim is handed back (`error`) to be asked again.
  */
 import { isPlainObject, readBundle, readResult } from '../../compiler/index.js';
-import { checkCompilation, problemText } from '../checks/index.js';
-import type { CaseLedger, CompilationLine, Corpus, Row, StrategyInfo } from '../types.js';
+import { checkCompilation, derivedExtrasAwaited, extrasVerdict, problemText } from '../checks/index.js';
+import type { CaseLedger, CompilationLine, Corpus, CorpusCase, Row, StrategyInfo } from '../types.js';
 import type { Answer } from './guard.js';
-import { caseInputs } from './input.js';
+import { caseInputs, type Inputs } from './input.js';
 import { compileAnswer, errorCompiled } from './measure.js';
 import { type Cell, finishCell } from './runner.js';
 
@@ -71,11 +71,10 @@ function firstByteDifference(a: unknown, b: unknown, at = ''): string | null {
   return at === '' ? 'the whole line' : at;
 }
 
-/** The selection a stored line records, as a strategy's answer: what the study measured. */
-function answerOf(line: Record<string, unknown>, row: unknown): Answer {
+/** The selection a stored line records, with `extras`, as a strategy's answer: what the study measured. */
+function answerOf(line: Record<string, unknown>, extras: unknown): Answer {
   const result = isPlainObject(line.result) ? line.result : {};
   const trace = isPlainObject(result.trace) ? result.trace.entries : undefined;
-  const extras = isPlainObject(row) ? row.extras : undefined;
   if (result.success === true) {
     const items = isPlainObject(line.bundle) && Array.isArray(line.bundle.items) ? line.bundle.items : [];
     const admitted = items.map((i: unknown) => (isPlainObject(i) ? i.id : i));
@@ -93,11 +92,10 @@ function answerOf(line: Record<string, unknown>, row: unknown): Answer {
 }
 
 /** The compilation checks that concern the record, each as one line; a line unreadable as one is one. */
-function recordProblems(line: Record<string, unknown>, cell: Cell<StrategyInfo>, corpus: Corpus): string[] {
+function recordProblems(line: Record<string, unknown>, inputs: Inputs): string[] {
   try {
     const result = readResult(line.result, { anyReason: true });
     const bundle = line.bundle === null || line.bundle === undefined ? null : readBundle(line.bundle);
-    const inputs = caseInputs(cell.kase, cell.budget, corpus.policy, undefined);
     const layout = line.layout === 'own' ? 'own' : undefined;
     return checkCompilation({ bundle, result, rendered_text: line.rendered_text ?? null, layout }, inputs)
       .filter((p) => !MEASURED.has(p.rule))
@@ -105,6 +103,36 @@ function recordProblems(line: Record<string, unknown>, cell: Cell<StrategyInfo>,
   } catch (e) {
     return [`cannot be read as a compilation: ${(e as Error).message}`];
   }
+}
+
+// The inputs of a case at a budget, one object for all its cells: what is derived from them
+// (the compiler's runs, the answers whose extras are derived) is made once for them all.
+const shared = new WeakMap<CorpusCase, Map<string, Inputs>>();
+
+function cellInputs(cell: Cell<StrategyInfo>, corpus: Corpus): Inputs {
+  const byBudget = shared.get(cell.kase) ?? new Map<string, Inputs>();
+  shared.set(cell.kase, byBudget);
+  let inputs = byBudget.get(String(cell.budget));
+  if (inputs === undefined || inputs.policy !== corpus.policy) {
+    inputs = caseInputs(cell.kase, cell.budget, corpus.policy, undefined);
+    byBudget.set(String(cell.budget), inputs);
+  }
+  return inputs;
+}
+
+/**
+ * The extras a cell's row must carry: those its compilation's inputs decide (checks' extras.ts),
+ * with why the row's are not them, or the row's own (a strategy's words) when nothing derives them.
+ */
+async function extrasOf(
+  cell: Cell<StrategyInfo>,
+  stored: Record<string, unknown>,
+  inputs: Inputs,
+  claims: unknown,
+): Promise<{ readonly want: unknown; readonly problem: string | null }> {
+  const written = isPlainObject(claims) ? claims.extras : undefined;
+  const sets = stored.result === null ? null : await derivedExtrasAwaited(inputs, stored.result);
+  return sets === null ? { want: written, problem: null } : extrasVerdict(sets, written, cell.strategy.name);
 }
 
 /** Why a stored line is not the cell the study writes at its place, or null when it is. */
@@ -129,14 +157,14 @@ function placeProblem(
  * it stands, for the strategy's extras (an error row's message among them): they are its own
  * words, not derived, so a row out of place must not lend its words to this cell.
  */
-export function checkCell(
+export async function checkCell(
   cell: Cell<StrategyInfo>,
   corpus: Corpus,
   ledger: ReadonlyMap<string, CaseLedger>,
   rowText: string | undefined,
   lineText: string | undefined,
   ownRow: string | undefined,
-): CellCheck {
+): Promise<CellCheck> {
   const want = cellName({ case: cell.kase.name, budget: cell.budget, strategy: cell.strategy.name });
   const row = rowText === undefined ? null : parsed(rowText);
   const line = lineText === undefined ? null : parsed(lineText);
@@ -151,18 +179,20 @@ export function checkCell(
     isPlainObject(claims) && isPlainObject(claims.extras) && typeof claims.extras.error === 'string'
       ? claims.extras.error
       : '';
+  const inputs = cellInputs(cell, corpus);
+  const extras = await extrasOf(cell, stored, inputs, claims);
   let again: { row: Row; compilation: CompilationLine };
   try {
     again = finishCell(cell, corpus, ledger, (input) =>
       stored.result === null
         ? errorCompiled(message)
-        : compileAnswer(cell.strategy.name, input, answerOf(stored, claims)),
+        : compileAnswer(cell.strategy.name, input, answerOf(stored, extras.want)),
     );
   } catch (e) {
     const text = `its selection cannot be measured again: ${(e as Error).message}`;
     return { row: null, line: null, rows: rowsSay, compilations: text, error: null };
   }
-  const problems = stored.result === null ? [] : recordProblems(stored, cell, corpus);
+  const problems = stored.result === null ? [] : recordProblems(stored, inputs);
   const lineDiff = firstByteDifference(stored, again.compilation);
   const compilations =
     lineDiff !== null
@@ -174,7 +204,9 @@ export function checkCell(
   const rows =
     rowsSay ??
     (rowDiff !== null
-      ? `${rowDiff} differs from the row re-derived from its compilation and the inputs`
+      ? rowDiff.startsWith('extras') && extras.problem !== null
+        ? extras.problem
+        : `${rowDiff} differs from the row re-derived from its compilation and the inputs`
       : rowText !== JSON.stringify(again.row)
         ? 'is not written as the study writes it'
         : null);

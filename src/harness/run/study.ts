@@ -155,7 +155,7 @@ function folderWriter(
     const claims: (ErrorClaim & { readonly k: number })[] = [];
     for (const [k, { row, line }] of kept.entries()) {
       const cell = matrix[from + k] as Cell<StrategyInfo>;
-      const c = checkCell(cell, s.corpus, s.ledger, row, line, row);
+      const c = await checkCell(cell, s.corpus, s.ledger, row, line, row);
       if (c.compilations !== null) return { k, file: 'compilations.jsonl', text: c.compilations };
       if (c.rows !== null || c.row === null) return { k, file: 'rows.jsonl', text: c.rows ?? 'no row' };
       rows.push(c.row);

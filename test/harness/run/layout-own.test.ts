@@ -176,14 +176,14 @@ describe('a layout that breaks the contract is an error row', () => {
 });
 
 describe('recorded so that a run folder and validate can tell', () => {
-  it('every cell of the reference study laid out its own way re-derives; without its layout it does not', () => {
+  it('every cell of the reference study laid out its own way re-derives; without its layout it does not', async () => {
     const c = corpus();
     const ledger = referenceLedger();
     let told = 0;
     for (const cell of cells(c, [reversed])) {
       const { row, compilation } = finishCell(cell, c, ledger, (i) => compileWith(reversed, i));
       const rowText = JSON.stringify(row);
-      const check = checkCell(cell, c, ledger, rowText, JSON.stringify(compilation), rowText);
+      const check = await checkCell(cell, c, ledger, rowText, JSON.stringify(compilation), rowText);
       expect([check.rows, check.compilations]).toEqual([null, null]);
       if (compilation.bundle === null) {
         expect(compilation.layout).toBeUndefined();
@@ -196,12 +196,14 @@ describe('recorded so that a run folder and validate can tell', () => {
         JSON.stringify(row.admitted) === JSON.stringify(orderOf(cell.kase.candidates, row.admitted));
       if (items.length < 2 || inPolicyOrder) continue;
       told++;
-      expect(checkCell(cell, c, ledger, rowText, JSON.stringify(bare), rowText).compilations).not.toBeNull();
+      expect(
+        (await checkCell(cell, c, ledger, rowText, JSON.stringify(bare), rowText)).compilations,
+      ).not.toBeNull();
     }
     expect(told).toBeGreaterThan(10);
   });
 
-  it('a line whose layout the study would not write is not what the study writes', () => {
+  it('a line whose layout the study would not write is not what the study writes', async () => {
     const c = corpus();
     const ledger = referenceLedger();
     const all = cells(c, [asIs]);
@@ -212,16 +214,14 @@ describe('recorded so that a run folder and validate can tell', () => {
     if (cell === undefined || refused === undefined) throw new Error('no cell');
     const { row, compilation } = finishCell(cell, c, ledger, (i) => compileWith(asIs, i));
     const rowText = JSON.stringify(row);
-    const check = (line: unknown, r = rowText, k = cell) =>
-      checkCell(k, c, ledger, r, JSON.stringify(line), r);
-    expect(check(compilation).compilations).toBeNull();
+    const check = async (line: unknown, r = rowText, k = cell) =>
+      (await checkCell(k, c, ledger, r, JSON.stringify(line), r)).compilations;
+    expect(await check(compilation)).toBeNull();
     // "policy" is the default and never written; "own" on a refusal is a malformed selection.
-    expect(check({ ...compilation, layout: 'policy' }).compilations).toMatch(/^layout differs/);
+    expect(await check({ ...compilation, layout: 'policy' })).toMatch(/^layout differs/);
     const refusedRow = JSON.stringify(refused.out.row);
-    expect(check(refused.out.compilation, refusedRow, refused.k).compilations).toBeNull();
-    expect(
-      check({ ...refused.out.compilation, layout: 'own' }, refusedRow, refused.k).compilations,
-    ).not.toBeNull();
+    expect(await check(refused.out.compilation, refusedRow, refused.k)).toBeNull();
+    expect(await check({ ...refused.out.compilation, layout: 'own' }, refusedRow, refused.k)).not.toBeNull();
   });
 
   it('validate --compilation reads the layout compile writes', async () => {

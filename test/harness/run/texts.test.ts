@@ -139,7 +139,7 @@ describe('a run folder of cut texts is what the study writes', () => {
     },
   };
 
-  it('every cell of the reference study re-derives from its line and row, byte for byte', () => {
+  it('every cell of the reference study re-derives from its line and row, byte for byte', async () => {
     const c = corpus();
     const ledger = referenceLedger();
     const seen = new Set<string>();
@@ -148,7 +148,7 @@ describe('a run folder of cut texts is what the study writes', () => {
       const rowText = JSON.stringify(row);
       expect(rowText.length).toBeLessThan(4 * TEXT_CAP);
       seen.add(row.reason === null ? 'bundle' : row.reason === 'STRATEGY_ERROR' ? 'error' : 'refusal');
-      const check = checkCell(cell, c, ledger, rowText, JSON.stringify(compilation), rowText);
+      const check = await checkCell(cell, c, ledger, rowText, JSON.stringify(compilation), rowText);
       expect([check.rows, check.compilations]).toEqual([null, null]);
     }
     expect([...seen].sort()).toEqual(['bundle', 'error', 'refusal']);
