@@ -168,6 +168,84 @@ describe('lines that are not JSON-RPC', () => {
   });
 });
 
+/** A list nested `depth` deep, and an object: written as text, since JSON.stringify would overflow on them. */
+const nestedList = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const nestedObject = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+const callLine = (id: string, tool: string, args: string) =>
+  `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"${tool}","arguments":${args}}}`;
+const tooDeep = (argument: string) => [`ctxbench: arguments: ${argument}: nested deeper than 100 levels`];
+
+describe('values nested deeper than the call stack goes', () => {
+  it("the reporter's 7 KB check, nested 3,500 deep, is an error result; the next call is answered", async () => {
+    // Issue 33's message: the server passed it to a runner with v8.serialize, overflowed, and ended (exit 3).
+    const line = callLine('reported', 'check', `{"candidates":${nestedList(3500)}}`);
+    expect(line.length).toBeGreaterThan(7000);
+    await raw.write(`${line}\n`);
+    const r = await raw.replyTo('reported');
+    expect((r.result as { isError?: boolean }).isError).toBe(true);
+    expect(resultTexts(r)).toEqual(tooDeep('candidates'));
+    await answersNext('reported');
+  });
+
+  it("every tool's argument past 100 levels (the CLI's bound for a file) is an error result naming it; 100 are read", async () => {
+    const tools: [tool: string, argument: string, nested: (d: number) => string][] = [
+      ['compile', 'request', nestedObject],
+      ['explain', 'candidates', nestedList],
+      ['validate', 'compilation', nestedObject],
+      ['check', 'policy', nestedObject],
+      ['pack', 'include', nestedList],
+    ];
+    const depths = [101, 3500, 100_000];
+    for (const [tool, argument, nested] of tools) {
+      for (const depth of depths) {
+        const id = `${tool}-${depth}`;
+        await raw.write(`${callLine(id, tool, `{"${argument}":${nested(depth)}}`)}\n`);
+        expect(resultTexts(await raw.replyTo(id)), id).toEqual(tooDeep(argument));
+        await answersNext(id);
+      }
+      // At the bound, the argument reaches the tool, which says what it makes of it.
+      const id = `${tool}-100`;
+      await raw.write(`${callLine(id, tool, `{"${argument}":${nested(100)}}`)}\n`);
+      const r = await raw.replyTo(id);
+      expect(r.result, id).toBeDefined();
+      expect(resultTexts(r)[0], id).not.toContain('nested deeper');
+    }
+    told.push(
+      `${tools.length * depths.length} tool calls (every tool) with an argument nested ${n(depths[0] as number)} to ${n(depths[depths.length - 1] as number)} deep`,
+    );
+  });
+
+  it('responses to nothing nested 100,000 deep are dropped and told on stderr; notifications are not answered', async () => {
+    const deep = nestedObject(100_000);
+    // The SDK writes a response to no request into its log with JSON.stringify, which overflowed.
+    const DROPPED = 'dropped a message the server could not take: Maximum call stack size exceeded';
+    const lines: [line: string, dropped: boolean][] = [
+      [`{"jsonrpc":"2.0","id":"to-nothing","result":${deep}}`, true],
+      [`{"jsonrpc":"2.0","id":77,"error":{"code":1,"message":"m","data":${deep}}}`, true],
+      [
+        `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":1,"x":${deep}}}`,
+        false,
+      ],
+      [
+        `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x","reason":${deep}}}`,
+        false,
+      ],
+    ];
+    for (const [k, [line, dropped]] of lines.entries()) {
+      const before = raw.replies.length;
+      const said = raw.stderr.split(DROPPED).length;
+      await raw.write(`${line}\n`);
+      await answersNext(`nested-${k}`);
+      expect(raw.replies.length, `${k}`).toBe(before + 1);
+      expect(raw.stderr.split(DROPPED).length, `${k}`).toBe(said + (dropped ? 1 : 0));
+    }
+    const responses = lines.filter(([, dropped]) => dropped).length;
+    told.push(
+      `${responses} responses and ${lines.length - responses} notifications nested ${n(100_000)} deep`,
+    );
+  });
+});
+
 describe('the default limit', () => {
   it('takes the 10 and 20 MB calls that stopped the 2.x server, and refuses one byte past 64 MiB', async () => {
     const server = new RawServer();

@@ -1,13 +1,16 @@
 /**
  * `ctxbench mcp` when a call never ends, and when the server is stopped. A call is stopped at
  * --timeout with every process it started, answered with an error that names the timeout, and the
- * calls beside it and after it are answered as usual. However the server ends (its wrapper or
- * itself killed with SIGKILL, SIGTERM, the client closing its end) no process of its tree is left.
+ * calls beside it and after it are answered as usual. However the server ends (its wrapper killed
+ * with SIGKILL, SIGTERM, SIGINT or SIGHUP, itself with SIGKILL or SIGTERM, the client closing its
+ * end) no process of its tree is left, git included.
  *
  * What never ends: a plug-in that loops while its module loads, which the strategy's own clock
- * gives 60 s whatever --timeout says; and `pack` of a folder holding a FIFO and of a repository
- * whose `.git/info/exclude` is one, which block a read or git for as long as no one writes to them
- * (or, once `pack` skips what is not a regular file, end at once: either way the server goes on).
+ * gives 60 s whatever --timeout says; `pack` of a repository whose `.git/config` includes a FIFO,
+ * whose git waits on it while the runner's own thread is free (pack's git call is killed only
+ * after a minute); and `pack` of a folder holding a FIFO and of a repository whose
+ * `.git/info/exclude` is one, which block a read for as long as no one writes to them (or, once
+ * `pack` skips what is not a regular file, end at once: either way the server goes on).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,6 +37,7 @@ let project: BuiltProject;
 const served = path.join(tmp, 'served');
 const fifoTree = path.join(served, 'fifo');
 const fifoRepo = path.join(served, 'repo');
+const fifoConfig = path.join(served, 'config');
 
 beforeAll(() => {
   const shared = sharedProject(tmp);
@@ -49,6 +53,10 @@ beforeAll(() => {
   fs.rmSync(path.join(fifoRepo, '.git/info/exclude'), { force: true });
   fs.mkdirSync(path.join(fifoRepo, '.git/info'), { recursive: true });
   expect(spawnSync('mkfifo', [path.join(fifoRepo, '.git/info/exclude')]).status).toBe(0);
+  makeProject(fifoConfig);
+  const included = path.join(tmp, 'included-config');
+  expect(spawnSync('mkfifo', [included]).status).toBe(0);
+  fs.appendFileSync(path.join(fifoConfig, '.git/config'), `[include]\n\tpath = ${included}\n`);
 });
 
 const { args: records } = referenceCase('dependency-trap');
@@ -84,6 +92,8 @@ const commandOf = (pid: number): string => {
   }
 };
 const isHost = (pid: number) => commandOf(pid).includes('host.js');
+/** git reading the configuration that includes the FIFO: `git ... config --list`. */
+const isGit = (pid: number) => commandOf(pid).startsWith('git\0');
 
 describe('a call that never ends', () => {
   it('is stopped at --timeout with what it started, and costs only itself', async () => {
@@ -93,6 +103,7 @@ describe('a call that never ends', () => {
       await stuck(server, 'stuck');
       await server.send(call('fifo', 'pack', packOf(fifoTree)));
       await server.send(call('repo', 'pack', packOf(fifoRepo)));
+      await server.send(call('config', 'pack', packOf(fifoConfig)));
       // Beside them, an honest call: answered while they run.
       const honest = await within(server.call('honest', 'check', { candidates: [] }), 'a check beside them');
       expect(resultTexts(honest)).toEqual(EMPTY_CHECK);
@@ -106,7 +117,7 @@ describe('a call that never ends', () => {
       expect(resultTexts(r)).toEqual([
         `ctxbench: compile did not finish within ${TIMEOUT} ms (--timeout); its work was stopped`,
       ]);
-      for (const id of ['fifo', 'repo']) {
+      for (const id of ['fifo', 'repo', 'config']) {
         const p = await within(server.replyTo(id), id);
         const error = (p.result as { isError?: boolean }).isError === true;
         if (error)
@@ -174,7 +185,7 @@ describe('calls past what the server runs at once', () => {
 
 /**
  * A server with calls in flight that will not end by themselves (a strategy that never loads, packs
- * that block): its whole tree, recorded once the strategy's host runs.
+ * that block): its whole tree, recorded once the strategy's host and pack's git run.
  */
 async function busyServer(): Promise<{ server: RawServer; tree: number[] }> {
   const server = start();
@@ -182,10 +193,15 @@ async function busyServer(): Promise<{ server: RawServer; tree: number[] }> {
   await stuck(server, 'stuck');
   await server.send(call('fifo', 'pack', packOf(fifoTree)));
   await server.send(call('repo', 'pack', packOf(fifoRepo)));
+  await server.send(call('config', 'pack', packOf(fifoConfig)));
   const wrapper = server.child.pid as number;
   expect(await until(() => treeOf(wrapper).some(isHost), PATIENCE), 'the stuck strategy has a host').toBe(
     true,
   );
+  expect(
+    await until(() => treeOf(wrapper).some(isGit), PATIENCE),
+    "pack's git waits on the FIFO its repository's configuration includes",
+  ).toBe(true);
   return { server, tree: [wrapper, ...treeOf(wrapper)] };
 }
 
@@ -198,13 +214,16 @@ describe('stopping the server leaves no process behind', () => {
       137,
     ],
     ['SIGTERM to the command', (s) => s.child.kill('SIGTERM'), 143],
+    ['SIGINT to the command', (s) => s.child.kill('SIGINT'), 130],
+    ['SIGHUP to the command', (s) => s.child.kill('SIGHUP'), 143],
+    ['SIGTERM to the server', (s) => process.kill(s.server(), 'SIGTERM'), 143],
     ['the client closing its end', (s) => s.child.stdin?.end(), 0],
   ];
   // The two kills that leave a process nobody tells to stop run in CI; every way under test:full.
   it.each(process.env.CTXBENCH_FULL === '1' ? ends : ends.slice(0, 2))('%s', async (_how, stop, code) => {
     const { server, tree } = await busyServer();
-    // A server, its runners, a strategy's host: at least four processes below the command.
-    expect(tree.length).toBeGreaterThanOrEqual(4);
+    // A server, its runners, a strategy's host, git: at least five processes below the command.
+    expect(tree.length).toBeGreaterThanOrEqual(6);
     try {
       stop(server);
       const left = () => tree.filter(running);

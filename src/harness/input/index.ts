@@ -3,7 +3,7 @@ export { findingsJSON, lintGiven, tally } from './check-given.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './checks.js';
 export { loadCorpus, requestAt } from './corpus.js';
 export { forEachLine, linesOf, MAX_TEXT_BYTES, readJsonFile, readJsonLines, readTextLines } from './files.js';
-export { parseJson } from './json.js';
+export { MAX_NESTING, parseJson, tooDeep } from './json.js';
 export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, truthFrom } from './ledger.js';
 export { Findings, findingLine, type Lint, settle } from './lint.js';
 export { identitiesOf } from './lint-corpus.js';

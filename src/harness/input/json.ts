@@ -56,9 +56,9 @@ export const MAX_NESTING = 100;
 /**
  * Whether a parsed value nests deeper than MAX_NESTING: a walk with a stack of its own, pushing
  * containers only, so that neither depth nor a list of millions of numbers costs more than
- * the value itself.
+ * the value itself. Also for JSON parsed elsewhere (an MCP call's arguments).
  */
-function tooDeep(root: unknown): boolean {
+export function tooDeep(root: unknown): boolean {
   const stack: [object, number][] = [];
   if (typeof root === 'object' && root !== null) stack.push([root, 1]);
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {

@@ -12,7 +12,8 @@ import { TETHER_FD, tether } from './tether.js';
 tether(TETHER_FD, 'group');
 
 const send = (reply: RunnerReply): void => {
-  process.send?.(reply);
+  // A channel already closed is the server gone: the group is being killed (below).
+  process.send?.(reply, undefined, undefined, () => {});
 };
 
 process.on('message', (job: RunnerJob) => {
@@ -21,6 +22,8 @@ process.on('message', (job: RunnerJob) => {
     (e: unknown) => send({ crash: e instanceof Error ? e.message : String(e) }),
   );
 });
-// The server closed the channel: no call will come.
-process.on('disconnect', () => process.exit(0));
+// The server is gone (or closed the channel: it never does while it runs). Exiting alone would
+// leave what a call started (git blocked on a FIFO, a strategy's host) running, and would end the
+// tether's thread before it kills them: the whole group goes, this process with it.
+process.on('disconnect', () => process.kill(-process.pid, 'SIGKILL'));
 send({ ready: true });

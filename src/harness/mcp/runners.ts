@@ -89,7 +89,19 @@ class Runner {
 
   private dispatch(): void {
     const job = this.job as Job;
-    this.child.send({ name: job.name, args: job.args, options: this.o } satisfies RunnerJob);
+    try {
+      // A channel that closed meanwhile is told to the callback; the runner's exit answers the call.
+      this.child.send({ name: job.name, args: job.args, options: this.o } satisfies RunnerJob, () => {});
+    } catch (e) {
+      // What cannot be serialized: the call is answered, the runner (whatever it holds) replaced.
+      this.kill();
+      this.finish(
+        failed(
+          `ctxbench: ${job.name}'s arguments could not be passed on: ${e instanceof Error ? e.message : String(e)}`,
+        ),
+      );
+      return;
+    }
     // The clock starts as the runner gets the call; a deadline that passed while the server was
     // busy is judged after one more read of the channel, so an answer already sent counts.
     this.timer = setTimeout(() => {

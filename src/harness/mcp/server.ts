@@ -14,9 +14,11 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { InputError } from '../errors.js';
+import { MAX_NESTING, tooDeep } from '../input/index.js';
 import { fromRoot } from '../paths.js';
 import { Runners } from './runners.js';
-import { type McpOptions, TOOLS } from './tools.js';
+import { failed, type McpOptions, TOOLS } from './tools.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 
 /** The resources: the formats document and every JSON Schema, as files of the package. */
@@ -76,9 +78,17 @@ export function mcpServer(version: string, o: McpOptions, maxMessage = DEFAULT_M
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   const runners = new Runners(o, maxMessage);
   server.onclose = () => runners.close();
-  server.setRequestHandler(CallToolRequestSchema, (r, extra) =>
-    runners.call(r.params.name, r.params.arguments ?? {}, sizeOf(extra.requestInfo), extra.signal),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (r, extra) => {
+    const args = r.params.arguments ?? {};
+    // Each argument is a document, held to the CLI's bound on a file's nesting; here, before a
+    // runner is handed it, since handing it over walks it with the call stack.
+    const deep = Object.keys(args).find((k) => tooDeep(args[k]));
+    if (deep !== undefined)
+      return failed(
+        `ctxbench: ${new InputError('arguments', `nested deeper than ${MAX_NESTING} levels`, deep).line}`,
+      );
+    return runners.call(r.params.name, args, sizeOf(extra.requestInfo), extra.signal);
+  });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: resources.map(({ file: _f, ...r }) => r),
   }));

@@ -109,15 +109,29 @@ export class LineTransport implements Transport {
       return refusal(undefined, ErrorCode.ParseError, 'Parse error: the line is not JSON');
     }
     const message = JSONRPCMessageSchema.safeParse(json);
-    if (message.success) {
-      // Its size, in the header an HTTP transport would give: what the calls waiting may hold is bounded.
-      this.onmessage?.(message.data, { requestInfo: { headers: { 'content-length': String(held) } } });
-      return undefined;
-    }
+    if (message.success) return this.hand(message.data, held);
     const { id, method } = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
     // A response of the client's that cannot be read is not answered: responses never are.
     if (method === undefined && id !== undefined) return 'a response that is not JSON-RPC 2.0, dropped';
     return refusal(idOf(id), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+  }
+
+  /**
+   * A message handed to the server. What its handling throws at once (the SDK writes a response
+   * to no request into its log with JSON.stringify, which a response nested thousands deep
+   * overflows) ends that message alone: a request is answered with an error, anything else told.
+   */
+  private hand(message: JSONRPCMessage, held: number): Reply {
+    try {
+      // Its size, in the header an HTTP transport would give: what the calls waiting may hold is bounded.
+      this.onmessage?.(message, { requestInfo: { headers: { 'content-length': String(held) } } });
+      return undefined;
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      if ('method' in message && 'id' in message)
+        return refusal(message.id, ErrorCode.InternalError, `Internal error: ${why}`);
+      return `dropped a message the server could not take: ${why}`;
+    }
   }
 
   /** A line past the limit: a request is answered by its id, anything else is told on stderr. */
