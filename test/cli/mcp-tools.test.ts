@@ -124,7 +124,7 @@ describe('the MCP tools', () => {
     expect(texts(unknown)).toEqual(['ctxbench: no candidate "nope" in the pool']);
   });
 
-  it('validate: what ctxbench validate prints, for a compilation and for a forged one', async () => {
+  it('validate: what ctxbench validate prints, for a compilation, a forged one, and forged extras the exact engine decides', async () => {
     const { files, args } = referenceCase('dependency-trap');
     const request = { ...args.request, usable_token_budget: 1400 };
     fs.writeFileSync(path.join(tmp, 'r1400.json'), JSON.stringify(request));
@@ -134,10 +134,15 @@ describe('the MCP tools', () => {
       ...good,
       bundle: { ...(good.bundle as Json), items: [{ ...items[0], content: 'forged' }, ...items.slice(1)] },
     };
+    // Extras only the loaded exact engine derives: a check that does not wait for it passes them.
+    const exact = await compiled('dependency-trap', 1400, 'exact');
+    const extras = exact.extras as { nodes: number };
+    const forgedExtras = { ...exact, extras: { ...extras, nodes: extras.nodes + 1 } };
     const seen: string[] = [];
     for (const [label, doc] of [
       ['good', good],
       ['forged', forged],
+      ['forged extras', forgedExtras],
     ] as const) {
       const file = path.join(tmp, `${label}.json`);
       fs.writeFileSync(file, JSON.stringify(doc));
@@ -156,6 +161,7 @@ describe('the MCP tools', () => {
     }
     expect(seen[0]).toBe('valid\n');
     expect(seen[1]).toMatch(/^INVALID /);
+    expect(seen[2]).toMatch(/^INVALID .*extras/);
   });
 
   it('check: the findings check --json gives for the same records', async () => {

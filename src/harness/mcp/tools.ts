@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { problemText, validateDocument } from '../checks/index.js';
+import { problemText, validateDocumentAwaited } from '../checks/index.js';
 import { UsageError } from '../errors.js';
 import { PACK_FORMATS, type PackFormat, packContext } from '../ingest/index.js';
 import { findingsJSON, lintGiven, tally } from '../input/index.js';
@@ -189,12 +189,11 @@ const validate: Tool = {
     };
     return object({ compilation, ...properties }, ['compilation', 'candidates', 'request', 'policy'], $defs);
   },
-  run: (args) => {
+  // Awaited, as the CLI's validate is: an exact or compiler-v2 result's extras are derived too.
+  run: async (args) => {
     const inputs = checkedInputs('arguments', records(args), { strict: false });
-    const problems = validateDocument('compilation', args.compilation, inputs);
-    return Promise.resolve(
-      text(problems.length === 0 ? 'valid\n' : problems.map((p) => `INVALID ${problemText(p)}\n`).join('')),
-    );
+    const problems = await validateDocumentAwaited('compilation', args.compilation, inputs);
+    return text(problems.length === 0 ? 'valid\n' : problems.map((p) => `INVALID ${problemText(p)}\n`).join(''));
   },
 };
 
