@@ -13,7 +13,7 @@ export {
 export { comparisonPage, strategiesPage } from './compare-page.js';
 export { checkCompilation, problemText } from './compilation.js';
 export { runConformance } from './conformance.js';
-export { validateDocument, validateDocumentAwaited } from './document.js';
+export { validateDocumentAwaited } from './document.js';
 export { derivedExtrasAwaited, extrasVerdict } from './extras.js';
 export { type CorpusFacts, type RunFolder, readRunFolder } from './read-run.js';
 export { differences, rememberCompilerRun } from './rederive.js';
