@@ -193,7 +193,9 @@ const validate: Tool = {
   run: async (args) => {
     const inputs = checkedInputs('arguments', records(args), { strict: false });
     const problems = await validateDocumentAwaited('compilation', args.compilation, inputs);
-    return text(problems.length === 0 ? 'valid\n' : problems.map((p) => `INVALID ${problemText(p)}\n`).join(''));
+    return text(
+      problems.length === 0 ? 'valid\n' : problems.map((p) => `INVALID ${problemText(p)}\n`).join(''),
+    );
   },
 };
 
