@@ -14,10 +14,10 @@ const ISOLATED = [
   'test/cli/**/*.test.ts',
   'test/compiler/overhead-tokenizer.test.ts',
   'test/harness/generate/generate.test.ts',
-  'test/harness/input/real-tokens.test.ts',
+  'test/harness/corpus/real-tokens.test.ts',
   'test/harness/output/merge.test.ts',
   'test/harness/report/html.test.ts',
-  'test/harness/run/where.test.ts',
+  'test/harness/study/where.test.ts',
 ];
 
 /** Half an hour, two under test:full (whose sweeps take minutes on an idle machine). */

@@ -13,7 +13,7 @@ if (!Number.isSafeInteger(n) || n < 0) {
   process.exit(2);
 }
 const require = createRequire(import.meta.url);
-// The same modules the audit loads (src/harness/input/bpe.ts), each counting once.
+// The same modules the audit loads (src/harness/corpus/bpe.ts), each counting once.
 for (const t of ['cl100k_base', 'o200k_base']) require(`gpt-tokenizer/encoding/${t}`).countTokens('x');
 const flag = process.allowedNodeEnvironmentFlags.has('--permission')
   ? '--permission'

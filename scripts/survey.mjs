@@ -68,7 +68,7 @@ const { loadExact, certified, compileContext } = await import(
   path.join(root, 'dist/src/harness/kit/index.js')
 );
 const { solveExact } = await loadExact();
-const { loadCorpus, requestAt } = await import(path.join(root, 'dist/src/harness/input/index.js'));
+const { loadCorpus, requestAt } = await import(path.join(root, 'dist/src/harness/corpus/index.js'));
 const { BUDGETS } = await import(path.join(root, 'dist/src/harness/vocabulary.js'));
 const V2 = { pricing: 'rendered', mandatory_form: 'planned', required_missing: 'refuse' };
 const timed = async (label, name, solve) => {

@@ -62,7 +62,7 @@ const externals = (files: Iterable<string>) =>
 
 const rel = (f: string) => path.relative(ROOT, f);
 const strategyFiles = filesUnder(path.join(ROOT, 'strategies'));
-const LEDGER = path.join(HARNESS, 'input/ledger.ts');
+const LEDGER = path.join(HARNESS, 'corpus/ledger.ts');
 /** The packages the peers run (issue 20), pinned in package.json. */
 const PEER_PACKAGES = ['@vscode/prompt-tsx', '@langchain/core', 'graphology', 'graphology-metrics'];
 
@@ -98,7 +98,7 @@ describe('strategies reach only the plug-in kit', () => {
   });
 
   it('the import scan does find the ledger where it is imported', () => {
-    expect([...reach(path.join(HARNESS, 'run/index.ts'))]).toContain(LEDGER);
+    expect([...reach(path.join(HARNESS, 'study/index.ts'))]).toContain(LEDGER);
     expect([...reach(path.join(SRC, 'cli/commands/study.ts'))]).toContain(LEDGER);
   });
 });
@@ -211,19 +211,7 @@ describe('the harness in folders by concern', () => {
     .map((d) => d.name);
 
   it('has the folders a newcomer looks for', () => {
-    expect(folders.sort()).toEqual([
-      'bench',
-      'checks',
-      'generate',
-      'ingest',
-      'input',
-      'kit',
-      'mcp',
-      'output',
-      'report',
-      'run',
-      'score',
-    ]);
+    expect(folders.sort()).toEqual([...ORDER].sort());
   });
 
   it.each(folders)('%s/index.ts opens with a one-line purpose and names what it exports', (folder) => {
@@ -243,16 +231,17 @@ describe('the harness in folders by concern', () => {
 /** Lowest first: a harness folder imports only folders before it in this list. */
 const ORDER = [
   'kit',
-  'input',
-  'score',
-  'report',
+  'corpus',
+  'metrics',
   'output',
-  'checks',
-  'run',
+  'report',
+  'runfolder',
+  'audit',
+  'compare',
+  'study',
   'generate',
   'ingest',
   'bench',
-  'mcp',
 ];
 
 /** The harness folder a file lies in, or null (a root module of the harness, or outside it). */
@@ -306,7 +295,11 @@ const bareName = (item: string) =>
     .split(/\s+as\s+/)[0] as string;
 
 describe('each harness folder is entered through its index, in one direction', () => {
-  const code = [...filesUnder(HARNESS), ...filesUnder(path.join(SRC, 'cli'))];
+  const code = [
+    ...filesUnder(HARNESS),
+    ...filesUnder(path.join(SRC, 'cli')),
+    ...filesUnder(path.join(SRC, 'mcp')),
+  ];
 
   it('the order names every folder once', () => {
     const folders = fs

@@ -3,8 +3,8 @@
  * `main.ts` only lists the commands; no command imports another.
  */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
+import type { Lint } from '../harness/corpus/index.js';
 import { UsageError } from '../harness/errors.js';
-import type { Lint } from '../harness/input/index.js';
 import { fromRoot } from '../harness/paths.js';
 import {
   isDataFormat,

@@ -6,8 +6,8 @@
 import { type CompilerPolicy, OVERHEAD_TOKENIZERS, type OverheadTokenizer } from '../compiler/index.js';
 import { UsageError } from '../harness/errors.js';
 // Registers the real tokenizers, which `--tokenizer` may name.
-import '../harness/input/index.js';
-import { CompileSession } from '../harness/run/index.js';
+import '../harness/corpus/index.js';
+import { CompileSession } from '../harness/study/index.js';
 import { lintOf, timeoutOf } from './command.js';
 import type { Io } from './io.js';
 

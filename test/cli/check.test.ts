@@ -7,13 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { compileContext, readCandidate, readPolicy, readRequest } from '../../src/compiler/index.js';
-import { jsonText } from '../../src/harness/output/files.js';
-import { compilationJSON } from '../../src/harness/run/one.js';
+import { jsonText } from '../../src/harness/output/write-file.js';
+import { compilationJSON } from '../../src/harness/study/compile-one.js';
 import { cli, corpusCopy, inputFlags, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('check');
 type Json = Record<string, unknown>;

@@ -11,7 +11,7 @@ import { cli, tempDir } from '../helpers/cli.js';
 import { expectMarkdownTable, expectSameRows, parseCsv, textTables } from '../helpers/tables.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('format');
 

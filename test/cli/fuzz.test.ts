@@ -10,14 +10,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { listStrategies } from '../../src/harness/run/registry.js';
+import { listStrategies } from '../../src/harness/study/registry.js';
 import { COMPILE_KEYS, cli, inputFlags, tempDir } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 import { counted, figureRow, n } from '../helpers/figures.js';
 import { breakDocument, describeMutations, type Json, mutations } from '../helpers/fuzz.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 /** Inputs per target: compile's files one input each, batch files of BATCH_LINES inputs. */

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../src/compiler/index.js';
-import { loadCorpus, requestAt } from '../../src/harness/input/index.js';
+import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
 import { loadExact } from '../../src/harness/kit/index.js';
 import { cli, tempDir } from '../helpers/cli.js';
 

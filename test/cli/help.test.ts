@@ -88,7 +88,7 @@ export async function load(url, context, next) {
         flag,
       ).toEqual([]);
       expect(
-        loaded.filter((u) => u.includes('/harness/run/')),
+        loaded.filter((u) => u.includes('/harness/study/')),
         flag,
       ).toEqual([]);
       // Nor the compiler's stages: a message quotes values through compiler/json.js alone.

@@ -7,7 +7,7 @@ import { git, initRepository, makeRepository, shallowClone } from '../helpers/gi
 import { ELIGIBLE, MAX_BYTES, MESSAGES, makeProject } from '../helpers/ingest-fixture.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 interface Candidate {
   readonly candidate_id: string;

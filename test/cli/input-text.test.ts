@@ -10,7 +10,7 @@ import { caseFlags, cli, corpusCopy, inputFlags, tempDir } from '../helpers/cli.
 import { CORPUS_DIR } from '../helpers/corpus.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('input-text');
 const request = path.join(CORPUS_DIR, 'wrong-scope.request.json');

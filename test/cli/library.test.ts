@@ -154,7 +154,7 @@ describe('the entry points', () => {
       path.join(dir, 'probe.mjs'),
       `const tryImport = (s) => import(s).then((m) => Object.keys(m).sort(), (e) => e.code ?? String(e));
 const out = {};
-for (const s of ['ctxbench', 'ctxbench/kit', 'ctxbench/dist/src/harness/input/ledger.js',
+for (const s of ['ctxbench', 'ctxbench/kit', 'ctxbench/dist/src/harness/corpus/ledger.js',
   'ctxbench/dist/src/compiler/index.js', 'ctxbench/src/compiler/index.ts', 'ctxbench/package.json'])
   out[s] = await tryImport(s);
 console.log(JSON.stringify(out));
@@ -172,7 +172,7 @@ console.log(JSON.stringify(out));
     // The compiler's API does not carry the harness: no loader, no kit.
     expect(out.ctxbench).not.toContain('greedyFill');
     for (const deep of [
-      'ctxbench/dist/src/harness/input/ledger.js',
+      'ctxbench/dist/src/harness/corpus/ledger.js',
       'ctxbench/dist/src/compiler/index.js',
       'ctxbench/src/compiler/index.ts',
       'ctxbench/package.json',
@@ -199,7 +199,7 @@ export default mine;
     });
     expect(good.status, good.output).toBe(0);
     const bad = tsc(dir, {
-      'deep.ts': `import { readTruth } from 'ctxbench/dist/src/harness/input/ledger.js';\nexport default readTruth;\n`,
+      'deep.ts': `import { readTruth } from 'ctxbench/dist/src/harness/corpus/ledger.js';\nexport default readTruth;\n`,
     });
     expect(bad.output).toMatch(/deep\.ts.*error TS2307/);
   });

@@ -8,7 +8,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RUNNERS } from '../../src/harness/mcp/runners.js';
+import { RUNNERS } from '../../src/mcp/runners.js';
 import { runs } from '../helpers/arbitrary.js';
 import { childrenOf, mcpClient, memoryMb, referenceCase, texts, treeOf, until } from '../helpers/mcp.js';
 

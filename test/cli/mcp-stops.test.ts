@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RUNNERS, WAITING_MESSAGES } from '../../src/harness/mcp/runners.js';
+import { RUNNERS, WAITING_MESSAGES } from '../../src/mcp/runners.js';
 import { tempDir } from '../helpers/cli.js';
 import { makeProject } from '../helpers/ingest-fixture.js';
 import { childrenOf, RawServer, referenceCase, resultTexts, running, treeOf, until } from '../helpers/mcp.js';

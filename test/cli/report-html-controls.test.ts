@@ -13,7 +13,7 @@ import { chromium, noChromium, withBrowser } from '../helpers/browser.js';
 import { cli, tempDir } from '../helpers/cli.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 if (chromium === undefined) console.log(`report-html-controls: ${noChromium}`);
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUN_FILES } from '../../src/harness/output/index.js';
+import { RUN_FILES } from '../../src/harness/runfolder/index.js';
 import { cli, tempDir } from '../helpers/cli.js';
 
 const FULL = process.env.CTXBENCH_FULL === '1';

@@ -7,13 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { requestAt } from '../../src/harness/input/corpus.js';
+import { requestAt } from '../../src/harness/corpus/folder.js';
 import type { Row } from '../../src/harness/types.js';
 import { cli, tempDir } from '../helpers/cli.js';
 import { corpus } from '../helpers/corpus.js';
 import { realCost } from '../helpers/real-cost.js';
 
-vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('tokenizer-study');
 

@@ -11,10 +11,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadCorpus } from '../../src/harness/corpus/folder.js';
 import type { InputError } from '../../src/harness/errors.js';
-import { loadCorpus } from '../../src/harness/input/corpus.js';
-import { checkRunFolder, type Disagreement } from '../../src/harness/run/check-run.js';
-import { loadStrategies } from '../../src/harness/run/registry.js';
+import { loadStrategies } from '../../src/harness/study/registry.js';
+import { checkRunFolder, type Disagreement } from '../../src/harness/study/validate-run.js';
 import type { Corpus, Strategy } from '../../src/harness/types.js';
 import { runs } from '../helpers/arbitrary.js';
 import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
@@ -32,7 +32,7 @@ import {
 } from '../helpers/run-edits.js';
 
 // The process boundary is not what this file is about: the CLI's strategies answer in this thread.
-vi.mock('../../src/harness/run/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('validate-run');
 

@@ -21,7 +21,7 @@ import {
   resultToJSON,
   separatorCost,
 } from '../../src/compiler/index.js';
-import { registerRealCounters } from '../../src/harness/input/real-tokens.js';
+import { registerRealCounters } from '../../src/harness/corpus/real-tokens.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { at, corpus } from '../helpers/corpus.js';
 import { cand, policy, req } from '../helpers/pool.js';

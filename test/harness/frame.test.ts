@@ -16,11 +16,11 @@ import {
   renderBundleText,
   renderedCost,
 } from '../../src/compiler/index.js';
-import { checkCompilation } from '../../src/harness/checks/compilation.js';
-import { forgedLine, frameProblems, LINE_BREAKS } from '../../src/harness/checks/frame.js';
-import { caseInputs, type Inputs, strategyInput } from '../../src/harness/run/input.js';
-import { compileAwaited } from '../../src/harness/run/measure.js';
-import { loadStrategies } from '../../src/harness/run/registry.js';
+import { checkCompilation } from '../../src/harness/audit/compilation.js';
+import { forgedLine, frameProblems, LINE_BREAKS } from '../../src/harness/audit/frame.js';
+import { compileAwaited } from '../../src/harness/study/measure-answer.js';
+import { loadStrategies } from '../../src/harness/study/registry.js';
+import { caseInputs, type Inputs, strategyInput } from '../../src/harness/study/strategy-input.js';
 import type { CompiledBundle, Strategy } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { runs as sample } from '../helpers/arbitrary.js';

@@ -1,9 +1,9 @@
 /** The corpus-v2 study, run once per test file, and the lookups its tests share. */
 import path from 'node:path';
-import { loadCorpus } from '../../src/harness/input/corpus.js';
-import { ledgerDirFor, loadLedger } from '../../src/harness/input/ledger.js';
-import type { FindingsRun } from '../../src/harness/report/findings.js';
-import { loadStrategies } from '../../src/harness/run/registry.js';
+import { loadCorpus } from '../../src/harness/corpus/folder.js';
+import { ledgerDirFor, loadLedger } from '../../src/harness/corpus/ledger.js';
+import type { FindingsRun } from '../../src/harness/report/findings-page.js';
+import { loadStrategies } from '../../src/harness/study/registry.js';
 import type { CompilationLine, Row } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { ROOT } from './corpus.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadCorpus, requestAt } from '../../src/harness/input/corpus.js';
+import { loadCorpus, requestAt } from '../../src/harness/corpus/folder.js';
 import type { BudgetName, Corpus, CorpusCase } from '../../src/harness/types.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -6,15 +6,15 @@
  */
 import seedrandom from 'seedrandom';
 import { isPlainObject, SCHEMA } from '../../src/compiler/index.js';
-import type { CheckInputs } from '../../src/harness/checks/compilation.js';
+import type { CheckInputs } from '../../src/harness/audit/compilation.js';
 // The check without the wait for the exact engine: the mutants here are of answers made already.
-import { validateDocument } from '../../src/harness/checks/document.js';
-import { problemText } from '../../src/harness/checks/index.js';
+import { validateDocument } from '../../src/harness/audit/document.js';
+import { problemText } from '../../src/harness/audit/index.js';
 import { legalityProblems, selectionTrace } from '../../src/harness/kit/index.js';
-import { caseInputs, strategyInput } from '../../src/harness/run/input.js';
-import { compileAwaited } from '../../src/harness/run/measure.js';
-import { compilationJSON } from '../../src/harness/run/one.js';
-import { loadStrategies } from '../../src/harness/run/registry.js';
+import { compilationJSON } from '../../src/harness/study/compile-one.js';
+import { compileAwaited } from '../../src/harness/study/measure-answer.js';
+import { loadStrategies } from '../../src/harness/study/registry.js';
+import { caseInputs, strategyInput } from '../../src/harness/study/strategy-input.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { corpus } from './corpus.js';
 import { nullPaths, withoutField } from './record-mutants.js';

@@ -12,7 +12,7 @@ import {
   renderBundleText,
   renderedCost,
 } from '../../src/compiler/index.js';
-import type { CheckInputs } from '../../src/harness/checks/compilation.js';
+import type { CheckInputs } from '../../src/harness/audit/compilation.js';
 import type { ValidationRule } from '../../src/harness/types.js';
 import { nullPaths, withoutField } from './record-mutants.js';
 

@@ -230,7 +230,7 @@ await attempt('readFileSync', () => fs.readFileSync(path.join(ledger, 'wrong-sco
 await attempt('readdirSync', () => fs.readdirSync(ledger));
 await attempt('import a truth file', () => import(pathToFileURL(path.join(ledger, 'wrong-scope.truth.json')).href, { with: { type: 'json' } }));
 await attempt('the harness loader', async () => {
-  const m = await import(pathToFileURL(path.join(root, 'dist/src/harness/input/ledger.js')).href);
+  const m = await import(pathToFileURL(path.join(root, 'dist/src/harness/corpus/ledger.js')).href);
   m.readTruth(path.join(ledger, 'wrong-scope.truth.json'), new Set());
 });
 await attempt('a child process', () => cp.execFileSync('cat', [path.join(ledger, 'wrong-scope.truth.json')]));

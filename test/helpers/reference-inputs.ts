@@ -3,9 +3,9 @@
  * (annotations included, no ledger), then generated `agent` pools of 200 candidates.
  */
 import path from 'node:path';
-import { generateCase } from '../../src/harness/generate/case.js';
-import { loadCorpus } from '../../src/harness/input/corpus.js';
-import { caseInputs, strategyInput } from '../../src/harness/run/input.js';
+import { loadCorpus } from '../../src/harness/corpus/folder.js';
+import { generateCase } from '../../src/harness/generate/case-records.js';
+import { caseInputs, strategyInput } from '../../src/harness/study/strategy-input.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { ROOT } from './corpus.js';

@@ -3,8 +3,9 @@
  * registered. The drift tests go through these, as `npm run reports` goes through `--strategies`,
  * so a plug-in dropped into strategies/ changes neither.
  */
-import { derivedFiles, prefixOf } from '../../src/harness/output/run-folder.js';
-import type { FindingsRun } from '../../src/harness/report/findings.js';
+
+import type { FindingsRun } from '../../src/harness/report/findings-page.js';
+import { derivedFiles, prefixOf } from '../../src/harness/runfolder/rows.js';
 import type { CompilationLine, Corpus, Row } from '../../src/harness/types.js';
 import { REPORT_STRATEGIES } from '../../src/harness/vocabulary.js';
 

@@ -1,6 +1,6 @@
-import { ledgerDirFor, loadLedger } from '../../src/harness/input/ledger.js';
-import { loadStrategies } from '../../src/harness/run/registry.js';
-import { runStudy } from '../../src/harness/run/study.js';
+import { ledgerDirFor, loadLedger } from '../../src/harness/corpus/ledger.js';
+import { loadStrategies } from '../../src/harness/study/registry.js';
+import { runStudy } from '../../src/harness/study/study.js';
 import type { CaseLedger, CompilationLine, Corpus, Row, Strategy } from '../../src/harness/types.js';
 import { corpus } from './corpus.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateAgentCase } from '../../src/harness/generate/agent.js';
-import { compileWith } from '../../src/harness/run/measure.js';
+import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { Admission, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import aider, { identWeight } from '../../strategies/aider-repomap.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate, ContextRequest } from '../../src/compiler/index.js';
 import { defaultFormPool } from '../../src/harness/kit/index.js';
-import { compileWith } from '../../src/harness/run/measure.js';
+import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { Strategy, StrategyInput } from '../../src/harness/types.js';
 import dump from '../../strategies/dump.js';
 import gated from '../../strategies/gated.js';

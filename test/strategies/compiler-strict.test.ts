@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileWith } from '../../src/harness/run/measure.js';
+import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import compiler from '../../strategies/compiler.js';
 import compilerStrict from '../../strategies/compiler-strict.js';

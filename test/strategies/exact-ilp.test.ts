@@ -12,7 +12,7 @@ import {
   defaultPolicy,
   renderedCost,
 } from '../../src/compiler/index.js';
-import { generateCase } from '../../src/harness/generate/case.js';
+import { generateCase } from '../../src/harness/generate/case-records.js';
 import { BundleModel } from '../../src/harness/kit/exact/ilp.js';
 import { optimise, requirementsOf } from '../../src/harness/kit/exact/optimise.js';
 import { solveExact } from '../../src/harness/kit/exact/solve.js';

@@ -11,7 +11,7 @@ import {
 } from '../../src/compiler/index.js';
 import type { Certificate } from '../../src/harness/kit/exact/certificate.js';
 import { solveExact } from '../../src/harness/kit/exact/solve.js';
-import { compileWith } from '../../src/harness/run/measure.js';
+import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import exact from '../../strategies/exact.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileWith } from '../../src/harness/run/measure.js';
+import { compileWith } from '../../src/harness/study/measure-answer.js';
 import langchainReorder, { litmReordering } from '../../strategies/langchain-reorder.js';
 import topk from '../../strategies/topk.js';
 import { runs } from '../helpers/arbitrary.js';

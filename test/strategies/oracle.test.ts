@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate, ContextRequest } from '../../src/compiler/index.js';
-import { compileWith } from '../../src/harness/run/measure.js';
+import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { CaseLedger, Selection } from '../../src/harness/types.js';
 import oracle from '../../strategies/oracle.js';
 import { asError } from '../helpers/compiled.js';

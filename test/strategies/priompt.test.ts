@@ -8,10 +8,10 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateCase } from '../../src/harness/generate/case.js';
-import { loadCorpus, requestAt } from '../../src/harness/input/corpus.js';
+import { loadCorpus, requestAt } from '../../src/harness/corpus/folder.js';
+import { generateCase } from '../../src/harness/generate/case-records.js';
 import { costOf } from '../../src/harness/kit/index.js';
-import { compileWith } from '../../src/harness/run/measure.js';
+import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { Corpus, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import priompt, { BASE_PRIORITY, priorityLevels, promptOf, renderAt } from '../../strategies/priompt.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assembleAwaited } from '../../src/harness/run/guard.js';
-import { compileAnswer } from '../../src/harness/run/measure.js';
+import { compileAnswer } from '../../src/harness/study/measure-answer.js';
+import { assembleAwaited } from '../../src/harness/study/sandbox.js';
 import type { Strategy, StrategyInput } from '../../src/harness/types.js';
 import promptTsx from '../../strategies/prompt-tsx.js';
 import { asBundle, asRefusal } from '../helpers/compiled.js';

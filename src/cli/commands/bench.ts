@@ -19,11 +19,11 @@ import {
   SPREAD_FACTOR,
   scaleTasks,
 } from '../../harness/bench/index.js';
+import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
+import { DIGITS, fixed } from '../../harness/format.js';
 import { guardOutput, jsonText, writeFileAtomic } from '../../harness/output/index.js';
-import { DIGITS, fixed } from '../../harness/report/index.js';
-import { loadStrategies } from '../../harness/run/index.js';
+import { loadStrategies } from '../../harness/study/index.js';
 import {
   corpusOption,
   defineCommand,

@@ -1,7 +1,7 @@
+import { findingLine, findingsJSON, tally, walk } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { findingLine, findingsJSON, tally, walk } from '../../harness/input/index.js';
+import { count } from '../../harness/format.js';
 import { jsonText } from '../../harness/output/index.js';
-import { count } from '../../harness/report/index.js';
 import { defineCommand, strictOption } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -6,30 +6,21 @@ import {
   compareRuns,
   comparisonPage,
   DEFAULT_SEED,
-  type RunFolder,
-  readRunFolder,
   type Side,
   type StrategyDelta,
   strategiesPage,
   strategyPair,
+  testsNote,
+  testsTable,
   type Value,
-} from '../../harness/checks/index.js';
+} from '../../harness/compare/index.js';
 import { UsageError } from '../../harness/errors.js';
+import { count, DIGITS, fixed, int, signed } from '../../harness/format.js';
+import { type Figure, figuresOf } from '../../harness/metrics/index.js';
 import { guardOutput, writeFileAtomic } from '../../harness/output/index.js';
-import {
-  type Cell,
-  count,
-  DIGITS,
-  fixed,
-  int,
-  isDataFormat,
-  signed,
-  type Table,
-  type TableFormat,
-} from '../../harness/report/index.js';
-import { type Figure, figuresOf } from '../../harness/score/index.js';
+import { type Cell, isDataFormat, type Table, type TableFormat } from '../../harness/report/index.js';
+import { type RunFolder, readRunFolder } from '../../harness/runfolder/index.js';
 import { defineCommand, formatOption, oneOutput, tableOutput } from '../command.js';
-import { testsNote, testsTable } from '../compare-tests.js';
 import { EXIT } from '../io.js';
 
 /** Compare two run folders compilation by compilation, and each strategy's headline figures. */

@@ -1,6 +1,6 @@
 import { UsageError } from '../../harness/errors.js';
 import { guardOutput, jsonText, writeFileAtomic } from '../../harness/output/index.js';
-import type { Compiled } from '../../harness/run/index.js';
+import type { Compiled } from '../../harness/study/index.js';
 import { defineCommand, strictOption, timeoutOption } from '../command.js';
 import { EXIT, type Io } from '../io.js';
 import { openSession, tokenizerOption } from '../tokenizer.js';

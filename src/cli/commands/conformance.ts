@@ -1,5 +1,5 @@
-import { runConformance } from '../../harness/checks/index.js';
-import { loadCorpus } from '../../harness/input/index.js';
+import { runConformance } from '../../harness/audit/index.js';
+import { loadCorpus } from '../../harness/corpus/index.js';
 import { jsonText } from '../../harness/output/index.js';
 import { corpusOption, DEFAULTS, defineCommand } from '../command.js';
 import { EXIT } from '../io.js';

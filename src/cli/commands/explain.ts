@@ -1,6 +1,6 @@
 import { UsageError } from '../../harness/errors.js';
 import { jsonText } from '../../harness/output/index.js';
-import { explainCandidate } from '../../harness/run/index.js';
+import { explainCandidate } from '../../harness/study/index.js';
 import { defineCommand, strictOption, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 import { openSession, tokenizerOption } from '../tokenizer.js';

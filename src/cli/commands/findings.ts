@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadCorpus, readJsonFile, readJsonLines } from '../../harness/corpus/index.js';
 import { InputError, UsageError } from '../../harness/errors.js';
-import { loadCorpus, readJsonFile, readJsonLines } from '../../harness/input/index.js';
-import { corpusDigest, guardOutput, readRows, writeFileAtomic } from '../../harness/output/index.js';
+import { guardOutput, writeFileAtomic } from '../../harness/output/index.js';
 import { FindingsError, type FindingsRun, renderFindings } from '../../harness/report/index.js';
+import { corpusDigest, readRows } from '../../harness/runfolder/index.js';
 import type { CompilationLine } from '../../harness/types.js';
 import { defineCommand } from '../command.js';
 import { EXIT, type Io } from '../io.js';

@@ -1,5 +1,7 @@
 import { defaultPolicy } from '../../compiler/index.js';
+import { loadPolicy } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
+import { count } from '../../harness/format.js';
 import {
   GENERATED_MARKS,
   generateCase,
@@ -7,9 +9,7 @@ import {
   writeCase,
   writeCorpus,
 } from '../../harness/generate/index.js';
-import { loadPolicy } from '../../harness/input/index.js';
 import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
-import { count } from '../../harness/report/index.js';
 import type { Profile } from '../../harness/types.js';
 import { PROFILES } from '../../harness/vocabulary.js';
 import { defineCommand, quietOption } from '../command.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { UsageError } from '../../harness/errors.js';
+import { count } from '../../harness/format.js';
 import { ingest, ingestedCorpus, openRepository } from '../../harness/ingest/index.js';
 import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
-import { count } from '../../harness/report/index.js';
 import { defineCommand, quietOption, splitList } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,17 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { MAX_TEXT_BYTES } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { MAX_TEXT_BYTES } from '../../harness/input/index.js';
-import {
-  DEFAULT_MAX_MESSAGE,
-  LineTransport,
-  mcpServer,
-  rootsOf,
-  serverFlags,
-  TETHER_FD,
-  tether,
-  underPermission,
-} from '../../harness/mcp/index.js';
+import { rootsOf, serverFlags, underPermission } from '../../mcp/permission.js';
+import { mcpServer } from '../../mcp/server.js';
+import { TETHER_FD, tether } from '../../mcp/tether.js';
+import { DEFAULT_MAX_MESSAGE, LineTransport } from '../../mcp/transport.js';
 import { defineCommand, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode } from '../io.js';
 
@@ -23,9 +17,9 @@ const TIED = 'CTXBENCH_MCP_TETHER';
  * The compiler served to an MCP client (Claude Desktop and Code, VS Code, Cursor) over stdio:
  * stdout carries the protocol alone, so the command prints nothing else; it ends when the client
  * closes its end. From the built package it first runs itself again under Node's permission model,
- * reading only its own files and the folders given with --root (harness/mcp/permission.ts), and
+ * reading only its own files and the folders given with --root (src/mcp/permission.ts), and
  * tied to this process: when this one ends, however it ends, so does the server with every
- * process it started (harness/mcp/tether.ts).
+ * process it started (src/mcp/tether.ts).
  */
 export const mcp = defineCommand({
   examples: [

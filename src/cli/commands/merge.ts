@@ -1,5 +1,6 @@
-import { checkOut, guardOutput, mergeShards, RUN_MARKS } from '../../harness/output/index.js';
-import { count } from '../../harness/report/index.js';
+import { count } from '../../harness/format.js';
+import { checkOut, guardOutput } from '../../harness/output/index.js';
+import { mergeShards, RUN_MARKS } from '../../harness/runfolder/index.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,12 +1,6 @@
 import path from 'node:path';
-import {
-  corpusIngested,
-  corpusNameOf,
-  guardOutput,
-  readRows,
-  reportFiles,
-  writeFileAtomic,
-} from '../../harness/output/index.js';
+import { guardOutput, writeFileAtomic } from '../../harness/output/index.js';
+import { corpusIngested, corpusNameOf, readRows, reportFiles } from '../../harness/runfolder/index.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,10 +1,12 @@
 import path from 'node:path';
+import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/input/index.js';
-import { checkOut, guardOutput, progressLine, RUN_MARKS } from '../../harness/output/index.js';
-import { count, headlineTable } from '../../harness/report/index.js';
-import { parseShard, pickStrategies, runStudy } from '../../harness/run/index.js';
-import { statsByStrategy } from '../../harness/score/index.js';
+import { count } from '../../harness/format.js';
+import { statsByStrategy } from '../../harness/metrics/index.js';
+import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
+import { headlineTable } from '../../harness/report/index.js';
+import { RUN_MARKS } from '../../harness/runfolder/index.js';
+import { parseShard, pickStrategies, runStudy } from '../../harness/study/index.js';
 import { STRATEGY_ERROR } from '../../harness/vocabulary.js';
 import {
   corpusOption,

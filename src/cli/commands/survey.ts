@@ -1,14 +1,7 @@
 import path from 'node:path';
+import { count } from '../../harness/format.js';
+import { guardOutput, jsonText, progressLine, writeFileAtomic } from '../../harness/output/index.js';
 import {
-  guardOutput,
-  jsonText,
-  progressLine,
-  readRows,
-  runLabel,
-  writeFileAtomic,
-} from '../../harness/output/index.js';
-import {
-  count,
   isDataFormat,
   type SurveyRun,
   sectionNote,
@@ -17,6 +10,7 @@ import {
   surveyMarkdown,
   surveySections,
 } from '../../harness/report/index.js';
+import { readRows, runLabel } from '../../harness/runfolder/index.js';
 import { defineCommand, formatOption, quietTableOption, tableOutput } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,8 +1,9 @@
+import { loadCorpus } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { loadCorpus } from '../../harness/input/index.js';
+import { count } from '../../harness/format.js';
 import { jsonText } from '../../harness/output/index.js';
-import { count, traceJSON, traceTable, traceView } from '../../harness/report/index.js';
-import { compileCase } from '../../harness/run/index.js';
+import { traceJSON, traceTable, traceView } from '../../harness/report/index.js';
+import { compileCase } from '../../harness/study/index.js';
 import type { BudgetName } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
 import {

@@ -1,13 +1,13 @@
-import { problemText, validateDocumentAwaited } from '../../harness/checks/index.js';
-import { UsageError } from '../../harness/errors.js';
+import { problemText, validateDocumentAwaited } from '../../harness/audit/index.js';
 import {
   checkInputs,
   loadCandidates,
   loadPolicy,
   loadRequest,
   readJsonFile,
-} from '../../harness/input/index.js';
-import { type Asking, checkRunFolder, disagreementText } from '../../harness/run/index.js';
+} from '../../harness/corpus/index.js';
+import { UsageError } from '../../harness/errors.js';
+import { type Asking, checkRunFolder, disagreementText } from '../../harness/study/index.js';
 import {
   defineCommand,
   lintOf,

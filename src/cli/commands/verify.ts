@@ -1,5 +1,6 @@
-import { type CorpusFacts, readRunFolder, verifyRun } from '../../harness/checks/index.js';
-import { count } from '../../harness/report/index.js';
+import { verifyRun } from '../../harness/audit/index.js';
+import { count } from '../../harness/format.js';
+import { type CorpusFacts, readRunFolder } from '../../harness/runfolder/index.js';
 import { DEFAULTS, defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -9,13 +9,13 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { Bench } from 'tinybench';
 import { defaultPolicy } from '../../compiler/index.js';
+import { readJsonFile } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { generateCase } from '../generate/index.js';
-import { readJsonFile } from '../input/index.js';
-import { caseInputs, compileAwaited, runStudy, strategyInput } from '../run/index.js';
+import { caseInputs, compileAwaited, runStudy, strategyInput } from '../study/index.js';
 import type { CaseLedger, Corpus, Strategy, StrategyInput } from '../types.js';
 import { PEERS, STRATEGY_ERROR } from '../vocabulary.js';
-import type { BenchProgress } from './progress.js';
+import type { BenchProgress } from './bench-progress.js';
 
 export interface BenchTask {
   readonly name: string;

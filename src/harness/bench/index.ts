@@ -1,4 +1,5 @@
 /** Bench: tinybench timings of strategies, the study and generated pools, and comparison with a baseline. */
+
 export { benchFile, corpusTasks, peersCost, readBaseline, runBench, scaleTasks } from './bench.js';
 export {
   compareBench,
@@ -9,11 +10,6 @@ export {
   MIN_SLOWDOWN_MS,
   recordsTable,
   SPREAD_FACTOR,
-} from './compare.js';
-export {
-  PROCESS_PAIRS,
-  type ProcessPair,
-  processTable,
-  runProcessPairs,
-} from './processes.js';
-export { benchProgress } from './progress.js';
+} from './bench-compare.js';
+export { PROCESS_PAIRS, type ProcessPair, processTable, runProcessPairs } from './bench-processes.js';
+export { benchProgress } from './bench-progress.js';

@@ -10,7 +10,7 @@
 import seedrandom from 'seedrandom';
 import type { ContextCandidate, RequirementClass } from '../../compiler/index.js';
 import type { EvalClass, IdentityTruth } from '../types.js';
-import { between, candidate, pick, type Rng, round2, sentence } from './content.js';
+import { between, candidate, pick, type Rng, round2, sentence } from './contents.js';
 import { finishCase, type GeneratedCase } from './finish.js';
 
 const TOOLS = ['read-file', 'search-code', 'run-tests', 'edit-file', 'list-dir', 'git-diff'];

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { type GitFolder, gitFolder, runGit } from './git-run.js';
-import type { Change, Commit, TreeEntry } from './types.js';
+import type { Change, Commit, TreeEntry } from './ingest-types.js';
 
 export interface Repository extends GitFolder {
   /** The top level of the working tree (the git folder itself for a bare repository). */

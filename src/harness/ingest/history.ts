@@ -2,7 +2,7 @@
  * When each path last changed before each case, from the history `commits` already read: the
  * freshness reason of an ingested file.
  */
-import type { Commit } from './types.js';
+import type { Commit } from './ingest-types.js';
 
 /** When each path last changed, from one pass over the history. */
 export interface LastChange {

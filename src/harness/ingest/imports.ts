@@ -6,8 +6,8 @@
  * Paths are posix, relative to the repository's root, without `./`.
  */
 import { posix } from 'node:path';
+import type { Language } from './ingest-types.js';
 import type { Grammars } from './outline.js';
-import type { Language } from './types.js';
 
 export interface ImportContext {
   /** The `module` line of the repository's root go.mod: Go imports under it name its folders. */

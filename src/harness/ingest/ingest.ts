@@ -11,16 +11,16 @@ import { InputError } from '../errors.js';
 import { jsonText, type Lines, writeWholeAsync } from '../output/index.js';
 import { BUDGETS, INGESTED_TASK_ID } from '../vocabulary.js';
 import { CandidateWriter } from './candidate-json.js';
-import { caseName, ingestPolicy, sortedKeys, taskText } from './corpus.js';
-import { makeFilter } from './files.js';
 import { openRepository, commits as readHistory } from './git.js';
 import { lastChanges } from './history.js';
+import { admissibleEntries, type Decoded, RUN, stateFiles, textsOf } from './history-trees.js';
+import type { Commit, SkipReason, TreeEntry } from './ingest-types.js';
+import { caseName, ingestPolicy, sortedKeys, taskText } from './ingested-corpus.js';
 import { loadGrammars } from './outline.js';
 import { buildPool } from './pool.js';
 import { neededAtParent, selectCases } from './select.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
-import { admissibleEntries, type Decoded, RUN, stateFiles, textsOf } from './trees.js';
-import type { Commit, SkipReason, TreeEntry } from './types.js';
+import { makeFilter } from './tree-files.js';
 import { treesOf } from './walk.js';
 
 export interface IngestOptions {

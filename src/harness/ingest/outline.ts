@@ -20,9 +20,9 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Parser from 'web-tree-sitter';
+import type { Language } from './ingest-types.js';
 import { OUTLINERS, Outline } from './outliners.js';
 import { IMPORTS } from './specifiers.js';
-import type { Language } from './types.js';
 
 type Node = Parser.SyntaxNode;
 

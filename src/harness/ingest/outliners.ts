@@ -3,7 +3,7 @@
  * in the format outline.ts describes.
  */
 import type Parser from 'web-tree-sitter';
-import type { Language } from './types.js';
+import type { Language } from './ingest-types.js';
 
 type Node = Parser.SyntaxNode;
 

@@ -2,9 +2,10 @@
  * `pack` apart from its printing: a working tree's pool for one task compiled by one strategy, and
  * what the command tells about it. The CLI prints it; the MCP server returns it.
  */
+
+import type { Lint } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
-import type { Lint } from '../input/index.js';
-import { CompileSession, leastBudget } from '../run/index.js';
+import { CompileSession, leastBudget } from '../study/index.js';
 import { type PackOptions, packPool } from './pack.js';
 import { leftOut, type PackFormat, renderPack } from './render.js';
 

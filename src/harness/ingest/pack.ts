@@ -14,14 +14,14 @@ import {
   SCHEMA,
 } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
-import { ingestPolicy } from './corpus.js';
-import { classifyPath, decideEntry, decodeText, isLockfile, makeFilter } from './files.js';
 import { hashWorkingFile } from './git.js';
+import { stateFiles } from './history-trees.js';
+import type { TreeEntry } from './ingest-types.js';
+import { ingestPolicy } from './ingested-corpus.js';
 import { loadGrammars } from './outline.js';
 import { buildPool } from './pool.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
-import { stateFiles } from './trees.js';
-import type { TreeEntry } from './types.js';
+import { classifyPath, decideEntry, decodeText, isLockfile, makeFilter } from './tree-files.js';
 import { listWorkingTree, readRegular, throughRealFolders } from './working-tree.js';
 
 export interface PackOptions {

@@ -18,10 +18,10 @@
  *   touching both needs. The import graph raises relevance instead (relevance.ts, `neighbour`).
  */
 import { type ContextCandidate, SCHEMA } from '../../compiler/index.js';
-import { countTokens } from '../input/index.js';
+import { countTokens } from '../corpus/index.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
-import { FORM_RELEVANCE } from './relevance.js';
-import type { PathClass } from './types.js';
+import type { PathClass } from './ingest-types.js';
+import { FORM_RELEVANCE } from './relevance-score.js';
 
 /** A file of the state, read and classified; its outline and last change found by the caller. */
 export interface PoolFile {

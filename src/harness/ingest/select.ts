@@ -4,8 +4,8 @@
  * those a seeded sample, so that the same history and seed always give the same corpus.
  */
 import seedrandom from 'seedrandom';
-import { classifyPath, isDependencyBump, isLockfile } from './files.js';
-import type { Commit } from './types.js';
+import type { Commit } from './ingest-types.js';
+import { classifyPath, isDependencyBump, isLockfile } from './tree-files.js';
 
 export interface SelectOptions {
   readonly count: number;

@@ -2,7 +2,7 @@
  * Import specifiers as written, one extractor per grammar: what imports.ts resolves to files.
  */
 import type Parser from 'web-tree-sitter';
-import type { Language } from './types.js';
+import type { Language } from './ingest-types.js';
 
 type Node = Parser.SyntaxNode;
 

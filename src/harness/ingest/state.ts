@@ -5,12 +5,12 @@
  * is parsed and counted once, while the texts themselves are read per case and let go.
  */
 import path from 'node:path';
-import { countTokens } from '../input/index.js';
+import { countTokens } from '../corpus/index.js';
 import { goModuleOf, resolveImport } from './imports.js';
+import type { Language, PathClass, SkipReason } from './ingest-types.js';
 import type { Grammars } from './outline.js';
 import type { FormTexts, PoolFile } from './pool.js';
-import { namedIdentifiers, pathNamer, RelevanceIndex, relevanceOf } from './relevance.js';
-import type { Language, PathClass, SkipReason } from './types.js';
+import { namedIdentifiers, pathNamer, RelevanceIndex, relevanceOf } from './relevance-score.js';
 
 /** What a file version yields, whatever its path: kept for the whole ingest. */
 interface Facts {

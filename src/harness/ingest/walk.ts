@@ -6,7 +6,7 @@
  */
 import { InputError } from '../errors.js';
 import { gitOk, OBJECT_ID, parseTree, type Repository } from './git.js';
-import type { TreeEntry } from './types.js';
+import type { TreeEntry } from './ingest-types.js';
 
 const byPath = (a: TreeEntry, b: TreeEntry): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 

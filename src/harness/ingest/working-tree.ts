@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InputError } from '../errors.js';
-import { type IgnoreLevel, ignoredHere } from './files.js';
 import { gitFolderAsync, runGitAsync } from './git-run.js';
 import { MatchBudget, parseRules } from './ignore-rules.js';
+import { type IgnoreLevel, ignoredHere } from './tree-files.js';
 
 /** How long each git call of `pack` may take: listing an index is quick, a stuck one is stopped. */
 const PACK_GIT_TIMEOUT = 60_000;

@@ -6,10 +6,10 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { REQUIREMENT_CLASSES } from '../../compiler/index.js';
-import { budgetStats, statsByStrategy } from '../score/index.js';
+import { plural } from '../format.js';
+import { budgetStats, statsByStrategy } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
-import { plural } from './format.js';
 import { CORRECT_COLOUR, REFUSAL_COLOUR } from './grid.js';
 
 /** A chart as the page shows it: an id for anchors and tests, a title, the SVG text. */

@@ -3,9 +3,9 @@
  * interval. Apart so that the template's reader stays one concern.
  */
 import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
-import { FIGURES, strategyStats, wilson } from '../score/index.js';
+import { figure, int } from '../format.js';
+import { FIGURES, strategyStats, wilson } from '../metrics/index.js';
 import type { CompilationLine, Row } from '../types.js';
-import { figure, int } from './format.js';
 
 export interface FindingsRun {
   readonly rows: readonly Row[];

@@ -6,11 +6,11 @@
  * count, never a clock, and says where the whole record is.
  */
 import fs from 'node:fs';
-import { linesOf } from '../input/index.js';
-import { rowViolations } from '../score/index.js';
+import { linesOf } from '../corpus/index.js';
+import { int, plural } from '../format.js';
+import { rowViolations } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { int, plural } from './format.js';
 
 /** What a compilation came to, against what the corpus expected. */
 export type GridOutcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';

@@ -4,7 +4,7 @@
  * Correct counts the expected outcomes (report.md has the wrong ones too); violations sum the six kinds; tokens are the rendered tokens of every bundle; the errors column
  * appears only when a strategy failed somewhere.
  */
-import { type Figure, figuresOf } from '../score/index.js';
+import { type Figure, figuresOf } from '../metrics/index.js';
 import type { StrategyStats } from '../types.js';
 import type { Table } from './table.js';
 

@@ -5,12 +5,13 @@
  * no external script or font, no date: like every file of a run folder but the manifest, the
  * same rows and compilations give the same bytes. Everything from the corpus is escaped.
  */
-import { type PrefixStability, statsByStrategy, strategiesOf } from '../score/index.js';
+
+import { count, int, plural } from '../format.js';
+import { type PrefixStability, statsByStrategy, strategiesOf } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
+import { type CellTable, exactProse, exactTables } from './against-exact.js';
 import { type Chart, renderCharts } from './charts.js';
-import { type CellTable, exactProse, exactTables } from './exact.js';
-import { count, int, plural } from './format.js';
 import {
   COLOUR_MEASURES,
   type CompilationSource,

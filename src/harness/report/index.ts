@@ -1,10 +1,10 @@
-/** Report: the book's tables as Markdown, report.html with its charts, findings from a template, the table layouts and the number formats. */
-export { FindingsError, type FindingsRun, renderFindings } from './findings.js';
-export { count, DIGITS, figure, fixed, int, signed } from './format.js';
+/** Report: the book's tables as Markdown, report.html with its charts, findings from a template, the table layouts. */
+
+export { FindingsError, type FindingsRun, renderFindings } from './findings-page.js';
 export { headlineTable } from './headline.js';
 export { reportHtml } from './html.js';
 export { reportMarkdown } from './markdown.js';
-export { type SurveyRun, sectionNote, surveyLines, surveyMarkdown, surveySections } from './survey.js';
+export { type SurveyRun, sectionNote, surveyLines, surveyMarkdown, surveySections } from './survey-page.js';
 export {
   type Cell,
   isDataFormat,
@@ -14,4 +14,4 @@ export {
   type Table,
   type TableFormat,
 } from './table.js';
-export { traceJSON, traceTable, traceView } from './trace.js';
+export { traceJSON, traceTable, traceView } from './trace-text.js';

@@ -4,10 +4,11 @@
  * so the page is the same bytes for the same rows). A reader sees at a glance which strategies'
  * figures overlap, before `compare` tests a pair cell by cell.
  */
-import { bootstrapMean, rowsOf, wilson } from '../score/index.js';
+
+import { DIGITS, fixed, int } from '../format.js';
+import { bootstrapMean, rowsOf, wilson } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { DIGITS, fixed, int } from './format.js';
 import type { Table } from './table.js';
 
 const scored = (rows: readonly Row[]) => rows.filter((r) => r.reason !== STRATEGY_ERROR);

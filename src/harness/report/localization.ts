@@ -10,7 +10,7 @@
  * - all files held: bundles that hold every changed file, over the cells where one is expected;
  * - tokens: the mean rendered tokens of a bundle.
  */
-import { mean, rowsOf } from '../score/index.js';
+import { mean, rowsOf } from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
 import { BUDGETS, INGESTED_TASK_ID, STRATEGY_ERROR } from '../vocabulary.js';
 import type { Table } from './table.js';

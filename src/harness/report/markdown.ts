@@ -2,6 +2,8 @@
  * report.md: the book's tables, generated from rows alone. Every table has one row per
  * strategy, starting `| <name> |`.
  */
+
+import { count, DIGITS, fixed, int } from '../format.js';
 import {
   budgetStats,
   figuresOf,
@@ -10,11 +12,10 @@ import {
   statsByStrategy,
   strategiesOf,
   type TableName,
-} from '../score/index.js';
+} from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { exactSection } from './exact.js';
-import { count, DIGITS, fixed, int } from './format.js';
+import { exactSection } from './against-exact.js';
 import { strategyTable } from './headline.js';
 import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
 import { measureSections } from './measure-sections.js';

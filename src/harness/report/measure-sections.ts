@@ -9,7 +9,7 @@ import {
   type PrefixFigures,
   type PrefixStability,
   type TableName,
-} from '../score/index.js';
+} from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { strategyTable } from './headline.js';
 import type { Table } from './table.js';

@@ -3,7 +3,7 @@
  * ship (issue 20): present when the rows hold at least one peer and `compiler` or `compiler-v2`.
  * From rows alone, through the metric catalogue's `peers` and `peers_budget` tables.
  */
-import { figuresOf, rowsOf, statsByStrategy } from '../score/index.js';
+import { figuresOf, rowsOf, statsByStrategy } from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
 import { BUDGETS, PEERS } from '../vocabulary.js';
 import { strategyTable } from './headline.js';

@@ -1,5 +1,5 @@
-import type { Kind } from '../score/index.js';
-import { DIGITS, fixed, signed } from './format.js';
+import { DIGITS, fixed, signed } from '../format.js';
+import type { Kind } from '../metrics/index.js';
 
 export type Align = 'left' | 'right';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { bufferIo } from '../../../src/cli/io.js';
 import { run } from '../../../src/cli/main.js';
 import type { BenchRecord } from '../../../src/harness/bench/bench.js';
-import { measure } from '../../../src/harness/bench/processes.js';
+import { measure } from '../../../src/harness/bench/bench-processes.js';
 import { cli, corpusCopy, tempDir } from '../../helpers/cli.js';
 import { expectMarkdownTable, parseCsv, textTables } from '../../helpers/tables.js';
 

@@ -12,7 +12,7 @@ import {
   MIN_SLOWDOWN,
   MIN_SLOWDOWN_MS,
   SPREAD_FACTOR,
-} from '../../../src/harness/bench/compare.js';
+} from '../../../src/harness/bench/bench-compare.js';
 import { InputError } from '../../../src/harness/errors.js';
 import { renderTable } from '../../../src/harness/report/table.js';
 import { tempDir } from '../../helpers/cli.js';

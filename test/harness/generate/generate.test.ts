@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { checkCompilerInputs, defaultPolicy, gate } from '../../../src/compiler/index.js';
-import { generateCase } from '../../../src/harness/generate/case.js';
-import { loadCorpus, requestAt } from '../../../src/harness/input/corpus.js';
-import { ledgerDirFor, loadLedger } from '../../../src/harness/input/ledger.js';
+import { loadCorpus, requestAt } from '../../../src/harness/corpus/folder.js';
+import { ledgerDirFor, loadLedger } from '../../../src/harness/corpus/ledger.js';
+import { generateCase } from '../../../src/harness/generate/case-records.js';
 import { solveExact } from '../../../src/harness/kit/exact/solve.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../../src/harness/run/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
+vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('generate');
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { goModuleOf } from '../../../src/harness/ingest/imports.js';
 import { firstDocLine } from '../../../src/harness/ingest/pool.js';
-import { pathNamer } from '../../../src/harness/ingest/relevance.js';
+import { pathNamer } from '../../../src/harness/ingest/relevance-score.js';
 
 const RUN = 2_000_000;
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Change, Commit, Language, TreeEntry } from '../../../src/harness/ingest/ingest-types.js';
 import {
   classifyPath,
   decideEntry,
@@ -9,8 +10,7 @@ import {
   isDependencyBump,
   isLockfile,
   makeFilter,
-} from '../../../src/harness/ingest/files.js';
-import type { Change, Commit, Language, TreeEntry } from '../../../src/harness/ingest/types.js';
+} from '../../../src/harness/ingest/tree-files.js';
 import { git, makeRepository } from '../../helpers/git-fixture.js';
 
 let tmp: string;

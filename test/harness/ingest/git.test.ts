@@ -12,7 +12,7 @@ import {
   tree,
 } from '../../../src/harness/ingest/git.js';
 import { lastChanges } from '../../../src/harness/ingest/history.js';
-import type { Change } from '../../../src/harness/ingest/types.js';
+import type { Change } from '../../../src/harness/ingest/ingest-types.js';
 import {
   EPOCH,
   git,

@@ -4,8 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { goModuleOf, importGraph, resolveImport } from '../../../src/harness/ingest/imports.js';
+import type { Language } from '../../../src/harness/ingest/ingest-types.js';
 import { type Grammars, languageOf, loadGrammars } from '../../../src/harness/ingest/outline.js';
-import type { Language } from '../../../src/harness/ingest/types.js';
 
 let grammars: Grammars;
 beforeAll(async () => {

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commits, openRepository } from '../../../src/harness/ingest/git.js';
+import type { Commit } from '../../../src/harness/ingest/ingest-types.js';
 import { ineligibleReason, neededAtParent, selectCases } from '../../../src/harness/ingest/select.js';
-import type { Commit } from '../../../src/harness/ingest/types.js';
 import { makeRepository, type Step } from '../../helpers/git-fixture.js';
 
 let tmp: string;

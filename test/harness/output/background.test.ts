@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BackgroundWriter } from '../../../src/harness/output/background.js';
-import { LineFile, writeWholeAsync } from '../../../src/harness/output/folder.js';
+import { LineFile, writeWholeAsync } from '../../../src/harness/output/whole-folder.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const tmp = tempDir('background');

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { forEachLine } from '../../../src/harness/corpus/input-files.js';
 import { UsageError } from '../../../src/harness/errors.js';
-import { forEachLine } from '../../../src/harness/input/files.js';
-import { writeFileAtomic } from '../../../src/harness/output/files.js';
-import { checkOut, FolderWriter, LineFile, writeWhole } from '../../../src/harness/output/folder.js';
+import { checkOut, FolderWriter, LineFile, writeWhole } from '../../../src/harness/output/whole-folder.js';
+import { writeFileAtomic } from '../../../src/harness/output/write-file.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const tmp = tempDir('folder');

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { InputError, UsageError } from '../../../src/harness/errors.js';
-import { mergeShards } from '../../../src/harness/output/merge.js';
+import { mergeShards } from '../../../src/harness/runfolder/merge.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../../src/harness/run/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
+vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('merge');
 const at = (name: string) => path.join(tmp, name);

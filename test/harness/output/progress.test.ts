@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duration, progressLine } from '../../../src/harness/output/progress.js';
+import { duration, progressLine } from '../../../src/harness/output/progress-line.js';
 
 const sink = (isTTY: boolean) => {
   const out = {

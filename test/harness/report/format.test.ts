@@ -3,16 +3,7 @@
  * whatever their size, each other kind to its fixed places, signs on differences, `-` for nothing.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  count,
-  DIGITS,
-  figure,
-  fixed,
-  int,
-  percent,
-  plural,
-  signed,
-} from '../../../src/harness/report/format.js';
+import { count, DIGITS, figure, fixed, int, percent, plural, signed } from '../../../src/harness/format.js';
 import { renderTable } from '../../../src/harness/report/table.js';
 
 describe('the rule', () => {

@@ -7,11 +7,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { prefixOf, readRows, reportTitle } from '../../../src/harness/output/run-folder.js';
+import { renderedTexts } from '../../../src/harness/metrics/prefix.js';
+import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/metrics/stats.js';
 import { CAPS, gridCells, gridOutcome, OUTCOME_LEGEND } from '../../../src/harness/report/grid.js';
 import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
-import { renderedTexts } from '../../../src/harness/score/prefix.js';
-import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/score/stats.js';
+import { prefixOf, readRows, reportTitle } from '../../../src/harness/runfolder/rows.js';
 import type { Row } from '../../../src/harness/types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
 import { cli, processArgs, tempDir } from '../../helpers/cli.js';
@@ -27,7 +27,7 @@ import {
 import { row } from '../../helpers/rows.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../../src/harness/run/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
+vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('report-html');
 const run = path.join(tmp, 'run');

@@ -11,7 +11,7 @@ import {
   loadStrategies,
   loadStrategyFile,
   registryOrder,
-} from '../../../src/harness/run/registry.js';
+} from '../../../src/harness/study/registry.js';
 import { REPORT_STRATEGIES } from '../../../src/harness/vocabulary.js';
 import { tempDir } from '../../helpers/cli.js';
 import { corpus, ROOT } from '../../helpers/corpus.js';

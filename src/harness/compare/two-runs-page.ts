@@ -1,0 +1,69 @@
+/**
+ * `compare --html`: the page `report` writes for one run, made of two. Over the compilations both
+ * runs hold, each strategy's rows of A and of B stand side by side as `<strategy> (A)` and
+ * `<strategy> (B)`, so the headline and its intervals, the charts and the grid (two strategies'
+ * bundles beside each other included) read as one run of twice the strategies. For two
+ * strategies of one run, it is that run's page of those two.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { linesOf } from '../corpus/index.js';
+import { reportHtml } from '../report/index.js';
+import { compilationId, type RunFolder } from '../runfolder/index.js';
+import type { Row } from '../types.js';
+
+/** A run's compilation lines by compilation, as its rows name them; none without the file. */
+function linesById(run: RunFolder): Map<string, string> {
+  const file = path.join(run.dir, 'compilations.jsonl');
+  const out = new Map<string, string>();
+  if (!fs.existsSync(file)) return out;
+  let k = 0;
+  for (const line of linesOf(file)) {
+    const r = run.rows[k++];
+    if (r === undefined) break;
+    if (line !== '') out.set(compilationId(r), line);
+  }
+  return out;
+}
+
+/** A line under another strategy's name, so that it stays its row's own; unreadable lines stay as they are. */
+function renamed(line: string | undefined, strategy: string): string {
+  if (line === undefined) return '';
+  try {
+    return JSON.stringify({ ...JSON.parse(line), strategy });
+  } catch {
+    return line;
+  }
+}
+
+/** Two runs' compilations, side by side. */
+export function comparisonPage(a: RunFolder, b: RunFolder): Promise<string> {
+  const [linesA, linesB] = [linesById(a), linesById(b)];
+  const rowsB = new Map(b.rows.map((r) => [compilationId(r), r]));
+  const rows: Row[] = [];
+  const lines: string[] = [];
+  for (const ra of a.rows) {
+    const rb = rowsB.get(compilationId(ra));
+    if (rb === undefined) continue;
+    for (const [r, side, from] of [
+      [ra, 'A', linesA],
+      [rb, 'B', linesB],
+    ] as const) {
+      const strategy = `${r.strategy} (${side})`;
+      rows.push({ ...r, strategy });
+      lines.push(renamed(from.get(compilationId(r)), strategy));
+    }
+  }
+  return reportHtml(rows, `Comparison: ${a.dir} (A) and ${b.dir} (B)`, lines);
+}
+
+/** Two strategies of one run, side by side: its page of those two. */
+export function strategiesPage(run: RunFolder, x: string, y: string): Promise<string> {
+  const lines = linesById(run);
+  const rows = run.rows.filter((r) => r.strategy === x || r.strategy === y);
+  return reportHtml(
+    rows,
+    `Comparison: ${x} and ${y} in ${run.dir}`,
+    rows.map((r) => lines.get(compilationId(r)) ?? ''),
+  );
+}

@@ -1,0 +1,30 @@
+/** Corpus: reading what a run is given (corpus, ledger, records) and checking it, and real token counts. */
+
+export { findingsJSON, lintGiven, tally } from './check.js';
+export { checkInputs, type InputFiles, located, orderRoles } from './compiler-checks.js';
+export { loadCorpus, requestAt } from './folder.js';
+export {
+  forEachLine,
+  linesOf,
+  MAX_TEXT_BYTES,
+  readJsonFile,
+  readJsonLines,
+  readTextLines,
+} from './input-files.js';
+export { MAX_NESTING, parseJson, tooDeep } from './json.js';
+export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, truthFrom } from './ledger.js';
+export { Findings, findingLine, type Lint, settle } from './lint.js';
+export { identitiesOf } from './lint-corpus.js';
+export { lintBatchShape } from './lint-files.js';
+export { walk } from './lint-target.js';
+export { countTokens, realTokens } from './real-tokens.js';
+export {
+  loadCandidates,
+  loadPolicy,
+  loadRequest,
+  locate,
+  toCandidates,
+  toPolicy,
+  toRequest,
+} from './records.js';
+export { auditTokens, warmTokenAudit } from './token-audit.js';

@@ -1,0 +1,25 @@
+/**
+ * What an ingested corpus is made of besides its pools: how `--force` recognises it, its
+ * policy, a case's task and name, and the sorted counts its manifest records.
+ */
+import { type CompilerPolicy, defaultPolicy } from '../../compiler/index.js';
+import { manifestHas } from '../output/index.js';
+import type { Commit } from './ingest-types.js';
+
+/** A corpus ingest wrote (its manifest has an `ingest` block): one `ingest --force` may replace. */
+export const ingestedCorpus = (dir: string): boolean => manifestHas(dir, 'ingest', 1 << 26);
+
+/** The ingested corpus's policy: the default, with the rendering overhead in real o200k tokens. */
+export const ingestPolicy = (): CompilerPolicy => ({ ...defaultPolicy(), overhead_tokenizer: 'o200k' });
+
+/** The task: the commit's subject, and its body when it has one. */
+export const taskText = (c: Commit): string =>
+  c.body.trim() === '' ? c.subject : `${c.subject}\n\n${c.body.trim()}`;
+
+/** The case's name: its place in the history and the commit's short id, so names sort in history order. */
+export const caseName = (index: number, c: Commit, width: number): string =>
+  `c${String(index).padStart(width, '0')}-${c.sha.slice(0, 10)}`;
+
+/** An object with its keys sorted: a manifest's counts in the same order on every run. */
+export const sortedKeys = <T>(o: Readonly<Record<string, T>>): Record<string, T> =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -1,0 +1,43 @@
+/** Metrics: every measure, figure, paired test and interval, against the ledger, and the only source of their labels. */
+
+export {
+  FIGURES,
+  type Figure,
+  figuresOf,
+  type Kind,
+  ROW_MEASURES,
+  ROW_METRICS,
+  rowMetric,
+  type TableName,
+} from './catalogue.js';
+export { measureBundle } from './measures.js';
+export {
+  ALPHA,
+  bootstrapMean,
+  PAIRED_FIGURES,
+  type PairedFigure,
+  type PairedTest,
+  pairedTest,
+  RESAMPLES,
+} from './paired.js';
+export {
+  CACHED_PRICE,
+  type PrefixFigures,
+  type PrefixStability,
+  prefixStability,
+  renderedTexts,
+} from './prefix.js';
+export { NO_METRICS, score } from './scores.js';
+export {
+  budgetStats,
+  mean,
+  oracleGap,
+  type Rate,
+  rowsOf,
+  rowViolations,
+  statsByStrategy,
+  strategiesOf,
+  strategyStats,
+  summary,
+  wilson,
+} from './stats.js';

@@ -1,0 +1,156 @@
+/**
+ * The measures the people who tune context assembly use, beside the book's metrics: where the
+ * needed content lands in the window (the middle third is where long contexts lose it), how well
+ * the rendered order ranks it, how much of the window is useful or repeated, how close to the
+ * budget a bundle gets, and what the window is made of. Each is defined in docs/formats.md
+ * ("Measures") and catalogued in catalogue.ts. Like metrics.ts, a reader of the ledger.
+ */
+import {
+  type CompilerPolicy,
+  type ContextCandidate,
+  type ContextRequest,
+  headerCost,
+  itemRenderCost,
+  REQUIREMENT_CLASSES,
+  type RequirementClass,
+  separatorCost,
+} from '../../compiler/index.js';
+import { classOf } from '../corpus/index.js';
+import type { CaseLedger, Composition, EvalClass, Measures, Placed } from '../types.js';
+
+/**
+ * Graded gains for nDCG: the ledger's order, must above should above unlabelled (`optional`)
+ * above distractor above harmful, on a linear scale with harmful worth nothing.
+ */
+export const GAIN: Readonly<Record<EvalClass, number>> = {
+  must: 4,
+  should: 3,
+  optional: 2,
+  distractor: 1,
+  harmful: 0,
+};
+
+/** Words per shingle, and the share of an item's shingles already seen that makes it a near-duplicate (Broder's resemblance test uses a high bar too: a one-word change in a short sentence is not a repeat). */
+export const SHINGLE_WORDS = 4;
+export const NEAR_DUPLICATE = 0.8;
+
+/** A bundle as laid out: its candidates in rendered order, and what it was asked under. */
+export interface LaidOut {
+  readonly live: readonly ContextCandidate[];
+  readonly request: ContextRequest;
+  readonly policy: CompilerPolicy;
+  readonly renderedTokens: number;
+  readonly budget: number;
+}
+
+interface Span {
+  readonly c: ContextCandidate;
+  readonly cls: EvalClass;
+  readonly start: number;
+  readonly tokens: number;
+}
+
+/** Each item's place on the rendered ruler: the header first, a separator between neighbours. */
+function spans(b: LaidOut, ledger: CaseLedger): Span[] {
+  const sep = separatorCost(b.policy);
+  let at = headerCost(b.request, b.policy);
+  return b.live.map((c, k) => {
+    if (k > 0) at += sep;
+    const span = {
+      c,
+      cls: classOf(ledger, c.content_identity),
+      start: at,
+      tokens: itemRenderCost(c, b.policy),
+    };
+    at += span.tokens;
+    return span;
+  });
+}
+
+/** Tokens of [start, start + tokens) inside [low, high). */
+const overlap = (s: Span, low: number, high: number): number =>
+  Math.max(0, Math.min(s.start + s.tokens, high) - Math.max(s.start, low));
+
+const dcg = (gains: readonly number[]): number => gains.reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0);
+
+/** nDCG at the bundle's length; the ideal takes the pool's best contents, each once. */
+function ndcg(laid: readonly Span[], pool: readonly ContextCandidate[], ledger: CaseLedger): number | null {
+  if (laid.length === 0) return null;
+  const identities = [...new Set(pool.map((c) => c.content_identity))];
+  const best = identities.map((i) => GAIN[classOf(ledger, i)]).sort((a, b) => b - a);
+  const ideal = dcg(best.slice(0, laid.length));
+  return ideal === 0 ? null : dcg(laid.map((s) => GAIN[s.cls])) / ideal;
+}
+
+/** Lower-cased runs of letters and digits, in windows of SHINGLE_WORDS (a shorter text is one shingle). */
+export function shingles(text: string): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out = new Set<string>();
+  if (words.length === 0) return out;
+  const last = Math.max(0, words.length - SHINGLE_WORDS);
+  for (let k = 0; k <= last; k++) out.add(words.slice(k, k + SHINGLE_WORDS).join(' '));
+  return out;
+}
+
+/** Tokens of the items whose shingles were, NEAR_DUPLICATE or more of them, seen in items before. */
+function redundantTokens(laid: readonly Span[]): number {
+  const seen = new Set<string>();
+  let redundant = 0;
+  for (const s of laid) {
+    const own = shingles(s.c.content);
+    let old = 0;
+    for (const x of own) if (seen.has(x)) old++;
+    if (own.size > 0 && old / own.size >= NEAR_DUPLICATE) redundant += s.tokens;
+    for (const x of own) seen.add(x);
+  }
+  return redundant;
+}
+
+function composition(laid: readonly Span[], total: number): Composition {
+  const roles: Record<string, number> = {};
+  const classes = Object.fromEntries(REQUIREMENT_CLASSES.map((k) => [k, 0])) as Record<
+    RequirementClass,
+    number
+  >;
+  let items = 0;
+  for (const s of laid) {
+    roles[s.c.order_role] = (roles[s.c.order_role] ?? 0) + s.tokens;
+    classes[s.c.requirement] += s.tokens;
+    items += s.tokens;
+  }
+  return { frame: total - items, roles, classes };
+}
+
+const meanOf = (xs: readonly number[]): number | null =>
+  xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** The measures of one bundle against its case's ledger and pool. */
+export function measureBundle(b: LaidOut, pool: readonly ContextCandidate[], ledger: CaseLedger): Measures {
+  const laid = spans(b, ledger);
+  const total = b.renderedTokens;
+  const needed = laid.filter((s) => s.cls === 'must' || s.cls === 'should');
+  const must = needed.filter((s) => s.cls === 'must');
+  const mustTokens = must.reduce((n, s) => n + s.tokens, 0);
+  const middle = must.reduce((n, s) => n + overlap(s, total / 3, (2 * total) / 3), 0);
+  const firstMust = laid.findIndex((s) => s.cls === 'must');
+  const caseHasMust = Object.values(ledger.identity_truth).some((t) => t.eval_class === 'must');
+  return {
+    must_middle_share: mustTokens === 0 ? null : middle / mustTokens,
+    mean_position: total === 0 ? null : meanOf(needed.map((s) => s.start / total)),
+    ndcg: ndcg(laid, pool, ledger),
+    first_must_rr: caseHasMust ? (firstMust < 0 ? 0 : 1 / (firstMust + 1)) : null,
+    useful_share: total === 0 ? 0 : needed.reduce((n, s) => n + s.tokens, 0) / total,
+    redundant_tokens: redundantTokens(laid),
+    budget_use: b.budget === 0 ? null : total / b.budget,
+    overshoot_tokens: Math.max(0, total - b.budget),
+    positions: needed.map(
+      (s): Placed => ({
+        id: s.c.candidate_id,
+        class: s.cls as Placed['class'],
+        start: s.start,
+        tokens: s.tokens,
+      }),
+    ),
+    composition: composition(laid, total),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Prefix stability: how much of a bundle's rendered text begins exactly as the bundle before it
+ * did. A provider's prompt cache bills such a prefix at a fraction of the input price, so a
+ * strategy whose windows grow by appending saves money on every call that a reshuffling one does
+ * not. Two sequences are compared per strategy: the budgets of one case (tight, medium, roomy),
+ * and consecutive cases at one budget (which share content in generated agent pools and ingested
+ * repositories). Computed from the rendered texts of compilations.jsonl, not from the rows, so
+ * that a sharded run merged gives the same figures as one run.
+ */
+import fs from 'node:fs';
+import { linesOf } from '../corpus/index.js';
+import type { Row } from '../types.js';
+
+/**
+ * What a cached input token costs against an uncached one. Anthropic bills cache reads at a tenth
+ * of the input price; OpenAI discounts cached input by half or more. The saving quoted is at a
+ * tenth, and a provider's minimum cacheable length is not applied.
+ */
+export const CACHED_PRICE = 0.1;
+
+/** One sequence's figures for one strategy: pairs of consecutive bundles, both present. */
+export interface PrefixFigures {
+  readonly pairs: number;
+  /** Mean common prefix, in o200k tokens. */
+  readonly prefix_tokens: number | null;
+  /** Mean of prefix over the later bundle's o200k tokens. */
+  readonly share: number | null;
+  /** Of the later bundles' input cost, the share a prompt cache would save at CACHED_PRICE. */
+  readonly saving: number | null;
+}
+
+export interface PrefixStability {
+  readonly budgets: PrefixFigures;
+  readonly cases: PrefixFigures;
+}
+
+/** The longest common prefix of two texts, by UTF-16 unit, never splitting a surrogate pair. */
+export function commonPrefix(a: string, b: string): string {
+  const n = Math.min(a.length, b.length);
+  let k = 0;
+  while (k < n && a.charCodeAt(k) === b.charCodeAt(k)) k++;
+  // Half a character is no character.
+  if (k > 0 && k < n && a.charCodeAt(k - 1) >= 0xd800 && a.charCodeAt(k - 1) <= 0xdbff) k--;
+  return a.slice(0, k);
+}
+
+interface Pair {
+  readonly prefix: number;
+  readonly tokens: number;
+}
+
+function figures(pairs: readonly Pair[]): PrefixFigures {
+  if (pairs.length === 0) return { pairs: 0, prefix_tokens: null, share: null, saving: null };
+  const total = pairs.reduce((n, p) => n + p.tokens, 0);
+  const prefix = pairs.reduce((n, p) => n + p.prefix, 0);
+  return {
+    pairs: pairs.length,
+    prefix_tokens: prefix / pairs.length,
+    share: pairs.reduce((n, p) => n + (p.tokens === 0 ? 0 : p.prefix / p.tokens), 0) / pairs.length,
+    saving: total === 0 ? null : (prefix * (1 - CACHED_PRICE)) / total,
+  };
+}
+
+/**
+ * Each strategy's prefix stability, from the run's rows (loop order: cases sorted, then budgets,
+ * then strategies) and each row's rendered text (null for no bundle), in the same order. `count`
+ * gives a text's o200k tokens. The common prefix is counted as the tokens of the longest common
+ * text prefix: the word at the cut may tokenize otherwise inside the longer text, a difference of
+ * a token or two a pair.
+ */
+export async function prefixStability(
+  rows: readonly Row[],
+  texts: Iterable<string | null>,
+  count: (text: string) => Promise<number>,
+): Promise<Map<string, PrefixStability>> {
+  const pending = new Map<string, { budgets: Promise<Pair>[]; cases: Promise<Pair>[] }>();
+  for (const r of rows) pending.set(r.strategy, pending.get(r.strategy) ?? { budgets: [], cases: [] });
+  // The previous bundle's text in each sequence: the case before at this budget, the budget before in this case.
+  const lastOfBudget = new Map<string, string>();
+  const lastOfCase = new Map<string, string>();
+  const pair = (before: string, text: string, row: Row): Promise<Pair> => {
+    const own = row.audit?.real_tokens?.o200k;
+    return Promise.all([count(commonPrefix(before, text)), own ?? count(text)]).then(([prefix, tokens]) => ({
+      prefix,
+      tokens,
+    }));
+  };
+  let k = 0;
+  for (const text of texts) {
+    const r = rows[k++];
+    if (r === undefined) break;
+    const byBudget = `${r.strategy}\u0000${r.budget}`;
+    const byCase = `${r.strategy}\u0000${r.case}`;
+    const sequences = pending.get(r.strategy) as { budgets: Promise<Pair>[]; cases: Promise<Pair>[] };
+    if (text === null) {
+      lastOfBudget.delete(byBudget);
+      lastOfCase.delete(byCase);
+      continue;
+    }
+    const budgetBefore = lastOfCase.get(byCase);
+    if (budgetBefore !== undefined) sequences.budgets.push(pair(budgetBefore, text, r));
+    const caseBefore = lastOfBudget.get(byBudget);
+    if (caseBefore !== undefined) sequences.cases.push(pair(caseBefore, text, r));
+    lastOfCase.set(byCase, text);
+    lastOfBudget.set(byBudget, text);
+  }
+  const out = new Map<string, PrefixStability>();
+  for (const [name, s] of pending)
+    out.set(name, {
+      budgets: figures(await Promise.all(s.budgets)),
+      cases: figures(await Promise.all(s.cases)),
+    });
+  return out;
+}
+
+/**
+ * Each row's rendered text from a run's compilations.jsonl, line for line, read as it is asked
+ * for: null where the row has no bundle, or the line is missing, unreadable or another
+ * compilation's.
+ */
+export function* renderedTexts(rows: readonly Row[], compilations: string): Generator<string | null> {
+  const lines: Iterator<string> = fs.existsSync(compilations) ? linesOf(compilations) : [][Symbol.iterator]();
+  try {
+    for (const r of rows) {
+      const next = lines.next();
+      yield next.done === true || !r.success ? null : renderedText(next.value, r);
+    }
+  } finally {
+    // Closes the file when the rows run out first.
+    lines.return?.();
+  }
+}
+
+/** The line's rendered text when the line is this row's compilation; null otherwise. */
+function renderedText(line: string, r: Row): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const c = parsed as Record<string, unknown> | null;
+  if (c === null || c.case !== r.case || c.budget !== r.budget || c.strategy !== r.strategy) return null;
+  return typeof c.rendered_text === 'string' ? c.rendered_text : null;
+}

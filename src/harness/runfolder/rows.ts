@@ -1,0 +1,175 @@
+/**
+ * The run folder (docs/study.md, "The run folder"): rows.jsonl, compilations.jsonl, rows.csv,
+ * summary.json, report.md, report.html and manifest.json (manifest.ts). Every file but the manifest
+ * is a pure function of the rows, so reruns are byte-identical. `run-writer.ts` writes one as a
+ * study goes.
+ */
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { isPlainObject, REQUIREMENT_CLASSES } from '../../compiler/index.js';
+import { auditTokens, readJsonLines } from '../corpus/index.js';
+import { InputError } from '../errors.js';
+import {
+  type PrefixStability,
+  prefixStability,
+  ROW_MEASURES,
+  ROW_METRICS,
+  renderedTexts,
+  summary,
+} from '../metrics/index.js';
+import type { FolderWriter } from '../output/index.js';
+import { jsonText as json } from '../output/index.js';
+import { reportHtml, reportMarkdown } from '../report/index.js';
+import type { Row } from '../types.js';
+
+/** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
+export function rowsCsv(rows: readonly Row[]): string {
+  const flat = rows.map((r) => ({
+    case: r.case,
+    budget: r.budget,
+    budget_tokens: r.budget_tokens,
+    strategy: r.strategy,
+    success: r.success,
+    reason: r.reason,
+    admitted: r.admitted.join(' '),
+    bundle_hash: r.bundle_hash,
+    rendered_tokens: r.rendered_tokens,
+    // Every metric of the catalogue, under its name, in its order.
+    ...Object.fromEntries(ROW_METRICS.map((m) => [m.name, r[m.name]])),
+    extras: JSON.stringify(r.extras),
+    expected_success: r.expected.success,
+    expected_reason: r.expected.reason,
+    legal: r.audit?.legal ?? null,
+    missing_required: r.audit?.missing_required.join(' ') ?? null,
+    objective_preferred: r.audit?.objective.preferred ?? null,
+    objective_discretionary: r.audit?.objective.discretionary ?? null,
+    real_tokens_o200k: r.audit?.real_tokens?.o200k ?? null,
+    real_tokens_cl100k: r.audit?.real_tokens?.cl100k ?? null,
+    // The measures come last, so that every column before them reads as it did before they existed.
+    ...Object.fromEntries(ROW_MEASURES.map((m) => [m.name, r.measures?.[m.name] ?? null])),
+    frame_tokens: r.measures?.composition.frame ?? null,
+    ...Object.fromEntries(
+      REQUIREMENT_CLASSES.map((k) => [
+        `${k.toLowerCase()}_tokens`,
+        r.measures?.composition.classes[k] ?? null,
+      ]),
+    ),
+    role_tokens: r.measures ? JSON.stringify(r.measures.composition.roles) : null,
+  }));
+  return stringify(flat, { header: true, cast: { boolean: (b) => String(b) } });
+}
+
+export const reportTitle = (corpusName: string): string => `Study report: ${corpusName}`;
+
+/**
+ * The files derived from the rows, and from `prefix`, each strategy's prefix stability, which
+ * compares the rendered texts of compilations.jsonl; without it, those figures are left out.
+ */
+export function derivedFiles(
+  rows: readonly Row[],
+  corpusName: string,
+  ingested = false,
+  prefix?: ReadonlyMap<string, PrefixStability>,
+): Record<string, string> {
+  const stability = prefix === undefined ? {} : { prefix_stability: Object.fromEntries(prefix) };
+  return {
+    'rows.csv': rowsCsv(rows),
+    'summary.json': json({ ...summary(rows), ...stability }),
+    'report.md': reportMarkdown(rows, reportTitle(corpusName), ingested, prefix),
+  };
+}
+
+/** Each strategy's prefix stability from a run's rows and their rendered texts, counted in o200k. */
+export const prefixOf = (
+  rows: readonly Row[],
+  texts: Iterable<string | null>,
+): Promise<Map<string, PrefixStability>> =>
+  prefixStability(rows, texts, async (t) => (await auditTokens(t)).o200k);
+
+/**
+ * Every report file of a run folder: the files derived from the rows, and report.html, whose grid
+ * also shows each compilation from `compilations` (the run's compilations.jsonl), whose rendered
+ * texts also give prefix stability. The one place that makes them, for `study`, `merge` and
+ * `report` alike.
+ */
+export async function reportFiles(
+  rows: readonly Row[],
+  corpusName: string,
+  compilations: string,
+  ingested = false,
+): Promise<Record<string, string>> {
+  const prefix = await prefixOf(rows, renderedTexts(rows, compilations));
+  return {
+    ...derivedFiles(rows, corpusName, ingested, prefix),
+    'report.html': await reportHtml(rows, reportTitle(corpusName), compilations, ingested, prefix),
+  };
+}
+
+/** rows.jsonl and every file derived from it: what a run folder holds besides compilations. */
+export async function writeRows(
+  folder: FolderWriter,
+  rows: readonly Row[],
+  corpusName: string,
+  ingested = false,
+): Promise<void> {
+  const out = folder.lines('rows.jsonl');
+  for (const r of rows) out.add(JSON.stringify(r));
+  out.close();
+  await writeDerived(folder, rows, corpusName, ingested);
+}
+
+/** The report files, into a folder being written; its compilations.jsonl is already whole. */
+export async function writeDerived(
+  folder: FolderWriter,
+  rows: readonly Row[],
+  corpusName: string,
+  ingested = false,
+): Promise<void> {
+  const files = await reportFiles(
+    rows,
+    corpusName,
+    path.join(folder.partial, 'compilations.jsonl'),
+    ingested,
+  );
+  for (const [name, text] of Object.entries(files)) folder.write(name, text);
+}
+
+/** Every file a run folder holds, and nothing else: `validate` names any other. */
+export const RUN_FILES = [
+  'rows.jsonl',
+  'compilations.jsonl',
+  'rows.csv',
+  'summary.json',
+  'report.md',
+  'report.html',
+  'manifest.json',
+] as const;
+
+/** The files that mark a folder as a run folder, for `--force`. */
+export const RUN_MARKS = ['rows.jsonl', 'manifest.json'] as const;
+
+/** Rows back from a run folder. */
+export function readRows(dir: string): Row[] {
+  const file = path.join(dir, 'rows.jsonl');
+  if (!fs.existsSync(file)) throw new InputError(file, 'no rows.jsonl: not a run folder');
+  return readJsonLines(file).map(({ line, value }) => {
+    const bad = rowProblem(value);
+    if (bad !== null) throw new InputError(file, `invalid ${bad}`, `line ${line}`);
+    return value as Row;
+  });
+}
+
+/** The first field of a row that is not what a run folder writes, or null. */
+function rowProblem(row: unknown): string | null {
+  if (!isPlainObject(row)) return 'row (not an object)';
+  for (const key of ['case', 'budget', 'strategy'] as const) if (typeof row[key] !== 'string') return key;
+  if (typeof row.success !== 'boolean') return 'success';
+  if (typeof row.rendered_tokens !== 'number') return 'rendered_tokens';
+  if (!Array.isArray(row.admitted) || !row.admitted.every((x) => typeof x === 'string')) return 'admitted';
+  if (!isPlainObject(row.expected) || typeof row.expected.success !== 'boolean') return 'expected';
+  if (!isPlainObject(row.extras)) return 'extras';
+  if (row.audit !== null && !isPlainObject(row.audit)) return 'audit';
+  return null;
+}

@@ -1,0 +1,28 @@
+/**
+ * One tool call, as a runner does it (runner.ts): the tool's own pipeline on its arguments. An
+ * error the CLI would print is the call's result, with `isError: true`; anything else is a bug of
+ * ctxbench's and is thrown.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { InputError, UsageError } from '../harness/errors.js';
+import { failed, type McpOptions, TOOLS } from './tools.js';
+
+export async function call(
+  name: string,
+  args: Record<string, unknown>,
+  o: McpOptions,
+): Promise<CallToolResult> {
+  try {
+    const tool = TOOLS.find((t) => t.name === name);
+    if (tool !== undefined) return await tool.run(args, o);
+    return failed(`ctxbench: unknown tool "${name}" (tools: ${TOOLS.map((t) => t.name).join(', ')})`);
+  } catch (e) {
+    if (e instanceof InputError) return failed(`ctxbench: ${e.line}`);
+    if (e instanceof UsageError) return failed(`ctxbench: ${e.message}`);
+    // The permission model refused a read: a link, say, leading out of the folders served.
+    const { code, resource } = e as { code?: unknown; resource?: unknown };
+    if (code === 'ERR_ACCESS_DENIED')
+      return failed(`ctxbench: ${String(resource ?? 'a file')}: outside the folders this server reads`);
+    throw e;
+  }
+}
