@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * The README's example MCP conversation, made by talking to the built server with the SDK's own
- * Client: every result in it is what the server answered, never typed. `node scripts/mcp-example.mjs`
- * writes it between the README's markers; with `--check` it writes nothing and exits 1 when the
- * README's differs (test/cli/mcp.test.ts runs that).
+ * The example MCP conversation of docs/mcp.md, made by talking to the built server with the SDK's
+ * own Client: every result in it is what the server answered, never typed.
+ * `node scripts/mcp-example.mjs` writes it between the page's markers; with `--check` it writes
+ * nothing and exits 1 when the page's differs (test/cli/mcp.test.ts runs that).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const README = path.join(ROOT, 'README.md');
+const PAGE = path.join(ROOT, 'docs/mcp.md');
 const START = '<!-- mcp-example:start (written by node scripts/mcp-example.mjs) -->';
 const END = '<!-- mcp-example:end -->';
 
@@ -49,7 +49,7 @@ async function exchange(client, tool, args, display, pick) {
 
 /** The conversation, as Markdown. */
 async function conversation(bin = path.join(ROOT, 'bin/ctxbench.js')) {
-  const client = new Client({ name: 'readme', version: '0' });
+  const client = new Client({ name: 'mcp-example', version: '0' });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], stderr: 'pipe' }),
   );
@@ -101,22 +101,22 @@ async function conversation(bin = path.join(ROOT, 'bin/ctxbench.js')) {
   }
 }
 
-/** The README with `body` between the markers. */
-function withConversation(readme, body) {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${README}: no ${START} ... ${END}`);
-  return `${readme.slice(0, start + START.length)}\n\n${body}\n\n${readme.slice(end)}`;
+/** The page with `body` between the markers. */
+function withConversation(page, body) {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${PAGE}: no ${START} ... ${END}`);
+  return `${page.slice(0, start + START.length)}\n\n${body}\n\n${page.slice(end)}`;
 }
 
-const readme = fs.readFileSync(README, 'utf8');
-const made = withConversation(readme, await conversation());
+const page = fs.readFileSync(PAGE, 'utf8');
+const made = withConversation(page, await conversation());
 if (process.argv.includes('--check')) {
-  if (made !== readme) {
-    console.error(`mcp-example: ${README}'s example conversation is stale: run node scripts/mcp-example.mjs`);
+  if (made !== page) {
+    console.error(`mcp-example: ${PAGE}'s example conversation is stale: run node scripts/mcp-example.mjs`);
     process.exit(1);
   }
 } else {
-  fs.writeFileSync(README, made);
-  console.log(`mcp-example: ${README} written`);
+  fs.writeFileSync(PAGE, made);
+  console.log(`mcp-example: ${PAGE} written`);
 }

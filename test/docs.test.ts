@@ -1,8 +1,9 @@
 /**
  * The README and docs/ point at what exists: every relative link reaches a file of the repository
- * (and a heading of it, when it names one), every repository path quoted as code exists, and
- * every `ctxbench <command>` they show is a command the CLI lists. What a new user tripped on
- * (a path to a file the repository lacks) fails here.
+ * (and a heading of it, when it names one), every file they cite exists, and every
+ * `ctxbench <command>` they show is a command the CLI lists. What a new user tripped on (a path
+ * to a file the repository lacks) fails here, and so does a page left behind when a file moves.
+ * The README stays a five-minute guide: 200 lines at most.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,35 +55,91 @@ function anchors(text: string): Set<string> {
 }
 
 /**
- * The repository's own top-level folders: a quoted path under one of them names a file the
- * repository holds. Folders git ignores (runs/, dist/) hold what a user makes, and are left out.
+ * The repository's own top-level folders: a path under one of them names a file the repository
+ * holds. Folders git ignores (runs/, dist/, scratch/) hold what a user makes, and are left out.
  */
 const ignored = read('.gitignore')
   .split('\n')
-  .filter((l) => /^[\w.-]+\/$/.test(l))
-  .map((l) => l.slice(0, -1));
+  .filter((l) => /^[\w.-]+\/?$/.test(l))
+  .map((l) => l.replace(/\/$/, ''));
 const TOP = fs
   .readdirSync(ROOT, { withFileTypes: true })
   .filter((d) => d.isDirectory() && !ignored.includes(d.name) && d.name !== '.git')
   .map((d) => d.name);
 
-/** Where a quoted path leads outside this repository: a package specifier, the user's own editor settings. */
-const ELSEWHERE = ['ctxbench', '.vscode'];
+/**
+ * Where a path leads outside this repository: the package as a user installs it (`ctxbench/kit`,
+ * `node_modules/ctxbench/schemas/...`), the user's own editor settings.
+ */
+const ELSEWHERE = ['ctxbench', 'node_modules', '.vscode'];
+
+/** Where a page names a module or a test by its folder alone (`run/study.ts`, `cli/mcp.test.ts`). */
+const BASES = ['', 'src/', 'src/harness/', 'test/'];
+
+/** Every file name under test/, for a test a page cites by its name alone. */
+const TEST_FILES = new Set(
+  fs.readdirSync(path.join(ROOT, 'test'), { recursive: true, encoding: 'utf8' }).map((f) => path.basename(f)),
+);
 
 /**
- * Whether a code span quotes a file or folder of this repository: a path under one of its
- * folders, or a file path (an extension at the end) under a folder it does not have, which is
- * what a reference to a missing note looks like. Not a placeholder (`DIR/ledger/`), what a user
- * makes (runs/, dist/), a file the reader is told to create (`strategies/zz-probe.ts`), nor a
- * GitHub repository (`owner/name`).
+ * The rule for what a page cites, applied to every line (prose, tables and code blocks alike;
+ * a link to another site, its text included, and a bare URL are another site's paths and are
+ * dropped first). A citation is a word of path characters, read after any `./` or `../`:
+ * - under one of the top-level folders (`src/...`, `test/...`, `docs/...`, `corpus/...`): that
+ *   path must exist;
+ * - under any other first folder, ending in a module's extension (`run/study.ts`,
+ *   `cli/mcp.test.ts`), or quoted as code with any extension (`reading/notes.txt`): it must exist
+ *   from the root, src/, src/harness/ or test/;
+ * - a test's file name alone (`where.test.ts`): a file of that name must be under test/.
+ * A `.js` path stands for its `.ts` source, as NodeNext imports spell it. Not citations: another
+ * module's name alone (`guard.ts` may be an example, another project's file, or name several
+ * modules: cite it with its folder to have it checked); a placeholder in capitals (`DIR/ledger/`);
+ * what a user makes (git-ignored folders); a file the reader is told to create (`zz-` names);
+ * a package's path (`@scope/name/...`) and ELSEWHERE.
  */
-function isRepositoryPath(span: string): boolean {
-  const m = /^([\w.-]+)\/[\w./-]*$/.exec(span);
-  const first = m?.[1];
-  if (first === undefined || /^[A-Z]+$/.test(first) || ignored.includes(first)) return false;
-  if (/(^|\/)zz-/.test(span) || ELSEWHERE.includes(first)) return false;
-  return TOP.includes(first) || /\.\w+$/.test(span);
+function citations(text: string): { line: number; path: string }[] {
+  const out: { line: number; path: string }[] = [];
+  text.split('\n').forEach((raw, k) => {
+    const line = raw
+      .replace(/\[[^\]]*\]\(\w+:[^)]*\)/g, '')
+      .replace(/\w+:\/\/\S+/g, '')
+      .replace(/\{[^}\n]*\}/g, '');
+    const code = spans(line);
+    const pieces = [
+      ...code.map((text) => ({ text, quoted: true })),
+      { text: line.replace(/`[^`\n]+`/g, ' '), quoted: false },
+    ];
+    for (const { text, quoted } of pieces)
+      for (const [word] of text.matchAll(/[\w.@/-]+/g)) {
+        const cited = word.replace(/^(\.\.?\/)+/, '').replace(/[.-]+$/, '');
+        if (isCitation(cited, quoted)) out.push({ line: k + 1, path: cited });
+      }
+  });
+  return out;
 }
+
+function isCitation(word: string, quoted: boolean): boolean {
+  if (/^[\w-]+\.test\.ts$/.test(word)) return true;
+  const first = /^([\w.-]+)\/./.exec(word)?.[1];
+  if (first === undefined || /^[A-Z]+$/.test(first) || /(^|\/)zz-/.test(word)) return false;
+  if (ignored.includes(first) || ELSEWHERE.includes(first)) return false;
+  return TOP.includes(first) || /\.[mc]?[jt]sx?$/.test(word) || (quoted && /\.[a-z]+$/.test(word));
+}
+
+/** Whether a cited path is a file or folder of the repository. */
+function exists(cited: string): boolean {
+  if (!cited.includes('/')) return TEST_FILES.has(cited);
+  const bases = TOP.includes(cited.split('/')[0] as string) ? [''] : BASES;
+  return bases.some((b) =>
+    [b + cited, b + cited.replace(/\.js$/, '.ts')].some((p) => fs.existsSync(path.join(ROOT, p))),
+  );
+}
+
+/** A page's citations that lead nowhere, as `page:line: path`. */
+const missing = (page: string, text: string): string[] =>
+  citations(text)
+    .filter((c) => !exists(c.path))
+    .map((c) => `${page}:${c.line}: ${c.path}`);
 
 describe('the README and docs/', () => {
   it('are found', () => {
@@ -102,14 +159,30 @@ describe('the README and docs/', () => {
     }
   });
 
-  it.each(PAGES)('%s: every repository path it quotes exists', (page) => {
-    const { prose } = parts(read(page));
-    for (const span of spans(prose).filter(isRepositoryPath))
-      expect(
-        // reliability.md names tests by their path under test/, as it says.
-        [span, `test/${span}`].some((p) => fs.existsSync(path.join(ROOT, p))),
-        `${page}: \`${span}\``,
-      ).toBe(true);
+  it.each(PAGES)('%s: every file it cites exists', (page) => {
+    expect(missing(page, read(page))).toEqual([]);
+  });
+
+  it('cite files: the rule finds paths of every kind, and not what is no citation', () => {
+    const all = PAGES.flatMap((page) => citations(read(page)).map((c) => c.path));
+    expect(all.filter((p) => p.startsWith('src/')).length).toBeGreaterThan(30);
+    expect(all.filter((p) => p.startsWith('test/')).length).toBeGreaterThan(30);
+    expect(all.filter((p) => !TOP.some((t) => p.startsWith(`${t}/`))).length).toBeGreaterThan(20);
+  });
+
+  it("performance.md's count of the files that answer strategies in their thread is the count", () => {
+    const said = /by `vi\.mock` in (\d+) files/.exec(read('docs/performance.md'))?.[1];
+    const tests = fs
+      .readdirSync(path.join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .filter((f) => /vi\.mock\([^;]*in-thread-hosts/.test(read(`test/${f}`)));
+    expect(tests.length).toBeGreaterThan(10);
+    expect(Number(said)).toBe(tests.length);
+  });
+
+  it('the README is a five-minute guide: 200 lines at most', () => {
+    // Lines as wc -l counts them: the newlines.
+    expect(read('README.md').match(/\n/g)?.length).toBeLessThanOrEqual(200);
   });
 
   it('show only commands the CLI lists', async () => {
@@ -130,14 +203,34 @@ describe('the README and docs/', () => {
   });
 
   it('the checks catch what a new user tripped on', () => {
-    // The README once pointed at a note the repository does not hold, and at a dead link.
-    const { prose } = parts(
-      'the compiler of `reading/tiered-compile-context.txt` and [notes](docs/nope.md)\n',
-    );
-    expect(spans(prose).filter(isRepositoryPath)).toEqual(['reading/tiered-compile-context.txt']);
-    expect(fs.existsSync(path.join(ROOT, 'reading'))).toBe(false);
+    // The README once pointed at a dead link.
+    const { prose } = parts('the compiler of [notes](docs/nope.md)\n');
     expect(links(prose)).toEqual(['docs/nope.md']);
     expect(fs.existsSync(path.join(ROOT, 'docs/nope.md'))).toBe(false);
     expect(anchors('# A `b`: c’s d\n## A `b`: c’s d\n')).toEqual(new Set(['a-b-cs-d', 'a-b-cs-d-1']));
+  });
+
+  it('the citation check names the page, line and path of each file that is gone', () => {
+    // docs/performance.md once cited a test renamed away, in a table, outside code.
+    // The README once pointed at a note the repository does not hold.
+    const page = [
+      'the compiler of `reading/tiered-compile-context.txt`, not {case/budget/strategy.field}',
+      '| test/harness/run/slice.test.ts | 41 |',
+      'see hosts-gone.test.ts and run/nowhere.ts; `study/study.ts`, ../src/harness/kit/index.js',
+      '`guard.ts`, full(a.ts), runs/x/rows.jsonl, DIR/ledger/, strategies/zz-probe.ts, `.vscode/mcp.json`',
+      '[priompt/src/lib.ts](https://github.com/anysphere/priompt), @modelcontextprotocol/sdk/client/index.js, notes/x.txt',
+      '```',
+      'src/harness/nope/         a folder a layout block names',
+      '```',
+    ].join('\n');
+    expect(missing('p.md', page)).toEqual([
+      'p.md:1: reading/tiered-compile-context.txt',
+      'p.md:2: test/harness/run/slice.test.ts',
+      'p.md:3: hosts-gone.test.ts',
+      'p.md:3: run/nowhere.ts',
+      'p.md:7: src/harness/nope/',
+    ]);
+    expect(citations(page).map((c) => c.path)).toContain('src/harness/kit/index.js');
+    expect(citations(page).map((c) => c.path)).toContain('run/study.ts');
   });
 });

@@ -123,7 +123,7 @@ describe('ctxbench mcp', () => {
     for (const file of wanted) expect(shipped, file).toContain(file);
   });
 
-  it("README's example conversation is what the server answers now", () => {
+  it("docs/mcp.md's example conversation is what the server answers now", () => {
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/mcp-example.mjs'), '--check'], {
       encoding: 'utf8',
     });
