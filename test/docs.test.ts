@@ -231,6 +231,6 @@ describe('the README and docs/', () => {
       'p.md:7: src/harness/nope/',
     ]);
     expect(citations(page).map((c) => c.path)).toContain('src/harness/kit/index.js');
-    expect(citations(page).map((c) => c.path)).toContain('run/study.ts');
+    expect(citations(page).map((c) => c.path)).toContain('study/study.ts');
   });
 });
