@@ -8,6 +8,7 @@
  * runs is an error, with its line, never a blank.
  */
 import {
+  columnOf,
   FIGURES,
   type Figure,
   rowMetric,
@@ -126,7 +127,7 @@ function outcomes(run: FindingsRun, args: readonly string[]): string {
   const budgets = BUDGETS.map((b) => `${b} (${int(rows.find((r) => r.budget === b)?.budget_tokens ?? 0)})`);
   const key =
     names.length > 0 ? `\n\nBeside each bundle's rendered tokens: ${names.map(label).join(', ')}.` : '';
-  return `${markdownTable(['strategy', ...budgets], body).trimEnd()}${key}`;
+  return `${markdownTable([columnOf('strategy').label, ...budgets], body).trimEnd()}${key}`;
 }
 
 interface Entry {

@@ -5,7 +5,7 @@
  * no external script or font, no date: like every file of a run folder but the manifest, the
  * same rows and compilations give the same bytes. Everything from the corpus is escaped.
  */
-import { type PrefixStability, statsByStrategy, strategiesOf } from '../score/index.js';
+import { columnOf, type PrefixStability, statsByStrategy, strategiesOf } from '../score/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { type Chart, renderCharts } from './charts.js';
@@ -93,10 +93,10 @@ function gridControls(names: readonly string[], budgets: readonly string[]): str
       ['outcome', 'outcome'],
       ...COLOUR_MEASURES.map((m) => [m.field, m.label] as const),
     ]),
-    select('filter-strategy', 'strategy', [all, ...names.map((n) => [n, n] as const)]),
-    select('filter-budget', 'budget', [all, ...budgets.map((b) => [b, b] as const)]),
+    select('filter-strategy', columnOf('strategy').label, [all, ...names.map((n) => [n, n] as const)]),
+    select('filter-budget', columnOf('budget').label, [all, ...budgets.map((b) => [b, b] as const)]),
     select('filter-outcome', 'outcome', [all, ...OUTCOME_LEGEND.map((o) => [o.outcome, o.label] as const)]),
-    '<label>case <input id="filter-case" type="search" placeholder="part of a name"></label>',
+    `<label>${columnOf('case').label} <input id="filter-case" type="search" placeholder="part of a name"></label>`,
     select('sort-cases', 'cases', [
       ['name', 'by name'],
       ['wrong', 'most unexpected outcomes first'],
@@ -145,7 +145,7 @@ function gridSection(cells: readonly GridCell[], names: readonly string[]): stri
     `<p class="legend" id="grid-legend">${legend}</p>`,
     '<p class="legend" id="measure-legend" hidden></p>',
     '<div class="grid-and-detail">',
-    `<table id="grid-table"><thead><tr><th rowspan="2">case</th>${head1}</tr><tr>${head2}</tr></thead><tbody>`,
+    `<table id="grid-table"><thead><tr><th rowspan="2">${columnOf('case').label}</th>${head1}</tr><tr>${head2}</tr></thead><tbody>`,
     body.join('\n'),
     '</tbody></table>',
     '<div id="detail" hidden></div>',

@@ -1,25 +1,26 @@
-/** Score: metrics against the ledger, the metric catalogue, row statistics. */
+/** Score: metrics against the ledger, the metric catalogue, row statistics and their intervals. */
 export {
+  COLUMN_TABLES,
+  columnOf,
   FIGURES,
   type Figure,
+  fieldsOf,
   figuresOf,
+  headersOf,
   type Kind,
+  kindsOf,
+  PAIRED_FIGURES,
+  type PairedFigure,
   ROW_MEASURES,
   ROW_METRICS,
   rowMetric,
   type TableName,
 } from './catalogue.js';
+export { estimateOf, rateOf } from './figure-intervals.js';
+export { localizationOf } from './file-recall.js';
 export { measureBundle } from './measures.js';
 export { NO_METRICS, score } from './metrics.js';
-export {
-  ALPHA,
-  bootstrapMean,
-  PAIRED_FIGURES,
-  type PairedFigure,
-  type PairedTest,
-  pairedTest,
-  RESAMPLES,
-} from './paired.js';
+export { ALPHA, bootstrapMean, type PairedTest, pairedTest, RESAMPLES } from './paired.js';
 export {
   CACHED_PRICE,
   type PrefixFigures,
