@@ -88,7 +88,7 @@ function violationsSpec(names: readonly string[], stats: ReadonlyMap<string, Str
         scale: { domain: [...VIOLATION_KINDS], scheme: 'tableau10' },
         title: label('violation_kind'),
       },
-      order: { field: 'kind', sort: 'ascending' },
+      order: { field: 'kind', sort: 'ascending', title: label('violation_kind') },
     },
   };
 }

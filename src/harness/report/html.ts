@@ -5,7 +5,7 @@
  * no external script or font, no date: like every file of a run folder but the manifest, the
  * same rows and compilations give the same bytes. Everything from the corpus is escaped.
  */
-import { columnOf, type PrefixStability, statsByStrategy, strategiesOf } from '../score/index.js';
+import { columnOf, headersOf, type PrefixStability, statsByStrategy, strategiesOf } from '../score/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { type Chart, renderCharts } from './charts.js';
@@ -246,6 +246,8 @@ export async function reportHtml(
   const data = {
     outcomes: Object.fromEntries(OUTCOME_LEGEND.map((o) => [o.outcome, o.label])),
     measures: Object.fromEntries(COLOUR_MEASURES.map((m) => [m.field, m.label])),
+    // The words of an opened cell's facts, in the order the page's script lists them.
+    facts: headersOf('cell_facts'),
     itemColumns: ITEM_COLUMNS,
     traceColumns: TRACE_COLUMNS,
     cells,

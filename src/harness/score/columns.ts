@@ -28,6 +28,9 @@ export const COLUMNS = {
   budget: { label: 'budget' },
   violation_kind: { label: 'violation kind' },
   held_by: { label: 'held by' },
+  outcome: { label: 'outcome' },
+  expected: { label: 'expected' },
+  budget_tokens: { label: 'budget tokens', kind: 'count', range: count },
 
   // Localization (file-recall.ts): the measures of SWE-bench's retrieval setting and its kin.
   file_recall: { label: 'file recall', kind: 'score', range: fraction },
@@ -176,6 +179,16 @@ export const COLUMN_TABLES = {
   ],
   items: ['position', 'item_id', 'item_kind', 'item_tokens', 'item_source'],
   refusal_facts: ['reason', 'blocked_by', 'budget_used', 'diagnostic'],
+  // What report.html's opened cell says of its compilation, in order.
+  cell_facts: [
+    'outcome',
+    'reason',
+    'expected',
+    'budget_tokens',
+    'rendered_tokens',
+    'must_recall',
+    'illegal_admission',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ColumnTable = keyof typeof COLUMN_TABLES;

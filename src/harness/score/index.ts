@@ -20,7 +20,7 @@ export { estimateOf, rateOf } from './figure-intervals.js';
 export { localizationOf } from './file-recall.js';
 export { measureBundle } from './measures.js';
 export { NO_METRICS, score } from './metrics.js';
-export { ALPHA, bootstrapMean, type PairedTest, pairedTest, RESAMPLES } from './paired.js';
+export { ALPHA, type PairedTest, pairedTest, RESAMPLES } from './paired.js';
 export {
   CACHED_PRICE,
   type PrefixFigures,
