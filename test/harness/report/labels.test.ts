@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rateOf } from '../../../src/harness/report/findings-parts.js';
 import { reportHtml } from '../../../src/harness/report/html.js';
+import { intervalTable } from '../../../src/harness/report/intervals.js';
 import { reportMarkdown } from '../../../src/harness/report/markdown.js';
 import { traceTable, traceView } from '../../../src/harness/report/trace.js';
 import {
@@ -19,8 +21,9 @@ import {
   ROW_METRICS,
   TABLES,
 } from '../../../src/harness/score/catalogue.js';
-import { BUDGETS } from '../../../src/harness/vocabulary.js';
+import { BUDGETS, STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { ROOT } from '../../helpers/corpus.js';
+import { row } from '../../helpers/rows.js';
 import { referenceStudy } from '../../helpers/study.js';
 
 const REPORT = path.join(ROOT, 'src/harness/report');
@@ -157,5 +160,24 @@ describe('one label per concept', () => {
     expect(PAIRED_FIGURES[0]?.name).toBe('refusals');
     expect(PAIRED_FIGURES[0]?.label).toBe(columnOf('refusals').label);
     expect(TABLES.intervals).toContain('refusals');
+  });
+});
+
+describe("one definition of each rate's denominator", () => {
+  it("report.html's interval table and findings' {{rate}} count refusals among the same compilations", () => {
+    // Four compilations: two bundles, a refusal and an error. Refusals count among every
+    // compilation, the error included: 1 of 4, wherever the rate is quoted.
+    const rows = [
+      row({}),
+      row({ case: 'c2' }),
+      row({ case: 'c3', success: false, reason: 'INSUFFICIENT_BUDGET', budget_slack: null }),
+      row({ case: 'c4', success: false, reason: STRATEGY_ERROR }),
+    ];
+    expect(rateOf(rows, 'refusals')).toMatch(/^1 of 4 /);
+    const t = intervalTable(rows, ['a']);
+    const cell = (name: string) => t.rows[0]?.[t.headers.indexOf(columnOf(name).label)];
+    // 1 / 4, not the 1 / 3 of the scored compilations alone.
+    expect(cell('refusals')).toMatch(/^0\.2500 \[/);
+    expect(cell('rows')).toBe('4');
   });
 });
