@@ -1,25 +1,25 @@
-/** Metrics: every measure, figure, paired test and interval, against the ledger, and the only source of their labels. */
-
+/** Metrics: every measure, figure, paired test and interval, against the ledger, and the only source of their labels and ranges. */
 export {
+  COLUMN_TABLES,
+  columnOf,
   FIGURES,
   type Figure,
+  fieldsOf,
   figuresOf,
+  headersOf,
   type Kind,
+  kindsOf,
+  PAIRED_FIGURES,
+  type PairedFigure,
   ROW_MEASURES,
   ROW_METRICS,
   rowMetric,
   type TableName,
 } from './catalogue.js';
+export { estimateOf, rateOf } from './figure-intervals.js';
+export { localizationOf } from './file-recall.js';
 export { measureBundle } from './measures.js';
-export {
-  ALPHA,
-  bootstrapMean,
-  PAIRED_FIGURES,
-  type PairedFigure,
-  type PairedTest,
-  pairedTest,
-  RESAMPLES,
-} from './paired.js';
+export { ALPHA, type PairedTest, pairedTest, RESAMPLES } from './paired.js';
 export {
   CACHED_PRICE,
   type PrefixFigures,

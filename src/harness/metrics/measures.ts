@@ -73,13 +73,28 @@ const overlap = (s: Span, low: number, high: number): number =>
 
 const dcg = (gains: readonly number[]): number => gains.reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0);
 
-/** nDCG at the bundle's length; the ideal takes the pool's best contents, each once. */
+/**
+ * nDCG at the bundle's length. Gain belongs to a content, not to a form of it: a content is
+ * credited once, at its first place in the rendered order, and a further form of it gains nothing
+ * (the reader learns nothing new from it, as a repeated document earns nothing in IR evaluation).
+ * Every form of a content has the same gain (the ledger judges contents), so its first place is
+ * also its best-credited one. The ideal takes the best contents of the pool (and of the bundle,
+ * should it hold one the pool has not), each once; so the bundle's DCG never exceeds it, and nDCG
+ * lies in [0, 1]. Crediting each form would let a bundle holding two forms of one must content
+ * score above the ideal that counts it once.
+ */
 function ndcg(laid: readonly Span[], pool: readonly ContextCandidate[], ledger: CaseLedger): number | null {
   if (laid.length === 0) return null;
-  const identities = [...new Set(pool.map((c) => c.content_identity))];
-  const best = identities.map((i) => GAIN[classOf(ledger, i)]).sort((a, b) => b - a);
+  const identities = new Set([...pool, ...laid.map((s) => s.c)].map((c) => c.content_identity));
+  const best = [...identities].map((i) => GAIN[classOf(ledger, i)]).sort((a, b) => b - a);
   const ideal = dcg(best.slice(0, laid.length));
-  return ideal === 0 ? null : dcg(laid.map((s) => GAIN[s.cls])) / ideal;
+  const credited = new Set<string>();
+  const gains = laid.map((s) => {
+    const first = !credited.has(s.c.content_identity);
+    credited.add(s.c.content_identity);
+    return first ? GAIN[s.cls] : 0;
+  });
+  return ideal === 0 ? null : dcg(gains) / ideal;
 }
 
 /** Lower-cased runs of letters and digits, in windows of SHINGLE_WORDS (a shorter text is one shingle). */

@@ -8,9 +8,6 @@
  */
 import seedrandom from 'seedrandom';
 import { binomialDistribution, mean, quantileSorted, sampleWithReplacement } from 'simple-statistics';
-import type { Row } from '../types.js';
-import { STRATEGY_ERROR } from '../vocabulary.js';
-import { type Described, ROW_MEASURES, ROW_METRICS } from './catalogue.js';
 import { type Rate, wilson } from './stats.js';
 
 /** Resamples per interval: enough for two stable decimals of a 95% percentile interval. */
@@ -57,41 +54,6 @@ export function bootstrapMean(
   const sorted = Array.from(means);
   return { delta, low: quantileSorted(sorted, ALPHA / 2), high: quantileSorted(sorted, 1 - ALPHA / 2) };
 }
-
-/**
- * A figure of one compilation that `compare` tests cell by cell (paired.ts): a yes or no, or a
- * number; null where the row does not define it (an error row, a refusal's measures).
- */
-export interface PairedFigure extends Described {
-  readonly name: string;
-  readonly of: (r: Row) => boolean | number | null;
-}
-
-/**
- * Every row figure with a better direction, in the order `compare` lists them: the outcome, the
- * book's metrics, the tokens, then the field's measures. A count with no better side (must items)
- * is the same on both sides of a pair and has nothing to test.
- */
-export const PAIRED_FIGURES: readonly PairedFigure[] = [
-  {
-    name: 'refused',
-    label: 'refused',
-    kind: 'count',
-    unit: 'compilations',
-    direction: null,
-    of: (r) => (r.reason === STRATEGY_ERROR ? null : !r.success),
-  },
-  ...ROW_METRICS.filter((m) => m.direction !== null).map((m) => ({ ...m, of: (r: Row) => r[m.name] })),
-  {
-    name: 'rendered_tokens',
-    label: 'tokens',
-    kind: 'count',
-    unit: 'tokens',
-    direction: null,
-    of: (r) => (r.reason === STRATEGY_ERROR ? null : r.rendered_tokens),
-  },
-  ...ROW_MEASURES.map((m) => ({ ...m, of: (r: Row) => r.measures?.[m.name] ?? null })),
-];
 
 /** A figure of a pair of compilations: a yes or no, or a number; null where the row does not define it. */
 export type Pairable = boolean | number | null;

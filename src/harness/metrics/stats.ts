@@ -3,18 +3,9 @@
  * computed from `rows.jsonl`; nothing is typed in.
  */
 import { REQUIREMENT_CLASSES, type RequirementClass } from '../../compiler/index.js';
-import type {
-  BudgetName,
-  Composition,
-  Measures,
-  RealTokenStats,
-  Row,
-  ScalarMeasure,
-  StrategyStats,
-  Tokenizer,
-} from '../types.js';
+import type { BudgetName, RealTokenStats, Row, ScalarMeasure, StrategyStats, Tokenizer } from '../types.js';
 import { BUDGETS, STRATEGY_ERROR, TOKENIZERS, VIOLATION_KINDS } from '../vocabulary.js';
-import { ROW_MEASURES } from './catalogue.js';
+import { measureSample, ROW_MEASURES, SAMPLES, scoredRows } from './catalogue.js';
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 export const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : sum(xs) / xs.length);
@@ -23,8 +14,7 @@ const numbers = (rows: readonly Row[], pick: (r: Row) => number | null): number[
 const count = (rows: readonly Row[], pick: (r: Row) => boolean | null): number => rows.filter(pick).length;
 
 export function strategyStats(rows: readonly Row[]): StrategyStats {
-  const scored = rows.filter((r) => r.reason !== STRATEGY_ERROR);
-  const feasible = scored.filter((r) => r.expected.success);
+  const scored = scoredRows(rows);
   const total = (pick: (r: Row) => number | null) => sum(numbers(scored, pick));
   return {
     rows: rows.length,
@@ -45,27 +35,28 @@ export function strategyStats(rows: readonly Row[]): StrategyStats {
     },
     distractor: total((r) => r.distractor_admission),
     harmful: total((r) => r.harmful_admission),
-    must_recall_feasible: mean(numbers(feasible, (r) => r.must_recall)),
-    must_recall_all: mean(numbers(scored, (r) => r.must_recall)),
-    should_recall: mean(numbers(scored, (r) => r.should_recall)),
-    precision: mean(numbers(scored, (r) => r.precision)),
+    must_recall_feasible: mean(SAMPLES.must_recall_feasible(rows)),
+    must_recall_all: mean(SAMPLES.must_recall_all(rows)),
+    should_recall: mean(SAMPLES.should_recall(rows)),
+    precision: mean(SAMPLES.precision(rows)),
     over_admission: total((r) => r.over_admission),
     under_admission: total((r) => r.under_admission),
     rendered_tokens: total((r) => r.rendered_tokens),
-    budget_slack_feasible: mean(numbers(feasible, (r) => r.budget_slack)),
+    budget_slack_feasible: mean(SAMPLES.budget_slack_feasible(rows)),
     real_tokens: Object.fromEntries(TOKENIZERS.map((t) => [t, realTokenStats(scored, t)])) as Record<
       Tokenizer,
       RealTokenStats
     >,
-    ...measureStats(scored.flatMap((r) => (r.measures ? [r.measures] : []))),
+    ...measureStats(scored),
   };
 }
 
 /** The bundle measures of a strategy's rows that carry them (none in a run written before them). */
-function measureStats(measured: readonly Measures[]): Pick<StrategyStats, 'measures' | 'composition'> {
+function measureStats(scored: readonly Row[]): Pick<StrategyStats, 'measures' | 'composition'> {
+  const measured = scored.flatMap((r) => (r.measures ? [r.measures] : []));
   const measures = Object.fromEntries(
     ROW_MEASURES.map((m) => {
-      const xs = measured.map((x) => x[m.name]).filter((x): x is number => x !== null);
+      const xs = measureSample(m.name)(scored);
       return [m.name, m.over === 'mean' ? mean(xs) : measured.length === 0 ? null : sum(xs)];
     }),
   ) as Record<ScalarMeasure, number | null>;
@@ -122,33 +113,12 @@ export function summary(rows: readonly Row[]) {
   return { strategies: Object.fromEntries(statsByStrategy(rows)) };
 }
 
-export interface BudgetStats {
-  readonly correct: number;
-  readonly illegal: number;
-  readonly distractor: number;
-  readonly harmful: number;
-  readonly must_recall: number | null;
-  readonly rendered_tokens: number;
-  readonly structural: number;
-  readonly composition: Composition | null;
-}
-
-export function budgetStats(rows: readonly Row[], strategy: string): Record<BudgetName, BudgetStats> {
-  const out = {} as Record<BudgetName, BudgetStats>;
-  for (const b of BUDGETS) {
-    const s = strategyStats(rowsOf(rows, strategy, b));
-    out[b] = {
-      correct: s.correct,
-      illegal: s.illegal,
-      distractor: s.distractor,
-      harmful: s.harmful,
-      must_recall: s.must_recall_all,
-      rendered_tokens: s.rendered_tokens,
-      structural: s.violations.dependency + s.violations.group,
-      composition: s.composition,
-    };
-  }
-  return out;
+/** One strategy's stats at each budget: report.md's per-budget table and the charts read them. */
+export function budgetStats(rows: readonly Row[], strategy: string): Record<BudgetName, StrategyStats> {
+  return Object.fromEntries(BUDGETS.map((b) => [b, strategyStats(rowsOf(rows, strategy, b))])) as Record<
+    BudgetName,
+    StrategyStats
+  >;
 }
 
 export interface Gap {

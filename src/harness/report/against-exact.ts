@@ -5,7 +5,7 @@
  */
 
 import { count, DIGITS, int, signed } from '../format.js';
-import { mean } from '../metrics/index.js';
+import { headersOf, mean } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { markdownTable } from './table.js';
@@ -65,20 +65,6 @@ function againstLine(rows: readonly Row[], name: string, exactAt: ReadonlyMap<st
   ];
 }
 
-const REFUSAL_HEADERS = ['case', 'budget', 'refused by', 'legal bundle existed'];
-
-const AGAINST_HEADERS = [
-  'strategy',
-  'refusals',
-  'false refusals',
-  'silent omissions',
-  'illegal bundles',
-  'preferred gap',
-  'discretionary gap',
-  'token gap',
-  'compared',
-];
-
 /** A table as rows of cells, for the Markdown report and the HTML page alike. */
 export interface CellTable {
   readonly headers: readonly string[];
@@ -93,9 +79,9 @@ export function exactTables(
   const exactAt = new Map(rows.filter((r) => r.strategy === 'exact').map((r) => [cellKey(r), r]));
   const provenRows = rows.filter((r) => r.strategy === 'exact' && r.success);
   return {
-    refusals: { headers: REFUSAL_HEADERS, lines: refusalLines(rows, exactAt) },
+    refusals: { headers: headersOf('exact_refusals'), lines: refusalLines(rows, exactAt) },
     against: {
-      headers: AGAINST_HEADERS,
+      headers: headersOf('exact_against'),
       lines: names.filter((n) => n !== 'exact').map((n) => againstLine(rows, n, exactAt)),
     },
     unproven: provenRows.filter((r) => r.extras.proven_optimal === false).length,
@@ -135,7 +121,7 @@ export function exactSection(rows: readonly Row[], names: readonly string[]): st
     `## ${p.againstTitle}\n\n${p.against}`,
     markdownTable(t.against.headers, t.against.lines, [
       'left',
-      ...AGAINST_HEADERS.slice(1).map(() => 'right' as const),
+      ...t.against.headers.slice(1).map(() => 'right' as const),
     ]),
   ];
 }

@@ -7,7 +7,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { REQUIREMENT_CLASSES } from '../../compiler/index.js';
 import { plural } from '../format.js';
-import { budgetStats, statsByStrategy } from '../metrics/index.js';
+import { budgetStats, columnOf, figuresOf, statsByStrategy } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
 import { CORRECT_COLOUR, REFUSAL_COLOUR } from './grid.js';
@@ -34,15 +34,17 @@ const CONFIG = {
 
 const BAR_STEP = 14;
 
+/** Every word a chart shows is the catalogue's label of what it shows. */
+const label = (name: string): string => columnOf(name).label;
+
+/** The outcomes the first chart counts, in its order. */
+const OUTCOMES = ['correct', 'refusals', 'errors'].map(label);
+
 /** (1) Correct outcomes and refusals per strategy, each beside the strategy's row count. */
 function outcomesSpec(names: readonly string[], stats: ReadonlyMap<string, StrategyStats>): TopLevelSpec {
   const values = names.flatMap((strategy) => {
     const s = stats.get(strategy) as StrategyStats;
-    return [
-      { strategy, measure: 'correct outcomes', n: s.correct },
-      { strategy, measure: 'refusals', n: s.refusals },
-      { strategy, measure: 'errors', n: s.errors },
-    ];
+    return [s.correct, s.refusals, s.errors].map((n, k) => ({ strategy, measure: OUTCOMES[k], n }));
   });
   return {
     data: { values },
@@ -51,13 +53,13 @@ function outcomesSpec(names: readonly string[], stats: ReadonlyMap<string, Strat
     mark: { type: 'bar', tooltip: true },
     encoding: {
       x: { field: 'strategy', type: 'nominal', sort: [...names], axis: { labelAngle: -40 } },
-      xOffset: { field: 'measure', sort: ['correct outcomes', 'refusals', 'errors'] },
-      y: { field: 'n', type: 'quantitative', title: 'compilations' },
+      xOffset: { field: 'measure', sort: OUTCOMES },
+      y: { field: 'n', type: 'quantitative', title: label('rows') },
       color: {
         field: 'measure',
-        sort: ['correct outcomes', 'refusals', 'errors'],
+        sort: OUTCOMES,
         scale: {
-          domain: ['correct outcomes', 'refusals', 'errors'],
+          domain: OUTCOMES,
           range: [CORRECT_COLOUR, REFUSAL_COLOUR, '#c62828'],
         },
         title: null,
@@ -79,26 +81,26 @@ function violationsSpec(names: readonly string[], stats: ReadonlyMap<string, Str
     mark: { type: 'bar', tooltip: true },
     encoding: {
       x: { field: 'strategy', type: 'nominal', sort: [...names], axis: { labelAngle: -40 } },
-      y: { field: 'n', type: 'quantitative', title: 'violations', stack: 'zero' },
+      y: { field: 'n', type: 'quantitative', title: label('violations'), stack: 'zero' },
       color: {
         field: 'kind',
         sort: [...VIOLATION_KINDS],
         scale: { domain: [...VIOLATION_KINDS], scheme: 'tableau10' },
-        title: 'kind',
+        title: label('violation_kind'),
       },
-      order: { field: 'kind', sort: 'ascending' },
+      order: { field: 'kind', sort: 'ascending', title: label('violation_kind') },
     },
   };
 }
 
-/** (3) Must recall (mean, a refusal scores 0) and rendered tokens per strategy and budget. */
+/** (3) Must recall over every compilation (a refusal scores 0) and rendered tokens per strategy and budget. */
 function recallTokensSpec(rows: readonly Row[], names: readonly string[]): TopLevelSpec {
   const values = names.flatMap((strategy) => {
     const b = budgetStats(rows, strategy);
     return BUDGETS.map((budget) => ({
       strategy,
       budget,
-      must_recall: b[budget].must_recall,
+      must_recall_all: b[budget].must_recall_all,
       rendered_tokens: b[budget].rendered_tokens,
     }));
   });
@@ -124,12 +126,17 @@ function recallTokensSpec(rows: readonly Row[], names: readonly string[]): TopLe
   });
   return {
     data: { values },
-    hconcat: [panel('must_recall', 'must recall (mean)'), panel('rendered_tokens', 'rendered tokens (sum)')],
+    hconcat: [
+      panel('must_recall_all', label('must_recall_all')),
+      panel('rendered_tokens', label('rendered_tokens')),
+    ],
   };
 }
 
 /** The parts a composition bar stacks: the frame, then each requirement class. */
-const PARTS = ['frame', ...REQUIREMENT_CLASSES.map((k) => k.toLowerCase())];
+const PARTS = figuresOf('composition')
+  .slice(1)
+  .map((f) => f.label);
 
 /**
  * (4) What the window is made of, as a context window is drawn in Letta: per strategy and budget,
@@ -158,10 +165,15 @@ function compositionSpec(rows: readonly Row[], names: readonly string[]): TopLev
       x: {
         field: 'tokens',
         type: 'quantitative',
-        title: 'rendered tokens (sum over bundles)',
+        title: label('rendered_tokens'),
         stack: 'zero',
       },
-      color: { field: 'part', sort: PARTS, scale: { domain: PARTS, scheme: 'tableau10' }, title: 'held by' },
+      color: {
+        field: 'part',
+        sort: PARTS,
+        scale: { domain: PARTS, scheme: 'tableau10' },
+        title: label('held_by'),
+      },
       order: { field: 'order' },
     },
   };

@@ -10,6 +10,7 @@
 
 import { figure, int } from '../format.js';
 import {
+  columnOf,
   FIGURES,
   type Figure,
   rowMetric,
@@ -127,7 +128,7 @@ function outcomes(run: FindingsRun, args: readonly string[]): string {
   const budgets = BUDGETS.map((b) => `${b} (${int(rows.find((r) => r.budget === b)?.budget_tokens ?? 0)})`);
   const key =
     names.length > 0 ? `\n\nBeside each bundle's rendered tokens: ${names.map(label).join(', ')}.` : '';
-  return `${markdownTable(['strategy', ...budgets], body).trimEnd()}${key}`;
+  return `${markdownTable([columnOf('strategy').label, ...budgets], body).trimEnd()}${key}`;
 }
 
 interface Entry {

@@ -4,7 +4,7 @@
  */
 import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
 import { figure, int } from '../format.js';
-import { FIGURES, strategyStats, wilson } from '../metrics/index.js';
+import { FIGURES, rateOf as figureRate, strategyStats } from '../metrics/index.js';
 import type { CompilationLine, Row } from '../types.js';
 
 export interface FindingsRun {
@@ -46,13 +46,12 @@ const catalogue = new Map(FIGURES.map((f) => [f.name, f]));
 
 /**
  * A catalogue count of compilations as a rate with its 95% Wilson interval: `5 of 40 (95%
- * interval 0.0543 to 0.2604)`. It counts among what the figure says: the bundles for a figure of
- * bundles (over budget, illegal), every compilation otherwise.
+ * interval 0.0543 to 0.2604)`. It counts among what the figure says (the catalogue's one
+ * definition, which report.html's intervals read too): the bundles for a figure of bundles (over
+ * budget, illegal), every compilation otherwise.
  */
 export function rateOf(rows: readonly Row[], name: string): string {
   const f = catalogue.get(name) ?? fail(`no figure "${name}" in the metric catalogue`);
-  const among = f.among ?? fail(`${name} is not a count of compilations among others`);
-  const s = strategyStats(rows);
-  const w = wilson(f.of(s) ?? 0, among(s));
+  const w = figureRate(f, strategyStats(rows)) ?? fail(`${name} is not a count of compilations among others`);
   return `${int(w.count)} of ${int(w.of)} (95% interval ${figure(w.low, 'score')} to ${figure(w.high, 'score')})`;
 }

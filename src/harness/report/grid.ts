@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { linesOf } from '../corpus/index.js';
 import { int, plural } from '../format.js';
-import { rowViolations } from '../metrics/index.js';
+import { columnOf, fieldsOf, headersOf, rowViolations } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 
@@ -38,29 +38,25 @@ export function gridOutcome(r: Row): GridOutcome {
   return r.status_correct === true ? 'refusal' : 'wrong-refusal';
 }
 
-/** The trace's columns, as the page's table heads them; each entry is a list in this order. */
-export const TRACE_COLUMNS = [
-  'candidate_id',
-  'decision',
-  'reason_code',
-  'reason_detail',
-  'priority_band',
-  'relevance',
-  'marginal_cost',
-  'budget_before',
-  'budget_after',
-  'position',
-] as const;
+/**
+ * The trace's columns, as the page's table heads them (the catalogue's labels, as `ctxbench trace`
+ * heads them); each entry is a list of TRACE_FIELDS in this order.
+ */
+export const TRACE_COLUMNS = headersOf('page_trace');
+const TRACE_FIELDS = fieldsOf('page_trace');
 
 /** What the grid can be coloured by, beside the outcome: a field of every cell, and its words. */
 export const COLOUR_MEASURES = [
-  { field: 'must_recall', label: 'must recall (red 0 to green 1)' },
-  { field: 'violations', label: 'violations (green none, darker red more)' },
-  { field: 'budget_use', label: 'budget use (paler to darker blue up to the budget, red beyond it)' },
+  { field: 'must_recall', label: `${columnOf('must_recall').label}: red 0 to green 1` },
+  { field: 'violations', label: `${columnOf('violations').label}: green none, darker red more` },
+  {
+    field: 'budget_use',
+    label: `${columnOf('budget_use').label}: paler to darker blue up to the budget, red beyond it`,
+  },
 ] as const;
 
-/** The bundle item fields the page lists (the content itself is in the rendered text). */
-export const ITEM_COLUMNS = ['position', 'id', 'kind', 'token_count', 'source'] as const;
+/** The bundle item fields the page lists (the content itself is in the rendered text), each headed by its name. */
+export const ITEM_COLUMNS = fieldsOf('items');
 
 type Cell = string | number | boolean | null;
 
@@ -126,17 +122,13 @@ function refusalFacts(f: Record<string, unknown>, where: string): (readonly [str
   const ids = Array.isArray(f.blocking_ids) ? f.blocking_ids.map(String) : [];
   const used = typeof f.budget_used === 'number' ? f.budget_used : null;
   const total = typeof f.budget_total === 'number' ? f.budget_total : null;
-  return [
-    ['reason', String(f.reason ?? '(none)')],
-    ['blocked by', ids.length === 0 ? '(none named)' : cut(ids.join(', '), CAPS.json, where)],
-    ['budget used', used === null ? '-' : total === null ? String(used) : `${used} of ${total}`],
-    [
-      'diagnostic',
-      typeof f.diagnostic === 'string' && f.diagnostic !== ''
-        ? cut(f.diagnostic, CAPS.json, where)
-        : '(none)',
-    ],
+  const facts = [
+    String(f.reason ?? '(none)'),
+    ids.length === 0 ? '(none named)' : cut(ids.join(', '), CAPS.json, where),
+    used === null ? '-' : total === null ? String(used) : `${used} of ${total}`,
+    typeof f.diagnostic === 'string' && f.diagnostic !== '' ? cut(f.diagnostic, CAPS.json, where) : '(none)',
   ];
+  return headersOf('refusal_facts').map((label, k) => [label, facts[k] as string] as const);
 }
 
 /** A compilations.jsonl line, boiled down to what the page shows. */
@@ -158,7 +150,7 @@ function detailOf(line: Record<string, unknown>, k: number): CellDetail {
             items: items.map((item) => ITEM_COLUMNS.map((c) => scalar(obj(item)[c]))),
           },
     text,
-    trace: entries.slice(0, CAPS.trace).map((e) => TRACE_COLUMNS.map((c) => scalar(obj(e)[c]))),
+    trace: entries.slice(0, CAPS.trace).map((e) => TRACE_FIELDS.map((c) => scalar(obj(e)[c]))),
     traceTotal: entries.length,
     failure:
       result.failure === null || result.failure === undefined

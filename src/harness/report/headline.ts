@@ -4,7 +4,7 @@
  * Correct counts the expected outcomes (report.md has the wrong ones too); violations sum the six kinds; tokens are the rendered tokens of every bundle; the errors column
  * appears only when a strategy failed somewhere.
  */
-import { type Figure, figuresOf } from '../metrics/index.js';
+import { columnOf, type Figure, figuresOf } from '../metrics/index.js';
 import type { StrategyStats } from '../types.js';
 import type { Table } from './table.js';
 
@@ -15,7 +15,7 @@ export function strategyTable(
   figures: readonly Figure[],
 ): Table {
   return {
-    headers: ['strategy', ...figures.map((f) => f.label)],
+    headers: [columnOf('strategy').label, ...figures.map((f) => f.label)],
     rows: names.map((n) => [n, ...figures.map((f) => f.of(stats.get(n) as StrategyStats))]),
     kinds: [undefined, ...figures.map((f) => f.kind)],
   };

@@ -7,7 +7,13 @@
  */
 
 import { count, int, plural } from '../format.js';
-import { type PrefixStability, statsByStrategy, strategiesOf } from '../metrics/index.js';
+import {
+  columnOf,
+  headersOf,
+  type PrefixStability,
+  statsByStrategy,
+  strategiesOf,
+} from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { type CellTable, exactProse, exactTables } from './against-exact.js';
@@ -94,10 +100,10 @@ function gridControls(names: readonly string[], budgets: readonly string[]): str
       ['outcome', 'outcome'],
       ...COLOUR_MEASURES.map((m) => [m.field, m.label] as const),
     ]),
-    select('filter-strategy', 'strategy', [all, ...names.map((n) => [n, n] as const)]),
-    select('filter-budget', 'budget', [all, ...budgets.map((b) => [b, b] as const)]),
+    select('filter-strategy', columnOf('strategy').label, [all, ...names.map((n) => [n, n] as const)]),
+    select('filter-budget', columnOf('budget').label, [all, ...budgets.map((b) => [b, b] as const)]),
     select('filter-outcome', 'outcome', [all, ...OUTCOME_LEGEND.map((o) => [o.outcome, o.label] as const)]),
-    '<label>case <input id="filter-case" type="search" placeholder="part of a name"></label>',
+    `<label>${columnOf('case').label} <input id="filter-case" type="search" placeholder="part of a name"></label>`,
     select('sort-cases', 'cases', [
       ['name', 'by name'],
       ['wrong', 'most unexpected outcomes first'],
@@ -146,7 +152,7 @@ function gridSection(cells: readonly GridCell[], names: readonly string[]): stri
     `<p class="legend" id="grid-legend">${legend}</p>`,
     '<p class="legend" id="measure-legend" hidden></p>',
     '<div class="grid-and-detail">',
-    `<table id="grid-table"><thead><tr><th rowspan="2">case</th>${head1}</tr><tr>${head2}</tr></thead><tbody>`,
+    `<table id="grid-table"><thead><tr><th rowspan="2">${columnOf('case').label}</th>${head1}</tr><tr>${head2}</tr></thead><tbody>`,
     body.join('\n'),
     '</tbody></table>',
     '<div id="detail" hidden></div>',
@@ -247,6 +253,8 @@ export async function reportHtml(
   const data = {
     outcomes: Object.fromEntries(OUTCOME_LEGEND.map((o) => [o.outcome, o.label])),
     measures: Object.fromEntries(COLOUR_MEASURES.map((m) => [m.field, m.label])),
+    // The words of an opened cell's facts, in the order the page's script lists them.
+    facts: headersOf('cell_facts'),
     itemColumns: ITEM_COLUMNS,
     traceColumns: TRACE_COLUMNS,
     cells,

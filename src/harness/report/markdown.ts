@@ -3,10 +3,13 @@
  * strategy, starting `| <name> |`.
  */
 
-import { count, DIGITS, fixed, int } from '../format.js';
+import { count, figure } from '../format.js';
 import {
   budgetStats,
+  columnOf,
   figuresOf,
+  headersOf,
+  kindsOf,
   oracleGap,
   type PrefixStability,
   statsByStrategy,
@@ -29,25 +32,12 @@ const perStrategy = (
 ): string => renderTable(strategyTable(names, stats, figuresOf(table)), 'md');
 
 function perBudgetTable(rows: readonly Row[], names: readonly string[]): string {
+  const shown = figuresOf('per_budget');
   return markdownTable(
-    ['strategy', ...BUDGETS],
+    [columnOf('strategy').label, ...BUDGETS],
     names.map((n) => {
       const b = budgetStats(rows, n);
-      return [
-        n,
-        ...BUDGETS.map((k) => {
-          const s = b[k];
-          return [
-            int(s.correct),
-            int(s.illegal),
-            int(s.distractor),
-            int(s.harmful),
-            fixed(s.must_recall, DIGITS.score),
-            int(s.rendered_tokens),
-            int(s.structural),
-          ].join(' / ');
-        }),
-      ];
+      return [n, ...BUDGETS.map((k) => shown.map((f) => figure(f.of(b[k]), f.kind)).join(' / '))];
     }),
   );
 }
@@ -55,21 +45,14 @@ function perBudgetTable(rows: readonly Row[], names: readonly string[]): string 
 function gapTable(rows: readonly Row[], names: readonly string[]): string {
   return renderTable(
     {
-      headers: [
-        'strategy',
-        'token gap min',
-        'token gap max',
-        'token gap mean',
-        'must gap mean',
-        'should gap mean',
-      ],
+      headers: headersOf('oracle_gap'),
       rows: names
         .filter((n) => n !== 'oracle')
         .map((n) => {
           const g = oracleGap(rows, n);
           return [n, g.token_min, g.token_max, g.token_mean, g.must_mean, g.should_mean];
         }),
-      kinds: [undefined, 'count', 'count', 'mean', 'score', 'score'],
+      kinds: kindsOf('oracle_gap'),
       signed: [false, true, true, true, true, true],
     },
     'md',
@@ -111,7 +94,9 @@ export function reportMarkdown(
       'return a bundle (a refusal scores 0); should recall and precision are means over every compilation where ' +
       'defined; over- and under-admission and rendered tokens are sums.',
     perStrategy(names, stats, 'summary'),
-    '## Per budget\n\nEach cell: correct / illegal / distractor / harmful / must recall (mean, refusals 0) / rendered tokens / dependency + group violations.',
+    `## Per budget\n\nEach cell: ${figuresOf('per_budget')
+      .map((f) => f.label)
+      .join(' / ')}; a refusal's must recall is 0.`,
     perBudgetTable(rows, names),
     '## Real token counts\n\n' +
       "Each bundle's rendered text counted by real tokenizers (gpt-tokenizer, offline). Declared / real = the " +

@@ -6,6 +6,8 @@
 import {
   CACHED_PRICE,
   figuresOf,
+  headersOf,
+  kindsOf,
   type PrefixFigures,
   type PrefixStability,
   type TableName,
@@ -61,19 +63,9 @@ function prefixTable(names: readonly string[], prefix: ReadonlyMap<string, Prefi
     f?.saving ?? null,
   ];
   return {
-    headers: [
-      'strategy',
-      'budget pairs',
-      'prefix',
-      'share',
-      'saving',
-      'case pairs',
-      'prefix',
-      'share',
-      'saving',
-    ],
+    headers: headersOf('prefix'),
     rows: names.map((n) => [n, ...cells(prefix.get(n)?.budgets), ...cells(prefix.get(n)?.cases)]),
-    kinds: [undefined, 'count', 'mean', 'score', 'score', 'count', 'mean', 'score', 'score'],
+    kinds: kindsOf('prefix'),
   };
 }
 

@@ -69,10 +69,9 @@ export const SCRIPT = `
   function count(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
   function facts(c) {
     var dl = el('dl', null, { id: 'detail-facts' });
-    [['outcome', data.outcomes[c.outcome]], ['reason', c.reason === null ? '(none)' : c.reason],
-     ['expected', c.expected], ['budget tokens', c.budget_tokens], ['rendered tokens', c.rendered_tokens],
-     ['must recall', c.must_recall === null ? '-' : c.must_recall], ['illegal admissions', c.illegal === null ? '-' : c.illegal]
-    ].forEach(function (f) { dl.appendChild(el('dt', f[0])); dl.appendChild(el('dd', f[1])); });
+    [data.outcomes[c.outcome], c.reason === null ? '(none)' : c.reason, c.expected, c.budget_tokens,
+     c.rendered_tokens, c.must_recall === null ? '-' : c.must_recall, c.illegal === null ? '-' : c.illegal
+    ].forEach(function (f, k) { dl.appendChild(el('dt', data.facts[k])); dl.appendChild(el('dd', f)); });
     return dl;
   }
   function show(k) {

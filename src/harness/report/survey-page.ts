@@ -4,7 +4,7 @@
  */
 import { median } from 'simple-statistics';
 import { count, int, percent } from '../format.js';
-import { mean, type Rate, wilson } from '../metrics/index.js';
+import { COLUMN_TABLES, headersOf, kindsOf, mean, type Rate, wilson } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { renderTable, type Table } from './table.js';
@@ -129,17 +129,6 @@ export interface SurveySection {
   readonly certified: Table | null;
 }
 
-const HEADERS = [
-  'strategy',
-  'refusals',
-  'false refusals',
-  'illegal bundles',
-  'incomplete bundles',
-  'preferred gap',
-  'discretionary gap',
-  'token gap',
-];
-
 export function surveySections(runs: readonly SurveyRun[], lines: readonly SurveyLine[]): SurveySection[] {
   return runs.map((run) => {
     const exact = lines.find((l) => l.run === run.label && l.strategy === 'exact');
@@ -149,7 +138,7 @@ export function surveySections(runs: readonly SurveyRun[], lines: readonly Surve
       legal: exact ? exact.cells - exact.refusals.count : 0,
       unproven: run.rows.filter((r) => r.strategy === 'exact' && r.extras.proven_optimal === false).length,
       table: {
-        headers: HEADERS,
+        headers: headersOf('survey'),
         rows: lines
           .filter((l) => l.run === run.label && l.strategy !== 'exact')
           .map((l) => [
@@ -162,22 +151,13 @@ export function surveySections(runs: readonly SurveyRun[], lines: readonly Surve
             l.gap.discretionary,
             l.gap.tokens,
           ]),
-        kinds: [undefined, undefined, undefined, undefined, undefined, 'score', 'score', 'mean'],
-        signed: HEADERS.map((h) => h.endsWith(' gap')),
+        kinds: kindsOf('survey'),
+        signed: COLUMN_TABLES.survey.map((name) => name.endsWith('_gap')),
       },
       certified: certifiedTable(lines.filter((l) => l.run === run.label)),
     };
   });
 }
-
-const CERTIFIED_HEADERS = [
-  'strategy',
-  'refusals proven',
-  'refusals unproven',
-  'bundles proven optimal',
-  'reported gap, median',
-  'reported gap, worst',
-];
 
 function certifiedTable(lines: readonly SurveyLine[]): Table | null {
   const rows = lines.flatMap((l) =>
@@ -196,9 +176,9 @@ function certifiedTable(lines: readonly SurveyLine[]): Table | null {
   );
   if (rows.length === 0) return null;
   return {
-    headers: CERTIFIED_HEADERS,
+    headers: headersOf('certified'),
     rows,
-    kinds: [undefined, undefined, undefined, undefined, 'score', 'score'],
+    kinds: kindsOf('certified'),
   };
 }
 

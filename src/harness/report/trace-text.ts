@@ -4,7 +4,7 @@
  */
 import { type CompilationResult, type ContextCandidate, traceToJSON } from '../../compiler/index.js';
 import { count } from '../format.js';
-import type { Kind } from '../metrics/index.js';
+import { headersOf, kindsOf } from '../metrics/index.js';
 import type { Align, Cell, Table } from './table.js';
 
 export interface TraceView {
@@ -29,21 +29,9 @@ export function traceView(result: CompilationResult, candidates: readonly Contex
   return { outcome, blocking, notReached: blocking.filter((id) => !traced.has(id)), result };
 }
 
-/** Each column's header, alignment and, for numbers, their kind. */
-const COLUMNS: readonly (readonly [header: string, align: Align, kind?: Kind])[] = [
-  ['blocking', 'left'],
-  ['candidate', 'left'],
-  ['decision', 'left'],
-  ['reason', 'left'],
-  ['detail', 'left'],
-  ['class', 'left'],
-  ['relevance', 'right', 'score'],
-  ['marginal', 'right', 'count'],
-  ['before', 'right', 'count'],
-  ['after', 'right', 'count'],
-  ['dependencies', 'left'],
-  ['position', 'right', 'count'],
-];
+/** The catalogue's trace columns: numbers to the right, text to the left. */
+const KINDS = kindsOf('trace');
+const ALIGN: readonly Align[] = KINDS.map((k) => (k === undefined ? 'left' : 'right'));
 
 /** The table: `yes` marks a blocking candidate; one the compile never reached says so. */
 export function traceTable(view: TraceView, candidates: readonly ContextCandidate[]): Table {
@@ -90,10 +78,10 @@ export function traceTable(view: TraceView, candidates: readonly ContextCandidat
       ? [...rows, ...unreached]
       : [...rows.slice(0, firstOthers), ...unreached, ...rows.slice(firstOthers)];
   return {
-    headers: COLUMNS.map(([header]) => header),
+    headers: headersOf('trace'),
     rows: ordered,
-    kinds: COLUMNS.map(([, , kind]) => kind),
-    align: COLUMNS.map(([, align]) => align),
+    kinds: KINDS,
+    align: ALIGN,
   };
 }
 

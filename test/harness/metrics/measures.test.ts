@@ -123,6 +123,36 @@ describe('measures where there is nothing to measure', () => {
       (3 + 4 / Math.log2(3)) / (4 + 4 / Math.log2(3)),
       12,
     );
+  });
+
+  it('nDCG credits a content once however many of its forms the bundle holds', () => {
+    // The pool: two forms of the must content m1, and the should content s1.
+    const full = cand('m1-full', { content_identity: 'm1' });
+    const summary = cand('m1-summary', { content_identity: 'm1', representation_id: 'summary' });
+    const pool = [full, summary, cand('s1')];
+    // The ideal of two places takes each content once: m1 (4), then s1 (3): 4 + 3/log2(3).
+    const ideal = 4 + 3 / Math.log2(3);
+    // Both forms of m1: the second earns nothing, 4 / ideal. Crediting each form would give
+    // (4 + 4/log2(3)) / ideal = 1.107, above the ideal.
+    const twice = measured([full, summary], 100, LEDGER, pool).ndcg as number;
+    expect(twice).toBeCloseTo(4 / ideal, 12);
+    expect(twice).toBeLessThan(1);
+    // One form and s1 is the ideal, whichever form it is.
+    expect(measured([summary, cand('s1')], 100, LEDGER, pool).ndcg).toBeCloseTo(1, 12);
+    // The content is credited at its first place: s1, then m1 twice, is 3 + 4/log2(3) + 0.
+    const later = measured([cand('s1'), summary, full], 100, LEDGER, pool).ndcg as number;
+    // The ideal of three places: m1 4, s1 3, and nothing more in the pool.
+    expect(later).toBeCloseTo((3 + 4 / Math.log2(3)) / (4 + 3 / Math.log2(3)), 12);
+  });
+
+  it('nDCG counts a content the bundle holds but the pool lacks in its ideal too', () => {
+    // m2 is in no pool given: its gain joins the ideal, so the bundle cannot beat it.
+    const pool = [cand('s1')];
+    expect(measured([cand('m2'), cand('s1')], 100, LEDGER, pool).ndcg).toBeCloseTo(1, 12);
+    expect(measured([cand('s1'), cand('m2')], 100, LEDGER, pool).ndcg as number).toBeLessThan(1);
+  });
+
+  it('nDCG is undefined where the pool offers no gain', () => {
     // A pool of harmful content only offers no gain: nDCG is undefined.
     const harmful = ledger({ h1: 'harmful' });
     expect(measured([cand('h1')], 100, harmful, [cand('h1')]).ndcg).toBeNull();

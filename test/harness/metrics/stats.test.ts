@@ -9,7 +9,7 @@ import {
   strategyStats,
   summary,
 } from '../../../src/harness/metrics/stats.js';
-import type { Row } from '../../../src/harness/types.js';
+import type { Row, StrategyStats } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { row } from '../../helpers/rows.js';
 
@@ -148,30 +148,31 @@ describe('budgetStats', () => {
     row({ strategy: 'other', dependency_violations: 10, rendered_tokens: 7 }),
   ];
 
-  it('splits one strategy by budget; structural is dependency plus group violations', () => {
+  it('splits one strategy by budget; the per-budget table reads structural, dependency plus group', () => {
     const b = budgetStats(rows, 'a');
-    expect(b.tight).toEqual({
-      correct: 1,
-      illegal: 1,
-      distractor: 1,
-      harmful: 0,
-      must_recall: 0.5, // (1 + 0) / 2
-      rendered_tokens: 150,
-      structural: 3, // 1 + 2; scope is not structural, the other strategy's 10 not counted
-      composition: null, // these rows carry no measures
-    });
+    // Each cell of report.md's per-budget table: the catalogue's per_budget figures of the budget.
+    const cell = (s: StrategyStats) => figuresOf('per_budget').map((f) => [f.name, f.of(s)]);
+    expect(cell(b.tight)).toEqual([
+      ['correct', 1],
+      ['illegal', 1],
+      ['distractor', 1],
+      ['harmful', 0],
+      ['must_recall_all', 0.5], // (1 + 0) / 2
+      ['rendered_tokens', 150],
+      ['structural', 3], // 1 + 2; scope is not structural, the other strategy's 10 not counted
+    ]);
+    expect(b.tight.composition).toBeNull(); // these rows carry no measures
     // must recall over every row of the budget, the infeasible refusal included: (1 + 0) / 2
-    expect(b.medium).toMatchObject({ correct: 2, harmful: 2, must_recall: 0.5 });
-    expect(b.roomy).toEqual({
-      correct: 0,
-      illegal: 0,
-      distractor: 0,
-      harmful: 0,
-      must_recall: null,
-      rendered_tokens: 0,
-      structural: 0,
-      composition: null,
-    });
+    expect(b.medium).toMatchObject({ correct: 2, harmful: 2, must_recall_all: 0.5 });
+    expect(cell(b.roomy)).toEqual([
+      ['correct', 0],
+      ['illegal', 0],
+      ['distractor', 0],
+      ['harmful', 0],
+      ['must_recall_all', null],
+      ['rendered_tokens', 0],
+      ['structural', 0],
+    ]);
     expect(Object.keys(b)).toEqual(['tight', 'medium', 'roomy']);
   });
 });

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { columnOf } from '../../../src/harness/metrics/catalogue.js';
 import { renderedTexts } from '../../../src/harness/metrics/prefix.js';
 import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/metrics/stats.js';
 import { CAPS, gridCells, gridOutcome, OUTCOME_LEGEND } from '../../../src/harness/report/grid.js';
@@ -28,6 +29,9 @@ import { row } from '../../helpers/rows.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
+
+/** A figure's or a column's words in the metric catalogue. */
+const label = (name: string): string => columnOf(name).label;
 
 const tmp = tempDir('report-html');
 const run = path.join(tmp, 'run');
@@ -113,9 +117,10 @@ describe('every chart, drawn from the rows', () => {
   });
 
   it('(4) stacks each strategy’s tokens per budget by the frame and each class, as its rows sum them', () => {
-    const labels = [...chart(page, 'composition').matchAll(/aria-label="(rendered tokens[^"]*)"/g)].map(
-      (m) => m[1] as string,
-    );
+    const tokensWord = label('rendered_tokens');
+    const labels = [
+      ...chart(page, 'composition').matchAll(new RegExp(`aria-label="(${tokensWord}: [^"]*)"`, 'g')),
+    ].map((m) => m[1] as string);
     for (const name of strategiesOf(rows))
       for (const budget of ['tight', 'roomy'] as const) {
         const bundles = rowsOf(rows, name, budget).filter((r) => r.measures);
@@ -124,7 +129,7 @@ describe('every chart, drawn from the rows', () => {
         const has = (part: string, tokens: number) =>
           labels.some((l) =>
             l.startsWith(
-              `rendered tokens (sum over bundles): ${tokens}; strategy: ${name}; budget: ${budget}; held by: ${part};`,
+              `${tokensWord}: ${tokens}; strategy: ${name}; budget: ${budget}; ${label('held_by')}: ${part};`,
             ),
           );
         expect(has('frame', frame), `${name} ${budget} frame ${frame}`).toBe(true);
@@ -138,8 +143,9 @@ describe('every chart, drawn from the rows', () => {
       const own = rowsOf(rows, name);
       const correct = own.filter((r) => r.status_correct === true).length;
       const refusals = own.filter((r) => !r.success).length;
-      expect(labels).toContain(`strategy: ${name}; compilations: ${correct}; measure: correct outcomes`);
-      expect(labels).toContain(`strategy: ${name}; compilations: ${refusals}; measure: refusals`);
+      // The chart's words are the catalogue's labels: of the figures it draws, and of their unit.
+      expect(labels).toContain(`strategy: ${name}; compilations: ${correct}; measure: ${label('correct')}`);
+      expect(labels).toContain(`strategy: ${name}; compilations: ${refusals}; measure: ${label('refusals')}`);
     }
     expect(labels).toContain('strategy: compiler; compilations: 8; measure: refusals');
   });
@@ -150,7 +156,9 @@ describe('every chart, drawn from the rows', () => {
     for (const name of strategiesOf(rows)) {
       const v = strategyStats(rowsOf(rows, name)).violations;
       for (const kind of VIOLATION_KINDS)
-        expect(labels).toContain(`strategy: ${name}; violations: ${v[kind]}; kind: ${kind}`);
+        expect(labels).toContain(
+          `strategy: ${name}; violations: ${v[kind]}; ${label('violation_kind')}: ${kind}`,
+        );
     }
     // dump admits what fails the gates: a chart of zeros would not notice a broken sum.
     expect(VIOLATION_KINDS.some((k) => strategyStats(rowsOf(rows, 'dump')).violations[k] > 0)).toBe(true);
@@ -161,8 +169,12 @@ describe('every chart, drawn from the rows', () => {
     for (const name of strategiesOf(rows))
       for (const b of BUDGETS) {
         const tokens = rowsOf(rows, name, b).reduce((s, r) => s + r.rendered_tokens, 0);
-        expect(labels).toContain(`strategy: ${name}; rendered tokens (sum): ${tokens}; budget: ${b}`);
-        expect(labels.some((l) => l.startsWith(`strategy: ${name}; must recall (mean): `))).toBe(true);
+        expect(labels).toContain(`strategy: ${name}; ${label('rendered_tokens')}: ${tokens}; budget: ${b}`);
+        // Over every compilation, a refusal scoring 0: the catalogue's third must recall.
+        const recall = Number(strategyStats(rowsOf(rows, name, b)).must_recall_all?.toPrecision(12));
+        expect(
+          labels.some((l) => l.startsWith(`strategy: ${name}; must recall (all cells): ${recall}`)),
+        ).toBe(true);
       }
   });
 });

@@ -4,8 +4,8 @@
  * bundles holding every changed file, tokens; and the section only for an ingested corpus.
  */
 import { describe, expect, it } from 'vitest';
+import { localizationOf } from '../../../src/harness/metrics/index.js';
 import { reportHtml } from '../../../src/harness/report/html.js';
-import { localizationOf } from '../../../src/harness/report/localization.js';
 import { reportMarkdown } from '../../../src/harness/report/markdown.js';
 import { INGESTED_TASK_ID, STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { row } from '../../helpers/rows.js';
@@ -64,29 +64,29 @@ describe('localization measures', () => {
   it('file recall, precision without the task, every changed file held, tokens', () => {
     // a: recall (1 + 0.5) / 2; precision (2/4 + 1/2) / 2; one bundle holds both; tokens (900 + 500) / 2.
     expect(of('a')).toEqual({
-      recall: 0.75,
-      precision: 0.5,
+      file_recall: 0.75,
+      file_precision: 0.5,
       complete: 1,
       expected: 2,
-      tokens: 700,
+      mean_tokens: 700,
       refusals: 0,
     });
     // b: the task-only bundle holds no file, so it has no precision; the other holds 1 of 1 shown.
     expect(of('b')).toEqual({
-      recall: 0.25,
-      precision: 1,
+      file_recall: 0.25,
+      file_precision: 1,
       complete: 0,
       expected: 2,
-      tokens: 30,
+      mean_tokens: 30,
       refusals: 0,
     });
     // c: a refusal scores 0 where a bundle was expected; the error row is not scored at all.
     expect(of('c')).toEqual({
-      recall: 0,
-      precision: null,
+      file_recall: 0,
+      file_precision: null,
       complete: 0,
       expected: 1,
-      tokens: null,
+      mean_tokens: null,
       refusals: 1,
     });
   });

@@ -9,11 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FORM_RELEVANCE, RELEVANCE_WEIGHTS } from '../../../src/harness/ingest/relevance-score.js';
-import type { PrefixStability } from '../../../src/harness/metrics/index.js';
+import { localizationOf, type PrefixStability } from '../../../src/harness/metrics/index.js';
 import { renderFindings } from '../../../src/harness/report/findings-page.js';
-import { localizationOf } from '../../../src/harness/report/localization.js';
-import { corpusDigest, readRows } from '../../../src/harness/runfolder/index.js';
-import { derivedFiles } from '../../../src/harness/runfolder/rows.js';
+import { corpusDigest } from '../../../src/harness/runfolder/manifest.js';
+import { derivedFiles, readRows } from '../../../src/harness/runfolder/rows.js';
 import type { BudgetName } from '../../../src/harness/types.js';
 import { BUDGETS, SELF_CORPUS, selfCorpusArgs } from '../../../src/harness/vocabulary.js';
 import { cli, tempDir } from '../../helpers/cli.js';
@@ -88,9 +87,11 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     for (const b of BUDGETS) {
       const cheapest = at('cheapest-form', b);
       expect(cheapest.complete, b).toBe(cheapest.expected);
-      expect(cheapest.precision as number, b).toBeLessThan(0.025);
+      expect(cheapest.file_precision as number, b).toBeLessThan(0.025);
       for (const n of ['compiler', 'compiler-strict', 'compiler-v2', 'exact'])
-        expect(at(n, b).precision as number, `${b} ${n}`).toBeGreaterThan(cheapest.precision as number);
+        expect(at(n, b).file_precision as number, `${b} ${n}`).toBeGreaterThan(
+          cheapest.file_precision as number,
+        );
     }
     const oracle = at('oracle', 'tight');
     expect(oracle.refusals).toBeGreaterThan(0);
@@ -98,12 +99,12 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     const exact = at('exact', 'tight');
     for (const n of free.filter((x) => x !== 'exact' && x !== 'compiler-v2')) {
       expect(exact.complete, n).toBeGreaterThan(at(n, 'tight').complete);
-      expect(exact.recall as number, n).toBeGreaterThan(at(n, 'tight').recall as number);
+      expect(exact.file_recall as number, n).toBeGreaterThan(at(n, 'tight').file_recall as number);
     }
     // Certified, compiler-v2 returns exact's bundle wherever the solver's earns more.
-    expect(at('compiler-v2', 'tight').recall).toBe(exact.recall);
+    expect(at('compiler-v2', 'tight').file_recall).toBe(exact.file_recall);
     expect(at('compiler-v2', 'tight').complete).toBe(exact.complete);
-    const precision = (n: string) => at(n, 'tight').precision as number;
+    const precision = (n: string) => at(n, 'tight').file_precision as number;
     for (const peer of ['priompt', 'prompt-tsx'])
       for (const n of free.filter((x) => x !== 'priompt' && x !== 'prompt-tsx'))
         expect(precision(peer), `${peer} over ${n}`).toBeGreaterThan(precision(n));
@@ -112,17 +113,17 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
         expect(precision(c), `${c} over ${n}`).toBeGreaterThan(precision(n));
     const v2 = at('compiler-v2', 'roomy');
     const cases = v2.expected;
-    expect((v2.tokens as number) * cases).toBeLessThan(0.25 * 64_000 * cases);
+    expect((v2.mean_tokens as number) * cases).toBeLessThan(0.25 * 64_000 * cases);
     expect(v2.complete).toBeLessThan(at('topk', 'roomy').complete);
     for (const n of ['topk', 'weighted']) {
-      expect(at(n, 'roomy').recall as number).toBeGreaterThan(v2.recall as number);
-      expect(at(n, 'roomy').precision as number).toBeLessThan(0.05);
+      expect(at(n, 'roomy').file_recall as number).toBeGreaterThan(v2.file_recall as number);
+      expect(at(n, 'roomy').file_precision as number).toBeLessThan(0.05);
     }
     // Every cell of exact says whether it proved its answer; the page counts the unproven ones.
     for (const r of rows.filter((x) => x.strategy === 'exact'))
       expect(typeof r.extras.proven_optimal, `${r.case}/${r.budget}`).toBe('boolean');
     expect(at('langchain-trim', 'tight').complete).toBe(0);
-    expect(at('langchain-trim', 'tight').recall).toBe(0);
+    expect(at('langchain-trim', 'tight').file_recall).toBe(0);
   });
 
   it.skipIf(missing !== null)(
