@@ -12,7 +12,7 @@ import { FORM_RELEVANCE, RELEVANCE_WEIGHTS } from '../../../src/harness/ingest/r
 import type { PrefixStability } from '../../../src/harness/metrics/index.js';
 import { renderFindings } from '../../../src/harness/report/findings-page.js';
 import { localizationOf } from '../../../src/harness/report/localization.js';
-import { corpusDigest, readRows } from '../../../src/harness/runfolder/index.js';
+import { corpusDigest, readRunFolder } from '../../../src/harness/runfolder/index.js';
 import { derivedFiles } from '../../../src/harness/runfolder/rows.js';
 import type { BudgetName } from '../../../src/harness/types.js';
 import { BUDGETS, SELF_CORPUS, selfCorpusArgs } from '../../../src/harness/vocabulary.js';
@@ -20,7 +20,7 @@ import { cli, tempDir } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 
 const REPORTS = path.join(ROOT, 'reports', SELF_CORPUS.name);
-const rows = readRows(REPORTS);
+const rows = readRunFolder(REPORTS).rows;
 const committed = JSON.parse(fs.readFileSync(path.join(REPORTS, 'corpus.json'), 'utf8')) as {
   until: string;
   digest: string;
