@@ -16,6 +16,7 @@ import {
   corpusDigest,
   METRIC_FIELDS,
   RUN_FILE,
+  type RunFolder,
   readRunFolder,
   sameCorpus,
 } from '../runfolder/index.js';
@@ -109,9 +110,8 @@ function readVendored(dir: string): Published {
   };
 }
 
-/** A run folder `ctxbench study` wrote, as a published run: its rows of the published strategies. */
-function readStudyRun(dir: string): Published {
-  const run = readRunFolder(dir);
+/** A run folder `ctxbench study` wrote (as runfolder/ reads it), as a published run: its rows of the published strategies. */
+function asPublished(run: RunFolder): Published {
   const published = new Set<string>(PUBLISHED_ORDER);
   const cells = run.rows
     .filter((r) => published.has(r.strategy))
@@ -136,7 +136,7 @@ function readStudyRun(dir: string): Published {
 
 function readPublished(dir: string): Published {
   if (!fs.existsSync(dir)) throw new InputError(dir, 'no such folder');
-  if (fs.existsSync(path.join(dir, RUN_FILE.rows))) return readStudyRun(dir);
+  if (fs.existsSync(path.join(dir, RUN_FILE.rows))) return asPublished(readRunFolder(dir));
   if (fs.existsSync(path.join(dir, VENDORED.results))) return readVendored(dir);
   throw new InputError(
     dir,
