@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUN_FILES } from '../../src/harness/runfolder/index.js';
+import { RUN_FILE } from '../../src/harness/runfolder/index.js';
 import { cli, tempDir } from '../helpers/cli.js';
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 const tmp = tempDir('sweeps');
 
 /** A run's files but its manifest, which says when and by which command the run was made. */
-const COMPARED = RUN_FILES.filter((f) => f !== 'manifest.json');
+const COMPARED = Object.values(RUN_FILE).filter((f) => f !== RUN_FILE.manifest);
 const files = (dir: string) =>
   Object.fromEntries(COMPARED.map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
 

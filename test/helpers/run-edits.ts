@@ -8,8 +8,7 @@ import path from 'node:path';
 import { ledgerDirFor, loadLedger } from '../../src/harness/corpus/ledger.js';
 import { InputError } from '../../src/harness/errors.js';
 import { NO_METRICS } from '../../src/harness/metrics/scores.js';
-import { corpusIngested, corpusNameOf } from '../../src/harness/runfolder/manifest.js';
-import { readRows, reportFiles } from '../../src/harness/runfolder/rows.js';
+import { readRunFolder, runReportFiles } from '../../src/harness/runfolder/index.js';
 import { runStudy } from '../../src/harness/study/study.js';
 import { checkRunFolder, type Disagreement } from '../../src/harness/study/validate-run.js';
 import type { Corpus, Strategy } from '../../src/harness/types.js';
@@ -127,12 +126,7 @@ export function restateError(file: string, message: string): number {
 
 /** The report files written again from the folder's rows, as `ctxbench report` does. */
 export async function reportAgain(dir: string): Promise<void> {
-  const files = await reportFiles(
-    readRows(dir),
-    corpusNameOf(dir),
-    path.join(dir, 'compilations.jsonl'),
-    corpusIngested(dir),
-  );
+  const files = await runReportFiles(readRunFolder(dir));
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
 }
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import {
   anythingChanged,
   type Change,
@@ -19,7 +18,7 @@ import { count, DIGITS, fixed, int, signed } from '../../harness/format.js';
 import { type Figure, figuresOf } from '../../harness/metrics/index.js';
 import { guardOutput, writeFileAtomic } from '../../harness/output/index.js';
 import { type Cell, isDataFormat, type Table, type TableFormat } from '../../harness/report/index.js';
-import { type RunFolder, readRunFolder } from '../../harness/runfolder/index.js';
+import { RUN_FILE, type RunFolder, readRunFolder, runInputs } from '../../harness/runfolder/index.js';
 import { defineCommand, formatOption, oneOutput, tableOutput } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -69,8 +68,7 @@ export const compare = defineCommand({
       })
       .option('html', {
         type: 'string',
-        describe:
-          "also write report.html's page for the two sides, each strategy as '<name> (A)' and '<name> (B)' (with --strategies, the run's page of the two)",
+        describe: `also write ${RUN_FILE.html}'s page for the two sides, each strategy as '<name> (A)' and '<name> (B)' (with --strategies, the run's page of the two)`,
       })
       .option('fail-on-change', {
         type: 'boolean',
@@ -82,9 +80,7 @@ export const compare = defineCommand({
     oneOutput(a.json, a.format);
     if (a.html !== undefined) {
       const runs = [a.a as string, ...(a.b === undefined ? [] : [a.b])];
-      const inputs = runs.flatMap((run) =>
-        ['rows.jsonl', 'compilations.jsonl', 'manifest.json'].map((f) => path.join(run, f)),
-      );
+      const inputs = runs.flatMap(runInputs);
       guardOutput({ path: a.html, kind: 'file', option: '--html', inputs });
     }
     const sides = sidesOf(a.a as string, a.b, a.strategies);
@@ -114,7 +110,7 @@ export const compare = defineCommand({
   },
 });
 
-/** The two sides, two run folders or two strategies of one, and report.html's page of them. */
+/** The two sides, two run folders or two strategies of one, and the report page of them. */
 function sidesOf(
   a: string,
   b: string | undefined,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { guardOutput, writeFileAtomic } from '../../harness/output/index.js';
-import { corpusIngested, corpusNameOf, readRows, reportFiles } from '../../harness/runfolder/index.js';
+import { readRunFolder, runInputs, runReportFiles } from '../../harness/runfolder/index.js';
 import { defineCommand } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -19,14 +19,9 @@ export const report = defineCommand({
       .option('out', { type: 'string', describe: 'write the reports here instead of the run folder' }),
   run: async (a, { io }) => {
     const run = a.run as string;
-    const files = await reportFiles(
-      readRows(run),
-      corpusNameOf(run),
-      path.join(run, 'compilations.jsonl'),
-      corpusIngested(run),
-    );
+    const files = await runReportFiles(readRunFolder(run));
     const out = a.out ?? run;
-    const inputs = ['rows.jsonl', 'compilations.jsonl', 'manifest.json'].map((f) => path.join(run, f));
+    const inputs = runInputs(run);
     // Every file is checked before the first is written: a refusal leaves the reports as they were.
     for (const name of Object.keys(files))
       guardOutput({ path: path.join(out, name), kind: 'file', option: '--out', inputs });

@@ -5,7 +5,7 @@ import { count } from '../../harness/format.js';
 import { statsByStrategy } from '../../harness/metrics/index.js';
 import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
 import { headlineTable } from '../../harness/report/index.js';
-import { RUN_MARKS } from '../../harness/runfolder/index.js';
+import { RUN_FILE, RUN_MARKS } from '../../harness/runfolder/index.js';
 import { parseShard, pickStrategies, runStudy } from '../../harness/study/index.js';
 import { STRATEGY_ERROR } from '../../harness/vocabulary.js';
 import {
@@ -40,7 +40,7 @@ export const study = defineCommand({
     ['$0 study --out runs/two --resume', 'finish a run that was stopped or killed'],
     [
       '$0 study --tokenizer o200k --out runs/o200k',
-      'the overhead priced by o200k; the run records it in manifest.json',
+      `the overhead priced by o200k; the run records it in ${RUN_FILE.manifest}`,
     ],
   ],
   options: (y) =>

@@ -10,7 +10,7 @@ import {
   surveyMarkdown,
   surveySections,
 } from '../../harness/report/index.js';
-import { readRows, runLabel } from '../../harness/runfolder/index.js';
+import { readRunFolder, runInputs, runLabel } from '../../harness/runfolder/index.js';
 import { defineCommand, formatOption, quietTableOption, tableOutput } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -42,7 +42,7 @@ export const survey = defineCommand({
   run: (a, { io }) => {
     const dirs = a.runs as string[];
     if (a.out !== undefined) {
-      const inputs = dirs.map((dir) => path.join(dir, 'rows.jsonl'));
+      const inputs = dirs.flatMap(runInputs);
       for (const name of ['survey.md', 'survey.json'])
         guardOutput({ path: path.join(a.out, name), kind: 'file', option: '--out', inputs });
     }
@@ -50,7 +50,7 @@ export const survey = defineCommand({
     const progress = progressLine(io, { quiet: a.quiet });
     const runs: SurveyRun[] = dirs.map((dir, k) => {
       progress.update(`survey ${k}/${dirs.length} runs read, reading ${dir}`);
-      return { label: runLabel(dir), rows: readRows(dir) };
+      return { label: runLabel(dir), rows: readRunFolder(dir).rows };
     });
     const lines = surveyLines(runs, (run, k) =>
       progress.update(`survey ${k}/${runs.length} runs scored, scoring ${run.label}`),

@@ -16,6 +16,12 @@ import type { BudgetName, Corpus } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { firstDifference } from './diff.js';
 
+/**
+ * The manifest of a folder vendored from the Python reference (its golden compilations, its
+ * published run): the reference's own format, neither a corpus's nor a run folder's.
+ */
+export const REFERENCE_MANIFEST = 'manifest.json';
+
 export interface ConformanceDetail {
   readonly case: string;
   readonly match: boolean;
@@ -42,7 +48,7 @@ export function runConformance(corpus: Corpus, goldenDir: string): ConformanceRe
   }
   const files = fs
     .readdirSync(goldenDir)
-    .filter((f) => f.endsWith('.json') && f !== 'manifest.json')
+    .filter((f) => f.endsWith('.json') && f !== REFERENCE_MANIFEST)
     .sort();
   const details = files.map((file) => {
     const golden = readJsonFile(path.join(goldenDir, file));

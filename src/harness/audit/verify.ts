@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPlainObject } from '../../compiler/index.js';
-import { readJsonFile, readJsonLines } from '../corpus/index.js';
+import { CORPUS_MANIFEST, readJsonFile, readJsonLines } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import {
   type CorpusFacts,
@@ -15,12 +15,18 @@ import {
   compilationId,
   corpusDigest,
   METRIC_FIELDS,
+  RUN_FILE,
+  type RunFolder,
   readRunFolder,
   sameCorpus,
 } from '../runfolder/index.js';
 import type { Row } from '../types.js';
 import { PUBLISHED_ORDER } from '../vocabulary.js';
+import { REFERENCE_MANIFEST } from './conformance.js';
 import { same } from './diff.js';
+
+/** The files of the vendored run-001, in the Python reference's format (not a run folder's). */
+const VENDORED = { results: 'results.json', compilations: 'compilation.jsonl' } as const;
 
 /** The published run calls the compiler `staged`. */
 const PUBLISHED_NAME: ReadonlyMap<string, string> = new Map([['staged', 'compiler']]);
@@ -53,12 +59,15 @@ type Compilation = {
   trace?: { entries?: { candidate_id: string; decision: string }[] };
 };
 
-/** The vendored run: its evaluations and compilation records; its corpus is the folder around it. */
+/**
+ * The vendored run: its evaluations and compilation records; its corpus is the folder around it.
+ * Its own reader, because it is the reference's format; a run folder is read by runfolder/ alone.
+ */
 function readVendored(dir: string): Published {
-  const results = path.join(dir, 'results.json');
+  const results = path.join(dir, VENDORED.results);
   const evaluations = (readJsonFile(results) as { evaluations?: unknown } | null)?.evaluations;
   if (!Array.isArray(evaluations)) throw new InputError(results, 'no evaluations');
-  const lines = path.join(dir, 'compilation.jsonl');
+  const lines = path.join(dir, VENDORED.compilations);
   const records = new Map(
     readJsonLines(lines).map(({ line, value }) => {
       if (!isPlainObject(value)) throw new InputError(lines, 'not an object', `line ${line}`);
@@ -85,12 +94,12 @@ function readVendored(dir: string): Published {
         : null;
     return { ...cell, budget_tokens: e.budget_tokens, fields, bundle_hash: c?.bundle_hash, admitted };
   });
-  const manifest = path.join(dir, 'manifest.json');
+  const manifest = path.join(dir, REFERENCE_MANIFEST);
   const m = fs.existsSync(manifest) ? readJsonFile(manifest) : null;
   const corpusDir = path.dirname(path.resolve(dir));
   // The vendored run sits in its corpus folder (corpus/compiler-v1/published), whose digest is
   // what a run's manifest records; elsewhere there is no telling, and the cells decide.
-  const digest = fs.existsSync(path.join(corpusDir, 'manifest.json')) ? corpusDigest(corpusDir) : null;
+  const digest = fs.existsSync(path.join(corpusDir, CORPUS_MANIFEST)) ? corpusDigest(corpusDir) : null;
   return {
     corpus: {
       name: isPlainObject(m) && typeof m.fixture_id === 'string' ? m.fixture_id : path.basename(corpusDir),
@@ -101,9 +110,8 @@ function readVendored(dir: string): Published {
   };
 }
 
-/** A run folder `ctxbench study` wrote, as a published run: its rows of the published strategies. */
-function readStudyRun(dir: string): Published {
-  const run = readRunFolder(dir);
+/** A run folder `ctxbench study` wrote (as runfolder/ reads it), as a published run: its rows of the published strategies. */
+function asPublished(run: RunFolder): Published {
   const published = new Set<string>(PUBLISHED_ORDER);
   const cells = run.rows
     .filter((r) => published.has(r.strategy))
@@ -128,11 +136,11 @@ function readStudyRun(dir: string): Published {
 
 function readPublished(dir: string): Published {
   if (!fs.existsSync(dir)) throw new InputError(dir, 'no such folder');
-  if (fs.existsSync(path.join(dir, 'rows.jsonl'))) return readStudyRun(dir);
-  if (fs.existsSync(path.join(dir, 'results.json'))) return readVendored(dir);
+  if (fs.existsSync(path.join(dir, RUN_FILE.rows))) return asPublished(readRunFolder(dir));
+  if (fs.existsSync(path.join(dir, VENDORED.results))) return readVendored(dir);
   throw new InputError(
     dir,
-    'not a published run: neither rows.jsonl (a ctxbench run folder) nor results.json (the published run)',
+    `not a published run: neither ${RUN_FILE.rows} (a ctxbench run folder) nor ${VENDORED.results} (the published run)`,
   );
 }
 

@@ -6,7 +6,6 @@
  * strategies of one run, it is that run's page of those two.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { linesOf } from '../corpus/index.js';
 import { reportHtml } from '../report/index.js';
 import { compilationId, type RunFolder } from '../runfolder/index.js';
@@ -14,11 +13,10 @@ import type { Row } from '../types.js';
 
 /** A run's compilation lines by compilation, as its rows name them; none without the file. */
 function linesById(run: RunFolder): Map<string, string> {
-  const file = path.join(run.dir, 'compilations.jsonl');
   const out = new Map<string, string>();
-  if (!fs.existsSync(file)) return out;
+  if (!fs.existsSync(run.compilations)) return out;
   let k = 0;
-  for (const line of linesOf(file)) {
+  for (const line of linesOf(run.compilations)) {
     const r = run.rows[k++];
     if (r === undefined) break;
     if (line !== '') out.set(compilationId(r), line);

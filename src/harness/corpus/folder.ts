@@ -17,6 +17,8 @@ import { loadCandidates, loadPolicy, loadRequest } from './records.js';
 
 export const CANDIDATES_SUFFIX = '.candidates.json';
 export const REQUEST_SUFFIX = '.request.json';
+/** A corpus's budget manifest: another file than a run folder's manifest, of the same name. */
+export const CORPUS_MANIFEST = 'manifest.json';
 
 /** The case names of a corpus folder: the stems of its candidates files, sorted. */
 export const caseNames = (dir: string): string[] =>
@@ -37,7 +39,7 @@ export function policyFileOf(dir: string): string {
   const casesFile = (f: string) => f.endsWith(CANDIDATES_SUFFIX) || f.endsWith(REQUEST_SUFFIX);
   const found = fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && f.includes('policy') && !casesFile(f) && f !== 'manifest.json');
+    .filter((f) => f.endsWith('.json') && f.includes('policy') && !casesFile(f) && f !== CORPUS_MANIFEST);
   if (found.length !== 1) {
     throw new InputError(dir, `need exactly one policy file (*policy*.json), found ${found.length}`);
   }
@@ -111,7 +113,7 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined, lin
     throw new InputError(dir, 'corpus folder not found');
   const names = caseNames(dir);
   if (names.length === 0) throw new InputError(dir, `no *${CANDIDATES_SUFFIX} files`);
-  const manifest = readManifest(path.join(dir, 'manifest.json'), names, lint);
+  const manifest = readManifest(path.join(dir, CORPUS_MANIFEST), names, lint);
   const policyFile = policyOverride ?? policyFileOf(dir);
   const policy = loadPolicy(policyFile, lint);
   const cases = names.map((name): CorpusCase => {

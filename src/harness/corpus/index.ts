@@ -2,7 +2,7 @@
 
 export { findingsJSON, lintGiven, tally } from './check.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './compiler-checks.js';
-export { loadCorpus, requestAt } from './folder.js';
+export { CORPUS_MANIFEST, loadCorpus, requestAt } from './folder.js';
 export {
   forEachLine,
   linesOf,

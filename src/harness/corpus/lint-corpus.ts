@@ -19,7 +19,7 @@ import {
 import { InputError } from '../errors.js';
 import { fromRoot } from '../paths.js';
 import { located, orderRoles } from './compiler-checks.js';
-import { CANDIDATES_SUFFIX, caseNames, policyFileOf, REQUEST_SUFFIX } from './folder.js';
+import { CANDIDATES_SUFFIX, CORPUS_MANIFEST, caseNames, policyFileOf, REQUEST_SUFFIX } from './folder.js';
 import { readJsonFile } from './input-files.js';
 import { Findings } from './lint.js';
 import { lintManifest, lintTruth } from './lint-files.js';
@@ -180,7 +180,7 @@ export function walkCorpus(dir: string, policyFile?: string): Walk {
   const files = [top];
   const names = caseNames(dir);
   if (names.length === 0) top.error(undefined, undefined, `no *${CANDIDATES_SUFFIX} files`);
-  const manifest = new Findings(path.join(dir, 'manifest.json'));
+  const manifest = new Findings(path.join(dir, CORPUS_MANIFEST));
   files.push(manifest);
   if (!fs.existsSync(manifest.file)) manifest.error(undefined, undefined, 'no budget manifest');
   else {

@@ -10,7 +10,7 @@ import { type CompilerPolicy, defaultPolicy, isPlainObject } from '../../compile
 import { InputError } from '../errors.js';
 import { lintGiven } from './check.js';
 import { orderRoles } from './compiler-checks.js';
-import { CANDIDATES_SUFFIX, caseNames, policyFileOf } from './folder.js';
+import { CANDIDATES_SUFFIX, CORPUS_MANIFEST, caseNames, policyFileOf } from './folder.js';
 import { readTextLines } from './input-files.js';
 import { parseJson } from './json.js';
 import { Findings } from './lint.js';
@@ -35,7 +35,7 @@ function kindOf(file: string, doc?: unknown): FileKind | undefined {
   if (base.endsWith('.jsonl')) return 'batch';
   if (base.endsWith('candidates.json')) return 'candidates';
   if (base.endsWith('request.json')) return 'request';
-  if (base === 'manifest.json') return 'manifest';
+  if (base === CORPUS_MANIFEST) return 'manifest';
   if (base.endsWith(TRUTH_SUFFIX)) return 'truth';
   if (base.endsWith('.json') && base.includes('policy')) return 'policy';
   if (Array.isArray(doc)) return 'candidates';
@@ -55,7 +55,7 @@ function kindOf(file: string, doc?: unknown): FileKind | undefined {
  */
 function lonePool(file: string, policyFile: string | undefined, parsed: Parsed): Findings[] {
   const dir = path.dirname(file);
-  const c = lintCandidatesFile(file, { corpus: fs.existsSync(path.join(dir, 'manifest.json')) }, parsed);
+  const c = lintCandidatesFile(file, { corpus: fs.existsSync(path.join(dir, CORPUS_MANIFEST)) }, parsed);
   const found = [c.findings];
   let policy: CompilerPolicy | undefined = defaultPolicy();
   let given = policyFile;
@@ -106,7 +106,7 @@ function walkFile(file: string, policyFile?: string): Walk {
     case 'policy':
       return { files: [lintPolicyFile(file, { raw }).findings], cases: undefined };
     case 'manifest': {
-      const cases = fs.existsSync(path.join(dir, 'manifest.json')) ? caseNames(dir) : [];
+      const cases = fs.existsSync(path.join(dir, CORPUS_MANIFEST)) ? caseNames(dir) : [];
       lintManifest(raw, findings, cases.length > 0 ? cases : undefined);
       break;
     }

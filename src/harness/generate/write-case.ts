@@ -11,6 +11,7 @@ import {
   policyToJSON,
   requestToJSON,
 } from '../../compiler/index.js';
+import { CORPUS_MANIFEST } from '../corpus/index.js';
 import { loadExact } from '../kit/index.js';
 import { jsonText as json, type LineFile, manifestHas, writeWhole } from '../output/index.js';
 import { strategyInput } from '../study/index.js';
@@ -33,7 +34,7 @@ function writeCandidates(out: LineFile, candidates: readonly ContextCandidate[])
 }
 
 /** What marks a folder as generated output, for `--force`. */
-export const GENERATED_MARKS = ['request.json', 'manifest.json'] as const;
+export const GENERATED_MARKS = ['request.json', CORPUS_MANIFEST] as const;
 
 /**
  * A corpus `generate --cases` wrote (its manifest names the generator): one `generate --force`
@@ -118,7 +119,7 @@ export function writeCorpus(
       budgets,
       expected,
     };
-    w.write('manifest.json', json(manifest));
+    w.write(CORPUS_MANIFEST, json(manifest));
     w.write('policy.json', json(policyToJSON(spec.policy)));
   });
   return { refusals, unproven };

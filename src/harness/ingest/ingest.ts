@@ -7,6 +7,7 @@ import {
   requestToJSON,
   SCHEMA,
 } from '../../compiler/index.js';
+import { CORPUS_MANIFEST } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { jsonText, type Lines, writeWholeAsync } from '../output/index.js';
 import { BUDGETS, INGESTED_TASK_ID } from '../vocabulary.js';
@@ -243,7 +244,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     }
     options.progress?.('writing', plans.length, plans.length);
     w.write(
-      'manifest.json',
+      CORPUS_MANIFEST,
       jsonText({
         fixture_set: corpusName,
         ingest: {

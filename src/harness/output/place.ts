@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { CORPUS_MANIFEST } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 
@@ -135,7 +136,7 @@ export function folderKind(dir: string): 'a corpus' | 'a ledger' | 'a package' |
   // A corpus is its budget manifest beside cases or a ledger: a folder where a user keeps a pool
   // or two is not one, and output beside them is fine.
   const cases = names.some((n) => n.endsWith('.candidates.json') || n.endsWith('.request.json'));
-  if (names.includes('manifest.json') && (cases || names.includes('ledger'))) return 'a corpus';
+  if (names.includes(CORPUS_MANIFEST) && (cases || names.includes('ledger'))) return 'a corpus';
   return undefined;
 }
 

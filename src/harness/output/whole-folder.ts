@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { CORPUS_MANIFEST } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { BackgroundWriter, type Lines } from './background.js';
 
@@ -174,7 +175,7 @@ export async function writeWholeAsync(out: string, fill: (w: FolderWriter) => Pr
  */
 export function manifestHas(dir: string, block: string, maxBytes: number): boolean {
   try {
-    const file = path.join(dir, 'manifest.json');
+    const file = path.join(dir, CORPUS_MANIFEST);
     if (fs.statSync(file).size > maxBytes) return false;
     const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
     return typeof manifest === 'object' && manifest !== null && block in manifest;

@@ -1,14 +1,8 @@
 /** Run folder: the one reader and writer of a run folder, its typed manifest, its list of files, shards merged. */
 
-export {
-  corpusDigest,
-  corpusIngested,
-  corpusNameOf,
-  manifestOf,
-  type RunManifest,
-  readRunManifest,
-  runLabel,
-} from './manifest.js';
+export { RUN_FILE, RUN_MARKS, runInputs } from './files.js';
+export { findingsDocument } from './findings-runs.js';
+export { corpusDigest, manifestOf, type RunManifest, runLabel } from './manifest.js';
 export { mergeShards } from './merge.js';
 export {
   type CorpusFacts,
@@ -19,5 +13,6 @@ export {
   readRunFolder,
   sameCorpus,
 } from './read.js';
-export { RUN_FILES, RUN_MARKS, readRows, reportFiles } from './rows.js';
+export { reportFiles, runReportFiles } from './rows.js';
+export { finishedManifest, runLines, strayFiles } from './run-lines.js';
 export { RunWriter, type Vet } from './writer.js';

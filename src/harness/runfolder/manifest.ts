@@ -8,10 +8,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler/index.js';
-import { readJsonFile } from '../corpus/index.js';
+import { CORPUS_MANIFEST, readJsonFile } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { count } from '../format.js';
 import type { Corpus, ShardInfo, StrategyInfo } from '../types.js';
+import { RUN_FILE } from './files.js';
 
 /** manifest.json as a run writes it; the optional fields are written only when they apply. */
 export interface RunManifest {
@@ -150,17 +151,10 @@ export function readRunManifest(file: string): RunManifest {
 }
 
 /** A run folder's manifest, or null when it has none. */
-const manifestIn = (dir: string): RunManifest | null => {
-  const file = path.join(dir, 'manifest.json');
+export const manifestIn = (dir: string): RunManifest | null => {
+  const file = path.join(dir, RUN_FILE.manifest);
   return fs.existsSync(file) ? readRunManifest(file) : null;
 };
-
-/** The corpus a run folder was made from, as its manifest says (or the folder's own name). */
-export const corpusNameOf = (dir: string): string =>
-  manifestIn(dir)?.corpus.name ?? path.basename(path.resolve(dir));
-
-/** Whether a run folder's manifest says its corpus was ingested from a repository. */
-export const corpusIngested = (dir: string): boolean => manifestIn(dir)?.corpus.ingested === true;
 
 /** What `generate` records of how it made a corpus, as far as a label needs it. */
 interface Generated {
@@ -175,7 +169,7 @@ interface Generated {
  */
 export function runLabel(dir: string): string {
   const m = manifestIn(dir);
-  const corpusManifest = m === null ? null : path.join(m.corpus.dir, 'manifest.json');
+  const corpusManifest = m === null ? null : path.join(m.corpus.dir, CORPUS_MANIFEST);
   if (corpusManifest !== null && fs.existsSync(corpusManifest)) {
     const read = readJsonFile(corpusManifest);
     const g: Generated | null = isPlainObject(read) && isPlainObject(read.generator) ? read.generator : null;

@@ -3,18 +3,20 @@
  * its own) into the run folder one unsharded run would have written.
  */
 
-import fs from 'node:fs';
 import path from 'node:path';
 import { forEachLine } from '../corpus/index.js';
 import { InputError, UsageError } from '../errors.js';
 import { count } from '../format.js';
 import { jsonText, writeWholeAsync } from '../output/index.js';
 import type { ShardInfo } from '../types.js';
-import { type RunManifest, readRunManifest } from './manifest.js';
-import { readRows, writeRows } from './rows.js';
+import { RUN_FILE } from './files.js';
+import type { RunManifest } from './manifest.js';
+import { type RunFolder, readRunFolder } from './read.js';
+import { writeRows } from './rows.js';
 
 interface ShardFolder {
-  readonly dir: string;
+  readonly run: RunFolder;
+  /** Its manifest's file, which every refusal names. */
   readonly file: string;
   readonly m: RunManifest;
   readonly shard: ShardInfo;
@@ -26,11 +28,12 @@ const corpusOf = (m: RunManifest) => ({ name: m.corpus.name, digest: m.corpus.di
 /** The shard folders in slice order, once each checked to be slices of one and the same run. */
 function readShards(dirs: readonly string[]): ShardFolder[] {
   const shards = dirs.map((dir) => {
-    const file = path.join(dir, 'manifest.json');
-    if (!fs.existsSync(file)) throw new InputError(file, 'no manifest: not a run folder');
-    const m = readRunManifest(file);
+    const run = readRunFolder(dir);
+    const file = path.join(dir, RUN_FILE.manifest);
+    const m = run.manifest;
+    if (m === null) throw new InputError(file, 'no manifest: not a run folder');
     if (!m.shard) throw new InputError(file, 'not a shard (no "shard" in the manifest)');
-    return { dir, file, m, shard: m.shard };
+    return { run, file, m, shard: m.shard };
   });
   shards.sort((a, b) => a.shard.index - b.shard.index);
   const first = shards[0];
@@ -63,13 +66,13 @@ export async function mergeShards(
 ): Promise<number> {
   const shards = readShards(dirs);
   const first = shards[0] as ShardFolder;
-  const rows = shards.flatMap((s) => readRows(s.dir));
+  const rows = shards.flatMap((s) => s.run.rows);
   if (rows.length !== first.shard.total)
     throw new UsageError(`the shards hold ${rows.length} of ${count(first.shard.total, 'row')}`);
   await writeWholeAsync(out, async (w) => {
-    const lines = w.lines('compilations.jsonl');
+    const lines = w.lines(RUN_FILE.compilations);
     for (const s of shards) {
-      forEachLine(path.join(s.dir, 'compilations.jsonl'), (line) => {
+      forEachLine(s.run.compilations, (line) => {
         if (line !== '') lines.add(line);
       });
     }
@@ -80,10 +83,10 @@ export async function mergeShards(
       ...rest,
       ctxbench: version,
       command: [...command],
-      merged_from: shards.map((s) => s.dir),
+      merged_from: shards.map((s) => s.run.dir),
       rows: rows.length,
     };
-    w.write('manifest.json', jsonText(manifest));
+    w.write(RUN_FILE.manifest, jsonText(manifest));
   });
   return rows.length;
 }

@@ -1,16 +1,20 @@
 /**
- * A run folder as compare and verify read it: its rows, checked field by field beyond what
- * `readRows` checks and each compilation once, and the corpus and policy its manifest names.
+ * The one reader of a run folder: its rows, each checked field by field and each compilation
+ * once; its manifest, read as the one type a run writes (manifest.ts); and where its
+ * compilations lie. `compare`, `verify`, `report`, `findings`, `merge` and `survey` read a run
+ * through it; `validate` reads the same files as lines (run-lines.ts), to name each line that
+ * disagrees rather than stop at the first.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPlainObject } from '../../compiler/index.js';
-import { readJsonFile } from '../corpus/index.js';
+import { readJsonLines } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { ROW_MEASURES, ROW_METRICS } from '../metrics/index.js';
-import type { Row } from '../types.js';
+import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { readRows } from './rows.js';
+import { RUN_FILE } from './files.js';
+import { manifestIn, type RunManifest } from './manifest.js';
 
 /** The corpus a run was made from, as far as the run folder says. */
 export interface CorpusFacts {
@@ -25,9 +29,13 @@ export interface CorpusFacts {
 export interface RunFolder {
   readonly dir: string;
   readonly rows: readonly Row[];
+  /** The manifest as a run writes it; null for a folder of rows without one. */
+  readonly manifest: RunManifest | null;
   readonly corpus: CorpusFacts;
   /** The manifest's policy as JSON text (written by one function, so comparable); null without one. */
   readonly policy: string | null;
+  /** The path of its compilations.jsonl, which a folder of rows alone may lack. */
+  readonly compilations: string;
 }
 
 /** The metric names, in the rows' order. */
@@ -42,7 +50,7 @@ export const compilationId = (r: {
 const nullable = (x: unknown, type: 'string' | 'number' | 'boolean') => x === null || typeof x === type;
 
 /**
- * The first field `readRows` leaves unchecked that compare reads and finds malformed, or null:
+ * The first field `rowProblem` leaves unchecked that compare reads and finds malformed, or null:
  * a figure that is not a number would otherwise be summed into a headline as text.
  */
 function fieldProblem(r: Row): string | null {
@@ -67,14 +75,30 @@ function fieldProblem(r: Row): string | null {
   return null;
 }
 
-/** A run folder's rows, each checked and each compilation once, and its manifest's corpus and policy. */
-export function readRunFolder(dir: string): RunFolder {
-  if (!fs.existsSync(dir)) throw new InputError(dir, 'no such folder');
-  if (!fs.statSync(dir).isDirectory())
-    throw new InputError(dir, 'not a folder: a run folder holds rows.jsonl');
-  const rows = readRows(dir);
-  const file = path.join(dir, 'rows.jsonl');
+/** The first field of a row that is not what a run folder writes, or null. */
+function rowProblem(row: unknown): string | null {
+  if (!isPlainObject(row)) return 'row (not an object)';
+  for (const key of ['case', 'budget', 'strategy'] as const) if (typeof row[key] !== 'string') return key;
+  if (typeof row.success !== 'boolean') return 'success';
+  if (typeof row.rendered_tokens !== 'number') return 'rendered_tokens';
+  if (!Array.isArray(row.admitted) || !row.admitted.every((x) => typeof x === 'string')) return 'admitted';
+  if (!isPlainObject(row.expected) || typeof row.expected.success !== 'boolean') return 'expected';
+  if (!isPlainObject(row.extras)) return 'extras';
+  if (row.audit !== null && !isPlainObject(row.audit)) return 'audit';
+  return null;
+}
+
+/** A run folder's rows, each checked field by field and each compilation once. */
+function readRows(dir: string): Row[] {
+  const file = path.join(dir, RUN_FILE.rows);
+  if (!fs.existsSync(file)) throw new InputError(file, `no ${RUN_FILE.rows}: not a run folder`);
   const seen = new Set<string>();
+  const rows = readJsonLines(file).map(({ line, value }) => {
+    const bad = rowProblem(value);
+    if (bad !== null) throw new InputError(file, `invalid ${bad}`, `line ${line}`);
+    return value as Row;
+  });
+  // Then the fields compare and verify read, and each compilation once, by row.
   rows.forEach((r, k) => {
     const bad = fieldProblem(r);
     if (bad !== null) throw new InputError(file, `invalid ${bad}`, `row ${k + 1}`);
@@ -82,20 +106,35 @@ export function readRunFolder(dir: string): RunFolder {
     if (seen.has(id)) throw new InputError(file, `${id} appears twice`, `row ${k + 1}`);
     seen.add(id);
   });
-  const manifestFile = path.join(dir, 'manifest.json');
-  const m = fs.existsSync(manifestFile) ? readJsonFile(manifestFile) : null;
-  const corpus = isPlainObject(m) && isPlainObject(m.corpus) ? m.corpus : {};
+  return rows;
+}
+
+/** A run folder: its rows, each checked and each compilation once; its manifest, typed; where its compilations lie. */
+export function readRunFolder(dir: string): RunFolder {
+  if (!fs.existsSync(dir)) throw new InputError(dir, 'no such folder');
+  if (!fs.statSync(dir).isDirectory())
+    throw new InputError(dir, `not a folder: a run folder holds ${RUN_FILE.rows}`);
+  const rows = readRows(dir);
+  const manifest = manifestIn(dir);
   return {
     dir,
     rows,
+    manifest,
     corpus: {
-      name: typeof corpus.name === 'string' ? corpus.name : path.basename(path.resolve(dir)),
-      digest: typeof corpus.digest === 'string' ? corpus.digest : null,
+      name: manifest?.corpus.name ?? path.basename(path.resolve(dir)),
+      digest: manifest?.corpus.digest ?? null,
       cases: casesOf(rows),
     },
-    policy: isPlainObject(m) && m.policy !== undefined ? JSON.stringify(m.policy) : null,
+    policy: manifest === null || manifest.policy === undefined ? null : JSON.stringify(manifest.policy),
+    compilations: path.join(dir, RUN_FILE.compilations),
   };
 }
+
+/** A run's compilations, one a line, as its compilations.jsonl holds them; none without the file. */
+export const compilationsOf = (run: RunFolder): CompilationLine[] =>
+  fs.existsSync(run.compilations)
+    ? readJsonLines(run.compilations).map(({ value }) => value as CompilationLine)
+    : [];
 
 export const casesOf = (cells: Iterable<{ readonly case: string }>): string[] =>
   [...new Set([...cells].map((c) => c.case))].sort();

@@ -1,16 +1,13 @@
 /**
- * The run folder (docs/study.md, "The run folder"): rows.jsonl, compilations.jsonl, rows.csv,
- * summary.json, report.md, report.html and manifest.json (manifest.ts). Every file but the manifest
- * is a pure function of the rows, so reruns are byte-identical. `run-writer.ts` writes one as a
- * study goes.
+ * A run folder's rows and the files made of them (files.ts names them all; manifest.ts writes
+ * the manifest). Every file but the manifest is a pure function of the rows, so reruns are
+ * byte-identical. `writer.ts` writes a run folder as a study goes.
  */
 
-import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { isPlainObject, REQUIREMENT_CLASSES } from '../../compiler/index.js';
-import { auditTokens, readJsonLines } from '../corpus/index.js';
-import { InputError } from '../errors.js';
+import { REQUIREMENT_CLASSES } from '../../compiler/index.js';
+import { auditTokens } from '../corpus/index.js';
 import {
   type PrefixStability,
   prefixStability,
@@ -23,6 +20,8 @@ import type { FolderWriter } from '../output/index.js';
 import { jsonText as json } from '../output/index.js';
 import { reportHtml, reportMarkdown } from '../report/index.js';
 import type { Row } from '../types.js';
+import { RUN_FILE } from './files.js';
+import type { RunFolder } from './read.js';
 
 /** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
 export function rowsCsv(rows: readonly Row[]): string {
@@ -75,9 +74,9 @@ export function derivedFiles(
 ): Record<string, string> {
   const stability = prefix === undefined ? {} : { prefix_stability: Object.fromEntries(prefix) };
   return {
-    'rows.csv': rowsCsv(rows),
-    'summary.json': json({ ...summary(rows), ...stability }),
-    'report.md': reportMarkdown(rows, reportTitle(corpusName), ingested, prefix),
+    [RUN_FILE.csv]: rowsCsv(rows),
+    [RUN_FILE.summary]: json({ ...summary(rows), ...stability }),
+    [RUN_FILE.markdown]: reportMarkdown(rows, reportTitle(corpusName), ingested, prefix),
   };
 }
 
@@ -103,9 +102,13 @@ export async function reportFiles(
   const prefix = await prefixOf(rows, renderedTexts(rows, compilations));
   return {
     ...derivedFiles(rows, corpusName, ingested, prefix),
-    'report.html': await reportHtml(rows, reportTitle(corpusName), compilations, ingested, prefix),
+    [RUN_FILE.html]: await reportHtml(rows, reportTitle(corpusName), compilations, ingested, prefix),
   };
 }
+
+/** The report files of a run folder as read, for `report`: as its run wrote them, were its rows the same. */
+export const runReportFiles = (run: RunFolder): Promise<Record<string, string>> =>
+  reportFiles(run.rows, run.corpus.name, run.compilations, run.manifest?.corpus.ingested === true);
 
 /** rows.jsonl and every file derived from it: what a run folder holds besides compilations. */
 export async function writeRows(
@@ -114,7 +117,7 @@ export async function writeRows(
   corpusName: string,
   ingested = false,
 ): Promise<void> {
-  const out = folder.lines('rows.jsonl');
+  const out = folder.lines(RUN_FILE.rows);
   for (const r of rows) out.add(JSON.stringify(r));
   out.close();
   await writeDerived(folder, rows, corpusName, ingested);
@@ -130,46 +133,8 @@ export async function writeDerived(
   const files = await reportFiles(
     rows,
     corpusName,
-    path.join(folder.partial, 'compilations.jsonl'),
+    path.join(folder.partial, RUN_FILE.compilations),
     ingested,
   );
   for (const [name, text] of Object.entries(files)) folder.write(name, text);
-}
-
-/** Every file a run folder holds, and nothing else: `validate` names any other. */
-export const RUN_FILES = [
-  'rows.jsonl',
-  'compilations.jsonl',
-  'rows.csv',
-  'summary.json',
-  'report.md',
-  'report.html',
-  'manifest.json',
-] as const;
-
-/** The files that mark a folder as a run folder, for `--force`. */
-export const RUN_MARKS = ['rows.jsonl', 'manifest.json'] as const;
-
-/** Rows back from a run folder. */
-export function readRows(dir: string): Row[] {
-  const file = path.join(dir, 'rows.jsonl');
-  if (!fs.existsSync(file)) throw new InputError(file, 'no rows.jsonl: not a run folder');
-  return readJsonLines(file).map(({ line, value }) => {
-    const bad = rowProblem(value);
-    if (bad !== null) throw new InputError(file, `invalid ${bad}`, `line ${line}`);
-    return value as Row;
-  });
-}
-
-/** The first field of a row that is not what a run folder writes, or null. */
-function rowProblem(row: unknown): string | null {
-  if (!isPlainObject(row)) return 'row (not an object)';
-  for (const key of ['case', 'budget', 'strategy'] as const) if (typeof row[key] !== 'string') return key;
-  if (typeof row.success !== 'boolean') return 'success';
-  if (typeof row.rendered_tokens !== 'number') return 'rendered_tokens';
-  if (!Array.isArray(row.admitted) || !row.admitted.every((x) => typeof x === 'string')) return 'admitted';
-  if (!isPlainObject(row.expected) || typeof row.expected.success !== 'boolean') return 'expected';
-  if (!isPlainObject(row.extras)) return 'extras';
-  if (row.audit !== null && !isPlainObject(row.audit)) return 'audit';
-  return null;
 }

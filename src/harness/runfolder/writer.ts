@@ -11,6 +11,7 @@ import { forEachLine } from '../corpus/index.js';
 import { InputError, UsageError } from '../errors.js';
 import { FolderWriter, jsonText as json, type LineFile } from '../output/index.js';
 import type { CompilationLine, Row } from '../types.js';
+import { RUN_FILE, RUN_IDENTITY } from './files.js';
 import { type ManifestFacts, manifestOf } from './manifest.js';
 import { writeDerived } from './rows.js';
 
@@ -29,14 +30,14 @@ export interface KeptCell {
  * 0-based cell whose line disagrees, its file and how. The study re-derives them from their
  * compilations and asks error rows' strategies again; this folder cannot (it lies below both).
  */
-export type Vet = (
-  kept: readonly KeptCell[],
-) => Promise<
+export type Vet = (kept: readonly KeptCell[]) => Promise<
   | { readonly rows: Row[] }
-  | { readonly k: number; readonly file: 'rows.jsonl' | 'compilations.jsonl'; readonly text: string }
+  | {
+      readonly k: number;
+      readonly file: typeof RUN_FILE.rows | typeof RUN_FILE.compilations;
+      readonly text: string;
+    }
 >;
-
-const IDENTITY = 'run.json';
 
 export class RunWriter {
   private readonly folder: FolderWriter;
@@ -64,9 +65,9 @@ export class RunWriter {
   private constructor(folder: FolderWriter, identity: RunIdentity, rows: Row[]) {
     this.folder = folder;
     this.rows = rows;
-    if (this.rows.length === 0) this.folder.write(IDENTITY, json(identity));
-    this.rowsFile = this.folder.lines('rows.jsonl', this.rows.length > 0);
-    this.compilations = this.folder.lines('compilations.jsonl', this.rows.length > 0);
+    if (this.rows.length === 0) this.folder.write(RUN_IDENTITY, json(identity));
+    this.rowsFile = this.folder.lines(RUN_FILE.rows, this.rows.length > 0);
+    this.compilations = this.folder.lines(RUN_FILE.compilations, this.rows.length > 0);
   }
 
   /** One finished cell, on disk at once: a kill loses at most the cells still running. */
@@ -81,9 +82,9 @@ export class RunWriter {
   /** Writes the report files and the manifest, then moves the folder into place. */
   async finish(facts: ManifestFacts): Promise<void> {
     this.close();
-    fs.rmSync(path.join(this.folder.partial, IDENTITY));
+    fs.rmSync(path.join(this.folder.partial, RUN_IDENTITY));
     await writeDerived(this.folder, this.rows, facts.corpus.name, facts.corpus.ingested);
-    this.folder.write('manifest.json', json(manifestOf(facts, this.rows.length)));
+    this.folder.write(RUN_FILE.manifest, json(manifestOf(facts, this.rows.length)));
     this.folder.commit();
   }
 
@@ -111,15 +112,15 @@ export class RunWriter {
  * whole line that disagrees was written by someone else.
  */
 async function keptRows(partial: string, out: string, identity: RunIdentity, vet: Vet): Promise<Row[]> {
-  const idFile = path.join(partial, IDENTITY);
+  const idFile = path.join(partial, RUN_IDENTITY);
   if (!fs.existsSync(idFile)) return [];
   const was = JSON.parse(fs.readFileSync(idFile, 'utf8')) as RunIdentity;
   for (const key of Object.keys(identity)) {
     if (JSON.stringify(was[key]) !== JSON.stringify(identity[key]))
       throw new UsageError(`cannot resume ${out}: it was started with another ${key}; run without --resume`);
   }
-  const rowLines = wholeLines(path.join(partial, 'rows.jsonl'));
-  const compLines = wholeLines(path.join(partial, 'compilations.jsonl'));
+  const rowLines = wholeLines(path.join(partial, RUN_FILE.rows));
+  const compLines = wholeLines(path.join(partial, RUN_FILE.compilations));
   const whole = Math.min(rowLines.length, compLines.length);
   const v = await vet(
     rowLines.slice(0, whole).map((r, k) => ({ row: r.text, line: (compLines[k] as WholeLine).text })),
@@ -131,8 +132,8 @@ async function keptRows(partial: string, out: string, identity: RunIdentity, vet
     );
   const { rows } = v;
   const n = rows.length;
-  fs.truncateSync(path.join(partial, 'rows.jsonl'), rowLines[n - 1]?.end ?? 0);
-  fs.truncateSync(path.join(partial, 'compilations.jsonl'), compLines[n - 1]?.end ?? 0);
+  fs.truncateSync(path.join(partial, RUN_FILE.rows), rowLines[n - 1]?.end ?? 0);
+  fs.truncateSync(path.join(partial, RUN_FILE.compilations), compLines[n - 1]?.end ?? 0);
   return rows;
 }
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { policyToJSON } from '../../compiler/index.js';
 import { warmTokenAudit } from '../corpus/index.js';
-import { corpusDigest, RunWriter, type Vet } from '../runfolder/index.js';
+import { corpusDigest, RUN_FILE, RunWriter, type Vet } from '../runfolder/index.js';
 import type { CaseLedger, CompilationLine, Corpus, Row, Shard, ShardInfo, StrategyInfo } from '../types.js';
 import { type Answering, answering, type Where } from './answering.js';
 import { type Cell, cells } from './matrix.js';
@@ -156,15 +156,15 @@ function folderWriter(
     for (const [k, { row, line }] of kept.entries()) {
       const cell = matrix[from + k] as Cell<StrategyInfo>;
       const c = await checkCell(cell, s.corpus, s.ledger, row, line, row);
-      if (c.compilations !== null) return { k, file: 'compilations.jsonl', text: c.compilations };
-      if (c.rows !== null || c.row === null) return { k, file: 'rows.jsonl', text: c.rows ?? 'no row' };
+      if (c.compilations !== null) return { k, file: RUN_FILE.compilations, text: c.compilations };
+      if (c.rows !== null || c.row === null) return { k, file: RUN_FILE.rows, text: c.rows ?? 'no row' };
       rows.push(c.row);
       if (c.error !== null) claims.push({ k, cell, message: c.error });
     }
     let keep = rows.length;
     for (const [j, v] of (await recheckErrors(claims, s.corpus, s.ledger, open.ask)).entries()) {
       const { k } = claims[j] as (typeof claims)[number];
-      if (v?.unchecked === false) return { k, file: 'rows.jsonl', text: v.text };
+      if (v?.unchecked === false) return { k, file: RUN_FILE.rows, text: v.text };
       if (v?.unchecked === true) keep = Math.min(keep, k);
     }
     return { rows: rows.slice(0, keep) };

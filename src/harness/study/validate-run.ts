@@ -9,14 +9,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { forEachLine, ledgerDirFor, loadCorpus, loadLedger, toPolicy } from '../corpus/index.js';
+import { ledgerDirFor, loadCorpus, loadLedger, toPolicy } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import {
   corpusDigest,
-  RUN_FILES,
+  finishedManifest,
+  RUN_FILE,
   type RunManifest,
-  readRunManifest,
   reportFiles,
+  runLines,
+  strayFiles,
 } from '../runfolder/index.js';
 import type { Corpus, Row, ShardInfo, Strategy, StrategyRef } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
@@ -126,44 +128,19 @@ function rowsByCell(rowLines: readonly string[]): Map<string, string> {
   return own;
 }
 
-/** Every line of a text file, without its newline; a last line without one counts. */
-function linesOf(file: string): string[] {
-  if (!fs.existsSync(file)) throw new InputError(file, 'missing: not a run folder');
-  const lines: string[] = [];
-  forEachLine(file, (line) => lines.push(line));
-  return lines;
-}
-
-/** The folder, its manifest, and refusals for what is no finished run folder (exit 2). */
-function runManifest(dir: string): { file: string; text: string; m: RunManifest } {
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError(dir, 'no such folder');
-  const file = path.join(dir, 'manifest.json');
-  if (!fs.existsSync(file)) {
-    const partial = fs.existsSync(path.join(dir, 'run.json'));
-    throw new InputError(
-      dir,
-      partial
-        ? 'a partial run: finish it with `ctxbench study --resume` (which checks the rows it keeps) and validate the finished folder'
-        : 'no manifest.json: not a run folder',
-    );
-  }
-  const m = readRunManifest(file);
-  return { file, text: fs.readFileSync(file, 'utf8'), m };
-}
-
 /**
  * Check a finished run folder. Bad or missing inputs, and a strategy the manifest names that is
  * not here, throw `InputError` (exit 2).
  */
 export async function checkRunFolder(dir: string, asking: Asking): Promise<RunCheck> {
-  const { file: manifestFile, text: manifestText, m } = runManifest(dir);
+  const { file: manifestFile, text: manifestText, m } = finishedManifest(dir);
   const corpusDir = inputDir(manifestFile, 'corpus', m.corpus.dir, m.corpus.digest);
   const corpus = { ...loadCorpus(corpusDir), policy: toPolicy(manifestFile, m.policy) };
   // The corpus's own ledger, whatever folder the manifest names: it scores the run again.
   const ledgerDir = inputDir(manifestFile, 'ledger', ledgerDirFor(corpus), m.ledger?.digest);
   const ledger = loadLedger(ledgerDir, corpus);
-  const rowLines = linesOf(path.join(dir, 'rows.jsonl'));
-  const compLines = linesOf(path.join(dir, 'compilations.jsonl'));
+  const rowLines = runLines(dir, RUN_FILE.rows);
+  const compLines = runLines(dir, RUN_FILE.compilations);
   const where = whereOf(manifestFile, m, asking);
   // The matrix's size (runner.ts's `cells`), known before any strategy process starts.
   const total = corpus.cases.length * BUDGETS.length * where.strategies.length;
@@ -188,15 +165,15 @@ export async function checkRunFolder(dir: string, asking: Asking): Promise<RunCh
       const cell = matrix[from + k];
       if (cell === undefined || from + k >= to) {
         const beyond = `beyond the ${to - from} cells of the corpus and strategies the manifest names`;
-        if (k < rowLines.length) say({ file: 'rows.jsonl', line: k + 1, text: `a row ${beyond}` });
+        if (k < rowLines.length) say({ file: RUN_FILE.rows, line: k + 1, text: `a row ${beyond}` });
         if (k < compLines.length)
-          say({ file: 'compilations.jsonl', line: k + 1, text: `a compilation ${beyond}` });
+          say({ file: RUN_FILE.compilations, line: k + 1, text: `a compilation ${beyond}` });
         continue;
       }
       const name = `${cell.kase.name}/${cell.budget}/${cell.strategy.name}`;
       const c = await checkCell(cell, corpus, ledger, rowLines[k], compLines[k], own.get(name));
-      if (c.rows !== null) say({ file: 'rows.jsonl', line: k + 1, text: c.rows });
-      if (c.compilations !== null) say({ file: 'compilations.jsonl', line: k + 1, text: c.compilations });
+      if (c.rows !== null) say({ file: RUN_FILE.rows, line: k + 1, text: c.rows });
+      if (c.compilations !== null) say({ file: RUN_FILE.compilations, line: k + 1, text: c.compilations });
       if (c.error !== null) claims.push({ cell, message: c.error, line: k + 1 });
       if (c.row !== null && c.line !== null) {
         rows.push(c.row);
@@ -204,7 +181,7 @@ export async function checkRunFolder(dir: string, asking: Asking): Promise<RunCh
       }
     }
     for (const [j, v] of (await recheckErrors(claims, corpus, ledger, open.ask)).entries()) {
-      const at = { file: 'rows.jsonl', line: claims[j]?.line };
+      const at = { file: RUN_FILE.rows, line: claims[j]?.line };
       if (v?.unchecked === true) unchecked.push({ ...at, text: v.text });
       else if (v !== null && v !== undefined) say({ ...at, text: v.text });
     }
@@ -213,10 +190,9 @@ export async function checkRunFolder(dir: string, asking: Asking): Promise<RunCh
   }
   const derived = { corpus, strategies: open.strategies, shard, ledgerDir, rows: to - from };
   const manifest = manifestDisagreement(manifestText, m, derived);
-  if (manifest !== null) say({ file: 'manifest.json', ...manifest });
-  for (const name of fs.readdirSync(dir).sort())
-    if (!(RUN_FILES as readonly string[]).includes(name))
-      say({ file: name, text: 'is no file a run writes (a run folder holds only what its run wrote)' });
+  if (manifest !== null) say({ file: RUN_FILE.manifest, ...manifest });
+  for (const name of strayFiles(dir))
+    say({ file: name, text: 'is no file a run writes (a run folder holds only what its run wrote)' });
   if (rows.length === to - from) await compareReports(dir, rows, lines, corpus, say);
   return { found, unchecked };
 }
@@ -238,7 +214,7 @@ async function compareReports(
       say({
         file: name,
         line: firstLine(was, text),
-        text: `differs from the one rendered again from the rows${name === 'report.html' ? ' and compilations' : ''}`,
+        text: `differs from the one rendered again from the rows${name === RUN_FILE.html ? ' and compilations' : ''}`,
       });
   }
 }
@@ -247,7 +223,7 @@ async function compareReports(
 async function renderAgain(rows: readonly Row[], name: string, lines: readonly string[], ingested: boolean) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-validate-'));
   try {
-    const file = path.join(tmp, 'compilations.jsonl');
+    const file = path.join(tmp, RUN_FILE.compilations);
     fs.writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
     return await reportFiles(rows, name, file, ingested);
   } finally {

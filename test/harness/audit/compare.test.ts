@@ -20,8 +20,10 @@ const audit = {
 const folder = (dir: string, rows: readonly Row[], digest: string | null = 'd1'): RunFolder => ({
   dir,
   rows,
+  manifest: null,
   corpus: { name: 'c', digest, cases: [...new Set(rows.map((r) => r.case))].sort() },
   policy: null,
+  compilations: path.join(dir, 'compilations.jsonl'),
 });
 
 /** Every cell of `cases` x tight/roomy x `strategies`, each row told apart by its tokens. */
@@ -210,16 +212,43 @@ describe('readRunFolder: bad input stops with one line naming the file', () => {
     throw new Error('no error');
   };
 
+  /** A manifest as a run writes it, of corpus compiler-v1. */
+  const manifest = {
+    ctxbench: '0.1.0',
+    node: 'v22.0.0',
+    created_at: '2026-01-01T00:00:00.000Z',
+    command: ['ctxbench', 'study'],
+    corpus: { name: 'compiler-v1', dir: 'corpus/compiler-v1', digest: 'abc', cases: 1 },
+    policy: { p: 1 },
+    strategies: [{ name: 's1', readsLedger: false }],
+    rows: 2,
+  };
+
   it('reads the manifest’s corpus, or falls back on the folder’s name', () => {
     const rows = grid(['c1'], ['s1']);
-    const withManifest = readRunFolder(
-      write('ok', rows, { corpus: { name: 'compiler-v1', digest: 'abc' }, policy: { p: 1 } }),
-    );
+    const withManifest = readRunFolder(write('ok', rows, manifest));
     expect(withManifest.corpus).toEqual({ name: 'compiler-v1', digest: 'abc', cases: ['c1'] });
     expect(withManifest.policy).toBe('{"p":1}');
+    expect(withManifest.manifest).toEqual(manifest);
+    expect(withManifest.compilations).toBe(path.join(tmp, 'ok', 'compilations.jsonl'));
     const bare = readRunFolder(write('bare', rows));
     expect(bare.corpus).toEqual({ name: 'bare', digest: null, cases: ['c1'] });
-    expect(bare.policy).toBeNull();
+    expect([bare.policy, bare.manifest]).toEqual([null, null]);
+  });
+
+  it('a manifest that is not one a run writes: its file and first wrong field, no guess', () => {
+    const rows = grid(['c1'], ['s1']);
+    const { ctxbench: _, ...unversioned } = manifest;
+    expect(failure(write('no-version', rows, unversioned))).toMatch(
+      /no-version[/\\]manifest\.json: invalid ctxbench: not a run folder's manifest/,
+    );
+    const digestless = { ...manifest, corpus: { ...manifest.corpus, digest: 7 } };
+    expect(failure(write('bad-digest', rows, digestless))).toMatch(
+      /bad-digest[/\\]manifest\.json: invalid corpus\.digest/,
+    );
+    expect(failure(write('null', rows, null))).toMatch(
+      /null[/\\]manifest\.json: not a run folder's manifest/,
+    );
   });
 
   it('a missing folder, a file, a folder without rows', () => {

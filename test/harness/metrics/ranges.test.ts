@@ -25,7 +25,7 @@ import { localizationOf } from '../../../src/harness/metrics/file-recall.js';
 import { measureBundle } from '../../../src/harness/metrics/measures.js';
 import { score } from '../../../src/harness/metrics/scores.js';
 import { rowsOf, statsByStrategy, strategiesOf } from '../../../src/harness/metrics/stats.js';
-import { readRows } from '../../../src/harness/runfolder/rows.js';
+import { readRunFolder } from '../../../src/harness/runfolder/index.js';
 import { loadStrategies } from '../../../src/harness/study/registry.js';
 import type { CaseLedger, EvalClass, Row } from '../../../src/harness/types.js';
 import { BUDGETS, EVAL_CLASSES, SELF_CORPUS } from '../../../src/harness/vocabulary.js';
@@ -98,7 +98,7 @@ describe('every measure within its range', () => {
   });
 
   it('on the ingested corpus of reports/, every committed row, and its localization figures', () => {
-    const rows = readRows(path.join(ROOT, 'reports', SELF_CORPUS.name));
+    const rows = readRunFolder(path.join(ROOT, 'reports', SELF_CORPUS.name)).rows;
     expect(strategiesOf(rows).length).toBeGreaterThanOrEqual(18);
     expect(problems(rows, true)).toEqual([]);
   });

@@ -12,7 +12,8 @@ import { renderedTexts } from '../../../src/harness/metrics/prefix.js';
 import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/metrics/stats.js';
 import { CAPS, gridCells, gridOutcome, OUTCOME_LEGEND } from '../../../src/harness/report/grid.js';
 import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
-import { prefixOf, readRows, reportTitle } from '../../../src/harness/runfolder/rows.js';
+import { readRunFolder } from '../../../src/harness/runfolder/index.js';
+import { prefixOf, reportTitle } from '../../../src/harness/runfolder/rows.js';
 import type { Row } from '../../../src/harness/types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
 import { cli, processArgs, tempDir } from '../../helpers/cli.js';
@@ -42,7 +43,7 @@ let page = '';
 beforeAll(async () => {
   const r = await cli('study', '--strategies', 'dump,compiler,exact', '--out', run);
   expect(r.code, r.stderr).toBe(0);
-  rows = readRows(run);
+  rows = [...readRunFolder(run).rows];
   page = fs.readFileSync(path.join(run, 'report.html'), 'utf8');
 });
 

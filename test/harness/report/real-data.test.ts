@@ -11,15 +11,15 @@ import { describe, expect, it } from 'vitest';
 import { FORM_RELEVANCE, RELEVANCE_WEIGHTS } from '../../../src/harness/ingest/relevance-score.js';
 import { localizationOf, type PrefixStability } from '../../../src/harness/metrics/index.js';
 import { renderFindings } from '../../../src/harness/report/findings-page.js';
-import { corpusDigest } from '../../../src/harness/runfolder/manifest.js';
-import { derivedFiles, readRows } from '../../../src/harness/runfolder/rows.js';
+import { corpusDigest, readRunFolder } from '../../../src/harness/runfolder/index.js';
+import { derivedFiles } from '../../../src/harness/runfolder/rows.js';
 import type { BudgetName } from '../../../src/harness/types.js';
 import { BUDGETS, SELF_CORPUS, selfCorpusArgs } from '../../../src/harness/vocabulary.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 
 const REPORTS = path.join(ROOT, 'reports', SELF_CORPUS.name);
-const rows = readRows(REPORTS);
+const rows = readRunFolder(REPORTS).rows;
 const committed = JSON.parse(fs.readFileSync(path.join(REPORTS, 'corpus.json'), 'utf8')) as {
   until: string;
   digest: string;

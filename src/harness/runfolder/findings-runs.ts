@@ -1,0 +1,79 @@
+/**
+ * The run folders a findings document is filled from (report/findings-page.ts fills it): each
+ * run's rows, compilations and manifest as the reader gives them, with the purposes and
+ * candidates of the corpus it compiled, read from the folder its manifest names.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadCorpus } from '../corpus/index.js';
+import { InputError } from '../errors.js';
+import { FindingsError, type FindingsRun, renderFindings } from '../report/index.js';
+import { RUN_FILE } from './files.js';
+import { corpusDigest } from './manifest.js';
+import { compilationsOf, type RunFolder, readRunFolder } from './read.js';
+
+export interface FindingsInputs {
+  /** The template's file. */
+  readonly template: string;
+  /** The run folders; the first fills the placeholders that name no run. */
+  readonly runs: readonly string[];
+  /** The corpus folder of the one run given, instead of the one its manifest names. */
+  readonly corpus?: string | undefined;
+  /** Says a line that does not stop the document (a corpus changed since its run). */
+  readonly warn: (line: string) => void;
+}
+
+/** The corpus folder and digest the run's manifest records (not needed when `given` names one). */
+function runCorpus(run: RunFolder, given: string | undefined): { dir: string; digest: string | undefined } {
+  if (run.manifest !== null) return { dir: run.manifest.corpus.dir, digest: run.manifest.corpus.digest };
+  if (given !== undefined) return { dir: given, digest: undefined };
+  throw new InputError(
+    path.join(run.dir, RUN_FILE.manifest),
+    'the run names no corpus folder: pass --corpus',
+  );
+}
+
+/** A run folder's rows and compilations, with the purposes and candidates of the corpus it compiled. */
+function findingsRun(dir: string, given: string | undefined, warn: (line: string) => void): FindingsRun {
+  const run = readRunFolder(dir);
+  const recorded = runCorpus(run, given);
+  const corpusDir = given ?? recorded.dir;
+  if (!fs.existsSync(corpusDir))
+    throw new InputError(corpusDir, "the run's corpus folder is not found from here: pass --corpus");
+  // Purposes and candidates are read from the folder as it is now, which the run may predate.
+  if (recorded.digest !== undefined && corpusDigest(corpusDir) !== recorded.digest)
+    warn(`${corpusDir} has changed since the run; its purposes and candidates may not match`);
+  const corpus = loadCorpus(corpusDir);
+  return {
+    rows: run.rows,
+    compilations: compilationsOf(run),
+    purposes: corpus.purposes,
+    candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
+  };
+}
+
+/**
+ * The findings document: the template with every placeholder filled, runs named by their folder.
+ * A missing template, two runs of one name and a placeholder no run fills stop with exit 2.
+ */
+export function findingsDocument(inputs: FindingsInputs): string {
+  const { template } = inputs;
+  if (!fs.existsSync(template)) throw new InputError(template, 'template not found');
+  const named = new Map<string, FindingsRun>();
+  for (const dir of inputs.runs) {
+    const name = path.basename(path.resolve(dir));
+    if (named.has(name))
+      throw new InputError(dir, `a second run folder named "${name}": runs are named by their folder`);
+    named.set(name, findingsRun(dir, inputs.corpus, inputs.warn));
+  }
+  try {
+    return renderFindings(
+      fs.readFileSync(template, 'utf8'),
+      named.values().next().value as FindingsRun,
+      named,
+    );
+  } catch (e) {
+    if (!(e instanceof FindingsError)) throw e;
+    throw new InputError(template, e.where);
+  }
+}
