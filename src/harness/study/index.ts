@@ -7,7 +7,7 @@ export { PERMISSION_FLAG, readable } from './launch.js';
 export { leastBudget } from './least.js';
 export { inside } from './links.js';
 export { compileAwaited } from './measure-answer.js';
-export { infoOf, listStrategies, loadStrategies, pickStrategies } from './registry.js';
+export { infoOf, listStrategies, loadStrategies } from './registry.js';
 export {
   type Compiled,
   type CompileOptions,
@@ -16,7 +16,7 @@ export {
   compileCase,
   withSession,
 } from './session.js';
-export { parseShard } from './shard.js';
 export { caseInputs, strategyInput } from './strategy-input.js';
 export { runStudy } from './study.js';
+export { finishedText, plannedStudy, stoppedLine } from './study-folder.js';
 export { type Asking, checkRunFolder, runCheckText } from './validate-run.js';
