@@ -19,4 +19,4 @@ export {
 export { caseInputs, strategyInput } from './strategy-input.js';
 export { runStudy } from './study.js';
 export { finishedText, plannedStudy, stoppedLine } from './study-folder.js';
-export { type Asking, checkRunFolder, runCheckText } from './validate-run.js';
+export { checkRunFolder, runCheckText } from './validate-run.js';
