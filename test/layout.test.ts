@@ -356,6 +356,32 @@ describe('each harness folder is entered through its index, in one direction', (
   });
 });
 
+/** A file's lines: as `wc -l` counts them, and a last line without its newline too. */
+const linesOf = (text: string) => (text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
+
+/** A command is its options, one call and its printing: the work is the harness's. */
+const MOST_COMMAND_LINES = 100;
+
+/**
+ * Every import from one front end into the other (src/cli and src/mcp), bar the one that starts
+ * the server: the `mcp` command entering src/mcp through its index. One line each.
+ */
+function frontEndCrossings(src: string, files: readonly string[]): string[] {
+  const [cli, mcp] = [path.join(src, 'cli'), path.join(src, 'mcp')];
+  const starts = [path.join(cli, 'commands/mcp.ts'), path.join(mcp, 'index.ts')];
+  const crossings: string[] = [];
+  for (const file of files)
+    for (const target of importsOf(file)) {
+      const [from, to] = [file, target].map((f) =>
+        f.startsWith(cli + path.sep) ? 'cli' : f.startsWith(mcp + path.sep) ? 'mcp' : null,
+      );
+      if (from === null || to === null || from === to) continue;
+      if (file === starts[0] && target === starts[1]) continue;
+      crossings.push(`${path.relative(src, file)} imports ${path.relative(src, target)}`);
+    }
+  return crossings;
+}
+
 describe('the CLI', () => {
   const commands = filesUnder(path.join(SRC, 'cli/commands'));
 
@@ -364,6 +390,56 @@ describe('the CLI', () => {
     for (const file of commands)
       for (const target of importsOf(file))
         expect(path.dirname(target), `${rel(file)} imports ${rel(target)}`).not.toBe(path.dirname(file));
+  });
+
+  it(`keeps each command to ${MOST_COMMAND_LINES} lines: parse, one call, print`, () => {
+    const long = commands
+      .map((f) => [rel(f), linesOf(fs.readFileSync(f, 'utf8'))] as const)
+      .filter(([, n]) => n > MOST_COMMAND_LINES);
+    expect(long).toEqual([]);
+  });
+
+  it('counts lines as an editor numbers them', () => {
+    expect([linesOf(''), linesOf('a\n'), linesOf('a\nb'), linesOf('a\nb\n')]).toEqual([0, 1, 2, 2]);
+  });
+});
+
+describe('two front ends side by side', () => {
+  const both = [...filesUnder(path.join(SRC, 'cli')), ...filesUnder(path.join(SRC, 'mcp'))];
+
+  it('src/cli and src/mcp do not import each other, but for the mcp command starting the server', () => {
+    expect(frontEndCrossings(SRC, both)).toEqual([]);
+  });
+
+  it('the check sees the one import it allows, and an import past the index or the other way', () => {
+    const mcpCommand = path.join(SRC, 'cli/commands/mcp.ts');
+    expect(importsOf(mcpCommand)).toContain(path.join(SRC, 'mcp/index.ts'));
+    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.fronts-'));
+    const src = path.join(dir, 'src');
+    try {
+      const files: Record<string, string> = {
+        'cli/commands/mcp.ts': "import '../../mcp/index.js';\nimport '../../mcp/server.js';\n",
+        'cli/commands/pack.ts': "import '../../mcp/index.js';\n",
+        'mcp/index.ts': "import './server.js';\n",
+        'mcp/server.ts': "import '../cli/io.js';\n",
+        'cli/io.ts': '',
+      };
+      for (const [f, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(src, f)), { recursive: true });
+        fs.writeFileSync(path.join(src, f), text);
+      }
+      const found = frontEndCrossings(
+        src,
+        Object.keys(files).map((f) => path.join(src, f)),
+      );
+      expect(found.sort()).toEqual([
+        `${path.join('cli/commands/mcp.ts')} imports ${path.join('mcp/server.ts')}`,
+        `${path.join('cli/commands/pack.ts')} imports ${path.join('mcp/index.ts')}`,
+        `${path.join('mcp/server.ts')} imports ${path.join('cli/io.ts')}`,
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

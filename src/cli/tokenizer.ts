@@ -1,13 +1,14 @@
 /**
  * `--tokenizer`, for the commands that compile under a policy: what prices the rendering overhead
- * (docs/compiler.md §17.7), and the compile session such a command opens. Apart from `command.ts`
- * because it needs the compiler, which `--help` must not load.
+ * (docs/compiler.md §17.7), and the options of the compile session such a command asks for (the
+ * harness opens it). Apart from `command.ts` because it needs the compiler, which `--help` must
+ * not load.
  */
 import { type CompilerPolicy, OVERHEAD_TOKENIZERS, type OverheadTokenizer } from '../compiler/index.js';
 import { UsageError } from '../harness/errors.js';
 // Registers the real tokenizers, which `--tokenizer` may name.
 import '../harness/corpus/index.js';
-import { CompileSession } from '../harness/study/index.js';
+import type { CompileOptions } from '../harness/study/index.js';
 import { lintOf, timeoutOf } from './command.js';
 import type { Io } from './io.js';
 
@@ -46,12 +47,11 @@ interface SessionFlags {
 }
 
 /** The compile session `--strategy`, `--timeout`, `--budget`, `--tokenizer`, `--strict` and `--ledger` ask for. */
-export const openSession = (a: SessionFlags, io: Io): Promise<CompileSession> =>
-  CompileSession.open({
-    strategy: a.strategy,
-    timeout: timeoutOf(a.timeout),
-    budget: a.budget,
-    policy: tokenizerSetting(a.tokenizer),
-    lint: lintOf(a.strict, io),
-    ledger: a.ledger,
-  });
+export const sessionOptions = (a: SessionFlags, io: Io): CompileOptions => ({
+  strategy: a.strategy,
+  timeout: timeoutOf(a.timeout),
+  budget: a.budget,
+  policy: tokenizerSetting(a.tokenizer),
+  lint: lintOf(a.strict, io),
+  ledger: a.ledger,
+});

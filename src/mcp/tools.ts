@@ -5,14 +5,20 @@
  */
 import fs from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { problemText, validateDocumentAwaited } from '../harness/audit/index.js';
+import { validateDocumentAwaited, validationText } from '../harness/audit/index.js';
 import { findingsJSON, lintGiven, tally } from '../harness/corpus/index.js';
 import { UsageError } from '../harness/errors.js';
 import { count } from '../harness/format.js';
 import { PACK_FORMATS, type PackFormat, packContext } from '../harness/ingest/index.js';
 import { jsonText } from '../harness/output/index.js';
 import { fromRoot } from '../harness/paths.js';
-import { type Compiled, CompileSession, checkedInputs, explainCandidate } from '../harness/study/index.js';
+import {
+  type CompileSession,
+  checkedInputs,
+  compiledSummary,
+  explainCandidate,
+  withSession as withOpened,
+} from '../harness/study/index.js';
 import { servedFolder } from './permission.js';
 
 /** The strategy a call uses when it names none: the one that refuses only with a proof. */
@@ -105,18 +111,7 @@ async function withSession<T>(args: Args, o: McpOptions, use: (s: CompileSession
   const budget = args.budget;
   if (budget !== undefined && typeof budget !== 'number')
     throw new UsageError('--budget must be a whole number of tokens >= 0');
-  const session = await CompileSession.open({
-    strategy,
-    timeout: o.timeout,
-    budget,
-    policy: (p) => p,
-    lint: { strict: false },
-  });
-  try {
-    return await use(session);
-  } finally {
-    session.close();
-  }
+  return withOpened({ strategy, timeout: o.timeout, budget, policy: (p) => p, lint: { strict: false } }, use);
 }
 
 /** The records of a call as a `compile --batch` line holds them. */
@@ -125,23 +120,6 @@ const records = (args: Args) => ({
   candidates: args.candidates,
   policy: args.policy ?? {},
 });
-
-/** What a compilation came to, in a line: the outcome, and the trace's decisions counted. */
-function summaryOf(out: Exclude<Compiled, { error: string }>): string {
-  const result = out.result as {
-    failure?: { reason?: string } | null;
-    trace?: { entries?: { decision?: string }[] };
-  };
-  const counts = new Map<string, number>();
-  for (const e of result.trace?.entries ?? [])
-    counts.set(String(e.decision), (counts.get(String(e.decision)) ?? 0) + 1);
-  const decisions = [...counts].map(([d, n]) => `${n} ${d}`).join(', ');
-  const outcome =
-    out.bundle === null
-      ? `refused: ${result.failure?.reason ?? 'no reason'}`
-      : `a bundle of ${(out.bundle as { items: unknown[] }).items.length} items`;
-  return `${outcome}; trace: ${decisions || 'no entries'}`;
-}
 
 const compile: Tool = {
   name: 'compile',
@@ -152,7 +130,7 @@ const compile: Tool = {
     withSession(args, o, async (session) => {
       const out = await session.object('arguments', records(args));
       if ('error' in out) return failed(`ctxbench: ${out.error}`);
-      return text(jsonText(out), summaryOf(out));
+      return text(jsonText(out), compiledSummary(out));
     }),
 };
 
@@ -193,9 +171,7 @@ const validate: Tool = {
   run: async (args) => {
     const inputs = checkedInputs('arguments', records(args), { strict: false });
     const problems = await validateDocumentAwaited('compilation', args.compilation, inputs);
-    return text(
-      problems.length === 0 ? 'valid\n' : problems.map((p) => `INVALID ${problemText(p)}\n`).join(''),
-    );
+    return text(validationText(problems));
   },
 };
 

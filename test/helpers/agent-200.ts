@@ -10,7 +10,7 @@ import path from 'node:path';
 import { defaultPolicy } from '../../src/compiler/index.js';
 import { loadCorpus } from '../../src/harness/corpus/folder.js';
 import { ledgerDirFor, loadLedger } from '../../src/harness/corpus/ledger.js';
-import { writeCorpus } from '../../src/harness/generate/index.js';
+import { writeCorpus } from '../../src/harness/generate/write-case.js';
 import { loadStrategies } from '../../src/harness/study/registry.js';
 import type { CaseLedger, CompilationLine, Corpus, Row } from '../../src/harness/types.js';
 import { AGENT_REPORT } from '../../src/harness/vocabulary.js';

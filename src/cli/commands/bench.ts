@@ -1,29 +1,15 @@
 import {
-  benchFile,
-  benchProgress,
-  compareBench,
-  comparisonSummary,
-  comparisonTable,
-  corpusTasks,
-  isRegression,
+  benchProcesses,
+  benchStrategies,
   MIN_SLOWDOWN,
   MIN_SLOWDOWN_MS,
   PROCESS_PAIRS,
-  type ProcessPair,
-  peersCost,
   processTable,
   readBaseline,
-  recordsTable,
-  runBench,
-  runProcessPairs,
   SPREAD_FACTOR,
-  scaleTasks,
 } from '../../harness/bench/index.js';
-import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { DIGITS, fixed } from '../../harness/format.js';
 import { guardOutput, jsonText, writeFileAtomic } from '../../harness/output/index.js';
-import { loadStrategies } from '../../harness/study/index.js';
 import {
   corpusOption,
   defineCommand,
@@ -83,55 +69,29 @@ export const bench = defineCommand({
     if (sizes.some((n) => !Number.isInteger(n) || n < 1))
       throw new UsageError('--sizes must be whole numbers');
     if (a.save) guardOutput({ path: a.save, kind: 'file', option: '--save', inputs: [a.baseline, a.corpus] });
+    const progress = { sink: io, quiet: a.quiet };
     if (a.processes !== undefined) {
-      const chosen = splitList(a.processes) ?? [];
-      const names = chosen.includes('all') ? [...PROCESS_PAIRS] : chosen;
-      const unknown = names.find((n) => !(PROCESS_PAIRS as readonly string[]).includes(n));
-      if (unknown !== undefined || names.length === 0)
-        throw new UsageError(
-          `--processes: ${unknown ?? '(none)'} is none of ${PROCESS_PAIRS.join(', ')}, all`,
-        );
-      if (!Number.isInteger(a.runs) || a.runs < 1) throw new UsageError('--runs must be a whole number >= 1');
-      const say = (line: string) => {
-        if (!a.quiet) io.err(`${line}\n`);
-      };
-      say(`seed ${a.seed}`);
-      const records = runProcessPairs(names as ProcessPair[], { runs: a.runs, seed: a.seed, say });
-      if (a.save)
-        writeFileAtomic(
-          a.save,
-          jsonText({ ...benchFile(ctx.version(), [], new Date().toISOString()), processes: records }),
-        );
+      const names = splitList(a.processes) ?? [];
+      const o = { names, runs: a.runs, seed: a.seed, version: ctx.version(), progress };
+      const { records, file } = benchProcesses(o);
+      if (a.save) writeFileAtomic(a.save, jsonText(file));
       tableOutput(io, a.format, a.quiet).table(processTable(records));
       return EXIT.ok;
     }
-    const baseline = a.baseline ? readBaseline(a.baseline) : null;
-    const corpus = loadCorpus(a.corpus);
-    const ledger = loadLedger(ledgerDirFor(corpus), corpus);
-    // Timed where they run, in this process: bench trusts the strategies it measures.
-    const strategies = await loadStrategies(splitList(a.strategies));
-    const tasks = [...corpusTasks(corpus, ledger, strategies), ...scaleTasks(strategies, sizes)];
-    const progress = benchProgress(io, { quiet: a.quiet, note: `(${a.time} ms of samples each)` });
-    const records = await runBench(tasks, { time: a.time, warmup: Math.max(10, a.time / 5), progress });
-    const file = benchFile(ctx.version(), records, new Date().toISOString());
+    const { file, verdict } = await benchStrategies({
+      baseline: a.baseline ? readBaseline(a.baseline) : null,
+      corpus: a.corpus,
+      strategies: splitList(a.strategies),
+      sizes,
+      time: a.time,
+      version: ctx.version(),
+      progress,
+    });
     if (a.save) writeFileAtomic(a.save, jsonText(file));
     const out = tableOutput(io, a.format, a.quiet);
-    const cost = peersCost(records, corpus.name);
-    const costNote =
-      cost === null
-        ? ''
-        : `\nthe study with the peers against without them: ${fixed(cost.with_ms, DIGITS.ms)} ms / ` +
-          `${fixed(cost.without_ms, DIGITS.ms)} ms = ${fixed(cost.ratio, DIGITS.factor)}x (medians)\n`;
-    if (baseline === null) {
-      out.table(recordsTable(records));
-      if (costNote) out.note(costNote);
-      return EXIT.ok;
-    }
-    const comparisons = compareBench(records, baseline.tasks);
-    out.table(comparisonTable(comparisons));
-    out.note(`\n${comparisonSummary(comparisons)}${costNote}`);
-    const flagged = comparisons.filter(isRegression);
-    for (const c of flagged) io.err(`ctxbench: regression: ${c.name}: ${c.detail}\n`);
-    return flagged.length === 0 ? EXIT.ok : EXIT.checkFailed;
+    out.table(verdict.table);
+    if (verdict.note) out.note(verdict.note);
+    for (const line of verdict.regressions) io.err(line);
+    return verdict.regressions.length === 0 ? EXIT.ok : EXIT.checkFailed;
   },
 });

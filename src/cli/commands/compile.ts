@@ -1,13 +1,9 @@
 import { UsageError } from '../../harness/errors.js';
-import { guardOutput, jsonText, writeFileAtomic } from '../../harness/output/index.js';
-import type { Compiled } from '../../harness/study/index.js';
+import { guardOutput, writeFileAtomic } from '../../harness/output/index.js';
+import { type Compiled, compiledJSON, invalidLines, withSession } from '../../harness/study/index.js';
 import { defineCommand, strictOption, timeoutOption } from '../command.js';
-import { EXIT, type Io } from '../io.js';
-import { openSession, tokenizerOption } from '../tokenizer.js';
-
-/** Indented for people; past a thousand candidates, compact (pipe through `jq` to read it). */
-const outputJSON = (x: unknown, candidates: number): string =>
-  candidates > 1000 ? `${JSON.stringify(x)}\n` : jsonText(x);
+import { EXIT } from '../io.js';
+import { sessionOptions, tokenizerOption } from '../tokenizer.js';
 
 /**
  * One compilation by any registered strategy (the compiler by default); exit 0 whether it built a
@@ -63,59 +59,42 @@ export const compile = defineCommand({
         describe: `${strictOption.describe} (exit 2), and exit 4 when a compilation fails its own validation`,
       }),
   run: async (a, { io }) => {
-    if (a.output !== undefined)
-      guardOutput({
-        path: a.output,
-        kind: 'file',
-        option: '--output',
-        inputs: [a.request, a.candidates, a.policy, a.batch, a.ledger],
-      });
-    const session = await openSession(a, io);
-    try {
+    const inputs = [a.request, a.candidates, a.policy, a.batch, a.ledger];
+    if (a.output !== undefined) guardOutput({ path: a.output, kind: 'file', option: '--output', inputs });
+    return withSession(sessionOptions(a, io), async (session) => {
+      // A compilation the validators reject is said on stderr, whatever the exit code.
       let invalid = false;
+      const warn = (out: Compiled, where?: string) => {
+        for (const line of invalidLines(out, session.strategy.name, where)) {
+          io.err(line);
+          invalid = true;
+        }
+      };
+      const print = (text: string) =>
+        a.output === undefined ? io.out(text) : writeFileAtomic(a.output, text);
       if (a.batch === undefined) {
         if (a.request === undefined || a.candidates === undefined || a.policy === undefined)
           throw new UsageError('compile needs --request, --candidates and --policy (or --batch F.jsonl)');
-        const { out, candidates } = await session.files({
-          request: a.request,
-          candidates: a.candidates,
-          policy: a.policy,
-        });
+        const files = { request: a.request, candidates: a.candidates, policy: a.policy };
+        const { out, candidates } = await session.files(files);
         if ('error' in out) {
           io.err(`ctxbench: ${out.error}\n`);
           return EXIT.checkFailed;
         }
-        const text = outputJSON(out, candidates);
-        if (a.output === undefined) io.out(text);
-        else writeFileAtomic(a.output, text);
-        invalid = warnInvalid(out, session.strategy.name, io);
+        print(compiledJSON(out, candidates));
+        warn(out);
       } else {
         // With --output, the lines are written there whole, or not at all.
-        const written: string[] = [];
+        const lines: string[] = [];
         for await (const { where, out } of session.batch(a.batch)) {
-          if (warnInvalid(out, session.strategy.name, io, where)) invalid = true;
-          const text = `${JSON.stringify(out)}\n`;
-          if (a.output === undefined) io.out(text);
-          else written.push(text);
+          warn(out, where);
+          if (a.output === undefined) io.out(`${JSON.stringify(out)}\n`);
+          else lines.push(`${JSON.stringify(out)}\n`);
         }
-        if (a.output !== undefined) writeFileAtomic(a.output, written.join(''));
+        if (a.output !== undefined) print(lines.join(''));
       }
       // Exit 0 whatever the validators say is the contract; 4 only for whoever asks.
       return invalid && a.strict ? EXIT.invalid : EXIT.ok;
-    } finally {
-      session.close();
-    }
+    });
   },
 });
-
-/**
- * Say on stderr that a compilation fails its own validation, one line per problem (for a batch
- * line, `where`, one line for all of its problems), and whether it did.
- */
-function warnInvalid(out: Compiled, strategy: string, io: Io, where?: string): boolean {
-  if ('error' in out || out.validation.valid) return false;
-  const head = `ctxbench: warning: ${where === undefined ? '' : `${where}: `}${strategy}'s compilation fails validation`;
-  if (where === undefined) for (const p of out.validation.problems) io.err(`${head}: ${p}\n`);
-  else io.err(`${head}: ${out.validation.problems.join('; ')}\n`);
-  return true;
-}

@@ -1,9 +1,9 @@
 import { UsageError } from '../../harness/errors.js';
 import { jsonText } from '../../harness/output/index.js';
-import { explainCandidate } from '../../harness/study/index.js';
+import { explainCandidate, withSession } from '../../harness/study/index.js';
 import { defineCommand, strictOption, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
-import { openSession, tokenizerOption } from '../tokenizer.js';
+import { sessionOptions, tokenizerOption } from '../tokenizer.js';
 
 /**
  * Why one candidate is in or out of a compilation, and what would admit it: the trace's decision
@@ -42,8 +42,7 @@ export const explain = defineCommand({
       .option('strict', strictOption),
   run: async (a, { io }) => {
     if (a.candidate === '') throw new UsageError('--candidate needs a candidate id');
-    const session = await openSession(a, io);
-    try {
+    return withSession(sessionOptions(a, io), async (session) => {
       const files = { request: a.request, candidates: a.candidates, policy: a.policy };
       const e = await explainCandidate(session, session.fileInputs(files), a.candidate);
       if (a.json) io.out(jsonText(e));
@@ -53,8 +52,6 @@ export const explain = defineCommand({
         for (const w of e.would_take) io.out(`  would take: ${w}\n`);
       }
       return EXIT.ok;
-    } finally {
-      session.close();
-    }
+    });
   },
 });

@@ -1,15 +1,4 @@
-import { defaultPolicy } from '../../compiler/index.js';
-import { loadPolicy } from '../../harness/corpus/index.js';
-import { UsageError } from '../../harness/errors.js';
-import { count } from '../../harness/format.js';
-import {
-  GENERATED_MARKS,
-  generateCase,
-  generatedCorpus,
-  writeCase,
-  writeCorpus,
-} from '../../harness/generate/index.js';
-import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
+import { generateRun } from '../../harness/generate/index.js';
 import type { Profile } from '../../harness/types.js';
 import { PROFILES } from '../../harness/vocabulary.js';
 import { defineCommand, quietOption } from '../command.js';
@@ -71,52 +60,9 @@ export const generate = defineCommand({
       .option('quiet', quietOption)
       .epilogue(SHAPE),
   run: (a, { io }) => {
-    if (!Number.isInteger(a.candidates) || a.candidates < 1)
-      throw new UsageError('--candidates must be a whole number >= 1');
-    if (a.cases !== undefined && (!Number.isInteger(a.cases) || a.cases < 1))
-      throw new UsageError('--cases must be >= 1');
-    if (a.tightAtLeastCost && a.cases === undefined)
-      throw new UsageError('--tight-at-least-cost needs --cases: a single case has one budget');
-    // The seed names the cases' files: it must not reach outside the output folder.
-    if (!/^[A-Za-z0-9._-]+$/.test(a.seed) || a.seed.startsWith('.')) {
-      throw new UsageError('--seed may hold letters, digits, ".", "_" and "-" (not first ".")');
-    }
-    guardOutput({
-      path: a.out,
-      kind: 'folder',
-      option: '--out',
-      inputs: [a.policy],
-      replaceable: generatedCorpus,
-    });
-    checkOut(a.out, a.force, GENERATED_MARKS);
-    const policy = a.policy ? loadPolicy(a.policy) : defaultPolicy();
-    if (a.cases === undefined) {
-      const g = generateCase(a.seed, a.candidates, 'generated', a.profile);
-      writeCase(a.out, g, policy);
-      io.out(
-        `seed ${a.seed}: ${count(g.candidates.length, 'candidate')} written to ${a.out} (budget ${g.request.usable_token_budget}; tight ${g.budgets.tight}, roomy ${g.budgets.roomy})\n`,
-      );
-      return EXIT.ok;
-    }
-    const progress = progressLine(io, { quiet: a.quiet });
-    const cases = a.cases;
-    const { refusals, unproven } = writeCorpus(
-      a.out,
-      {
-        seed: a.seed,
-        cases,
-        candidates: a.candidates,
-        policy,
-        profile: a.profile,
-        tight: a.tightAtLeastCost ? 'at-least-cost' : 'below',
-      },
-      (done) => progress.update(`generate ${done}/${cases} cases, budgets certified by exact`),
-    );
-    progress.end(`generate: ${count(cases, 'case')}`);
-    io.out(
-      `seed ${a.seed}: ${count(a.cases, 'case')} of ${count(a.candidates, 'candidate')} written to ${a.out}; ` +
-        `exact expects ${count(refusals, 'refusal')} of ${a.cases * 3}${unproven ? ` (${count(unproven, 'optimum', 'optima')} not proven)` : ''}\n`,
-    );
+    const { seed, candidates, out, cases, policy, profile, tightAtLeastCost, force } = a;
+    const progress = { sink: io, quiet: a.quiet };
+    io.out(generateRun({ seed, candidates, out, cases, policy, profile, tightAtLeastCost, force, progress }));
     return EXIT.ok;
   },
 });

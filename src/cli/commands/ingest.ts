@@ -1,8 +1,4 @@
-import path from 'node:path';
-import { UsageError } from '../../harness/errors.js';
-import { count } from '../../harness/format.js';
-import { ingest, ingestedCorpus, openRepository } from '../../harness/ingest/index.js';
-import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
+import { ingestRun } from '../../harness/ingest/index.js';
 import { defineCommand, quietOption, splitList } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -63,55 +59,22 @@ export const ingestCommand = defineCommand({
       .option('quiet', quietOption)
       .epilogue(HOW),
   run: async (a, { io }) => {
-    if (!Number.isInteger(a.commits) || a.commits < 1)
-      throw new UsageError('--commits must be a whole number >= 1');
-    const budgets = (splitList(a.budgets) ?? []).map(Number);
-    if (budgets.length !== 3 || budgets.some((b) => !Number.isSafeInteger(b) || b < 1))
-      throw new UsageError('--budgets must be three whole numbers of tokens >= 1: tight,medium,roomy');
-    if (
-      !((budgets[0] as number) <= (budgets[1] as number) && (budgets[1] as number) <= (budgets[2] as number))
-    )
-      throw new UsageError('--budgets must be in order: tight <= medium <= roomy');
-    if (!Number.isSafeInteger(a.maxBytes) || a.maxBytes < 1)
-      throw new UsageError('--max-bytes must be a whole number >= 1');
-    // What ingest reads is the history, git's folder: the corpus may go anywhere else, the
-    // repository's own runs/ included.
-    guardOutput({
-      path: a.out,
-      kind: 'folder',
-      option: '--out',
-      inputs: [path.join(openRepository(a.repo).root, '.git')],
-      replaceable: ingestedCorpus,
-    });
-    checkOut(a.out, a.force, {
-      ours: ingestedCorpus,
-      what: 'a corpus ingest wrote (its manifest has no ingest block)',
-    });
-    const progress = progressLine(io, { quiet: a.quiet });
     const include = splitList(a.include);
     const exclude = splitList(a.exclude);
-    const summary = await ingest(a.repo, a.out, {
+    const said = await ingestRun(a.repo, {
+      out: a.out,
+      force: a.force,
       commits: a.commits,
-      budgets: budgets as [number, number, number],
+      budgets: (splitList(a.budgets) ?? []).map(Number),
       seed: a.seed,
       maxBytes: a.maxBytes,
       ...(include === undefined ? {} : { include }),
       ...(exclude === undefined ? {} : { exclude }),
       ...(a.until === undefined ? {} : { until: a.until }),
       ...(a.name === undefined ? {} : { name: a.name }),
-      progress: (phase, done, total) => progress.update(`ingest: ${phase} ${done}/${total} cases`),
+      progress: { sink: io, quiet: a.quiet },
     });
-    progress.end(`ingest: ${count(summary.cases, 'case')}`);
-    const list = (o: Readonly<Record<string, number | undefined>>) =>
-      Object.entries(o)
-        .map(([k, n]) => `${k} ${n}`)
-        .join(', ') || 'none';
-    io.out(
-      `${summary.repository} @${summary.head.slice(0, 12)}: ${count(summary.cases, 'case')} written to ${a.out} ` +
-        `(${count(summary.eligible, 'eligible commit')} of ${count(summary.history, 'commit')}; seed ${a.seed})\n` +
-        `commits skipped: ${list(summary.skippedCommits)}\n` +
-        `file versions read: ${summary.versions}; skipped: ${list(summary.skippedFiles)}\n`,
-    );
+    io.out(said);
     return EXIT.ok;
   },
 });

@@ -2,10 +2,16 @@ import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { MAX_TEXT_BYTES } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { rootsOf, serverFlags, underPermission } from '../../mcp/permission.js';
-import { mcpServer } from '../../mcp/server.js';
-import { TETHER_FD, tether } from '../../mcp/tether.js';
-import { DEFAULT_MAX_MESSAGE, LineTransport } from '../../mcp/transport.js';
+import {
+  DEFAULT_MAX_MESSAGE,
+  LineTransport,
+  mcpServer,
+  rootsOf,
+  serverFlags,
+  TETHER_FD,
+  tether,
+  underPermission,
+} from '../../mcp/index.js';
 import { defineCommand, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode } from '../io.js';
 

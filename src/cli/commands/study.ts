@@ -1,13 +1,5 @@
-import path from 'node:path';
-import { ledgerDirFor, loadCorpus, loadLedger } from '../../harness/corpus/index.js';
-import { UsageError } from '../../harness/errors.js';
-import { count } from '../../harness/format.js';
-import { statsByStrategy } from '../../harness/metrics/index.js';
-import { checkOut, guardOutput, progressLine } from '../../harness/output/index.js';
-import { headlineTable } from '../../harness/report/index.js';
-import { RUN_FILE, RUN_MARKS } from '../../harness/runfolder/index.js';
-import { parseShard, pickStrategies, runStudy } from '../../harness/study/index.js';
-import { STRATEGY_ERROR } from '../../harness/vocabulary.js';
+import { RUN_FILE } from '../../harness/runfolder/index.js';
+import { finishedText, plannedStudy, runStudy, stoppedLine } from '../../harness/study/index.js';
 import {
   corpusOption,
   defineCommand,
@@ -70,60 +62,37 @@ export const study = defineCommand({
       .option('strict', strictOption)
       .option('format', formatOption)
       .option('quiet', quietTableOption),
-  run: async (a, ctx) => {
-    const { io } = ctx;
-    const lint = lintOf(a.strict, io);
-    const loaded = loadCorpus(a.corpus, a.policy, lint);
-    const corpus = { ...loaded, policy: tokenizerSetting(a.tokenizer)(loaded.policy) };
-    const ledgerDir = ledgerDirFor(corpus);
-    const ledger = loadLedger(ledgerDir, corpus, lint);
-    const strategies = pickStrategies(splitList(a.strategies));
-    const out = a.out ?? path.join('runs', corpus.name);
-    guardOutput({ path: out, kind: 'folder', option: '--out', inputs: [corpus.dir, ledgerDir, a.policy] });
-    checkOut(out, a.force, RUN_MARKS);
-    if (!Number.isInteger(a.jobs) || a.jobs < 1) throw new UsageError('--jobs must be a whole number >= 1');
-    const timeout = timeoutOf(a.timeout);
-    const memory = memoryOf(a.memory);
-    const shard = a.shard === undefined ? undefined : parseShard(a.shard);
-    const progress = progressLine(io, { quiet: a.quiet });
-    const outcome = await stoppable((signal) =>
-      runStudy({
-        corpus,
-        ledger,
-        ledgerDir,
-        where: { in: 'processes', strategies, timeout, memory },
-        jobs: a.jobs,
-        shard,
-        onStart: (kept, total) => {
-          if (a.resume) io.err(`ctxbench: resuming ${out}: ${kept} of ${count(total, 'compilation')} kept\n`);
-        },
-        folder: { dir: out, resume: a.resume, version: ctx.version(), command: ['ctxbench', ...ctx.argv] },
-        onRow: (row, done, total) =>
-          progress.update(`study ${done}/${total}: ${row.strategy} on ${row.case}/${row.budget}`),
-        signal,
-      }),
-    );
+  run: async (a, { io, argv, version }) => {
+    const { out, study, end } = plannedStudy({
+      corpus: a.corpus,
+      policy: a.policy,
+      policyOf: tokenizerSetting(a.tokenizer),
+      lint: lintOf(a.strict, io),
+      strategies: splitList(a.strategies),
+      out: a.out,
+      force: a.force,
+      resume: a.resume,
+      jobs: a.jobs,
+      timeout: timeoutOf(a.timeout),
+      memory: memoryOf(a.memory),
+      shard: a.shard,
+      progress: { sink: io, quiet: a.quiet },
+      version: version(),
+      command: ['ctxbench', ...argv],
+    });
+    const outcome = await stoppable((signal) => runStudy({ ...study, signal }));
     if (outcome.state === 'stopped') {
-      const { reason, rows, total } = outcome;
-      if (!(reason instanceof Stopped)) throw reason;
-      const again = ctx.argv.includes('--resume') ? ctx.argv : [...ctx.argv, '--resume'];
-      io.err(
-        `ctxbench: ${reason.message} after ${rows.length} of ${count(total, 'compilation')}, kept in ${out}.partial; resume with: ${shellLine(['ctxbench', ...again])}\n`,
-      );
-      return EXIT[reason.signal];
+      if (!(outcome.reason instanceof Stopped)) throw outcome.reason;
+      const again = argv.includes('--resume') ? argv : [...argv, '--resume'];
+      io.err(stoppedLine(outcome, outcome.reason.message, out, shellLine(['ctxbench', ...again])));
+      return EXIT[outcome.reason.signal];
     }
-    const { rows } = outcome;
-    progress.end(`study: ${count(rows.length, 'compilation')}`);
-    const part = outcome.shard
-      ? ` (shard ${outcome.shard.index}/${outcome.shard.count}: cells ${outcome.shard.from}..${outcome.shard.to - 1} of ${outcome.shard.total})`
-      : '';
+    end(outcome.rows.length);
+    const { note, table, errors } = finishedText(outcome, out);
     const printed = tableOutput(io, a.format, a.quiet);
-    printed.note(`${count(rows.length, 'compilation')} written to ${out}${part}\n\n`);
-    printed.table(headlineTable(statsByStrategy(rows)));
-    const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
-    if (failed.length === 0) return EXIT.ok;
-    io.err(`ctxbench: ${count(failed.length, 'error row')}:\n`);
-    for (const r of failed) io.err(`  ${r.case}/${r.budget}/${r.strategy}: ${String(r.extras.error)}\n`);
-    return EXIT.checkFailed;
+    printed.note(note);
+    printed.table(table);
+    if (errors !== '') io.err(errors);
+    return errors === '' ? EXIT.ok : EXIT.checkFailed;
   },
 });

@@ -1,13 +1,6 @@
-import { problemText, validateDocumentAwaited } from '../../harness/audit/index.js';
-import {
-  checkInputs,
-  loadCandidates,
-  loadPolicy,
-  loadRequest,
-  readJsonFile,
-} from '../../harness/corpus/index.js';
+import { validateStored, validationText } from '../../harness/audit/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { type Asking, checkRunFolder, disagreementText } from '../../harness/study/index.js';
+import { checkRunFolder, runCheckText } from '../../harness/study/index.js';
 import {
   defineCommand,
   lintOf,
@@ -17,26 +10,11 @@ import {
   timeoutOf,
   timeoutOption,
 } from '../command.js';
-import { EXIT, type ExitCode, type Io } from '../io.js';
+import { EXIT } from '../io.js';
 import { tokenizerOption, tokenizerSetting } from '../tokenizer.js';
 
 const USAGE =
   'validate needs a run folder (validate RUN_DIR) or --compilation, --request, --candidates and --policy, not both';
-
-/**
- * A whole run folder: `valid`, or the first disagreement of each file and every error row no
- * rerun can re-check (a timeout, memory), each one line; exit 1 for either (docs/exit-codes.md).
- */
-async function validateRun(dir: string, asking: Asking, io: Io): Promise<ExitCode> {
-  const { found, unchecked } = await checkRunFolder(dir, asking);
-  if (found.length === 0 && unchecked.length === 0) {
-    io.out('valid\n');
-    return EXIT.ok;
-  }
-  for (const d of found) io.out(`INVALID ${disagreementText(d)}\n`);
-  for (const d of unchecked) io.out(`UNCHECKED ${disagreementText(d)}\n`);
-  return EXIT.checkFailed;
-}
 
 /**
  * A stored compilation (the output of `compile`, or a golden file) checked against its inputs:
@@ -79,32 +57,19 @@ export const validate = defineCommand({
       .option('strict', strictOption),
   run: async (a, { io }) => {
     const flags = [a.compilation, a.request, a.candidates, a.policy];
-    if (typeof a.run === 'string' && flags.every((f) => f === undefined))
-      return validateRun(
-        a.run,
-        { in: 'processes', timeout: timeoutOf(a.timeout), memory: memoryOf(a.memory) },
-        io,
-      );
+    if (typeof a.run === 'string' && flags.every((f) => f === undefined)) {
+      // Exit 1 for a disagreement, and for an error row no rerun can re-check (docs/exit-codes.md).
+      const asking = { in: 'processes', timeout: timeoutOf(a.timeout), memory: memoryOf(a.memory) } as const;
+      const c = await checkRunFolder(a.run, asking);
+      io.out(runCheckText(c));
+      return c.found.length === 0 && c.unchecked.length === 0 ? EXIT.ok : EXIT.checkFailed;
+    }
     if (a.run !== undefined || !a.compilation || !a.request || !a.candidates || !a.policy)
       throw new UsageError(USAGE);
     const files = { request: a.request, candidates: a.candidates, policy: a.policy };
-    const lint = lintOf(a.strict, io);
-    const request = loadRequest(files.request, lint);
-    // The candidates' annotations too, as `compile` gives them to a strategy (the tiered ones read them).
-    const { candidates, annotations } = loadCandidates(files.candidates, { lint });
-    const inputs = {
-      request,
-      candidates,
-      annotations,
-      policy: tokenizerSetting(a.tokenizer)(loadPolicy(files.policy, lint)),
-    };
-    checkInputs(inputs.request, inputs.candidates, inputs.policy, files, lint);
-    const problems = await validateDocumentAwaited(a.compilation, readJsonFile(a.compilation), inputs);
-    if (problems.length === 0) {
-      io.out('valid\n');
-      return EXIT.ok;
-    }
-    for (const p of problems) io.out(`INVALID ${problemText(p)}\n`);
-    return EXIT.checkFailed;
+    const policy = tokenizerSetting(a.tokenizer);
+    const problems = await validateStored(a.compilation, files, lintOf(a.strict, io), policy);
+    io.out(validationText(problems));
+    return problems.length === 0 ? EXIT.ok : EXIT.checkFailed;
   },
 });

@@ -6,4 +6,5 @@ export { firstDifference, same } from './diff.js';
 export { validateDocumentAwaited } from './document.js';
 export { differences, rememberCompilerRun } from './expected.js';
 export { derivedExtrasAwaited, extrasVerdict } from './extras.js';
+export { validateStored, validationText } from './stored.js';
 export { verifyRun } from './verify.js';

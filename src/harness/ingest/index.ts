@@ -1,7 +1,5 @@
 /** Ingest: a git repository's history as a corpus, and a working tree's pool for one task (pack). */
 
-export { openRepository } from './git.js';
-export { ingest } from './ingest.js';
-export { ingestedCorpus } from './ingested-corpus.js';
+export { ingestRun } from './ingest-run.js';
 export { packContext } from './pack-run.js';
 export { PACK_FORMATS, type PackFormat } from './render.js';

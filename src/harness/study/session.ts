@@ -192,6 +192,16 @@ export class CompileSession {
   }
 }
 
+/** A session opened as `o` asks, `use`d, and closed whatever happens. */
+export async function withSession<T>(o: CompileOptions, use: (s: CompileSession) => Promise<T>): Promise<T> {
+  const session = await CompileSession.open(o);
+  try {
+    return await use(session);
+  } finally {
+    session.close();
+  }
+}
+
 /**
  * A `{"request", "candidates", "policy"}` object's records (a batch line, an MCP call's arguments),
  * read as a batch line's are, then, as `adjust` leaves them, checked together; an InputError names

@@ -37,7 +37,7 @@ export interface Disagreement {
   readonly text: string;
 }
 
-export const disagreementText = (d: Disagreement): string =>
+const disagreementText = (d: Disagreement): string =>
   `${d.file}${d.line === undefined ? '' : `:${d.line}`}: ${d.text}`;
 
 /** What `validate` makes of a run folder. */
@@ -47,6 +47,15 @@ export interface RunCheck {
   /** Every error row no rerun can confirm or refute (a timeout, memory): neither valid nor refuted. */
   readonly unchecked: readonly Disagreement[];
 }
+
+/** `valid`, or the first disagreement of each file and every unchecked error row, one line each. */
+export const runCheckText = ({ found, unchecked }: RunCheck): string =>
+  found.length === 0 && unchecked.length === 0
+    ? 'valid\n'
+    : [
+        ...found.map((d) => `INVALID ${disagreementText(d)}\n`),
+        ...unchecked.map((d) => `UNCHECKED ${disagreementText(d)}\n`),
+      ].join('');
 
 /**
  * How the run's strategies are asked again: the registry's files in processes of their own, as

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deltaTable } from '../../../src/cli/commands/compare.js';
+import { deltaTable } from '../../../src/harness/compare/comparison-text.js';
 import type { Comparison } from '../../../src/harness/compare/runs.js';
 import { FIGURES, figuresOf, ROW_METRICS, TABLES } from '../../../src/harness/metrics/catalogue.js';
 import { NO_METRICS } from '../../../src/harness/metrics/scores.js';
