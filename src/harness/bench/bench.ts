@@ -1,7 +1,7 @@
 /**
  * Regression benchmarks: every strategy on every case, the whole study, and every strategy on
  * generated pools of growing size, timed with tinybench (warm-up, repeated samples, median and
- * median absolute deviation). A saved run is a baseline: `compare.ts` flags a later run's
+ * median absolute deviation). A saved run is a baseline: `bench-compare.ts` flags a later run's
  * slow-downs beyond what the two runs' own spread explains, and, as a regression of another
  * kind, any changed outcome.
  */
