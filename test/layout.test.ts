@@ -220,6 +220,13 @@ describe('the harness in folders by concern', () => {
     expect(text).not.toMatch(/export \*/);
   });
 
+  it('no two modules of the harness share a file name (a name means one thing)', () => {
+    const byName = new Map<string, string[]>();
+    for (const f of filesUnder(HARNESS).filter((f) => path.basename(f) !== 'index.ts'))
+      byName.set(path.basename(f), [...(byName.get(path.basename(f)) ?? []), rel(f)]);
+    expect([...byName.values()].filter((fs) => fs.length > 1)).toEqual([]);
+  });
+
   it('only index files and modules of one concern: no module over 300 lines', () => {
     const long = [...filesUnder(SRC), ...strategyFiles]
       .map((f) => [rel(f), fs.readFileSync(f, 'utf8').split('\n').length] as const)
