@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ContextCandidate } from '../../src/compiler/index.js';
 import { compileWith } from '../../src/harness/study/measure-answer.js';
-import type { ContextCandidate } from '../../src/harness/types.js';
 import bm25, { bm25Select, documentText, HITS, ranking, splitPool } from '../../strategies/bm25.js';
 import topk from '../../strategies/topk.js';
 import { asBundle, asRefusal } from '../helpers/compiled.js';
