@@ -47,14 +47,15 @@ export const PEERS = [
 
 /**
  * The strategies every committed report is built from (reports/, reports/compiler-v2/,
- * reports/agent-200/, docs/findings.md, the README's headline), in registry order: the 18 that
- * ship, the peers among them. Named here once so that a plug-in dropped into strategies/ joins
+ * reports/agent-200/, docs/findings.md, the README's headline), in registry order: the 19 that
+ * ship, the peers and bm25 among them. Named here once so that a plug-in dropped into strategies/ joins
  * every run but changes none of those files, nor their drift tests. To put a strategy into them,
  * add it here and run `npm run reports`.
  */
 export const REPORT_STRATEGIES = [
   ...PUBLISHED_ORDER,
   'aider-repomap',
+  'bm25',
   'cheapest-form',
   'compiler-strict',
   'compiler-v2',

@@ -44,6 +44,7 @@ export { selectionOf } from './compiler.js';
 export { type CertifyLimits, certified, DEFAULT_CERTIFY_LIMITS } from './exact/certified.js';
 export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/engine.js';
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
+export { bm25Scores, type Indexed, indexed, queryTerms } from './lucene.js';
 export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
 export { costOf, eligible } from './ruler.js';
 export {
