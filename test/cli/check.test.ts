@@ -7,10 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { compileContext, readCandidate, readPolicy, readRequest } from '../../src/compiler/index.js';
-import { jsonText } from '../../src/harness/output/write-file.js';
+import { jsonText } from '../../src/harness/output/index.js';
 import { compilationJSON } from '../../src/harness/study/compile-one.js';
-import { cli, corpusCopy, inputFlags, tempDir } from '../helpers/cli.js';
+import { cli, corpusCopy, inputFlags } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../src/compiler/index.js';
 import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
 import { loadExact } from '../../src/harness/kit/index.js';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('generate-tight');
 const { leastLegalCost, DEFAULT_ILP_LIMITS } = await loadExact();

@@ -17,10 +17,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RUNNERS, WAITING_MESSAGES } from '../../src/mcp/runners.js';
-import { tempDir } from '../helpers/cli.js';
 import { makeProject } from '../helpers/ingest-fixture.js';
 import { childrenOf, RawServer, referenceCase, resultTexts, running, treeOf, until } from '../helpers/mcp.js';
 import { type BuiltProject, copyOfBuilt, sharedProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = fs.realpathSync(tempDir('mcp-stops'));
 /** Long for an honest call of this file (a check of nothing, a pack of a small tree) on a loaded machine. */

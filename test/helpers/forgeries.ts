@@ -12,13 +12,10 @@ import { validateDocument } from '../../src/harness/audit/document.js';
 import { problemText } from '../../src/harness/audit/index.js';
 import { legalityProblems, selectionTrace } from '../../src/harness/kit/index.js';
 import { compilationJSON } from '../../src/harness/study/compile-one.js';
-import { compileAwaited } from '../../src/harness/study/measure-answer.js';
-import { loadStrategies } from '../../src/harness/study/registry.js';
-import { caseInputs, strategyInput } from '../../src/harness/study/strategy-input.js';
+import { caseInputs, compileAwaited, loadStrategies, strategyInput } from '../../src/harness/study/index.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
-import { corpus } from './corpus.js';
+import { corpus, referenceLedger } from './corpus.js';
 import { nullPaths, withoutField } from './record-mutants.js';
-import { referenceLedger } from './study.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a forgery edits raw JSON, as a file would be edited.
 type Json = any;

@@ -16,8 +16,8 @@ import {
   readRequest,
   renderBundleText,
 } from '../../src/compiler/index.js';
-import { checkCompilation } from '../../src/harness/audit/compilation.js';
 import { forgedLine, LINE_BREAKS } from '../../src/harness/audit/frame.js';
+import { checkCompilation } from '../../src/harness/audit/index.js';
 import { readersFooled } from './frame-readers.js';
 import { cand, policy, req } from './pool.js';
 

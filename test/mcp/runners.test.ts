@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Runners } from '../../src/mcp/runners.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** Long for an honest check of nothing on a loaded machine: only a failure waits it out. */
 const TIMEOUT = 120_000;

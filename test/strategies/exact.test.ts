@@ -9,8 +9,8 @@ import {
   validateBundle,
   validateResult,
 } from '../../src/compiler/index.js';
-import type { Certificate } from '../../src/harness/kit/exact/certificate.js';
 import { solveExact } from '../../src/harness/kit/exact/solve.js';
+import type { Certificate } from '../../src/harness/kit/index.js';
 import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import exact from '../../strategies/exact.js';

@@ -8,8 +8,8 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadCorpus, requestAt } from '../../src/harness/corpus/folder.js';
-import { generateCase } from '../../src/harness/generate/case-records.js';
+import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
+import { generateCase } from '../../src/harness/generate/index.js';
 import { costOf } from '../../src/harness/kit/index.js';
 import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { Corpus, StrategyInput } from '../../src/harness/types.js';

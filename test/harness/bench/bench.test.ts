@@ -5,8 +5,9 @@ import { bufferIo } from '../../../src/cli/io.js';
 import { run } from '../../../src/cli/main.js';
 import type { BenchRecord } from '../../../src/harness/bench/bench.js';
 import { measure } from '../../../src/harness/bench/bench-processes.js';
-import { cli, corpusCopy, tempDir } from '../../helpers/cli.js';
+import { cli, corpusCopy } from '../../helpers/cli.js';
 import { expectMarkdownTable, parseCsv, textTables } from '../../helpers/tables.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('bench');
 

@@ -14,8 +14,8 @@ import {
   SPREAD_FACTOR,
 } from '../../../src/harness/bench/bench-compare.js';
 import { InputError } from '../../../src/harness/errors.js';
-import { renderTable } from '../../../src/harness/report/table.js';
-import { tempDir } from '../../helpers/cli.js';
+import { renderTable } from '../../../src/harness/report/index.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('bench-compare');
 const rec = (name: string, median: number, mad: number, outcome = 'bundle x'): BenchRecord => ({

@@ -18,7 +18,7 @@ import {
   readRequest,
   requestToJSON,
 } from '../../../src/compiler/index.js';
-import { Findings } from '../../../src/harness/corpus/lint.js';
+import { Findings } from '../../../src/harness/corpus/index.js';
 import { lintManifest, lintTruth } from '../../../src/harness/corpus/lint-files.js';
 import { ANNOTATION_KEYS, CANDIDATE_KEYS, lintCandidate } from '../../../src/harness/corpus/lint-records.js';
 import {
@@ -28,7 +28,7 @@ import {
   REQUEST_KEYS,
 } from '../../../src/harness/corpus/lint-request-policy.js';
 import { lintBatchLine } from '../../../src/harness/corpus/lint-target.js';
-import { generateCase } from '../../../src/harness/generate/case-records.js';
+import { generateCase } from '../../../src/harness/generate/index.js';
 import { BUDGETS, EVAL_CLASSES } from '../../../src/harness/vocabulary.js';
 import { CORPUS_DIR, ROOT } from '../../helpers/corpus.js';
 import { SchemaSet } from '../../helpers/json-schema.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCompilerInputs, defaultPolicy, gate } from '../../../src/compiler/index.js';
-import { generateCase } from '../../../src/harness/generate/case-records.js';
+import { generateCase } from '../../../src/harness/generate/index.js';
 import { solveExact } from '../../../src/harness/kit/exact/solve.js';
 import { BUDGETS, PROFILES } from '../../../src/harness/vocabulary.js';
 import { runs } from '../../helpers/arbitrary.js';

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { checkCompilerInputs, defaultPolicy, gate } from '../../../src/compiler/index.js';
-import { loadCorpus, requestAt } from '../../../src/harness/corpus/folder.js';
-import { ledgerDirFor, loadLedger } from '../../../src/harness/corpus/ledger.js';
-import { generateCase } from '../../../src/harness/generate/case-records.js';
+import { ledgerDirFor, loadCorpus, loadLedger, requestAt } from '../../../src/harness/corpus/index.js';
+import { generateCase } from '../../../src/harness/generate/index.js';
 import { solveExact } from '../../../src/harness/kit/exact/solve.js';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { cli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));

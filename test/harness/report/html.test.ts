@@ -7,14 +7,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderedTexts } from '../../../src/harness/metrics/prefix.js';
-import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/metrics/stats.js';
+import { renderedTexts, rowsOf, strategiesOf, strategyStats } from '../../../src/harness/metrics/index.js';
 import { CAPS, gridCells, gridOutcome, OUTCOME_LEGEND } from '../../../src/harness/report/grid.js';
 import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
 import { prefixOf, readRows, reportTitle } from '../../../src/harness/runfolder/rows.js';
 import type { Row } from '../../../src/harness/types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
-import { cli, processArgs, tempDir } from '../../helpers/cli.js';
+import { cli, processArgs } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 import {
   countOf,
@@ -25,6 +24,7 @@ import {
   PEERS_HELD,
 } from '../../helpers/peer-rows.js';
 import { row } from '../../helpers/rows.js';
+import { tempDir } from '../../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));

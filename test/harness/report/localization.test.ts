@@ -4,9 +4,8 @@
  * bundles holding every changed file, tokens; and the section only for an ingested corpus.
  */
 import { describe, expect, it } from 'vitest';
-import { reportHtml } from '../../../src/harness/report/html.js';
+import { reportHtml, reportMarkdown } from '../../../src/harness/report/index.js';
 import { localizationOf } from '../../../src/harness/report/localization.js';
-import { reportMarkdown } from '../../../src/harness/report/markdown.js';
 import { INGESTED_TASK_ID, STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { row } from '../../helpers/rows.js';
 

@@ -13,10 +13,10 @@ import {
   registryOrder,
 } from '../../../src/harness/study/registry.js';
 import { REPORT_STRATEGIES } from '../../../src/harness/vocabulary.js';
-import { tempDir } from '../../helpers/cli.js';
 import { corpus, ROOT } from '../../helpers/corpus.js';
 import { reportStrategies, reportsOf } from '../../helpers/reports.js';
-import { referenceLedger, threadStudy } from '../../helpers/study.js';
+import { finishedStudy } from '../../helpers/study.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('report-strategies');
 
@@ -45,7 +45,7 @@ describe('the report strategies', () => {
     expect(reportStrategies(registered)).toEqual(reportStrategies(shipped));
     expect(reportStrategies(registered).map((s) => s.name)).toEqual([...REPORT_STRATEGIES]);
     // What the reference drift test compares: the rows of a study that ran the plug-in too.
-    const run = await threadStudy(corpus(), referenceLedger(), registered);
+    const run = await finishedStudy({ strategies: registered });
     expect(run.rows.filter((r) => r.strategy === 'aa-probe')).toHaveLength(corpus().cases.length * 3);
     for (const [name, text] of Object.entries(await reportsOf(run, corpus().name)))
       expect(text, `reports/${name}`).toBe(fs.readFileSync(path.join(ROOT, 'reports', name), 'utf8'));

@@ -16,9 +16,9 @@ import {
 import { checkCompilation } from '../../../src/harness/audit/index.js';
 import { selectionTrace } from '../../../src/harness/kit/index.js';
 import { compilationJSON } from '../../../src/harness/study/compile-one.js';
+import { loadStrategies } from '../../../src/harness/study/index.js';
 import { cells, finishCell } from '../../../src/harness/study/matrix.js';
 import { compileWith } from '../../../src/harness/study/measure-answer.js';
-import { loadStrategies } from '../../../src/harness/study/registry.js';
 import { checkCell } from '../../../src/harness/study/remeasure.js';
 import type {
   Compiled,
@@ -27,9 +27,9 @@ import type {
   Strategy,
   StrategyInput,
 } from '../../../src/harness/types.js';
-import { cli, inputFlags, tempDir } from '../../helpers/cli.js';
-import { at, CORPUS_DIR, corpus } from '../../helpers/corpus.js';
-import { referenceLedger } from '../../helpers/study.js';
+import { cli, inputFlags } from '../../helpers/cli.js';
+import { at, CORPUS_DIR, corpus, referenceLedger } from '../../helpers/corpus.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const CASE = 'heterogeneous-basic';
 let compiler: Strategy;

@@ -3,17 +3,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleToJSON, compileContext, resultToJSON } from '../../../src/compiler/index.js';
 import { verifyRows } from '../../../src/harness/audit/verify.js';
-import { strategyStats } from '../../../src/harness/metrics/stats.js';
+import { strategyStats } from '../../../src/harness/metrics/index.js';
+import { caseInputs, strategyInput } from '../../../src/harness/study/index.js';
 import { type Cell, cells } from '../../../src/harness/study/matrix.js';
 import { compileWith } from '../../../src/harness/study/measure-answer.js';
 import { loadStrategies, registryOrder } from '../../../src/harness/study/registry.js';
-import { caseInputs, strategyInput } from '../../../src/harness/study/strategy-input.js';
 import type { CaseLedger, Row } from '../../../src/harness/types.js';
 import { BUDGETS, PUBLISHED_ORDER } from '../../../src/harness/vocabulary.js';
 import { recordOf } from '../../helpers/compiled.js';
-import { corpus, ROOT } from '../../helpers/corpus.js';
+import { corpus, ROOT, referenceLedger } from '../../helpers/corpus.js';
 import { reportsOf } from '../../helpers/reports.js';
-import { referenceLedger, referenceStudy } from '../../helpers/study.js';
+import { referenceStudy } from '../../helpers/study.js';
 
 const PUBLISHED = path.join(ROOT, 'corpus/compiler-v1/published');
 const published = JSON.parse(fs.readFileSync(path.join(PUBLISHED, 'results.json'), 'utf8'))

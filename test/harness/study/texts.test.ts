@@ -11,9 +11,8 @@ import { compileAnswer, compileWith } from '../../../src/harness/study/measure-a
 import { checkCell } from '../../../src/harness/study/remeasure.js';
 import { cutMessage, cutText, TEXT_CAP } from '../../../src/harness/study/sandbox.js';
 import type { Selection, Strategy, StrategyInput } from '../../../src/harness/types.js';
-import { corpus } from '../../helpers/corpus.js';
+import { corpus, referenceLedger } from '../../helpers/corpus.js';
 import { cand, policy, req } from '../../helpers/pool.js';
-import { referenceLedger } from '../../helpers/study.js';
 
 const LONG = 5_000_000;
 const MARKER = / …\[(\d+) more characters cut\]$/;
