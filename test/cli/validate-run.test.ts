@@ -12,8 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InputError } from '../../src/harness/errors.js';
-import { loadStrategies } from '../../src/harness/study/index.js';
-import { checkRunFolder, type Disagreement } from '../../src/harness/study/validate-run.js';
+import { checkRunFolder, loadStrategies } from '../../src/harness/study/index.js';
 import type { Corpus, Strategy } from '../../src/harness/types.js';
 import { runs } from '../helpers/arbitrary.js';
 import { cli, corpusCopy } from '../helpers/cli.js';
@@ -30,6 +29,9 @@ import {
 } from '../helpers/run-edits.js';
 import { study } from '../helpers/study.js';
 import { tempDir } from '../helpers/temp.js';
+
+/** One thing `validate <run-folder>` found: its file, line and what differs. */
+type Disagreement = Awaited<ReturnType<typeof checkRunFolder>>['found'][number];
 
 // The process boundary is not what this file is about: the CLI's strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

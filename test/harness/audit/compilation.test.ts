@@ -1,7 +1,7 @@
 import seedrandom from 'seedrandom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleToJSON, readBundle, readResult, resultToJSON } from '../../../src/compiler/index.js';
-import { type CheckInputs, checkCompilation } from '../../../src/harness/audit/compilation.js';
+import { checkCompilation } from '../../../src/harness/audit/index.js';
 import { generateCase } from '../../../src/harness/generate/index.js';
 import {
   caseInputs,
@@ -16,6 +16,8 @@ import { counted, figureRow, n } from '../../helpers/figures.js';
 import { compilerTraced } from '../../helpers/forgeries.js';
 import { inputAt } from '../../helpers/generated.js';
 import { type Doc, GENERATORS } from '../../helpers/mutants.js';
+
+type CheckInputs = Parameters<typeof checkCompilation>[1];
 
 const SEED = 'validate-mutants-1';
 const FULL = process.env.CTXBENCH_FULL === '1';

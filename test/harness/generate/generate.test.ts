@@ -4,9 +4,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { checkCompilerInputs, defaultPolicy, gate } from '../../../src/compiler/index.js';
 import { ledgerDirFor, loadCorpus, loadLedger, requestAt } from '../../../src/harness/corpus/index.js';
 import { generateCase } from '../../../src/harness/generate/index.js';
-import { solveExact } from '../../../src/harness/kit/exact/solve.js';
+import { loadExact } from '../../../src/harness/kit/index.js';
 import { cli } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
+
+const { solveExact } = await loadExact();
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
-import { compileWith, rowOutcome } from '../../../src/harness/study/measure-answer.js';
+import { rowOutcome } from '../../../src/harness/study/measure-answer.js';
 import {
   listStrategies,
   loadStrategies,
@@ -12,7 +12,7 @@ import {
 import { EXTRAS_CAP } from '../../../src/harness/study/sandbox.js';
 import type { Strategy, StrategyInput } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
-import { asError } from '../../helpers/compiled.js';
+import { asError, measured } from '../../helpers/compiled.js';
 import { cand, policy, req } from '../../helpers/pool.js';
 import { finishedStudy } from '../../helpers/study.js';
 import { newDir, tempDir } from '../../helpers/temp.js';
@@ -160,7 +160,7 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
       'x tried to change its input',
     ],
   ] as const)('%s', (_what, assemble, message) => {
-    const out = compileWith(make(assemble as Strategy['assemble']), input);
+    const out = measured(make(assemble as Strategy['assemble']), input);
     expect(asError(out).message).toContain(message);
     expect(String(out.extras.error)).toContain(message);
     expect(rowOutcome(out)).toEqual({
@@ -175,7 +175,7 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
   it('cyclic extras are an error row, not a lost run', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const out = compileWith(
+    const out = measured(
       make(() => ({ admitted: [], extras: cyclic })),
       input,
     );

@@ -6,11 +6,10 @@ import { verifyRows } from '../../../src/harness/audit/verify.js';
 import { strategyStats } from '../../../src/harness/metrics/index.js';
 import { caseInputs, strategyInput } from '../../../src/harness/study/index.js';
 import { type Cell, cells } from '../../../src/harness/study/matrix.js';
-import { compileWith } from '../../../src/harness/study/measure-answer.js';
 import { loadStrategies, registryOrder } from '../../../src/harness/study/registry.js';
 import type { CaseLedger, Row } from '../../../src/harness/types.js';
 import { BUDGETS, PUBLISHED_ORDER } from '../../../src/harness/vocabulary.js';
-import { recordOf } from '../../helpers/compiled.js';
+import { measured, recordOf } from '../../helpers/compiled.js';
 import { corpus, ROOT, referenceLedger } from '../../helpers/corpus.js';
 import { reportsOf } from '../../helpers/reports.js';
 import { referenceStudy } from '../../helpers/study.js';
@@ -98,7 +97,7 @@ describe('one code path for every strategy', () => {
     for (const cell of cells(corpus(), [compiler])) {
       const input = inputFor(cell, undefined);
       const engine = compileContext(input.request, input.candidates, input.policy);
-      const viaHarness = compileWith(compiler, input);
+      const viaHarness = measured(compiler, input);
       expect(JSON.stringify(recordOf(viaHarness))).toBe(JSON.stringify(engine.result));
       expect(JSON.stringify(resultToJSON(recordOf(viaHarness)))).toBe(
         JSON.stringify(resultToJSON(engine.result)),
@@ -127,9 +126,7 @@ describe('the ledger reaches only the strategies that declare it', () => {
     for (const cell of cells(corpus(), [compiler])) {
       const bare = inputFor(cell, undefined);
       const withLedger = { ...bare, ledger: ledger.get(cell.kase.name) };
-      expect(JSON.stringify(compileWith(compiler, withLedger))).toBe(
-        JSON.stringify(compileWith(compiler, bare)),
-      );
+      expect(JSON.stringify(measured(compiler, withLedger))).toBe(JSON.stringify(measured(compiler, bare)));
     }
   });
 });

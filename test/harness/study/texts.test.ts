@@ -7,10 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cells, finishCell } from '../../../src/harness/study/matrix.js';
-import { compileAnswer, compileWith } from '../../../src/harness/study/measure-answer.js';
+import { compileAnswer } from '../../../src/harness/study/measure-answer.js';
 import { checkCell } from '../../../src/harness/study/remeasure.js';
 import { cutMessage, cutText, TEXT_CAP } from '../../../src/harness/study/sandbox.js';
 import type { Selection, Strategy, StrategyInput } from '../../../src/harness/types.js';
+import { measured } from '../../helpers/compiled.js';
 import { corpus, referenceLedger } from '../../helpers/corpus.js';
 import { cand, policy, req } from '../../helpers/pool.js';
 
@@ -143,7 +144,7 @@ describe('a run folder of cut texts is what the study writes', () => {
     const ledger = referenceLedger();
     const seen = new Set<string>();
     for (const cell of cells(c, [wordy])) {
-      const { row, compilation } = finishCell(cell, c, ledger, (i) => compileWith(wordy, i));
+      const { row, compilation } = finishCell(cell, c, ledger, (i) => measured(wordy, i));
       const rowText = JSON.stringify(row);
       expect(rowText.length).toBeLessThan(4 * TEXT_CAP);
       seen.add(row.reason === null ? 'bundle' : row.reason === 'STRATEGY_ERROR' ? 'error' : 'refusal');
