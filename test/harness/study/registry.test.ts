@@ -9,10 +9,10 @@ import {
   loadStrategyFile,
   pickStrategies,
 } from '../../../src/harness/study/registry.js';
-import { EXTRAS_CAP } from '../../../src/harness/study/sandbox.js';
 import type { Strategy, StrategyInput } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { asError, measured } from '../../helpers/compiled.js';
+import { EXTRAS_CAP } from '../../helpers/limits.js';
 import { cand, policy, req } from '../../helpers/pool.js';
 import { finishedStudy } from '../../helpers/study.js';
 import { newDir, tempDir } from '../../helpers/temp.js';

@@ -9,10 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { cells, finishCell } from '../../../src/harness/study/matrix.js';
 import { compileAnswer } from '../../../src/harness/study/measure-answer.js';
 import { checkCell } from '../../../src/harness/study/remeasure.js';
-import { cutMessage, cutText, TEXT_CAP } from '../../../src/harness/study/sandbox.js';
+import { cutMessage, cutText } from '../../../src/harness/study/sandbox.js';
 import type { Selection, Strategy, StrategyInput } from '../../../src/harness/types.js';
 import { measured } from '../../helpers/compiled.js';
 import { corpus, referenceLedger } from '../../helpers/corpus.js';
+import { TEXT_CAP } from '../../helpers/limits.js';
 import { cand, policy, req } from '../../helpers/pool.js';
 
 const LONG = 5_000_000;
