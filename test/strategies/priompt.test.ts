@@ -5,10 +5,9 @@
  * order and the base-prompt refusal; random pools check the binary search against a linear scan
  * of every level; every reference case and budget runs without an error row or an overshoot.
  */
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
+import { requestAt } from '../../src/harness/corpus/index.js';
 import { generateCase } from '../../src/harness/generate/index.js';
 import { costOf } from '../../src/harness/kit/index.js';
 import type { Corpus, StrategyInput } from '../../src/harness/types.js';
@@ -17,7 +16,7 @@ import priompt, { BASE_PRIORITY, priorityLevels, promptOf, renderAt } from '../.
 import topk from '../../strategies/topk.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
 import { measured } from '../helpers/compiled.js';
-import { ROOT } from '../helpers/corpus.js';
+import { shippedCorpus } from '../helpers/corpus.js';
 import { inputAt } from '../helpers/generated.js';
 import { cand, strategyInputAt as input, policy } from '../helpers/pool.js';
 
@@ -149,7 +148,7 @@ function everyCell(corpus: Corpus): number {
 
 describe('every reference case and budget', () => {
   it.each(['compiler-v1', 'compiler-v2'])('corpus/%s', (name) => {
-    const corpus = loadCorpus(path.join(ROOT, 'corpus', name));
+    const { corpus } = shippedCorpus(name);
     expect(everyCell(corpus)).toBe(corpus.cases.length * BUDGETS.length);
   });
 
