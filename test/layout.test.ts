@@ -343,6 +343,44 @@ describe('each harness folder is entered through its index, in one direction', (
   });
 });
 
+describe('the CLI', () => {
+  const commands = filesUnder(path.join(SRC, 'cli/commands'));
+
+  it('has one module per command, and no command imports another', () => {
+    expect(commands.length).toBeGreaterThanOrEqual(11);
+    for (const file of commands)
+      for (const target of importsOf(file))
+        expect(path.dirname(target), `${rel(file)} imports ${rel(target)}`).not.toBe(path.dirname(file));
+  });
+});
+
+describe('comments cite documents the repository holds', () => {
+  const docs = fs.readFileSync(path.join(ROOT, 'docs/compiler.md'), 'utf8');
+  const sections = new Set([...docs.matchAll(/^#{2,3} §(\d+(?:\.\d+)?) /gm)].map((m) => m[1]));
+  const code = [...filesUnder(SRC), ...strategyFiles, ...filesUnder(path.join(ROOT, 'test'))];
+
+  it('no comment or document cites the external specification', () => {
+    const docs = ['README.md', 'docs/compiler.md', 'docs/adding-a-strategy.md'].map((f) =>
+      path.join(ROOT, f),
+    );
+    const citing = [...code, ...docs].filter((f) =>
+      /spec\/(compiler|study|harness)\.md/.test(fs.readFileSync(f, 'utf8')),
+    );
+    expect(citing.map(rel)).toEqual([]);
+  });
+
+  it('every docs/compiler.md section a comment cites exists', () => {
+    expect(sections.size).toBeGreaterThan(15);
+    for (const f of code) {
+      for (const line of fs.readFileSync(f, 'utf8').split('\n')) {
+        if (!line.includes('docs/compiler.md') && !line.includes('§')) continue;
+        for (const [, n] of line.matchAll(/§(\d+(?:\.\d+)?)/g))
+          expect(sections.has(n as string), `${rel(f)}: §${n}`).toBe(true);
+      }
+    }
+  });
+});
+
 /**
  * Where a test may see inside a folder of src/, each with why; every other import of a test
  * enters through the doors (a harness folder's index.ts, src/compiler/index.ts, src/mcp/index.ts,
@@ -507,43 +545,5 @@ describe('tests enter through the doors too', () => {
       'test/a.test.ts imports src/harness/low/inner.ts past src/harness/low/index.ts',
       'test/harness/low/own.test.ts imports src/mcp/head.ts past src/mcp/index.ts',
     ]);
-  });
-});
-
-describe('the CLI', () => {
-  const commands = filesUnder(path.join(SRC, 'cli/commands'));
-
-  it('has one module per command, and no command imports another', () => {
-    expect(commands.length).toBeGreaterThanOrEqual(11);
-    for (const file of commands)
-      for (const target of importsOf(file))
-        expect(path.dirname(target), `${rel(file)} imports ${rel(target)}`).not.toBe(path.dirname(file));
-  });
-});
-
-describe('comments cite documents the repository holds', () => {
-  const docs = fs.readFileSync(path.join(ROOT, 'docs/compiler.md'), 'utf8');
-  const sections = new Set([...docs.matchAll(/^#{2,3} §(\d+(?:\.\d+)?) /gm)].map((m) => m[1]));
-  const code = [...filesUnder(SRC), ...strategyFiles, ...filesUnder(path.join(ROOT, 'test'))];
-
-  it('no comment or document cites the external specification', () => {
-    const docs = ['README.md', 'docs/compiler.md', 'docs/adding-a-strategy.md'].map((f) =>
-      path.join(ROOT, f),
-    );
-    const citing = [...code, ...docs].filter((f) =>
-      /spec\/(compiler|study|harness)\.md/.test(fs.readFileSync(f, 'utf8')),
-    );
-    expect(citing.map(rel)).toEqual([]);
-  });
-
-  it('every docs/compiler.md section a comment cites exists', () => {
-    expect(sections.size).toBeGreaterThan(15);
-    for (const f of code) {
-      for (const line of fs.readFileSync(f, 'utf8').split('\n')) {
-        if (!line.includes('docs/compiler.md') && !line.includes('§')) continue;
-        for (const [, n] of line.matchAll(/§(\d+(?:\.\d+)?)/g))
-          expect(sections.has(n as string), `${rel(f)}: §${n}`).toBe(true);
-      }
-    }
   });
 });
