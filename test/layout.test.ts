@@ -2,7 +2,8 @@
  * The layout's promises, checked on the source text: the compiler imports nothing outside
  * itself, strategies reach only the kit (and an engine), the hidden ledger stays hidden, no
  * import cycle exists between files (type-only imports included), every harness folder says what
- * it is for, commands do not import each other, and every section a comment cites exists.
+ * it is for, commands do not import each other, tests enter through the doors as the code does
+ * (a short list aside), and every section a comment cites exists.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -481,7 +482,6 @@ describe('tests enter through the doors too', () => {
   });
 
   it('every entry of the lists is still needed', () => {
-    expect(testDoorProblems(TESTS, SRC, {}, SEES_INSIDE).length).toBeGreaterThan(0);
     for (const folder of Object.keys(OWN_UNITS)) {
       const without = Object.fromEntries(Object.entries(OWN_UNITS).filter(([f]) => f !== folder));
       expect(testDoorProblems(TESTS, SRC, without, SEES_INSIDE).length, folder).toBeGreaterThan(0);
