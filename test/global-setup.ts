@@ -3,9 +3,8 @@
  * copy of test/helpers/project.ts), removed when the run ends.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { newDir } from './helpers/temp.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,7 +14,7 @@ declare module 'vitest' {
 }
 
 export default function setup(project: TestProject): () => void {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-run-'));
+  const dir = newDir('run');
   project.provide('runDir', dir);
   return () => fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -2,7 +2,8 @@
  * The layout's promises, checked on the source text: the compiler imports nothing outside
  * itself, strategies reach only the kit (and an engine), the hidden ledger stays hidden, no
  * import cycle exists between files (type-only imports included), every harness folder says what
- * it is for, commands do not import each other, and every section a comment cites exists.
+ * it is for, commands do not import each other, tests enter through the doors as the code does
+ * (a short list aside), and every section a comment cites exists.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import {
 } from '../src/compiler/index.js';
 import { BUDGETS, EVAL_CLASSES, PUBLISHED_ORDER, VIOLATION_KINDS } from '../src/harness/vocabulary.js';
 import { ROOT } from './helpers/corpus.js';
+import { newDir, tempDir } from './helpers/temp.js';
 
 const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
 const SRC = path.join(ROOT, 'src');
@@ -61,6 +63,8 @@ const externals = (files: Iterable<string>) =>
     .filter((s) => !s.startsWith('.'));
 
 const rel = (f: string) => path.relative(ROOT, f);
+/** Where the checks' own fixtures are written. */
+const scratch = tempDir('layout');
 const strategyFiles = filesUnder(path.join(ROOT, 'strategies'));
 const LEDGER = path.join(HARNESS, 'corpus/ledger.ts');
 /** The packages the peers run (issue 20) and bm25's analyzer (issue 35), pinned in package.json. */
@@ -197,18 +201,14 @@ describe('no import cycles', () => {
   });
 
   it('the cycle finder finds a cycle where there is one', () => {
-    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.cycle-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
-      fs.writeFileSync(path.join(dir, 'b.ts'), "import type { A } from './a.js';\nexport type B = A;\n");
-      expect(findCycle([path.join(dir, 'a.ts')])?.map((f) => path.basename(f))).toEqual([
-        'a.ts',
-        'b.ts',
-        'a.ts',
-      ]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = newDir('cycle', scratch);
+    fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
+    fs.writeFileSync(path.join(dir, 'b.ts'), "import type { A } from './a.js';\nexport type B = A;\n");
+    expect(findCycle([path.join(dir, 'a.ts')])?.map((f) => path.basename(f))).toEqual([
+      'a.ts',
+      'b.ts',
+      'a.ts',
+    ]);
   });
 });
 
@@ -351,23 +351,18 @@ describe('each harness folder is entered through its index, in one direction', (
   );
 
   it('the check sees an import past an index and one that climbs the order', () => {
-    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.doors-'));
-    const harness = path.join(dir, 'harness');
-    try {
-      for (const f of ['low/index.ts', 'low/inner.ts', 'high/index.ts', 'high/a.ts'])
-        fs.mkdirSync(path.dirname(path.join(harness, f)), { recursive: true });
-      fs.writeFileSync(path.join(harness, 'low/inner.ts'), 'export const x = 1;\n');
-      fs.writeFileSync(path.join(harness, 'low/index.ts'), "import '../high/index.js';\n");
-      fs.writeFileSync(path.join(harness, 'high/index.ts'), 'export const y = 2;\n');
-      fs.writeFileSync(path.join(harness, 'high/a.ts'), "import { x } from '../low/inner.js';\n");
-      const files = ['low/index.ts', 'high/a.ts'].map((f) => path.join(harness, f));
-      const found = doorProblems(files, harness, ['low', 'high']);
-      expect(found.some((p) => p.includes('past low/index.ts'))).toBe(true);
-      expect(found.some((p) => p.includes('low imports high'))).toBe(true);
-      expect(found).toHaveLength(2);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const harness = path.join(newDir('doors', scratch), 'harness');
+    for (const f of ['low/index.ts', 'low/inner.ts', 'high/index.ts', 'high/a.ts'])
+      fs.mkdirSync(path.dirname(path.join(harness, f)), { recursive: true });
+    fs.writeFileSync(path.join(harness, 'low/inner.ts'), 'export const x = 1;\n');
+    fs.writeFileSync(path.join(harness, 'low/index.ts'), "import '../high/index.js';\n");
+    fs.writeFileSync(path.join(harness, 'high/index.ts'), 'export const y = 2;\n');
+    fs.writeFileSync(path.join(harness, 'high/a.ts'), "import { x } from '../low/inner.js';\n");
+    const files = ['low/index.ts', 'high/a.ts'].map((f) => path.join(harness, f));
+    const found = doorProblems(files, harness, ['low', 'high']);
+    expect(found.some((p) => p.includes('past low/index.ts'))).toBe(true);
+    expect(found.some((p) => p.includes('low imports high'))).toBe(true);
+    expect(found).toHaveLength(2);
   });
 });
 
@@ -429,7 +424,7 @@ describe('two front ends side by side', () => {
   it('the check sees the one import it allows, and an import past the index or the other way', () => {
     const mcpCommand = path.join(SRC, 'cli/commands/mcp.ts');
     expect(importsOf(mcpCommand)).toContain(path.join(SRC, 'mcp/index.ts'));
-    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.fronts-'));
+    const dir = newDir('fronts', scratch);
     const src = path.join(dir, 'src');
     try {
       const files: Record<string, string> = {
@@ -482,5 +477,187 @@ describe('comments cite documents the repository holds', () => {
           expect(sections.has(n as string), `${rel(f)}: §${n}`).toBe(true);
       }
     }
+  });
+});
+
+/**
+ * Where a test may see inside a folder of src/, each with why; every other import of a test
+ * enters through the doors (a harness folder's index.ts, src/compiler/index.ts, src/mcp/index.ts,
+ * the CLI's `run` and its I/O), and test/helpers/, the tests' own adapter, may reach inside.
+ *
+ * OWN_UNITS: a folder's own unit tests (test/<folder>/, mirroring src/<folder>/) may see inside
+ * that folder alone, for the units of its private algorithms, one at a time.
+ */
+const OWN_UNITS: Readonly<Record<string, string>> = {
+  'harness/ingest': 'git plumbing, gitignore rules, outlines, imports, relevance and case selection',
+  'harness/corpus': "each record's lint, the schemas held against it, the tokenizer's long-run cuts",
+  'harness/study':
+    'the matrix and its re-check, the cut of texts, printed output, links, shards, the registry',
+  'harness/report': 'the grid, HTML escaping, text tables, localization, survey rates, the README headline',
+  'harness/metrics': "McNemar's test, common prefixes, the catalogue's tables",
+  'harness/output': 'the background writer, line files, durations',
+  'harness/bench': 'one pair of processes measured',
+  mcp: "the head of a message too long to keep, and the runners' queue",
+};
+
+/** Tests outside a folder's own that see inside it: the file, the folders, and why. */
+const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]; readonly why: string }>> = {
+  'test/compiler/overhead-tokenizer.test.ts': {
+    folders: ['harness/corpus'],
+    why: "the harness's real counters registered again after a fake one",
+  },
+  'test/harness/frame.test.ts': {
+    folders: ['harness/audit'],
+    why: "the frame check's own lines, on every forged content (docs/reliability.md figures)",
+  },
+  'test/harness/audit/compare.test.ts': {
+    folders: ['harness/compare'],
+    why: 'two rows compared field by field',
+  },
+  'test/harness/audit/extras.test.ts': {
+    folders: ['harness/audit', 'harness/study'],
+    why: "extras derived without waiting for the exact engine, and every cell checked again by the run folder's cell check",
+  },
+  'test/harness/metrics/catalogue.test.ts': {
+    folders: ['harness/compare'],
+    why: "the headers of compare's table, taken from the catalogue",
+  },
+  'test/harness/metrics/ranges.test.ts': {
+    folders: ['harness/generate'],
+    why: 'generated corpora written as `generate` writes them, every row held to its range',
+  },
+  'test/harness/report/labels.test.ts': {
+    folders: ['harness/metrics'],
+    why: "the catalogue's own label lists, against every report module's source",
+  },
+  'test/strategies/bm25-analyzer.test.ts': {
+    folders: ['harness/kit'],
+    why: "bm25's analyzer, piece by piece, against Lucene's",
+  },
+  'test/strategies/bm25-ingested.test.ts': {
+    folders: ['harness/ingest'],
+    why: 'a corpus ingested from a fixture repository, as `ingest` writes it',
+  },
+  'test/harness/report/real-data.test.ts': {
+    folders: ['harness/ingest', 'harness/runfolder'],
+    why: "the page's stated weights against ingest's, and reports derived with the committed prefix figures",
+  },
+  'test/strategies/exact-ilp.test.ts': {
+    folders: ['harness/kit'],
+    why: "the integer program's cost terms against the ruler's price",
+  },
+};
+
+/** The CLI's door: `run`, what bin/ctxbench.js calls, and the I/O and exit codes it takes. */
+const CLI_DOORS = ['main.ts', 'io.ts'];
+
+/** The folder of src/ an import enters (`harness/<f>`, `compiler`, `mcp`, `cli`) and its doors; null for the harness's root modules. */
+function doorOf(target: string, src: string): { readonly folder: string; readonly doors: string[] } | null {
+  const parts = path.relative(src, target).split(path.sep);
+  const [top, sub] = parts;
+  if (parts.length < 2 || top === '..') return null;
+  if (top === 'harness')
+    return parts.length > 2
+      ? { folder: `harness/${sub}`, doors: [path.join(src, 'harness', sub as string, 'index.ts')] }
+      : null;
+  const doors = top === 'cli' ? CLI_DOORS : ['index.ts'];
+  return { folder: top as string, doors: doors.map((d) => path.join(src, top as string, d)) };
+}
+
+/** Each import of a test (test/helpers/ aside) that passes a door the lists do not open: one line each. */
+function testDoorProblems(
+  tests: string,
+  src: string,
+  own: Readonly<Record<string, unknown>>,
+  inside: Readonly<Record<string, { readonly folders: readonly string[] }>>,
+): string[] {
+  const problems: string[] = [];
+  for (const file of filesUnder(tests)) {
+    const name = path.relative(path.dirname(tests), file).split(path.sep).join('/');
+    if (name.startsWith('test/helpers/')) continue;
+    for (const target of importsOf(file)) {
+      const door = doorOf(target, src);
+      if (door === null || door.doors.includes(target)) continue;
+      if (door.folder in own && name.startsWith(`test/${door.folder}/`)) continue;
+      if (inside[name]?.folders.includes(door.folder)) continue;
+      problems.push(
+        `${name} imports ${path.relative(path.dirname(src), target)} past ${path.relative(path.dirname(src), door.doors[0] as string)}`,
+      );
+    }
+  }
+  return problems;
+}
+
+describe('tests enter through the doors too', () => {
+  const TESTS = path.join(ROOT, 'test');
+
+  it('no test but the helpers imports past a door the lists above do not open', () => {
+    expect(testDoorProblems(TESTS, SRC, OWN_UNITS, SEES_INSIDE)).toEqual([]);
+  });
+
+  it('every entry of the lists is still needed', () => {
+    for (const folder of Object.keys(OWN_UNITS)) {
+      const without = Object.fromEntries(Object.entries(OWN_UNITS).filter(([f]) => f !== folder));
+      expect(testDoorProblems(TESTS, SRC, without, SEES_INSIDE).length, folder).toBeGreaterThan(0);
+    }
+    for (const [file, { folders }] of Object.entries(SEES_INSIDE))
+      for (const folder of folders) {
+        const narrowed = { ...SEES_INSIDE, [file]: { folders: folders.filter((f) => f !== folder) } };
+        const found = testDoorProblems(TESTS, SRC, OWN_UNITS, narrowed);
+        expect(
+          found.some((p) => p.startsWith(`${file} imports src/${folder}/`)),
+          `${file}: ${folder}`,
+        ).toBe(true);
+      }
+  });
+
+  it('the check names the file and the import, and honours both lists', () => {
+    const root = newDir('test-doors', scratch);
+    const write = (f: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+      fs.writeFileSync(path.join(root, f), text);
+    };
+    for (const f of [
+      'harness/low/index.ts',
+      'harness/low/inner.ts',
+      'harness/types.ts',
+      'mcp/index.ts',
+      'mcp/head.ts',
+      'cli/main.ts',
+      'cli/commands/x.ts',
+    ])
+      write(`src/${f}`, 'export const x = 1;\n');
+    const imports = (...specs: string[]) => specs.map((s) => `import { x } from '${s}';\n`).join('');
+    write(
+      'test/a.test.ts',
+      imports(
+        '../src/harness/low/inner.js',
+        '../src/harness/low/index.js',
+        '../src/harness/types.js',
+        '../src/cli/main.js',
+        '../src/cli/commands/x.js',
+      ),
+    );
+    write(
+      'test/harness/low/own.test.ts',
+      imports('../../../src/harness/low/inner.js', '../../../src/mcp/head.js'),
+    );
+    write('test/listed.test.ts', imports('../src/mcp/head.js'));
+    write('test/helpers/h.ts', imports('../../src/harness/low/inner.js'));
+    const tests = path.join(root, 'test');
+    const src = path.join(root, 'src');
+    expect(testDoorProblems(tests, src, {}, {}).sort()).toEqual([
+      'test/a.test.ts imports src/cli/commands/x.ts past src/cli/main.ts',
+      'test/a.test.ts imports src/harness/low/inner.ts past src/harness/low/index.ts',
+      'test/harness/low/own.test.ts imports src/harness/low/inner.ts past src/harness/low/index.ts',
+      'test/harness/low/own.test.ts imports src/mcp/head.ts past src/mcp/index.ts',
+      'test/listed.test.ts imports src/mcp/head.ts past src/mcp/index.ts',
+    ]);
+    const listed = { 'test/listed.test.ts': { folders: ['mcp'] } };
+    expect(testDoorProblems(tests, src, { 'harness/low': '' }, listed).sort()).toEqual([
+      'test/a.test.ts imports src/cli/commands/x.ts past src/cli/main.ts',
+      'test/a.test.ts imports src/harness/low/inner.ts past src/harness/low/index.ts',
+      'test/harness/low/own.test.ts imports src/mcp/head.ts past src/mcp/index.ts',
+    ]);
   });
 });

@@ -6,9 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkCompilerInputs, quote, RecordError, readRequest } from '../../src/compiler/index.js';
 import { runs } from '../helpers/arbitrary.js';
 import { ALL_BAD_INPUTS, badInputCounts, CLASSES, type Places, REPEATED } from '../helpers/bad-inputs.js';
-import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
+import { cli, corpusCopy } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 import { counted, figureRow, n } from '../helpers/figures.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('bad-classes');
 const places: Places = { tmp, corpus: path.join(tmp, 'corpus'), run: path.join(tmp, 'run') };

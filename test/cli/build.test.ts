@@ -11,10 +11,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 import { BUILT_TRUTH, IMPORTED_TRUTH, PLANTED } from '../helpers/plugins.js';
 import { copyOfBuilt, copyProject, sharedProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/temp.js';
 
 it('a type error fails the build, removes the old dist/ and the bin says so', () => {
   const pkg = path.join(tempDir('build'), 'pkg');

@@ -6,11 +6,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { compileContext, readCandidate, readPolicy, readRequest } from '../../src/compiler/index.js';
-import { jsonText } from '../../src/harness/output/write-file.js';
-import { compilationJSON } from '../../src/harness/study/compile-one.js';
-import { cli, corpusCopy, inputFlags, tempDir } from '../helpers/cli.js';
+import {
+  bundleToJSON,
+  compileContext,
+  readCandidate,
+  readPolicy,
+  readRequest,
+  renderBundleText,
+  resultToJSON,
+} from '../../src/compiler/index.js';
+import { checkCompilation, problemText } from '../../src/harness/audit/index.js';
+import { auditTokens } from '../../src/harness/corpus/index.js';
+import { jsonText } from '../../src/harness/output/index.js';
+import { cli, corpusCopy, inputFlags } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
@@ -33,15 +43,27 @@ function poolFile(change: (c: Json[]) => void): string {
   return file;
 }
 
-/** What `compile` prints for these files, computed through the library without the lint. */
+/**
+ * What `compile` prints for these files, computed through the library without the lint: the
+ * compiler's records, the rendered text, the validation, the real token counts, no extras.
+ */
 async function library(candidatesFile: string): Promise<string> {
   const inputs = {
     request: readRequest(readJson(REQUEST)),
     candidates: (readJson(candidatesFile).candidates as unknown[]).map((c) => readCandidate(c)),
     policy: readPolicy(readJson(POLICY)),
   };
-  const out = compileContext(inputs.request, inputs.candidates, inputs.policy);
-  return jsonText(await compilationJSON(out.bundle, out.result, inputs));
+  const { bundle, result } = compileContext(inputs.request, inputs.candidates, inputs.policy);
+  const rendered_text = bundle ? renderBundleText(bundle, inputs.policy.frame) : null;
+  const problems = checkCompilation({ bundle, result, rendered_text }, inputs).map(problemText);
+  return jsonText({
+    bundle: bundle ? bundleToJSON(bundle) : null,
+    result: resultToJSON(result),
+    rendered_text,
+    validation: { valid: problems.length === 0, problems },
+    real_tokens: rendered_text === null ? null : await auditTokens(rendered_text),
+    extras: {},
+  });
 }
 
 describe('check', () => {

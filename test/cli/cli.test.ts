@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { COMPILE_KEYS, cli, inputFlags, tempDir } from '../helpers/cli.js';
+import { COMPILE_KEYS, cli, inputFlags } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

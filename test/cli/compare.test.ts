@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
+import { cli, corpusCopy } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 import { expectMarkdownTable, parseCsv, textTables } from '../helpers/tables.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseFlags, cli, tempDir } from '../helpers/cli.js';
+import { caseFlags, cli } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('invalid');
 const read = (file: string): Record<string, unknown> => JSON.parse(fs.readFileSync(file, 'utf8'));

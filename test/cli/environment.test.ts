@@ -6,8 +6,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processArgs, tempDir } from '../helpers/cli.js';
+import { processArgs } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('environment');
 /**

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bufferIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 import { expectMarkdownTable, expectSameRows, parseCsv, textTables } from '../helpers/tables.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

@@ -10,11 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { listStrategies } from '../../src/harness/study/registry.js';
-import { COMPILE_KEYS, cli, inputFlags, tempDir } from '../helpers/cli.js';
+import { listStrategies } from '../../src/harness/study/index.js';
+import { COMPILE_KEYS, cli, inputFlags } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 import { counted, figureRow, n } from '../helpers/figures.js';
 import { breakDocument, describeMutations, type Json, mutations } from '../helpers/fuzz.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

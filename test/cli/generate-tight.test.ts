@@ -6,9 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../src/compiler/index.js';
-import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
+import { requestAt } from '../../src/harness/corpus/index.js';
 import { loadExact } from '../../src/harness/kit/index.js';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
+import { corpusFolder } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('generate-tight');
 const { leastLegalCost, DEFAULT_ILP_LIMITS } = await loadExact();
@@ -31,7 +33,7 @@ describe('generate --tight-at-least-cost', () => {
     const [m, plain] = [manifestOf(at), manifestOf(below)];
     expect(m.generator.tight).toBe('at-least-cost');
     expect(plain.generator.tight).toBeUndefined();
-    const corpus = loadCorpus(at);
+    const { corpus } = corpusFolder(at);
     for (const kase of corpus.cases) {
       const request = requestAt(kase, 'tight');
       const need = leastLegalCost(

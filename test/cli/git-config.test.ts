@@ -10,11 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 import { figureRow, n } from '../helpers/figures.js';
 import { git } from '../helpers/git-fixture.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
 import { BIN, mcpClient, texts } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = fs.realpathSync(tempDir('git-config'));
 const tree = path.join(tmp, 'tree');

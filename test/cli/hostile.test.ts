@@ -9,13 +9,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PRINTED_CAP } from '../../src/harness/study/printed.js';
-import { TEXT_CAP } from '../../src/harness/study/sandbox.js';
-import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
+import { caseFlags, oneCaseCorpus } from '../helpers/cli.js';
 import { figureRow, n } from '../helpers/figures.js';
 import { attacksOf, CLOSED, isolationFigures } from '../helpers/isolation.js';
+import { PRINTED_CAP, TEXT_CAP } from '../helpers/limits.js';
 import { BUILT_TRUTH, FLOOD, HOSTILE } from '../helpers/plugins.js';
 import { copyOfBuilt, rowsOf, sharedProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('hostile');
 

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 import { git, initRepository, makeRepository, shallowClone } from '../helpers/git-fixture.js';
 import { ELIGIBLE, MAX_BYTES, MESSAGES, makeProject } from '../helpers/ingest-fixture.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

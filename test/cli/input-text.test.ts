@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { caseFlags, cli, corpusCopy, inputFlags, tempDir } from '../helpers/cli.js';
+import { caseFlags, cli, corpusCopy, inputFlags } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

@@ -17,9 +17,9 @@ import {
   readRequest,
   renderBundleText,
 } from '../../src/compiler/index.js';
-import { tempDir } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 import { sharedProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('library');
 // The copy the plug-in tests share: its extra strategies are nothing a library user imports.

@@ -6,6 +6,7 @@
  * answers the next call as usual. A message past the limit is read through, never held whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nested, nestedObject } from '../helpers/break-it.js';
 import { figureRow, n } from '../helpers/figures.js';
 import { memoryMb, RawServer, resultTexts } from '../helpers/mcp.js';
 
@@ -168,9 +169,6 @@ describe('lines that are not JSON-RPC', () => {
   });
 });
 
-/** A list nested `depth` deep, and an object: written as text, since JSON.stringify would overflow on them. */
-const nestedList = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-const nestedObject = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
 const callLine = (id: string, tool: string, args: string) =>
   `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"${tool}","arguments":${args}}}`;
 const tooDeep = (argument: string) => [`ctxbench: arguments: ${argument}: nested deeper than 100 levels`];
@@ -178,7 +176,7 @@ const tooDeep = (argument: string) => [`ctxbench: arguments: ${argument}: nested
 describe('values nested deeper than the call stack goes', () => {
   it("the reporter's 7 KB check, nested 3,500 deep, is an error result; the next call is answered", async () => {
     // Issue 33's message: the server passed it to a runner with v8.serialize, overflowed, and ended (exit 3).
-    const line = callLine('reported', 'check', `{"candidates":${nestedList(3500)}}`);
+    const line = callLine('reported', 'check', `{"candidates":${nested(3500)}}`);
     expect(line.length).toBeGreaterThan(7000);
     await raw.write(`${line}\n`);
     const r = await raw.replyTo('reported');
@@ -188,24 +186,24 @@ describe('values nested deeper than the call stack goes', () => {
   });
 
   it("every tool's argument past 100 levels (the CLI's bound for a file) is an error result naming it; 100 are read", async () => {
-    const tools: [tool: string, argument: string, nested: (d: number) => string][] = [
+    const tools: [tool: string, argument: string, deep: (d: number) => string][] = [
       ['compile', 'request', nestedObject],
-      ['explain', 'candidates', nestedList],
+      ['explain', 'candidates', nested],
       ['validate', 'compilation', nestedObject],
       ['check', 'policy', nestedObject],
-      ['pack', 'include', nestedList],
+      ['pack', 'include', nested],
     ];
     const depths = [101, 3500, 100_000];
-    for (const [tool, argument, nested] of tools) {
+    for (const [tool, argument, deep] of tools) {
       for (const depth of depths) {
         const id = `${tool}-${depth}`;
-        await raw.write(`${callLine(id, tool, `{"${argument}":${nested(depth)}}`)}\n`);
+        await raw.write(`${callLine(id, tool, `{"${argument}":${deep(depth)}}`)}\n`);
         expect(resultTexts(await raw.replyTo(id)), id).toEqual(tooDeep(argument));
         await answersNext(id);
       }
       // At the bound, the argument reaches the tool, which says what it makes of it.
       const id = `${tool}-100`;
-      await raw.write(`${callLine(id, tool, `{"${argument}":${nested(100)}}`)}\n`);
+      await raw.write(`${callLine(id, tool, `{"${argument}":${deep(100)}}`)}\n`);
       const r = await raw.replyTo(id);
       expect(r.result, id).toBeDefined();
       expect(resultTexts(r)[0], id).not.toContain('nested deeper');

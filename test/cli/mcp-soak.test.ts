@@ -8,8 +8,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RUNNERS } from '../../src/mcp/runners.js';
 import { runs } from '../helpers/arbitrary.js';
+import { MCP_RUNNERS } from '../helpers/limits.js';
 import { childrenOf, mcpClient, memoryMb, referenceCase, texts, treeOf, until } from '../helpers/mcp.js';
 
 // 100 calls past the warm-up in CI: a leak of a session, a handle or a pool per call shows by then.
@@ -82,5 +82,5 @@ it(`answers ${CALLS} mixed calls on one process within ${GROWTH_MB} MB of growth
   const below = () => treeOf(pid).filter((p) => !childrenOf(pid).includes(p));
   await until(() => below().length === 0);
   expect(below()).toEqual([]);
-  expect(childrenOf(pid).length).toBeLessThanOrEqual(RUNNERS);
+  expect(childrenOf(pid).length).toBeLessThanOrEqual(MCP_RUNNERS);
 }, 3_600_000);

@@ -16,11 +16,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RUNNERS, WAITING_MESSAGES } from '../../src/mcp/runners.js';
-import { tempDir } from '../helpers/cli.js';
 import { makeProject } from '../helpers/ingest-fixture.js';
+import { MCP_RUNNERS, MCP_WAITING_MESSAGES } from '../helpers/limits.js';
 import { childrenOf, RawServer, referenceCase, resultTexts, running, treeOf, until } from '../helpers/mcp.js';
 import { type BuiltProject, copyOfBuilt, sharedProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = fs.realpathSync(tempDir('mcp-stops'));
 /** Long for an honest call of this file (a check of nothing, a pack of a small tree) on a loaded machine. */
@@ -147,27 +147,27 @@ describe('calls past what the server runs at once', () => {
     try {
       await server.initialize();
       const pid = server.server();
-      for (let k = 0; k < RUNNERS; k++) await stuck(server, `stuck-${k}`);
+      for (let k = 0; k < MCP_RUNNERS; k++) await stuck(server, `stuck-${k}`);
       const hosts = () => treeOf(pid).filter(isHost);
-      expect(await until(() => hosts().length === RUNNERS, PATIENCE), 'every runner is busy').toBe(true);
+      expect(await until(() => hosts().length === MCP_RUNNERS, PATIENCE), 'every runner is busy').toBe(true);
       // Calls of most of a message each: four wait, within four messages' bytes; the fifth does not.
       const padded = (id: string) =>
         server.send(call(id, 'check', { candidates: [], pad: 'x'.repeat(limit - 1000) }));
-      for (let k = 0; k < WAITING_MESSAGES; k++) await padded(`waiting-${k}`);
+      for (let k = 0; k < MCP_WAITING_MESSAGES; k++) await padded(`waiting-${k}`);
       await padded('one-too-many');
       expect(resultTexts(await within(server.replyTo('one-too-many'), 'the call past the bound'))).toEqual([
-        `ctxbench: the server is busy (${RUNNERS} calls running, ${WAITING_MESSAGES} waiting): call again once one is answered`,
+        `ctxbench: the server is busy (${MCP_RUNNERS} calls running, ${MCP_WAITING_MESSAGES} waiting): call again once one is answered`,
       ]);
       expect(server.replies.filter((m) => String(m.id).startsWith('waiting-'))).toEqual([]);
       // The client gives up on the stuck calls: each is stopped with its host, and never answered.
       const before = hosts();
-      for (let k = 0; k < RUNNERS; k++)
+      for (let k = 0; k < MCP_RUNNERS; k++)
         await server.send({
           jsonrpc: '2.0',
           method: 'notifications/cancelled',
           params: { requestId: `stuck-${k}`, reason: 'the test gave up' },
         });
-      for (let k = 0; k < WAITING_MESSAGES; k++)
+      for (let k = 0; k < MCP_WAITING_MESSAGES; k++)
         expect(resultTexts(await within(server.replyTo(`waiting-${k}`), `waiting-${k}`))).toEqual(
           EMPTY_CHECK,
         );

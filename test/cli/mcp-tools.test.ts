@@ -8,11 +8,12 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runs } from '../helpers/arbitrary.js';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
 import { BIN, mcpClient, referenceCase, texts } from '../helpers/mcp.js';
 import { sharedProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = fs.realpathSync(tempDir('mcp-tools'));
 

@@ -9,10 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 import { makeProject } from '../helpers/ingest-fixture.js';
 import { BIN, mcpClient, referenceCase, texts } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('mcp');
 const read = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8')) as unknown;

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 import { git } from '../helpers/git-fixture.js';
 import { MAX_BYTES, makeProject, UTIL_V2 } from '../helpers/ingest-fixture.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

@@ -8,9 +8,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseFlags, tempDir } from '../helpers/cli.js';
+import { caseFlags } from '../helpers/cli.js';
 import { JS_GATED, MJS_TOPK } from '../helpers/plugins.js';
 import { type BuiltProject, builtProject, rowsOf, sharedProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('plugin-js');
 // The two plug-ins (test/helpers/plugins.ts) are in the copy of the project the plug-in tests share.

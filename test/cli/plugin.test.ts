@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseFlags, oneCaseCorpus, tempDir } from '../helpers/cli.js';
+import { caseFlags, oneCaseCorpus } from '../helpers/cli.js';
 import { copyOfBuilt, sharedProject } from '../helpers/project.js';
+import { tempDir } from '../helpers/temp.js';
 
 /*
  * A new file in strategies/ must join every command with no other file edited. This copies the

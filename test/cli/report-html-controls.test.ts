@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import type { Row } from '../../src/harness/types.js';
 import { chromium, noChromium, withBrowser } from '../helpers/browser.js';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUN_FILE } from '../../src/harness/runfolder/index.js';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 const tmp = tempDir('sweeps');

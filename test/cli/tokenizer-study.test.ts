@@ -7,11 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { requestAt } from '../../src/harness/corpus/folder.js';
+import { requestAt } from '../../src/harness/corpus/index.js';
 import type { Row } from '../../src/harness/types.js';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 import { corpus } from '../helpers/corpus.js';
 import { realCost } from '../helpers/real-cost.js';
+import { tempDir } from '../helpers/temp.js';
 
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 

@@ -7,9 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseFlags, cli, corpusCopy, inputFlags, tempDir } from '../helpers/cli.js';
+import { caseFlags, cli, corpusCopy, inputFlags } from '../helpers/cli.js';
 import { CORPUS_DIR, corpus } from '../helpers/corpus.js';
 import { byId, COUNT, realCost } from '../helpers/real-cost.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('tokenizer');
 const CASE = 'heterogeneous-basic';

@@ -10,9 +10,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { oneCaseCorpus, tempDir } from '../helpers/cli.js';
+import { oneCaseCorpus } from '../helpers/cli.js';
 import { rowsOf, sharedProject } from '../helpers/project.js';
 import { forgeError } from '../helpers/run-edits.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('validate-rerun');
 const project = sharedProject(tmp);

@@ -11,14 +11,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadCorpus } from '../../src/harness/corpus/folder.js';
 import type { InputError } from '../../src/harness/errors.js';
-import { loadStrategies } from '../../src/harness/study/registry.js';
-import { checkRunFolder, type Disagreement } from '../../src/harness/study/validate-run.js';
+import { checkRunFolder, loadStrategies } from '../../src/harness/study/index.js';
 import type { Corpus, Strategy } from '../../src/harness/types.js';
 import { runs } from '../helpers/arbitrary.js';
-import { cli, corpusCopy, tempDir } from '../helpers/cli.js';
-import { corpus as referenceCorpus } from '../helpers/corpus.js';
+import { cli, corpusCopy } from '../helpers/cli.js';
+import { corpusFolder, corpus as referenceCorpus } from '../helpers/corpus.js';
 import { figureRow, n } from '../helpers/figures.js';
 import {
   type Edited,
@@ -28,8 +26,12 @@ import {
   PARTIAL_EDITS,
   restateError,
   runFolderFigures,
-  threadRun,
 } from '../helpers/run-edits.js';
+import { study } from '../helpers/study.js';
+import { tempDir } from '../helpers/temp.js';
+
+/** One thing `validate <run-folder>` found: its file, line and what differs. */
+type Disagreement = Awaited<ReturnType<typeof checkRunFolder>>['found'][number];
 
 // The process boundary is not what this file is about: the CLI's strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
@@ -64,7 +66,7 @@ function smallCorpus(n: number): Corpus {
     }
     fs.writeFileSync(file, JSON.stringify(m));
   });
-  return loadCorpus(dir);
+  return corpusFolder(dir).corpus;
 }
 
 // Three cases by default (36 cells: each check a fraction of a second), every case under test:full.
@@ -90,7 +92,7 @@ beforeAll(async () => {
 describe('validate <run-folder> on untouched runs', () => {
   it('the reference study is valid', async () => {
     const dir = path.join(tmp, 'reference');
-    const out = await threadRun(referenceCorpus(), await loadStrategies(), dir);
+    const out = await study({ strategies: await loadStrategies(), out: dir });
     expect(out.state).toBe('finished');
     const r = await cli('validate', dir);
     expect(r.stdout).toBe('valid\n');
@@ -116,7 +118,7 @@ describe('an error row is asked again (issue 33)', () => {
   /** A run of registered strategies, its reports written again by `ctxbench report`. */
   const registered = async (name: string) => {
     const dir = path.join(tmp, name);
-    await threadRun(small, await loadStrategies(['dump', 'topk']), dir);
+    await study({ corpus: small, strategies: await loadStrategies(['dump', 'topk']), out: dir });
     return dir;
   };
 
@@ -156,7 +158,7 @@ describe('an error row is asked again (issue 33)', () => {
       'hostile ran out of memory (its heap is 64 MiB)',
     );
     let kept = -1;
-    const done = await threadRun(small, strategies, out, { resume: true, onStart: (n) => (kept = n) });
+    const done = await study({ corpus: small, strategies, out, resume: true, onStart: (n) => (kept = n) });
     expect(done.state).toBe('finished');
     expect(kept).toBe(k);
     for (const f of ['rows.jsonl', 'compilations.jsonl', 'summary.json'])
@@ -184,7 +186,7 @@ describe('validate <run-folder> names the first file and line an edit changed', 
 
   it('the CLI prints the disagreement with its file and line, exit 1', async () => {
     const dir = path.join(tmp, 'cli-edit');
-    await threadRun(small, await loadStrategies(['dump', 'oracle']), dir);
+    await study({ corpus: small, strategies: await loadStrategies(['dump', 'oracle']), out: dir });
     expect(await cli('validate', dir)).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
     const file = path.join(dir, 'summary.json');
     const text = fs.readFileSync(file, 'utf8').split('\n');
@@ -248,7 +250,7 @@ describe('validate <run-folder> refuses what it cannot re-derive (exit 2, one li
   it('a corpus changed since the run', async () => {
     const c = smallCorpus(1);
     const dir = path.join(tmp, 'changed-corpus');
-    await threadRun(c, strategies, dir);
+    await study({ corpus: c, strategies, out: dir });
     const request = path.join(c.dir, `${c.cases[0]?.name}.request.json`);
     fs.appendFileSync(request, '\n');
     await refused(dir, /manifest\.json: corpus\.digest: .* has changed since the run/);
@@ -257,7 +259,7 @@ describe('validate <run-folder> refuses what it cannot re-derive (exit 2, one li
   it('a ledger changed or gone', async () => {
     const c = smallCorpus(2);
     const dir = path.join(tmp, 'changed-ledger');
-    await threadRun(c, strategies, dir);
+    await study({ corpus: c, strategies, out: dir });
     const ledger = path.join(c.dir, 'ledger');
     const truth = path.join(ledger, fs.readdirSync(ledger)[0] as string);
     fs.appendFileSync(truth, '\n');
@@ -268,7 +270,7 @@ describe('validate <run-folder> refuses what it cannot re-derive (exit 2, one li
 
   it('a stopped run (.partial) and a folder that is not a run', async () => {
     const dir = path.join(tmp, 'stopped-for-validate');
-    expect((await threadRun(small, strategies, dir, { stopAt: 5 })).state).toBe('stopped');
+    expect((await study({ corpus: small, strategies, out: dir, stopAt: 5 })).state).toBe('stopped');
     await refused(`${dir}.partial`, /a partial run: finish it with `ctxbench study --resume`/);
     await refused(tmp, /no manifest\.json: not a run folder/);
   });
@@ -296,7 +298,7 @@ describe('study --resume checks the rows it keeps', () => {
   it('an untouched partial run resumes into the folder of a run never stopped', async () => {
     const out = path.join(tmp, 'resumed-clean');
     fs.cpSync(`${figures.stopped}.partial`, `${out}.partial`, { recursive: true });
-    expect((await threadRun(small, strategies, out, { resume: true })).state).toBe('finished');
+    expect((await study({ corpus: small, strategies, out, resume: true })).state).toBe('finished');
     for (const f of [
       'rows.jsonl',
       'compilations.jsonl',

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, inputFlags, tempDir } from '../helpers/cli.js';
+import { cli, inputFlags } from '../helpers/cli.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
+import { tempDir } from '../helpers/temp.js';
 
 const tmp = tempDir('figures');
 

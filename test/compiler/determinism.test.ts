@@ -1,7 +1,7 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { bundleToJSON, compileContext, resultToJSON } from '../../src/compiler/index.js';
-import { requestAt } from '../../src/harness/corpus/folder.js';
+import { requestAt } from '../../src/harness/corpus/index.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { corpus } from '../helpers/corpus.js';
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { bundleToJSON, compileContext, defaultPolicy, resultToJSON } from '../../src/compiler/index.js';
-import { generateCase } from '../../src/harness/generate/case-records.js';
+import { generateCase } from '../../src/harness/generate/index.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/harness/audit/conformance.js';
+import { runConformance } from '../../src/harness/audit/index.js';
 import { corpus, GOLDEN_DIR } from '../helpers/corpus.js';
 
 describe('golden parity with the Python reference (spec 16.3)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileContext } from '../../src/compiler/index.js';
-import { requestAt } from '../../src/harness/corpus/folder.js';
+import { requestAt } from '../../src/harness/corpus/index.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { at, corpus } from '../helpers/corpus.js';
 import { entry } from '../helpers/trace.js';

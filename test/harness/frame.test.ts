@@ -16,15 +16,13 @@ import {
   renderBundleText,
   renderedCost,
 } from '../../src/compiler/index.js';
-import { checkCompilation } from '../../src/harness/audit/compilation.js';
 import { forgedLine, frameProblems, LINE_BREAKS } from '../../src/harness/audit/frame.js';
-import { compileAwaited } from '../../src/harness/study/measure-answer.js';
-import { loadStrategies } from '../../src/harness/study/registry.js';
-import { caseInputs, type Inputs, strategyInput } from '../../src/harness/study/strategy-input.js';
+import { checkCompilation } from '../../src/harness/audit/index.js';
+import { caseInputs, compileAwaited, loadStrategies, strategyInput } from '../../src/harness/study/index.js';
 import type { CompiledBundle, Strategy } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { runs as sample } from '../helpers/arbitrary.js';
-import { corpus } from '../helpers/corpus.js';
+import { corpus, referenceLedger } from '../helpers/corpus.js';
 import { counted, figureRow, n } from '../helpers/figures.js';
 import {
   forgeries,
@@ -39,7 +37,9 @@ import {
   tryContent,
 } from '../helpers/frame-attacks.js';
 import { readersFooled } from '../helpers/frame-readers.js';
-import { referenceLedger } from '../helpers/study.js';
+
+/** What a case gives a strategy's host: its records, and the ledger for one that reads it. */
+type Inputs = Parameters<typeof strategyInput>[1];
 
 /**
  * What a hostile document might hold: the v1 separator and closing marker, then a fake item, each

@@ -5,17 +5,16 @@
  * takes seconds.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { defaultPolicy } from '../../src/compiler/index.js';
-import { loadCorpus } from '../../src/harness/corpus/folder.js';
-import { ledgerDirFor, loadLedger } from '../../src/harness/corpus/ledger.js';
 import { writeCorpus } from '../../src/harness/generate/write-case.js';
-import { loadStrategies } from '../../src/harness/study/registry.js';
+import { loadStrategies } from '../../src/harness/study/index.js';
 import type { CaseLedger, CompilationLine, Corpus, Row } from '../../src/harness/types.js';
 import { AGENT_REPORT } from '../../src/harness/vocabulary.js';
+import { corpusFolder } from './corpus.js';
 import { reportStrategies } from './reports.js';
-import { threadStudy } from './study.js';
+import { finishedStudy } from './study.js';
+import { newDir } from './temp.js';
 
 export interface AgentRun {
   readonly corpus: Corpus;
@@ -27,20 +26,22 @@ let cached: Promise<AgentRun> | undefined;
 
 export const agentRun = (): Promise<AgentRun> => {
   cached ??= (async () => {
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-agent-200-'));
+    const tmp = newDir('agent-200');
     const dir = path.join(tmp, AGENT_REPORT.name);
     const { seed, cases, candidates, profile } = AGENT_REPORT;
     let corpus: Corpus;
     let ledger: ReadonlyMap<string, CaseLedger>;
     try {
       writeCorpus(dir, { seed, cases, candidates, profile, policy: defaultPolicy() });
-      corpus = loadCorpus(dir);
-      ledger = loadLedger(ledgerDirFor(corpus), corpus);
+      const folder = corpusFolder(dir);
+      corpus = folder.corpus;
+      ledger = folder.ledger();
     } finally {
       // Loaded whole: nothing reads the folder again.
       fs.rmSync(tmp, { recursive: true, force: true });
     }
-    const out = await threadStudy(corpus, ledger, reportStrategies(await loadStrategies()));
+    // The folder is gone: the ledger is given, not named.
+    const out = await finishedStudy({ corpus, ledger, strategies: reportStrategies(await loadStrategies()) });
     return { corpus, ...out };
   })();
   return cached;

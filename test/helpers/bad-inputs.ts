@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEEP, nested, PAST_EXACT } from './break-it.js';
 import { CORPUS_DIR, ROOT } from './corpus.js';
 
 export const CLASSES = [
@@ -52,9 +53,6 @@ function file(p: Places, name: string, text: string): string {
   return f;
 }
 
-/** `[[[...]]]` nested `n` deep, as text (JSON.stringify would recurse). */
-export const nested = (n: number): string => `${'['.repeat(n)}${']'.repeat(n)}`;
-
 /** A copy of the corpus with one file replaced, for the study cases. */
 function corpusWith(p: Places, name: string, rel: string, text: string): string {
   const dir = path.join(p.tmp, name);
@@ -72,9 +70,6 @@ const compileWith = (request: string, candidates: string, policy = POLICY) => [
   '--policy',
   policy,
 ];
-
-/** Deeper than the documented limit (MAX_NESTING, 100), and deep enough to break recursion. */
-const DEEP = 50_000;
 
 export const BAD_INPUTS: readonly BadInput[] = [
   // Output places: the user's data and ctxbench itself are never replaced or written into.
@@ -406,7 +401,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
     what: 'usable_token_budget 1e300',
     make: (p) => ({
       args: compileWith(
-        file(p, 'budget300.json', JSON.stringify({ ...read(REQUEST), usable_token_budget: 1e300 })),
+        file(p, 'budget300.json', JSON.stringify({ ...read(REQUEST), usable_token_budget: PAST_EXACT.far })),
         CANDIDATES,
       ),
       names: ['budget300.json', 'usable_token_budget', '2^53 - 1'],
@@ -417,7 +412,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
     what: 'usable_token_budget 2^53',
     make: (p) => ({
       args: compileWith(
-        file(p, 'budget53.json', JSON.stringify({ ...read(REQUEST), usable_token_budget: 2 ** 53 })),
+        file(p, 'budget53.json', JSON.stringify({ ...read(REQUEST), usable_token_budget: PAST_EXACT.first })),
         CANDIDATES,
       ),
       names: ['budget53.json', 'usable_token_budget', '2^53 - 1'],
@@ -428,7 +423,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
     what: 'token_count 1e300',
     make: (p) => {
       const c = read(CANDIDATES) as { candidates: Record<string, unknown>[] };
-      (c.candidates[0] as Record<string, unknown>).token_count = 1e300;
+      (c.candidates[0] as Record<string, unknown>).token_count = PAST_EXACT.far;
       return {
         args: compileWith(REQUEST, file(p, 'count300.json', JSON.stringify(c))),
         names: ['count300.json', 'token_count', '2^53 - 1'],
@@ -440,7 +435,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
     what: "a pool's token counts summing past 2^53",
     make: (p) => {
       const c = read(CANDIDATES) as { candidates: Record<string, unknown>[] };
-      for (const x of c.candidates) x.token_count = 2 ** 52;
+      for (const x of c.candidates) x.token_count = PAST_EXACT.half;
       return {
         args: compileWith(REQUEST, file(p, 'sum53.json', JSON.stringify(c))),
         names: ['sum53.json', 'sum past 2^53 - 1'],
@@ -453,7 +448,7 @@ export const BAD_INPUTS: readonly BadInput[] = [
     make: (p) => {
       const m = read(path.join(p.corpus, 'manifest.json'));
       (m.budgets as Record<string, Record<string, unknown>>)['budget-slack'] = {
-        tight: 1e300,
+        tight: PAST_EXACT.far,
         roomy: 1,
         exact: 1,
       };

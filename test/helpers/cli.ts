@@ -1,7 +1,5 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
 import { bufferIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { CORPUS_DIR, ROOT } from './corpus.js';
@@ -38,13 +36,6 @@ export const caseFlags = (name: string, dir = CORPUS_DIR): string[] =>
     path.join(dir, `${name}.candidates.json`),
     path.join(dir, 'compiler-policy-v1.json'),
   );
-
-/** A temporary folder removed after the test file. */
-export function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ctxbench-${prefix}-`));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 /** A copy of the reference corpus with its ledger inside, to break on purpose. */
 export function corpusCopy(tmp: string, name: string, edit: (dir: string) => void = () => {}): string {

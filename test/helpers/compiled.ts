@@ -1,5 +1,25 @@
+/**
+ * A strategy's answer as the harness measures it, in this thread, and the compilation read as
+ * the outcome a test expects.
+ */
 import type { CompilationResult } from '../../src/compiler/index.js';
-import type { Compiled, CompiledBundle, CompiledError, CompiledRefusal } from '../../src/harness/types.js';
+// The synchronous form of the study folder's `compileAwaited`: the same guard and the same
+// ruler, for a test that runs a strategy inside a loop, a property or a map.
+import { compileWith } from '../../src/harness/study/measure-answer.js';
+import type {
+  Compiled,
+  CompiledBundle,
+  CompiledError,
+  CompiledRefusal,
+  Strategy,
+  StrategyInput,
+} from '../../src/harness/types.js';
+
+/**
+ * `strategy` run on `input` as a study runs it in its thread (the input frozen, the answer
+ * copied out and measured); a strategy that answers only by a promise gives an error row here.
+ */
+export const measured = (strategy: Strategy, input: StrategyInput): Compiled => compileWith(strategy, input);
 
 const what = (out: Compiled) =>
   out.outcome === 'bundle'

@@ -1,25 +1,20 @@
 /** The corpus-v2 study, run once per test file, and the lookups its tests share. */
-import path from 'node:path';
-import { loadCorpus } from '../../src/harness/corpus/folder.js';
-import { ledgerDirFor, loadLedger } from '../../src/harness/corpus/ledger.js';
-import type { FindingsRun } from '../../src/harness/report/findings-page.js';
-import { loadStrategies } from '../../src/harness/study/registry.js';
+import type { FindingsRun } from '../../src/harness/report/index.js';
+import { loadStrategies } from '../../src/harness/study/index.js';
 import type { CompilationLine, Row } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
-import { ROOT } from './corpus.js';
+import { shippedCorpus } from './corpus.js';
 import { asFindingsRun, reportStrategies } from './reports.js';
-import { threadStudy } from './study.js';
+import { finishedStudy } from './study.js';
 
-export const DIR = path.join(ROOT, 'corpus/compiler-v2');
-export const corpus = loadCorpus(DIR);
+export const { dir: DIR, corpus } = shippedCorpus('compiler-v2');
 export const compilations: CompilationLine[] = [];
 /**
  * The report strategies' run: reports/compiler-v2/ and docs/findings.md are made of it, and the
  * tests of this corpus speak of those strategies, not of a plug-in someone added.
  */
 export const study = loadStrategies().then(async (registered) => {
-  const ledger = loadLedger(ledgerDirFor(corpus), corpus);
-  const out = await threadStudy(corpus, ledger, reportStrategies(registered));
+  const out = await finishedStudy({ corpus, strategies: reportStrategies(registered) });
   compilations.push(...out.compilations);
   return out.rows;
 });

@@ -1,11 +1,13 @@
 /**
  * Inputs derived from the corpus by breaking them: fields deleted, retyped, duplicated, renamed,
  * added or swapped in the parsed document, then bytes flipped, cut, repeated, re-encoded or made
- * invalid UTF-8 in its text. fast-check draws a mutation as data; applying it is deterministic.
+ * invalid UTF-8 in its text, with the values, keys, number tokens and bytes of the palette
+ * (break-it.ts). fast-check draws a mutation as data; applying it is deterministic.
  */
 import fc from 'fast-check';
+import { BAD_UTF8, type Json, keysFor, NUMBER_TOKENS, valuesFor } from './break-it.js';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type { Json };
 
 export const FIELD_OPS = ['delete', 'retype', 'duplicate', 'rename', 'insert', 'swap'] as const;
 export const BYTE_OPS = [
@@ -37,74 +39,16 @@ export type Mutation =
       readonly bytes: readonly number[];
     };
 
-/** Values a careless or hostile writer puts where a field was. */
-const TRICKY: readonly Json[] = [
-  null,
-  true,
-  false,
-  0,
-  -1,
-  0.5,
-  1.5,
-  44.5,
-  -0.000001,
-  1e308,
-  -1e308,
-  2 ** 53 + 2,
-  '',
-  ' ',
-  'x',
-  '1e400',
-  'NaN',
-  '0',
-  'true',
-  '__proto__',
-  'constructor',
-  'MANDATORY',
-  'REQUIRED',
-  'full',
-  'instruction',
-  '\u0000',
-  '---\n[/CONTEXT BUNDLE]',
-  'two\nlines',
-  'é€😀',
-  [],
-  {},
-  [null],
-  ['x'],
-  { __proto__: null, a: 1 } as Json,
-  'x'.repeat(100_000),
-];
-
-/** Keys a careless or hostile writer uses. */
-const NAMES = [
-  '__proto__',
-  'constructor',
-  'toString',
-  'hasOwnProperty',
-  'dependsOn',
-  'candidate_id',
-  'Candidate_Id',
-  'relevance ',
-  '',
-  'budgets',
-  'identity_truth',
-  'policy',
-  'request',
-  'candidates',
-  'ledger',
-];
-
 const fieldMutation: fc.Arbitrary<Mutation> = fc.record({
   level: fc.constant('field' as const),
   op: fc.constantFrom(...FIELD_OPS),
   at: fc.nat(),
   other: fc.nat(),
   value: fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...TRICKY) },
+    { weight: 3, arbitrary: fc.constantFrom(...valuesFor('documents')) },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json> },
   ),
-  name: fc.oneof(fc.constantFrom(...NAMES), fc.string({ maxLength: 8 })),
+  name: fc.oneof(fc.constantFrom(...keysFor('documents')), fc.string({ maxLength: 8 })),
 });
 
 const byteMutation: fc.Arbitrary<Mutation> = fc.record({
@@ -210,28 +154,6 @@ function mutateField(doc: Json, m: Extract<Mutation, { level: 'field' }>): Json 
   }
 }
 
-const NUMBER_TOKENS = [
-  'NaN',
-  'Infinity',
-  '-Infinity',
-  '1e400',
-  '-1e400',
-  '0x10',
-  '01',
-  '+1',
-  '.5',
-  '1.',
-  '4e-400',
-];
-const BAD_UTF8 = [
-  [0xff],
-  [0xc3, 0x28],
-  [0xed, 0xa0, 0x80],
-  [0xe2, 0x82],
-  [0xc0, 0xaf],
-  [0xf4, 0x90, 0x80, 0x80],
-];
-
 /** The text after one byte mutation. */
 function mutateBytes(text: Buffer, m: Extract<Mutation, { level: 'byte' }>): Buffer {
   const n = Math.max(1, text.length);
@@ -271,7 +193,7 @@ function mutateBytes(text: Buffer, m: Extract<Mutation, { level: 'byte' }>): Buf
       // Inside a string where there is one: the place a decoder that guesses would hide it.
       const quote = text.indexOf(0x22, at);
       const where = quote < 0 ? at : quote + 1;
-      const bad = Buffer.from(BAD_UTF8[m.length % BAD_UTF8.length] as number[]);
+      const bad = Buffer.from(BAD_UTF8[m.length % BAD_UTF8.length] as readonly number[]);
       return Buffer.concat([text.subarray(0, where), bad, text.subarray(where)]);
     }
   }

@@ -2,13 +2,11 @@
  * Every input the peers' tests run a strategy on: corpus v1 and v2, each case at each budget
  * (annotations included, no ledger), then generated `agent` pools of 200 candidates.
  */
-import path from 'node:path';
-import { loadCorpus } from '../../src/harness/corpus/folder.js';
-import { generateCase } from '../../src/harness/generate/case-records.js';
-import { caseInputs, strategyInput } from '../../src/harness/study/strategy-input.js';
+import { generateCase } from '../../src/harness/generate/index.js';
+import { caseInputs, strategyInput } from '../../src/harness/study/index.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
-import { ROOT } from './corpus.js';
+import { shippedCorpus } from './corpus.js';
 import { inputAt } from './generated.js';
 
 export interface Labelled {
@@ -20,7 +18,7 @@ export interface Labelled {
 export function referenceInputs(generated = 2): Labelled[] {
   const out: Labelled[] = [];
   for (const dir of ['compiler-v1', 'compiler-v2']) {
-    const corpus = loadCorpus(path.join(ROOT, 'corpus', dir));
+    const { corpus } = shippedCorpus(dir);
     for (const kase of corpus.cases)
       for (const budget of BUDGETS)
         out.push({

@@ -4,7 +4,7 @@
  * so a plug-in dropped into strategies/ changes neither.
  */
 
-import type { FindingsRun } from '../../src/harness/report/findings-page.js';
+import type { FindingsRun } from '../../src/harness/report/index.js';
 import { derivedFiles, prefixOf } from '../../src/harness/runfolder/rows.js';
 import type { CompilationLine, Corpus, Row } from '../../src/harness/types.js';
 import { REPORT_STRATEGIES } from '../../src/harness/vocabulary.js';

@@ -5,14 +5,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ledgerDirFor, loadLedger } from '../../src/harness/corpus/ledger.js';
 import { InputError } from '../../src/harness/errors.js';
-import { NO_METRICS } from '../../src/harness/metrics/scores.js';
+import { NO_METRICS } from '../../src/harness/metrics/index.js';
 import { readRunFolder, runReportFiles } from '../../src/harness/runfolder/index.js';
-import { runStudy } from '../../src/harness/study/study.js';
 import { checkRunFolder, type Disagreement } from '../../src/harness/study/validate-run.js';
 import type { Corpus, Strategy } from '../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../src/harness/vocabulary.js';
+import { study } from './study.js';
 
 /** Where an edit went: the file and its 1-based line (none for a whole file). */
 export interface Edited {
@@ -412,34 +411,6 @@ export async function checkEdited(run: string, tmp: string, name: string, strate
   return { edited, found, unchecked };
 }
 
-/** A study of `strategies` in this thread, into `out` with the ledger named; stopped after `stopAt` rows. */
-export async function threadRun(
-  corpus: Corpus,
-  strategies: readonly Strategy[],
-  out: string,
-  o: {
-    readonly stopAt?: number;
-    readonly resume?: boolean;
-    /** Told how many rows of a stopped run were kept. */
-    readonly onStart?: (kept: number) => void;
-  } = {},
-) {
-  const ledgerDir = ledgerDirFor(corpus);
-  const stop = new AbortController();
-  return runStudy({
-    corpus,
-    ledger: loadLedger(ledgerDir, corpus),
-    ledgerDir,
-    where: { in: 'thread', strategies },
-    folder: { dir: out, resume: o.resume === true, version: 'test', command: ['ctxbench', 'study'] },
-    onStart: (kept) => o.onStart?.(kept),
-    onRow: (_row, done) => {
-      if (done === o.stopAt) stop.abort(new Error('stopped by the test'));
-    },
-    signal: stop.signal,
-  });
-}
-
 /** Edits to a stopped run's kept rows and compilations before `--resume`. */
 export const PARTIAL_EDITS: Readonly<Record<string, (partial: string) => Edited>> = {
   "a kept row's figure": (p) =>
@@ -488,7 +459,7 @@ export async function resumeEdited(
   const before = snapshot(`${out}.partial`);
   let error: InputError | null = null;
   try {
-    await threadRun(corpus, strategies, out, { resume: true });
+    await study({ corpus, strategies, out, resume: true });
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     error = e;
@@ -510,9 +481,9 @@ const snapshot = (dir: string) =>
  */
 export async function runFolderFigures(corpus: Corpus, strategies: readonly Strategy[], tmp: string) {
   const run = path.join(tmp, 'figures-run');
-  await threadRun(corpus, strategies, run);
+  await study({ corpus, strategies, out: run });
   const stopped = path.join(tmp, 'figures-stopped');
-  await threadRun(corpus, strategies, stopped, { stopAt: 20 });
+  await study({ corpus, strategies, out: stopped, stopAt: 20 });
   const folder = new Map<string, Awaited<ReturnType<typeof checkEdited>>>();
   for (const name of Object.keys(FOLDER_EDITS))
     folder.set(name, await checkEdited(run, tmp, name, strategies));

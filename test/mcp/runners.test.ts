@@ -7,19 +7,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Runners } from '../../src/mcp/runners.js';
-import { tempDir } from '../helpers/cli.js';
+import { nestedValue } from '../helpers/break-it.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** Long for an honest check of nothing on a loaded machine: only a failure waits it out. */
 const TIMEOUT = 120_000;
 const runners = new Runners({ timeout: TIMEOUT, roots: [tempDir('mcp-runners')] }, 1_000_000);
 afterAll(() => runners.close());
-
-/** A list nested `depth` deep, built without recursion. */
-function nested(depth: number): unknown[] {
-  let value: unknown[] = [];
-  for (let k = 1; k < depth; k++) value = [value];
-  return value;
-}
 
 /** The call's result, or a failure once TIMEOUT has passed: a pool that lost the call fails here, not in a hang. */
 const answer = (args: Record<string, unknown>) =>
@@ -36,7 +30,7 @@ const EMPTY_CHECK = ['[]\n', 'check: 0 problems, 0 warnings'];
 
 describe('arguments a runner cannot be handed', () => {
   it.each([
-    ['nested 100,000 deep', nested(100_000), 'Maximum call stack size exceeded'],
+    ['nested 100,000 deep', nestedValue(100_000), 'Maximum call stack size exceeded'],
     ['a function', () => 1, 'could not be cloned'],
   ])('%s: an error result, and the next call is answered', async (_what, value, why) => {
     const r = await answer({ candidates: value });

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { generateAgentCase } from '../../src/harness/generate/agent.js';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
+import { generateCase } from '../../src/harness/generate/index.js';
 import type { Admission, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import aider, { identWeight } from '../../strategies/aider-repomap.js';
-import { asBundle } from '../helpers/compiled.js';
+import { asBundle, measured } from '../helpers/compiled.js';
 import { inputAt } from '../helpers/generated.js';
 import { cand, strategyInputAt as input, rendered } from '../helpers/pool.js';
 import { referenceInputs } from '../helpers/reference-inputs.js';
@@ -30,7 +29,7 @@ describe("aider-repomap: Aider's search accepts a map within 15% of the budget",
 
   it('keeps a map up to 15% over the budget, and the harness measures the overshoot', () => {
     const budget = Math.ceil(both / 1.14);
-    const out = asBundle(compileWith(aider, input(budget, pool)));
+    const out = asBundle(measured(aider, input(budget, pool)));
     expect(out.admitted).toEqual(['a', 'b']);
     expect(out.renderedTokens).toBe(both);
     expect(out.renderedTokens).toBeGreaterThan(budget);
@@ -39,7 +38,7 @@ describe("aider-repomap: Aider's search accepts a map within 15% of the budget",
   it('rejects a map more than 15% over and searches down to one that fits', () => {
     const budget = Math.floor(both / 1.16);
     expect(rendered(300)).toBeLessThanOrEqual(budget);
-    const out = asBundle(compileWith(aider, input(budget, pool)));
+    const out = asBundle(measured(aider, input(budget, pool)));
     expect(out.admitted).toEqual(['b']);
     expect(out.renderedTokens).toBe(rendered(300));
   });
@@ -172,7 +171,7 @@ describe('aider-repomap: every reference case and budget runs', () => {
   it('a bundle in every cell, never over by 15% or more, the same on a second run', () => {
     let over = 0;
     for (const { name, i } of cells) {
-      const out = asBundle(compileWith(aider, i));
+      const out = asBundle(measured(aider, i));
       expect((out.renderedTokens - i.budget) / i.budget, name).toBeLessThan(0.15);
       if (out.renderedTokens > i.budget) over += 1;
       expect(JSON.stringify(aider.assemble(i)), name).toBe(JSON.stringify(aider.assemble(i)));
@@ -182,9 +181,9 @@ describe('aider-repomap: every reference case and budget runs', () => {
   });
 
   it('a generated 200-candidate agent pool, every budget', () => {
-    const g = generateAgentCase('aider-repomap-1', 200, 'agent-200');
+    const g = generateCase('aider-repomap-1', 200, 'agent-200', 'agent');
     for (const b of BUDGETS) {
-      const out = compileWith(aider, inputAt(g, b));
+      const out = measured(aider, inputAt(g, b));
       expect(out.outcome, b).toBe('bundle');
     }
   });

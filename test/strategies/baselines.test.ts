@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate, ContextRequest } from '../../src/compiler/index.js';
 import { defaultFormPool } from '../../src/harness/kit/index.js';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { Strategy, StrategyInput } from '../../src/harness/types.js';
 import dump from '../../strategies/dump.js';
 import gated from '../../strategies/gated.js';
 import topk from '../../strategies/topk.js';
 import weighted from '../../strategies/weighted.js';
-import { asBundle, asRefusal, recordOf } from '../helpers/compiled.js';
+import { asBundle, asRefusal, measured, recordOf } from '../helpers/compiled.js';
 import { cand, policy, rendered, req } from '../helpers/pool.js';
 
 const input = (budget: number, candidates: ContextCandidate[], over: Partial<ContextRequest> = {}) => ({
@@ -26,7 +25,7 @@ function admitted(s: Strategy, i: StrategyInput): string[] {
 
 /** reason_code per candidate in the trace the harness records. */
 function reasons(s: Strategy, i: StrategyInput): Record<string, string> {
-  const entries = recordOf(compileWith(s, i)).trace.entries;
+  const entries = recordOf(measured(s, i)).trace.entries;
   return Object.fromEntries(entries.map((e) => [e.candidate_id, e.reason_code]));
 }
 
@@ -82,7 +81,7 @@ describe('dump: the default-form pool in id order, cut from the end', () => {
 
   it('ends with an empty bundle of 4 tokens when no item fits', () => {
     // one item renders 10 + 3 + 4 = 17 > 16; the empty bundle is the header alone
-    const out = compileWith(dump, input(16, [cand('a'), cand('b')]));
+    const out = measured(dump, input(16, [cand('a'), cand('b')]));
     const bundle = asBundle(out);
     expect([bundle.admitted, bundle.renderedTokens]).toEqual([[], 4]);
   });
@@ -267,7 +266,7 @@ describe.each([dump, topk, weighted, gated])(
     const ids = pool.map((c) => c.candidate_id).sort();
 
     it('at budget 3, below the 4-token frame, it fails: even the empty bundle overruns', () => {
-      const out = compileWith(s, input(3, pool));
+      const out = measured(s, input(3, pool));
       expect(asRefusal(out).reason).toBe('INSUFFICIENT_BUDGET');
       expect(recordOf(out).trace.entries.map((e) => e.candidate_id)).toEqual(ids);
     });
@@ -277,7 +276,7 @@ describe.each([dump, topk, weighted, gated])(
       const sel = s.assemble(i);
       expect('refusal' in sel).toBe(false);
       expect(Array.isArray((sel as { admitted: unknown }).admitted)).toBe(true);
-      const out = compileWith(s, i);
+      const out = measured(s, i);
       expect(asBundle(out).record.trace.entries.map((e) => e.candidate_id)).toEqual(ids);
     });
   },

@@ -2,12 +2,12 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
 import { ingest } from '../../src/harness/ingest/ingest.js';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { Corpus, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import bm25 from '../../strategies/bm25.js';
-import { tempDir } from '../helpers/cli.js';
+import { measured } from '../helpers/compiled.js';
 import { MAX_BYTES, MESSAGES, makeProject } from '../helpers/ingest-fixture.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The fixture repository of the ingest tests, ingested once: a real pool, labelled forms.
 const tmp = tempDir('bm25-ingested');
@@ -33,7 +33,7 @@ describe('bm25 on an ingested repository', () => {
   it('answers every case at every budget within it: the task first, then whole files', () => {
     expect(corpus.cases.length).toBeGreaterThan(3);
     for (const [name, budget, input] of inputs()) {
-      const out = compileWith(bm25, input);
+      const out = measured(bm25, input);
       expect(out.outcome, `${name} ${budget}`).toBe('bundle');
       if (out.outcome !== 'bundle') continue;
       expect(out.renderedTokens).toBeLessThanOrEqual(input.budget);

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../src/compiler/index.js';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
 import bm25, { bm25Select, documentText, HITS, ranking, splitPool } from '../../strategies/bm25.js';
 import topk from '../../strategies/topk.js';
-import { asBundle, asRefusal } from '../helpers/compiled.js';
+import { asBundle, asRefusal, measured } from '../helpers/compiled.js';
 import { admittedOf, cand, rendered, strategyInputAt } from '../helpers/pool.js';
 
 /** The task: the MANDATORY candidate in the role `task`, whose text is the query. */
@@ -64,7 +63,7 @@ describe('bm25 ranks whole files by Lucene BM25 (k1 0.9, b 0.4)', () => {
     const reversed = pool.map((c) => ({ ...c, relevance: 1 - c.relevance }));
     expect(admittedOf(bm25.assemble(strategyInputAt(budget, reversed)))).toEqual(['task', 'q1', 'q2']);
     // topk, which reads relevance, takes q3 first: the two rules really differ on this pool.
-    expect(asBundle(compileWith(topk, strategyInputAt(budget, pool))).admitted).toContain('q3');
+    expect(asBundle(measured(topk, strategyInputAt(budget, pool))).admitted).toContain('q3');
   });
 });
 
@@ -74,7 +73,7 @@ describe('bm25 fills as SWE-bench does: whole files in rank order, the prompt fi
   const budget = rendered(10, 20, 20, 20);
 
   it('skips a file that does not fit and tries the next (the default)', () => {
-    const out = asBundle(compileWith(bm25, strategyInputAt(budget, pool)));
+    const out = asBundle(measured(bm25, strategyInputAt(budget, pool)));
     expect(out.admitted).toEqual(['task', 'd1', 'd2', 'b7']);
     expect(out.renderedTokens).toBe(budget);
     expect(out.extras).toEqual({ ranked: ['d1', 'd3', 'd2', 'b7'], skipped: 1 });
@@ -91,7 +90,7 @@ describe('bm25 fills as SWE-bench does: whole files in rank order, the prompt fi
     expect(fits).toEqual(['rules', 'task', 'd1']);
     // "token" in the instruction is no query term: d2 ("token") is not lifted above d3.
     expect(splitPool(withRules).query).toBe('token lexer');
-    const refusal = asRefusal(compileWith(bm25, strategyInputAt(rendered(10, 10) - 1, withRules)));
+    const refusal = asRefusal(measured(bm25, strategyInputAt(rendered(10, 10) - 1, withRules)));
     expect(refusal.reason).toBe('INSUFFICIENT_BUDGET');
   });
 
@@ -151,10 +150,7 @@ describe(`bm25 never overruns the budget (fast-check, seed ${SEED})`, () => {
         fc.nat(3000),
         fc.constantFrom('skip' as const, 'stop' as const),
         (p, budget, fill) => {
-          const out = compileWith(
-            { ...bm25, assemble: (i) => bm25Select(i, fill) },
-            strategyInputAt(budget, p),
-          );
+          const out = measured({ ...bm25, assemble: (i) => bm25Select(i, fill) }, strategyInputAt(budget, p));
           if (out.outcome === 'refusal') expect(rendered(p[0]?.token_count ?? 0)).toBeGreaterThan(budget);
           else expect(asBundle(out).renderedTokens).toBeLessThanOrEqual(budget);
         },

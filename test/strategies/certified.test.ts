@@ -5,11 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type ContextCandidate, compileContext, validateResult } from '../../src/compiler/index.js';
-import { generateCase } from '../../src/harness/generate/case-records.js';
-import { certified, loadExact } from '../../src/harness/kit/index.js';
-import { auditOf } from '../../src/harness/kit/legality.js';
-import { objectiveOf } from '../../src/harness/kit/objective.js';
-import { compileAwaited } from '../../src/harness/study/measure-answer.js';
+import { generateCase } from '../../src/harness/generate/index.js';
+import { auditOf, certified, loadExact, objectiveOf } from '../../src/harness/kit/index.js';
+import { compileAwaited } from '../../src/harness/study/index.js';
 import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import v2 from '../../strategies/compiler-v2.js';
 import { inputAt } from '../helpers/generated.js';

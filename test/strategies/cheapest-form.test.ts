@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import cheapestForm from '../../strategies/cheapest-form.js';
 import gated from '../../strategies/gated.js';
-import { asBundle } from '../helpers/compiled.js';
+import { asBundle, measured } from '../helpers/compiled.js';
 import { cand, policy, rendered, req } from '../helpers/pool.js';
 
 const input = (budget: number, candidates: StrategyInput['candidates']): StrategyInput => ({
@@ -26,17 +25,17 @@ describe('cheapest-form: the gated greedy over every legal form', () => {
 
   it('takes the cheapest legal form, where the gated baseline can only see the default', () => {
     const budget = rendered(40, 50);
-    expect(asBundle(compileWith(cheapestForm, input(budget, pool))).admitted).toEqual(['note', 'obs-anchor']);
-    expect(asBundle(compileWith(gated, input(budget, pool))).admitted).toEqual(['note']);
+    expect(asBundle(measured(cheapestForm, input(budget, pool))).admitted).toEqual(['note', 'obs-anchor']);
+    expect(asBundle(measured(gated, input(budget, pool))).admitted).toEqual(['note']);
   });
 
   it('never admits a form that fails a gate, however cheap', () => {
     const stale = pool.map((c) => (c.candidate_id === 'obs-anchor' ? { ...c, scope_eligible: false } : c));
-    expect(asBundle(compileWith(cheapestForm, input(10_000, stale))).admitted).toEqual(['note', 'obs-full']);
+    expect(asBundle(measured(cheapestForm, input(10_000, stale))).admitted).toEqual(['note', 'obs-full']);
   });
 
   it('is scored like every other strategy: the harness prices and hashes its selection', () => {
-    const out = asBundle(compileWith(cheapestForm, input(10_000, pool)));
+    const out = asBundle(measured(cheapestForm, input(10_000, pool)));
     expect(out.renderedTokens).toBe(rendered(40, 50));
     expect(out.record.bundle_hash).toMatch(/^[0-9a-f]{64}$/);
   });

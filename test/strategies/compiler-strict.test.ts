@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import compiler from '../../strategies/compiler.js';
 import compilerStrict from '../../strategies/compiler-strict.js';
-import { asBundle, asRefusal } from '../helpers/compiled.js';
+import { asBundle, asRefusal, measured } from '../helpers/compiled.js';
 import { cand, policy, req } from '../helpers/pool.js';
 
 describe('compiler-strict is the compiler under required_missing "refuse"', () => {
@@ -16,15 +15,15 @@ describe('compiler-strict is the compiler under required_missing "refuse"', () =
 
   it('refuses REQUIRED content without a legal form, which the reference silently omits', () => {
     const pool = [cand('r', { requirement: 'REQUIRED', scope_eligible: false }), cand('d')];
-    expect(asBundle(compileWith(compiler, input(pool))).admitted).toEqual(['d']);
-    const strict = compileWith(compilerStrict, input(pool));
+    expect(asBundle(measured(compiler, input(pool))).admitted).toEqual(['d']);
+    const strict = measured(compilerStrict, input(pool));
     expect(asRefusal(strict).reason).toBe('REQUIRED_INELIGIBLE');
   });
 
   it('agrees with the compiler when nothing is missing, even with a corpus-default policy', () => {
     const pool = [cand('m', { requirement: 'MANDATORY' }), cand('d')];
-    expect(asBundle(compileWith(compilerStrict, input(pool))).result).toEqual(
-      asBundle(compileWith(compiler, input(pool))).result,
+    expect(asBundle(measured(compilerStrict, input(pool))).result).toEqual(
+      asBundle(measured(compiler, input(pool))).result,
     );
   });
 });

@@ -6,16 +6,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateBundle, validateResult } from '../../src/compiler/index.js';
-import { generateCase } from '../../src/harness/generate/case-records.js';
-import { solveExact } from '../../src/harness/kit/exact/solve.js';
-import { auditOf } from '../../src/harness/kit/legality.js';
-import { compileAwaited } from '../../src/harness/study/measure-answer.js';
+import { generateCase } from '../../src/harness/generate/index.js';
+import { auditOf, loadExact } from '../../src/harness/kit/index.js';
+import { compileAwaited } from '../../src/harness/study/index.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import v2 from '../../strategies/compiler-v2.js';
 import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
 import { inputAt } from '../helpers/generated.js';
 import { policy } from '../helpers/pool.js';
+
+const { solveExact } = await loadExact();
 
 interface Tally {
   feasible: number;

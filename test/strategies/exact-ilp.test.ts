@@ -12,16 +12,17 @@ import {
   defaultPolicy,
   renderedCost,
 } from '../../src/compiler/index.js';
-import { generateCase } from '../../src/harness/generate/case-records.js';
+import { generateCase } from '../../src/harness/generate/index.js';
 import { BundleModel } from '../../src/harness/kit/exact/ilp.js';
 import { optimise, requirementsOf } from '../../src/harness/kit/exact/optimise.js';
-import { solveExact } from '../../src/harness/kit/exact/solve.js';
-import { legalityProblems } from '../../src/harness/kit/legality.js';
+import { legalityProblems, loadExact } from '../../src/harness/kit/index.js';
 import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { randomCase, runs, tieCase } from '../helpers/arbitrary.js';
 import { inputAt } from '../helpers/generated.js';
 import { cand, policy, req } from '../helpers/pool.js';
+
+const { solveExact } = await loadExact();
 
 const SEED = 90210;
 const inputOf = (request: ContextRequest, candidates: readonly ContextCandidate[]): StrategyInput => ({

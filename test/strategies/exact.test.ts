@@ -9,14 +9,15 @@ import {
   validateBundle,
   validateResult,
 } from '../../src/compiler/index.js';
-import type { Certificate } from '../../src/harness/kit/exact/certificate.js';
-import { solveExact } from '../../src/harness/kit/exact/solve.js';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
+import type { Certificate } from '../../src/harness/kit/index.js';
+import { loadExact } from '../../src/harness/kit/index.js';
 import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import exact from '../../strategies/exact.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
-import { asBundle } from '../helpers/compiled.js';
+import { asBundle, measured } from '../helpers/compiled.js';
 import { cand, policy, req } from '../helpers/pool.js';
+
+const { solveExact } = await loadExact();
 
 const SEED = 4242;
 const inputOf = (
@@ -106,7 +107,7 @@ describe('exact finds the bundle the compiler falsely refuses', () => {
     expect(compileContext(input.request, pool, input.policy).result.failure?.reason).toBe(
       'UNSATISFIED_DEPENDENCY',
     );
-    const out = asBundle(compileWith(exact, input));
+    const out = asBundle(measured(exact, input));
     expect(out.admitted).toEqual(['x-full']);
     expect(out.extras.proven_optimal).toBe(true);
     expect(validateBundle(out.bundle, input.request, pool)).toEqual([]);
@@ -124,7 +125,7 @@ describe('exact finds the bundle the compiler falsely refuses', () => {
       cand('full', { content_identity: 'incident', requirement: 'REQUIRED', token_count: 400 }),
     ];
     const input = inputOf(req(1000), pool);
-    expect(asBundle(compileWith(exact, input)).admitted).toEqual(['full']);
+    expect(asBundle(measured(exact, input)).admitted).toEqual(['full']);
   });
 });
 
@@ -136,7 +137,7 @@ describe(`exact agrees with brute force on random pools (seed ${SEED})`, () => {
       fc.property(randomCase(14), ({ request, candidates }) => {
         const input = inputOf(request, candidates);
         const brute = bruteForce(input);
-        const out = compileWith(exact, input);
+        const out = measured(exact, input);
         expect(out.extras.proven_optimal ?? true).toBe(true);
         if (brute === null) {
           infeasible++;
@@ -228,7 +229,7 @@ describe('the search is bounded by nodes, never by a clock', () => {
     expect(full.extras?.proven_optimal).toBe(true);
     for (const limit of [1, 10, 50]) {
       const capped = asBundle(
-        compileWith(
+        measured(
           {
             name: 'capped',
             description: '',

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
 import langchainReorder, { litmReordering } from '../../strategies/langchain-reorder.js';
 import topk from '../../strategies/topk.js';
 import { runs } from '../helpers/arbitrary.js';
-import { asRefusal } from '../helpers/compiled.js';
+import { asRefusal, measured } from '../helpers/compiled.js';
 import { admittedOf as admitted, cand, strategyInputAt as input } from '../helpers/pool.js';
 import { referenceInputs } from '../helpers/reference-inputs.js';
 
@@ -81,7 +80,7 @@ describe("langchain-reorder: topk's selection, laid out by the transformer", () 
   });
 
   it('refuses as topk does when even the empty bundle overruns', () => {
-    expect(asRefusal(compileWith(langchainReorder, input(3, five))).reason).toBe('INSUFFICIENT_BUDGET');
+    expect(asRefusal(measured(langchainReorder, input(3, five))).reason).toBe('INSUFFICIENT_BUDGET');
   });
 });
 
@@ -90,8 +89,8 @@ describe('langchain-reorder on every reference input', () => {
     for (const { label, input: i } of referenceInputs()) {
       const first = langchainReorder.assemble(i);
       expect(JSON.stringify(langchainReorder.assemble(i)), label).toBe(JSON.stringify(first));
-      const mine = compileWith(langchainReorder, i);
-      const theirs = compileWith(topk, i);
+      const mine = measured(langchainReorder, i);
+      const theirs = measured(topk, i);
       expect(mine.outcome, label).toBe(theirs.outcome);
       if (mine.outcome !== 'bundle' || theirs.outcome !== 'bundle') continue;
       expect([...mine.admitted].sort(), label).toEqual([...theirs.admitted].sort());

@@ -9,10 +9,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../src/compiler/index.js';
 import { orderByRole } from '../../src/harness/kit/index.js';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
 import langchainTrim, { trimLast } from '../../strategies/langchain-trim.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
-import { asBundle, asRefusal } from '../helpers/compiled.js';
+import { asBundle, asRefusal, measured } from '../helpers/compiled.js';
 import { realTrim } from '../helpers/langchain.js';
 import { admittedOf as admitted, cand, strategyInputAt as input, policy } from '../helpers/pool.js';
 import { referenceInputs } from '../helpers/reference-inputs.js';
@@ -89,8 +88,8 @@ describe('langchain-trim: the most recent messages in role order that fit, the s
 
   it('keeps nothing when the system message alone does not fit, and refuses under the header', () => {
     // z-sys alone renders 17
-    expect(asBundle(compileWith(langchainTrim, input(16, pool))).admitted).toEqual([]);
-    expect(asRefusal(compileWith(langchainTrim, input(3, pool))).reason).toBe('INSUFFICIENT_BUDGET');
+    expect(asBundle(measured(langchainTrim, input(16, pool))).admitted).toEqual([]);
+    expect(asRefusal(measured(langchainTrim, input(3, pool))).reason).toBe('INSUFFICIENT_BUDGET');
   });
 
   it('treats no message as the system one when the pool has no instruction', () => {
@@ -134,7 +133,7 @@ describe('langchain-trim on every reference input', () => {
     for (const { label, input: i } of referenceInputs()) {
       const first = langchainTrim.assemble(i);
       expect(JSON.stringify(langchainTrim.assemble(i)), label).toBe(JSON.stringify(first));
-      const out = compileWith(langchainTrim, i);
+      const out = measured(langchainTrim, i);
       expect(out.outcome, label).not.toBe('error');
       if (out.outcome !== 'bundle') continue;
       expect(out.renderedTokens, label).toBeLessThanOrEqual(i.budget);

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate, ContextRequest } from '../../src/compiler/index.js';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { CaseLedger, Selection } from '../../src/harness/types.js';
 import oracle from '../../strategies/oracle.js';
-import { asError } from '../helpers/compiled.js';
+import { asError, measured } from '../helpers/compiled.js';
 import { cand, EVERY_CLASS, ledger, policy, req } from '../helpers/pool.js';
 
 const input = (
@@ -184,6 +183,6 @@ describe('oracle: named refusals', () => {
     const bare = { request: req(100), candidates: [cand('m')], policy: policy(), budget: 100 };
     expect(oracle.readsLedger).toBe(true);
     expect(() => oracle.assemble(bare)).toThrow(/ledger/);
-    expect(asError(compileWith(oracle, bare)).message).toMatch(/oracle threw: .*ledger/);
+    expect(asError(measured(oracle, bare)).message).toMatch(/oracle threw: .*ledger/);
   });
 });

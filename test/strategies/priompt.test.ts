@@ -5,19 +5,18 @@
  * order and the base-prompt refusal; random pools check the binary search against a linear scan
  * of every level; every reference case and budget runs without an error row or an overshoot.
  */
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadCorpus, requestAt } from '../../src/harness/corpus/folder.js';
-import { generateCase } from '../../src/harness/generate/case-records.js';
+import { requestAt } from '../../src/harness/corpus/index.js';
+import { generateCase } from '../../src/harness/generate/index.js';
 import { costOf } from '../../src/harness/kit/index.js';
-import { compileWith } from '../../src/harness/study/measure-answer.js';
 import type { Corpus, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import priompt, { BASE_PRIORITY, priorityLevels, promptOf, renderAt } from '../../strategies/priompt.js';
 import topk from '../../strategies/topk.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
-import { ROOT } from '../helpers/corpus.js';
+import { measured } from '../helpers/compiled.js';
+import { shippedCorpus } from '../helpers/corpus.js';
 import { inputAt } from '../helpers/generated.js';
 import { cand, strategyInputAt as input, policy } from '../helpers/pool.js';
 
@@ -94,7 +93,7 @@ describe("priompt's cutoff: all scopes at or above p*, none below, p* the lowest
     expect(diagnostic).toContain(
       'TooManyTokensForBasePriority: Base prompt estimated token count is 4 with 0 tokens reserved, which is higher than the limit 3.',
     );
-    const out = compileWith(priompt, input(3, six));
+    const out = measured(priompt, input(3, six));
     expect(out.outcome).toBe('refusal');
   });
 });
@@ -135,7 +134,7 @@ function everyCell(corpus: Corpus): number {
         policy: corpus.policy,
         budget: request.usable_token_budget,
       };
-      const out = compileWith(priompt, i);
+      const out = measured(priompt, i);
       const where = `${c.name}/${level}`;
       expect(out.outcome, where).not.toBe('error');
       if (out.outcome === 'bundle') expect(out.renderedTokens, where).toBeLessThanOrEqual(i.budget);
@@ -149,7 +148,7 @@ function everyCell(corpus: Corpus): number {
 
 describe('every reference case and budget', () => {
   it.each(['compiler-v1', 'compiler-v2'])('corpus/%s', (name) => {
-    const corpus = loadCorpus(path.join(ROOT, 'corpus', name));
+    const { corpus } = shippedCorpus(name);
     expect(everyCell(corpus)).toBe(corpus.cases.length * BUDGETS.length);
   });
 
@@ -158,7 +157,7 @@ describe('every reference case and budget', () => {
       const g = generateCase(`priompt-agent/${k}`, 200, 'generated', 'agent');
       for (const level of BUDGETS) {
         const i = inputAt(g, level);
-        const out = compileWith(priompt, i);
+        const out = measured(priompt, i);
         expect(out.outcome, `${k}/${level}`).not.toBe('error');
         if (out.outcome === 'bundle') expect(out.renderedTokens).toBeLessThanOrEqual(i.budget);
       }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileAnswer } from '../../src/harness/study/measure-answer.js';
-import { assembleAwaited } from '../../src/harness/study/sandbox.js';
+import { compileAwaited } from '../../src/harness/study/index.js';
 import type { Strategy, StrategyInput } from '../../src/harness/types.js';
 import promptTsx from '../../strategies/prompt-tsx.js';
 import { asBundle, asRefusal } from '../helpers/compiled.js';
@@ -9,7 +8,7 @@ import { referenceInputs } from '../helpers/reference-inputs.js';
 
 // The strategy answers by a promise (the renderer is asynchronous); the harness awaits it.
 const peer = promptTsx as unknown as Strategy;
-const measured = async (i: StrategyInput) => compileAnswer(peer.name, i, await assembleAwaited(peer, i));
+const measured = (i: StrategyInput) => compileAwaited(peer, i);
 const admitted = async (i: StrategyInput) => {
   const sel = await promptTsx.assemble(i);
   if (!('admitted' in sel)) throw new Error(`refused: ${JSON.stringify(sel)}`);
@@ -73,11 +72,9 @@ describe('prompt-tsx on every reference case and budget', () => {
   const cells = referenceInputs(0).map(({ label, input }) => [label, input] as const);
 
   it.each(cells)('%s: answers, within the budget, the same twice', async (_n, i) => {
-    const first = await assembleAwaited(peer, i);
-    const again = await assembleAwaited(peer, i);
-    expect(first.ok, first.ok ? '' : first.message).toBe(true);
-    expect(again).toEqual(first);
-    const out = compileAnswer(peer.name, i, first);
+    const out = await measured(i);
+    expect(out.outcome, out.outcome === 'error' ? out.message : '').not.toBe('error');
+    expect(await measured(i)).toEqual(out);
     // Its tokenizer is the study's ruler and prompt-tsx guarantees count <= budget.
     if (out.outcome === 'bundle') expect(out.renderedTokens).toBeLessThanOrEqual(i.budget);
     else expect(out.outcome).toBe('refusal');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../src/compiler/index.js';
-import { compileTiered, DEPTHS, tierOf } from '../../src/harness/kit/tiered.js';
+import { compileTiered, DEPTHS, tierOf } from '../../src/harness/kit/index.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import { cand, policy, rendered, req } from '../helpers/pool.js';
 

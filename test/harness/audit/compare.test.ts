@@ -3,10 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anythingChanged, changesOf, compareRuns } from '../../../src/harness/compare/runs.js';
 import { InputError } from '../../../src/harness/errors.js';
-import { type RunFolder, readRunFolder, sameCorpus } from '../../../src/harness/runfolder/read.js';
+import { type RunFolder, readRunFolder, sameCorpus } from '../../../src/harness/runfolder/index.js';
 import type { Row } from '../../../src/harness/types.js';
-import { tempDir } from '../../helpers/cli.js';
 import { row } from '../../helpers/rows.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('compare-unit');
 

@@ -1,19 +1,23 @@
 import seedrandom from 'seedrandom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleToJSON, readBundle, readResult, resultToJSON } from '../../../src/compiler/index.js';
-import { type CheckInputs, checkCompilation } from '../../../src/harness/audit/compilation.js';
-import { generateCase } from '../../../src/harness/generate/case-records.js';
-import { compileAwaited } from '../../../src/harness/study/measure-answer.js';
-import { loadStrategies } from '../../../src/harness/study/registry.js';
-import { caseInputs, strategyInput } from '../../../src/harness/study/strategy-input.js';
+import { checkCompilation } from '../../../src/harness/audit/index.js';
+import { generateCase } from '../../../src/harness/generate/index.js';
+import {
+  caseInputs,
+  compileAwaited,
+  loadStrategies,
+  strategyInput,
+} from '../../../src/harness/study/index.js';
 import type { ValidationRule } from '../../../src/harness/types.js';
 import { BUDGETS, VALIDATION_RULES } from '../../../src/harness/vocabulary.js';
-import { corpus } from '../../helpers/corpus.js';
+import { corpus, referenceLedger } from '../../helpers/corpus.js';
 import { counted, figureRow, n } from '../../helpers/figures.js';
 import { compilerTraced } from '../../helpers/forgeries.js';
 import { inputAt } from '../../helpers/generated.js';
 import { type Doc, GENERATORS } from '../../helpers/mutants.js';
-import { referenceLedger } from '../../helpers/study.js';
+
+type CheckInputs = Parameters<typeof checkCompilation>[1];
 
 const SEED = 'validate-mutants-1';
 const FULL = process.env.CTXBENCH_FULL === '1';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstDifference } from '../../../src/harness/audit/diff.js';
+import { firstDifference } from '../../../src/harness/audit/index.js';
 
 describe('firstDifference: equal values', () => {
   it('is null for structurally equal JSON, whatever the key order', () => {

@@ -10,15 +10,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedExtras, derivedExtrasAwaited } from '../../../src/harness/audit/extras.js';
-import { ledgerDirFor, loadLedger } from '../../../src/harness/corpus/ledger.js';
+import { caseInputs, loadStrategies } from '../../../src/harness/study/index.js';
 import { type Cell, cells } from '../../../src/harness/study/matrix.js';
-import { loadStrategies } from '../../../src/harness/study/registry.js';
 import { checkCell } from '../../../src/harness/study/remeasure.js';
-import { caseInputs } from '../../../src/harness/study/strategy-input.js';
 import type { CaseLedger, Corpus, Row, Strategy, StrategyInfo } from '../../../src/harness/types.js';
-import { tempDir } from '../../helpers/cli.js';
-import { corpus } from '../../helpers/corpus.js';
-import { threadRun } from '../../helpers/run-edits.js';
+import { corpus, referenceLedger } from '../../helpers/corpus.js';
+import { study } from '../../helpers/study.js';
+import { tempDir } from '../../helpers/temp.js';
 
 /** The strategies whose extras their inputs decide; every other one's are its own words. */
 const DERIVED = [
@@ -48,10 +46,10 @@ let stored: Stored[];
 
 beforeAll(async () => {
   c = corpus();
-  ledger = loadLedger(ledgerDirFor(c), c);
+  ledger = referenceLedger();
   strategies = await loadStrategies();
   const dir = path.join(tempDir('derived-extras'), 'run');
-  await threadRun(c, strategies, dir);
+  await study({ corpus: c, strategies, out: dir });
   const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8').trimEnd().split('\n');
   const rows = read('rows.jsonl');
   const lines = read('compilations.jsonl');

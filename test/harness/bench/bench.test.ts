@@ -3,10 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bufferIo } from '../../../src/cli/io.js';
 import { run } from '../../../src/cli/main.js';
-import type { BenchRecord } from '../../../src/harness/bench/bench.js';
 import { measure } from '../../../src/harness/bench/bench-processes.js';
-import { cli, corpusCopy, tempDir } from '../../helpers/cli.js';
+import type { readBaseline } from '../../../src/harness/bench/index.js';
+import { cli, corpusCopy } from '../../helpers/cli.js';
 import { expectMarkdownTable, parseCsv, textTables } from '../../helpers/tables.js';
+import { tempDir } from '../../helpers/temp.js';
+
+/** One task's timing as a bench file holds it. */
+type BenchRecord = ReturnType<typeof readBaseline>['tasks'][number];
 
 const tmp = tempDir('bench');
 

@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { type BenchRecord, readBaseline } from '../../../src/harness/bench/bench.js';
+import { readBaseline } from '../../../src/harness/bench/bench.js';
 import {
-  type Comparison,
   compareBench,
   comparisonSummary,
   comparisonTable,
@@ -14,8 +13,13 @@ import {
   SPREAD_FACTOR,
 } from '../../../src/harness/bench/bench-compare.js';
 import { InputError } from '../../../src/harness/errors.js';
-import { renderTable } from '../../../src/harness/report/table.js';
-import { tempDir } from '../../helpers/cli.js';
+import { renderTable } from '../../../src/harness/report/index.js';
+import { tempDir } from '../../helpers/temp.js';
+
+/** One task's timing as a bench file holds it. */
+type BenchRecord = ReturnType<typeof readBaseline>['tasks'][number];
+/** One task compared with its baseline. */
+type Comparison = ReturnType<typeof compareBench>[number];
 
 const tmp = tempDir('bench-compare');
 const rec = (name: string, median: number, mad: number, outcome = 'bundle x'): BenchRecord => ({

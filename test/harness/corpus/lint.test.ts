@@ -7,12 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../../src/compiler/index.js';
-import { orderRoles } from '../../../src/harness/corpus/compiler-checks.js';
+import { orderRoles, toCandidates } from '../../../src/harness/corpus/index.js';
 import { Findings, type Lint, settle, WARNINGS_TOLD } from '../../../src/harness/corpus/lint.js';
 import { lintManifest } from '../../../src/harness/corpus/lint-files.js';
 import { lintCandidates } from '../../../src/harness/corpus/lint-records.js';
 import { lintPolicy } from '../../../src/harness/corpus/lint-request-policy.js';
-import { toCandidates } from '../../../src/harness/corpus/records.js';
 import { InputError } from '../../../src/harness/errors.js';
 import { CORPUS_DIR } from '../../helpers/corpus.js';
 

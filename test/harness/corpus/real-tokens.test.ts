@@ -10,11 +10,12 @@ import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { LONGEST_RUN, longRunCuts } from '../../../src/harness/corpus/bpe.js';
-import { realTokens } from '../../../src/harness/corpus/real-tokens.js';
-import { strategyStats } from '../../../src/harness/metrics/stats.js';
+import { realTokens } from '../../../src/harness/corpus/index.js';
+import { strategyStats } from '../../../src/harness/metrics/index.js';
 import type { Row } from '../../../src/harness/types.js';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { cli } from '../../helpers/cli.js';
 import { row } from '../../helpers/rows.js';
+import { tempDir } from '../../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));

@@ -18,7 +18,7 @@ import {
   readRequest,
   requestToJSON,
 } from '../../../src/compiler/index.js';
-import { Findings } from '../../../src/harness/corpus/lint.js';
+import { Findings } from '../../../src/harness/corpus/index.js';
 import { lintManifest, lintTruth } from '../../../src/harness/corpus/lint-files.js';
 import { ANNOTATION_KEYS, CANDIDATE_KEYS, lintCandidate } from '../../../src/harness/corpus/lint-records.js';
 import {
@@ -28,11 +28,11 @@ import {
   REQUEST_KEYS,
 } from '../../../src/harness/corpus/lint-request-policy.js';
 import { lintBatchLine } from '../../../src/harness/corpus/lint-target.js';
-import { generateCase } from '../../../src/harness/generate/case-records.js';
+import { generateCase } from '../../../src/harness/generate/index.js';
 import { BUDGETS, EVAL_CLASSES } from '../../../src/harness/vocabulary.js';
+import { lcg, oneFieldAway } from '../../helpers/break-it.js';
 import { CORPUS_DIR, ROOT } from '../../helpers/corpus.js';
 import { SchemaSet } from '../../helpers/json-schema.js';
-import { lcg, mutants } from '../../helpers/record-mutants.js';
 
 const schemas = new SchemaSet(path.join(ROOT, 'schemas'));
 const LEDGER_DIR = path.join(ROOT, 'ledger/compiler-v1');
@@ -162,7 +162,7 @@ describe('schema and lint accept and reject alike', () => {
       const kind = KINDS[name] as Kind;
       let rejected = 0;
       let all = 0;
-      for (const { what, record, deleted } of mutants(kind.base, kind.keys)) {
+      for (const { what, record, deleted } of oneFieldAway(kind.base, kind.keys)) {
         const out = new Findings('f');
         kind.lint(record, out);
         const valid = schemas.valid(kind.schema, asFile(name, record));
@@ -193,7 +193,7 @@ describe('schema and lint accept and reject alike', () => {
 
   it.each(['candidate', 'policy'])('%s: two fields changed at once', (name) => {
     const kind = KINDS[name] as Kind;
-    const singles = [...mutants(kind.base, kind.keys)];
+    const singles = [...oneFieldAway(kind.base, kind.keys)];
     const pick = lcg(name.length);
     for (let n = 0; n < 3000; n++) {
       const a = singles[(pick.next().value as number) % singles.length] as { what: string; record: Json };
@@ -215,15 +215,15 @@ describe('schema and lint accept and reject alike', () => {
     const expected = base.expected['wrong-scope'] as Json;
     const tight = expected.tight as Json;
     const variants: Json[] = [
-      ...[...mutants(budgets, BUDGETS)].map((m) => ({
+      ...[...oneFieldAway(budgets, BUDGETS)].map((m) => ({
         ...base,
         budgets: { ...base.budgets, 'wrong-scope': m.record },
       })),
-      ...[...mutants(expected, BUDGETS)].map((m) => ({
+      ...[...oneFieldAway(expected, BUDGETS)].map((m) => ({
         ...base,
         expected: { ...base.expected, 'wrong-scope': m.record },
       })),
-      ...[...mutants(tight, ['success', 'reason'])].map((m) => ({
+      ...[...oneFieldAway(tight, ['success', 'reason'])].map((m) => ({
         ...base,
         expected: { ...base.expected, 'wrong-scope': { ...expected, tight: m.record } },
       })),
@@ -248,7 +248,7 @@ describe('schema and lint accept and reject alike', () => {
       candidates: read(path.join(CORPUS_DIR, 'wrong-scope.candidates.json')),
       policy: read(path.join(CORPUS_DIR, 'compiler-policy-v1.json')),
     };
-    for (const { what, record } of mutants(line, ['request', 'candidates', 'policy', 'ledger'])) {
+    for (const { what, record } of oneFieldAway(line, ['request', 'candidates', 'policy', 'ledger'])) {
       const found = lintBatchLine(record, 'batch.jsonl:1').flatMap((f) => f.list);
       expect(schemas.valid('batch-line.schema.json', record), `${what}: ${found.map((f) => f.text)}`).toBe(
         found.length === 0,

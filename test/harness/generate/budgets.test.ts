@@ -5,11 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCompilerInputs, defaultPolicy, gate } from '../../../src/compiler/index.js';
-import { generateCase } from '../../../src/harness/generate/case-records.js';
-import { solveExact } from '../../../src/harness/kit/exact/solve.js';
+import { generateCase } from '../../../src/harness/generate/index.js';
+import { loadExact } from '../../../src/harness/kit/index.js';
 import { BUDGETS, PROFILES } from '../../../src/harness/vocabulary.js';
 import { runs } from '../../helpers/arbitrary.js';
 import { inputAt } from '../../helpers/generated.js';
+
+const { solveExact } = await loadExact();
 
 describe.each(PROFILES)('the %s profile', (profile) => {
   it.each([40, 200, runs(400, 1000)])(

@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { checkCompilerInputs, defaultPolicy, gate } from '../../../src/compiler/index.js';
-import { loadCorpus, requestAt } from '../../../src/harness/corpus/folder.js';
-import { ledgerDirFor, loadLedger } from '../../../src/harness/corpus/ledger.js';
-import { generateCase } from '../../../src/harness/generate/case-records.js';
-import { solveExact } from '../../../src/harness/kit/exact/solve.js';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { requestAt } from '../../../src/harness/corpus/index.js';
+import { generateCase } from '../../../src/harness/generate/index.js';
+import { loadExact } from '../../../src/harness/kit/index.js';
+import { cli } from '../../helpers/cli.js';
+import { corpusFolder } from '../../helpers/corpus.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const { solveExact } = await loadExact();
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
@@ -109,9 +112,9 @@ describe('generate --cases: a corpus that study runs like the reference one', ()
     const dir = path.join(tmp, 'corpus');
     const r = await cli('generate', '--seed', 'c1', '--candidates', '40', '--cases', '4', '--out', dir);
     expect(r.code).toBe(0);
-    const corpus = loadCorpus(dir);
+    const { corpus, ledger } = corpusFolder(dir);
     expect(corpus.cases.map((c) => c.name)).toEqual(['gen-c1-0', 'gen-c1-1', 'gen-c1-2', 'gen-c1-3']);
-    expect(loadLedger(ledgerDirFor(corpus), corpus).size).toBe(4);
+    expect(ledger().size).toBe(4);
     for (const kase of corpus.cases) {
       for (const b of ['tight', 'medium', 'roomy'] as const) {
         const request = requestAt(kase, b);

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Change, Commit, Language, TreeEntry } from '../../../src/harness/ingest/ingest-types.js';
 import {
   classifyPath,
@@ -12,12 +11,9 @@ import {
   makeFilter,
 } from '../../../src/harness/ingest/tree-files.js';
 import { git, makeRepository } from '../../helpers/git-fixture.js';
+import { tempDir } from '../../helpers/temp.js';
 
-let tmp: string;
-beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-files-')));
-});
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('files');
 
 describe('classifyPath', () => {
   // path, language, source, test, generated, vendored

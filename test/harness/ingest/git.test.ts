@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
 import {
   commits,
@@ -22,12 +21,9 @@ import {
   makeRepository,
   shallowClone,
 } from '../../helpers/git-fixture.js';
+import { tempDir } from '../../helpers/temp.js';
 
-let tmp: string;
-beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-git-')));
-});
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('git');
 
 /** The InputError `f` throws, failing the test if it throws nothing or something else. */
 function inputError(f: () => unknown): InputError {

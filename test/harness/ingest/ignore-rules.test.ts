@@ -13,9 +13,9 @@ import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { decide, MatchBudget, parseRules } from '../../../src/harness/ingest/ignore-rules.js';
 import { listWorkingTree } from '../../../src/harness/ingest/working-tree.js';
-import { tempDir } from '../../helpers/cli.js';
 import { figureRow, n } from '../../helpers/figures.js';
 import { git, initRepository } from '../../helpers/git-fixture.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 const SEED = 'ignore-rules-1';

@@ -1,17 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commits, openRepository } from '../../../src/harness/ingest/git.js';
 import type { Commit } from '../../../src/harness/ingest/ingest-types.js';
 import { ineligibleReason, neededAtParent, selectCases } from '../../../src/harness/ingest/select.js';
 import { makeRepository, type Step } from '../../helpers/git-fixture.js';
+import { tempDir } from '../../helpers/temp.js';
 
-let tmp: string;
-beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-select-')));
-});
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('select');
 
 const writes = (files: readonly string[], content: string): Step[] =>
   files.map((f) => ({ write: f, content }));

@@ -1,18 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import seedrandom from 'seedrandom';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
 import { openRepository, tree } from '../../../src/harness/ingest/git.js';
 import { treesOf } from '../../../src/harness/ingest/walk.js';
 import { makeRepository, type Step } from '../../helpers/git-fixture.js';
+import { tempDir } from '../../helpers/temp.js';
 
-let tmp: string;
-beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-walk-')));
-});
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('walk');
 
 /**
  * A random history: files written, rewritten with the same or new bytes, deleted, renamed,

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { deltaTable } from '../../../src/harness/compare/comparison-text.js';
 import type { Comparison } from '../../../src/harness/compare/runs.js';
 import { FIGURES, figuresOf, ROW_METRICS, TABLES } from '../../../src/harness/metrics/catalogue.js';
-import { NO_METRICS } from '../../../src/harness/metrics/scores.js';
-import { statsByStrategy } from '../../../src/harness/metrics/stats.js';
-import { headlineTable } from '../../../src/harness/report/headline.js';
+import { NO_METRICS, statsByStrategy } from '../../../src/harness/metrics/index.js';
+import { headlineTable } from '../../../src/harness/report/index.js';
 import { referenceStudy } from '../../helpers/study.js';
 
 describe('the metric catalogue', () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../../src/compiler/index.js';
-import { measureBundle } from '../../../src/harness/metrics/measures.js';
+import { measureBundle } from '../../../src/harness/metrics/index.js';
 import type { CaseLedger } from '../../../src/harness/types.js';
 import { cand, EVERY_CLASS, everyClassPool, ledger, policy, rendered, req } from '../../helpers/pool.js';
 

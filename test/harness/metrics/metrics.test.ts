@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../../src/compiler/index.js';
-import { type Scored, score } from '../../../src/harness/metrics/scores.js';
-import { compileWith } from '../../../src/harness/study/measure-answer.js';
+import { score } from '../../../src/harness/metrics/index.js';
 import type { Expectation, Strategy } from '../../../src/harness/types.js';
-import { asRefusal } from '../../helpers/compiled.js';
+import { asRefusal, measured } from '../../helpers/compiled.js';
 import { cand, EVERY_CLASS, everyClassPool, ledger, policy, rendered, req } from '../../helpers/pool.js';
+
+/** A compilation as the scorer reads it. */
+type Scored = Parameters<typeof score>[0];
 
 /** M = {m1, m2}, S = {s1}; o1 optional, d1 distractor, h1 harmful; anything else is unlisted. */
 const LEDGER = EVERY_CLASS;
@@ -50,7 +52,7 @@ describe('score: a refusal', () => {
       description: 'always refuses',
       assemble: () => ({ refusal: { reason: 'INSUFFICIENT_BUDGET' } }),
     };
-    const out = compileWith(refuser, { request: req(50), candidates: POOL, policy: policy(), budget: 50 });
+    const out = measured(refuser, { request: req(50), candidates: POOL, policy: policy(), budget: 50 });
     expect(asRefusal(out).reason).toBe('INSUFFICIENT_BUDGET');
   });
 

@@ -8,8 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ContextCandidate, defaultPolicy, renderedCost } from '../../../src/compiler/index.js';
-import { loadCorpus } from '../../../src/harness/corpus/folder.js';
-import { ledgerDirFor, loadLedger } from '../../../src/harness/corpus/ledger.js';
+import { ledgerDirFor, loadCorpus, loadLedger } from '../../../src/harness/corpus/index.js';
 import { writeCorpus } from '../../../src/harness/generate/write-case.js';
 import {
   COLUMNS,
@@ -26,14 +25,14 @@ import { measureBundle } from '../../../src/harness/metrics/measures.js';
 import { score } from '../../../src/harness/metrics/scores.js';
 import { rowsOf, statsByStrategy, strategiesOf } from '../../../src/harness/metrics/stats.js';
 import { readRunFolder } from '../../../src/harness/runfolder/index.js';
-import { loadStrategies } from '../../../src/harness/study/registry.js';
+import { loadStrategies } from '../../../src/harness/study/index.js';
 import type { CaseLedger, EvalClass, Row } from '../../../src/harness/types.js';
 import { BUDGETS, EVAL_CLASSES, SELF_CORPUS } from '../../../src/harness/vocabulary.js';
 import { randomCase, runs } from '../../helpers/arbitrary.js';
-import { tempDir } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 import { policy } from '../../helpers/pool.js';
-import { referenceStudy, threadStudy } from '../../helpers/study.js';
+import { finishedStudy, referenceStudy } from '../../helpers/study.js';
+import { tempDir } from '../../helpers/temp.js';
 
 /** The generated corpora's seed and fast-check's: set CTXBENCH_SEED to repeat a run. */
 const SEED = process.env.CTXBENCH_SEED ?? '20261215';
@@ -112,11 +111,11 @@ describe('every measure within its range', () => {
       const dir = path.join(tmp, profile);
       writeCorpus(dir, { seed: `${SEED}-${profile}`, cases, candidates, profile, policy: defaultPolicy() });
       const corpus = loadCorpus(dir);
-      const { rows } = await threadStudy(
+      const { rows } = await finishedStudy({
         corpus,
-        loadLedger(ledgerDirFor(corpus), corpus),
-        await loadStrategies(),
-      );
+        ledger: loadLedger(ledgerDirFor(corpus), corpus),
+        strategies: await loadStrategies(),
+      });
       expect(rows.length).toBe(cases * 3 * strategiesOf(rows).length);
       expect(problems(rows)).toEqual([]);
     },

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { FIGURES, figuresOf } from '../../../src/harness/metrics/catalogue.js';
 import {
   budgetStats,
+  FIGURES,
+  figuresOf,
   mean,
   oracleGap,
   rowsOf,
   strategiesOf,
   strategyStats,
   summary,
-} from '../../../src/harness/metrics/stats.js';
+} from '../../../src/harness/metrics/index.js';
 import type { Row, StrategyStats } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { row } from '../../helpers/rows.js';

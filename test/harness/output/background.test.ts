@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BackgroundWriter } from '../../../src/harness/output/background.js';
-import { LineFile, writeWholeAsync } from '../../../src/harness/output/whole-folder.js';
-import { tempDir } from '../../helpers/cli.js';
+import { writeWholeAsync } from '../../../src/harness/output/index.js';
+import { LineFile } from '../../../src/harness/output/whole-folder.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('background');
 

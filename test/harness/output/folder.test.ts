@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { forEachLine } from '../../../src/harness/corpus/input-files.js';
+import { forEachLine } from '../../../src/harness/corpus/index.js';
 import { UsageError } from '../../../src/harness/errors.js';
-import { checkOut, FolderWriter, LineFile, writeWhole } from '../../../src/harness/output/whole-folder.js';
-import { writeFileAtomic } from '../../../src/harness/output/write-file.js';
-import { tempDir } from '../../helpers/cli.js';
+import { checkOut, FolderWriter, writeFileAtomic, writeWhole } from '../../../src/harness/output/index.js';
+import { LineFile } from '../../../src/harness/output/whole-folder.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('folder');
 let fresh = 0;

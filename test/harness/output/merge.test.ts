@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { InputError, UsageError } from '../../../src/harness/errors.js';
-import { mergeShards } from '../../../src/harness/runfolder/merge.js';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { mergeShards } from '../../../src/harness/runfolder/index.js';
+import { cli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { strategyStats } from '../../../src/harness/metrics/stats.js';
-import { FindingsError, renderFindings } from '../../../src/harness/report/findings-page.js';
+import { strategyStats } from '../../../src/harness/metrics/index.js';
+import { FindingsError, renderFindings } from '../../../src/harness/report/index.js';
 import type { Row } from '../../../src/harness/types.js';
 import { cand, each, findingsRun, pool, study, sum } from '../../helpers/corpus-v2.js';
 

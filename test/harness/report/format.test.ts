@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { count, DIGITS, figure, fixed, int, percent, plural, signed } from '../../../src/harness/format.js';
-import { renderTable } from '../../../src/harness/report/table.js';
+import { renderTable } from '../../../src/harness/report/index.js';
 
 describe('the rule', () => {
   it('separates every count by thousands, small ones included, so a column reads alike', () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { strategyStats } from '../../../src/harness/metrics/stats.js';
-import { headlineTable } from '../../../src/harness/report/headline.js';
-import { renderTable, type Table } from '../../../src/harness/report/table.js';
+import { strategyStats } from '../../../src/harness/metrics/index.js';
+import { headlineTable, renderTable, type Table } from '../../../src/harness/report/index.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { row } from '../../helpers/rows.js';
 

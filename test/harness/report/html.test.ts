@@ -7,16 +7,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { columnOf } from '../../../src/harness/metrics/catalogue.js';
-import { renderedTexts } from '../../../src/harness/metrics/prefix.js';
-import { rowsOf, strategiesOf, strategyStats } from '../../../src/harness/metrics/stats.js';
+import { columnOf, rowsOf, strategiesOf, strategyStats } from '../../../src/harness/metrics/index.js';
 import { CAPS, gridCells, gridOutcome, OUTCOME_LEGEND } from '../../../src/harness/report/grid.js';
 import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
-import { readRunFolder } from '../../../src/harness/runfolder/index.js';
-import { prefixOf, reportTitle } from '../../../src/harness/runfolder/rows.js';
+import { readRunFolder, reportFiles } from '../../../src/harness/runfolder/index.js';
 import type { Row } from '../../../src/harness/types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';
-import { cli, processArgs, tempDir } from '../../helpers/cli.js';
+import { cli, processArgs } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 import {
   countOf,
@@ -27,6 +24,7 @@ import {
   PEERS_HELD,
 } from '../../helpers/peer-rows.js';
 import { row } from '../../helpers/rows.js';
+import { tempDir } from '../../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
@@ -66,11 +64,10 @@ const buttons = (html: string) => [
 
 describe('report.html is the same bytes every time', () => {
   it('two renders of the same rows and compilations, and the one the study wrote, are equal', async () => {
-    const title = reportTitle('compiler-v1');
     // The study's page carries prefix stability, which its rendered texts give.
-    const prefix = await prefixOf(rows, renderedTexts(rows, compilations));
-    const a = await reportHtml(rows, title, compilations, false, prefix);
-    const b = await reportHtml(rows, title, compilations, false, prefix);
+    const render = async () => (await reportFiles(rows, 'compiler-v1', compilations))['report.html'];
+    const a = await render();
+    const b = await render();
     expect(a).toBe(b);
     expect(a).toBe(page);
   });

@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { localizationOf } from '../../../src/harness/metrics/index.js';
-import { reportHtml } from '../../../src/harness/report/html.js';
-import { reportMarkdown } from '../../../src/harness/report/markdown.js';
+import { reportHtml, reportMarkdown } from '../../../src/harness/report/index.js';
 import { INGESTED_TASK_ID, STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { row } from '../../helpers/rows.js';
 

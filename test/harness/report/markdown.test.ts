@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reportMarkdown } from '../../../src/harness/report/markdown.js';
+import { reportMarkdown } from '../../../src/harness/report/index.js';
 import { markdownTable, textTable } from '../../../src/harness/report/table.js';
 import type { Audit, Row } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR, VIOLATION_KINDS } from '../../../src/harness/vocabulary.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../../src/compiler/index.js';
 import { rowsOf, strategyStats } from '../../../src/harness/metrics/index.js';
-import { type FindingsRun, renderFindings } from '../../../src/harness/report/findings-page.js';
+import { type FindingsRun, renderFindings } from '../../../src/harness/report/index.js';
 import type { BudgetName, Row, StrategyStats } from '../../../src/harness/types.js';
 import { AGENT_REPORT, PEERS, REPORT_STRATEGIES } from '../../../src/harness/vocabulary.js';
 import { agentRun } from '../../helpers/agent-200.js';

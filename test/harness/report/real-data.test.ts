@@ -10,13 +10,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FORM_RELEVANCE, RELEVANCE_WEIGHTS } from '../../../src/harness/ingest/relevance-score.js';
 import { localizationOf, type PrefixStability } from '../../../src/harness/metrics/index.js';
-import { renderFindings } from '../../../src/harness/report/findings-page.js';
+import { renderFindings } from '../../../src/harness/report/index.js';
 import { corpusDigest, readRunFolder } from '../../../src/harness/runfolder/index.js';
 import { derivedFiles } from '../../../src/harness/runfolder/rows.js';
 import type { BudgetName } from '../../../src/harness/types.js';
 import { BUDGETS, SELF_CORPUS, selfCorpusArgs } from '../../../src/harness/vocabulary.js';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { cli } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const REPORTS = path.join(ROOT, 'reports', SELF_CORPUS.name);
 const rows = readRunFolder(REPORTS).rows;

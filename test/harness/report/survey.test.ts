@@ -3,7 +3,7 @@
  * out by hand (0 of 10: 0 to 27.75%; 5 of 10: 23.66% to 76.34%).
  */
 import { describe, expect, it } from 'vitest';
-import { wilson } from '../../../src/harness/metrics/stats.js';
+import { wilson } from '../../../src/harness/metrics/index.js';
 import {
   formatRate,
   surveyLines,

@@ -3,21 +3,21 @@
  * five assemblers people ship, resolved to whichever of them have a file.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../../src/harness/errors.js';
-import { listStrategies, pickStrategies } from '../../../src/harness/study/registry.js';
+import { listStrategies } from '../../../src/harness/study/index.js';
+import { pickStrategies } from '../../../src/harness/study/registry.js';
 import { PEERS } from '../../../src/harness/vocabulary.js';
+import { newDir, tempDir } from '../../helpers/temp.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-groups-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('groups');
 
 const probe = (name: string) =>
   `export default { name: '${name}', description: 'admits nothing', assemble(_input: any) { return { admitted: [] as string[] }; } };\n`;
 
 function pluginDir(...names: string[]): string {
-  const dir = fs.mkdtempSync(path.join(tmp, 'strategies-'));
+  const dir = newDir('strategies', tmp);
   for (const name of names) fs.writeFileSync(path.join(dir, `${name}.ts`), probe(name));
   return dir;
 }

@@ -8,11 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Hosts } from '../../../src/harness/study/hosts.js';
-import type { Inputs } from '../../../src/harness/study/strategy-input.js';
+import { Hosts, type strategyInput } from '../../../src/harness/study/index.js';
 import type { CaseLedger, StrategyRef } from '../../../src/harness/types.js';
-import { tempDir } from '../../helpers/cli.js';
 import { cand, policy, req } from '../../helpers/pool.js';
+import { tempDir } from '../../helpers/temp.js';
+
+/** What a case gives a strategy's host: its records, and the ledger for one that reads it. */
+type Inputs = Parameters<typeof strategyInput>[1];
 
 const tmp = tempDir('hosts-protocol');
 fs.writeFileSync(path.join(tmp, 'package.json'), '{ "type": "module" }\n');

@@ -16,9 +16,8 @@ import {
 import { checkCompilation } from '../../../src/harness/audit/index.js';
 import { selectionTrace } from '../../../src/harness/kit/index.js';
 import { compilationJSON } from '../../../src/harness/study/compile-one.js';
+import { loadStrategies } from '../../../src/harness/study/index.js';
 import { cells, finishCell } from '../../../src/harness/study/matrix.js';
-import { compileWith } from '../../../src/harness/study/measure-answer.js';
-import { loadStrategies } from '../../../src/harness/study/registry.js';
 import { checkCell } from '../../../src/harness/study/remeasure.js';
 import type {
   Compiled,
@@ -27,9 +26,10 @@ import type {
   Strategy,
   StrategyInput,
 } from '../../../src/harness/types.js';
-import { cli, inputFlags, tempDir } from '../../helpers/cli.js';
-import { at, CORPUS_DIR, corpus } from '../../helpers/corpus.js';
-import { referenceLedger } from '../../helpers/study.js';
+import { cli, inputFlags } from '../../helpers/cli.js';
+import { measured } from '../../helpers/compiled.js';
+import { at, CORPUS_DIR, corpus, referenceLedger } from '../../helpers/corpus.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const CASE = 'heterogeneous-basic';
 let compiler: Strategy;
@@ -69,8 +69,8 @@ const bundleOf = (out: Compiled): CompiledBundle => {
 
 describe('a selection laid out in its own order', () => {
   it('is rendered, priced and hashed in the order admitted', () => {
-    const base = bundleOf(compileWith(asIs, input()));
-    const own = bundleOf(compileWith(reversed, input()));
+    const base = bundleOf(measured(asIs, input()));
+    const own = bundleOf(measured(reversed, input()));
     const want = [...base.admitted].reverse();
     // The case must make the orders differ, or the test proves nothing.
     expect(want.length).toBeGreaterThan(2);
@@ -93,7 +93,7 @@ describe('a selection laid out in its own order', () => {
   });
 
   it('has a trace whose admissions are at their bundle positions, spending in bundle order', () => {
-    const own = bundleOf(compileWith(reversed, input()));
+    const own = bundleOf(measured(reversed, input()));
     const entries = own.record.trace.entries.filter((e) => e.decision === 'ADMITTED');
     const position = new Map(own.admitted.map((id, k) => [id, k]));
     for (const e of entries) expect(e.position).toBe(position.get(e.candidate_id));
@@ -112,19 +112,17 @@ describe('a selection laid out in its own order', () => {
         return { ...s, trace: selectionTrace(i, s.admitted, 'reversed', new Map(), 'own') };
       },
     };
-    expect(JSON.stringify(compileWith(withTrace, input()))).toBe(
-      JSON.stringify(compileWith(reversed, input())),
-    );
+    expect(JSON.stringify(measured(withTrace, input()))).toBe(JSON.stringify(measured(reversed, input())));
   });
 
   it('passes validate with its layout recorded, and fails the order rule without it', () => {
-    const own = bundleOf(compileWith(reversed, input()));
+    const own = bundleOf(measured(reversed, input()));
     const doc = { bundle: own.bundle, result: own.record, rendered_text: own.renderedText };
     expect(checkCompilation({ ...doc, layout: 'own' }, input())).toEqual([]);
     const rules = checkCompilation(doc, input()).map((p) => p.rule);
     expect(rules).toContain('order');
     // An own layout that happens to be the policy's is still valid.
-    const base = bundleOf(compileWith(asIs, input()));
+    const base = bundleOf(measured(asIs, input()));
     const plain = { bundle: base.bundle, result: base.record, rendered_text: base.renderedText };
     expect(checkCompilation({ ...plain, layout: 'own' }, input())).toEqual([]);
   });
@@ -132,12 +130,12 @@ describe('a selection laid out in its own order', () => {
 
 describe('absent or "policy"', () => {
   it('lays out by the policy exactly as before, whatever the order admitted', () => {
-    const base = JSON.stringify(compileWith(asIs, input()));
+    const base = JSON.stringify(measured(asIs, input()));
     const policyWord = reshaped('as-is', (ids) => ids.reverse(), { layout: 'policy' });
     const absent = reshaped('as-is', (ids) => ids.reverse());
-    expect(JSON.stringify(compileWith(policyWord, input()))).toBe(base);
-    expect(JSON.stringify(compileWith(absent, input()))).toBe(base);
-    const out = bundleOf(compileWith(absent, input()));
+    expect(JSON.stringify(measured(policyWord, input()))).toBe(base);
+    expect(JSON.stringify(measured(absent, input()))).toBe(base);
+    const out = bundleOf(measured(absent, input()));
     expect(out.layout).toBeUndefined();
     expect(out.admitted).toEqual(
       orderByRole(out.live, input().policy.order_roles).map((c) => c.candidate_id),
@@ -169,7 +167,7 @@ describe('a layout that breaks the contract is an error row', () => {
     ],
     ['own with an unknown id', () => ({ admitted: ['ghost'], layout: 'own' as const }), 'unknown ids ghost'],
   ])('%s', (_what, assemble, message) => {
-    const out = compileWith(make(assemble), input());
+    const out = measured(make(assemble), input());
     expect(out.outcome).toBe('error');
     expect(out.outcome === 'error' && out.message).toContain(message);
   });
@@ -181,7 +179,7 @@ describe('recorded so that a run folder and validate can tell', () => {
     const ledger = referenceLedger();
     let told = 0;
     for (const cell of cells(c, [reversed])) {
-      const { row, compilation } = finishCell(cell, c, ledger, (i) => compileWith(reversed, i));
+      const { row, compilation } = finishCell(cell, c, ledger, (i) => measured(reversed, i));
       const rowText = JSON.stringify(row);
       const check = await checkCell(cell, c, ledger, rowText, JSON.stringify(compilation), rowText);
       expect([check.rows, check.compilations]).toEqual([null, null]);
@@ -209,10 +207,10 @@ describe('recorded so that a run folder and validate can tell', () => {
     const all = cells(c, [asIs]);
     const cell = all.find((k) => k.kase.name === CASE && k.budget === 'roomy');
     const refused = all
-      .map((k) => ({ k, out: finishCell(k, c, ledger, (i) => compileWith(asIs, i)) }))
+      .map((k) => ({ k, out: finishCell(k, c, ledger, (i) => measured(asIs, i)) }))
       .find(({ out }) => out.compilation.bundle === null);
     if (cell === undefined || refused === undefined) throw new Error('no cell');
-    const { row, compilation } = finishCell(cell, c, ledger, (i) => compileWith(asIs, i));
+    const { row, compilation } = finishCell(cell, c, ledger, (i) => measured(asIs, i));
     const rowText = JSON.stringify(row);
     const check = async (line: unknown, r = rowText, k = cell) =>
       (await checkCell(k, c, ledger, r, JSON.stringify(line), r)).compilations;
@@ -226,7 +224,7 @@ describe('recorded so that a run folder and validate can tell', () => {
 
   it('validate --compilation reads the layout compile writes', async () => {
     const tmp = tempDir('layout-own');
-    const own = bundleOf(compileWith(reversed, input()));
+    const own = bundleOf(measured(reversed, input()));
     const doc = await compilationJSON(own.bundle, own.record, input(), own.extras, own.layout);
     expect(doc.validation).toEqual({ valid: true, problems: [] });
     // The request as the study runs it at this budget, so that the compilation is of these inputs.

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
 import { refuseLinks } from '../../../src/harness/study/links.js';
-import { tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('links');
 let n = 0;

@@ -5,7 +5,8 @@
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { inert, PRINTED_CAP, Printed } from '../../../src/harness/study/printed.js';
+import { inert, Printed } from '../../../src/harness/study/printed.js';
+import { PRINTED_CAP } from '../../helpers/limits.js';
 
 /** A child process as the relay sees one: two streams that emit chunks. */
 function fakeChild() {

@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
-import { Hosts } from '../../../src/harness/study/hosts.js';
+import { Hosts } from '../../../src/harness/study/index.js';
 import { listStrategies, loadStrategyFile } from '../../../src/harness/study/registry.js';
-import { tempDir } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 import { cand, policy, req } from '../../helpers/pool.js';
+import { newDir, tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('registry-js');
 
@@ -20,7 +20,7 @@ const tmp = tempDir('registry-js');
  * `.js` file is an ES module, as it is in strategies/.
  */
 function pluginDir(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(tmp, 'strategies-'));
+  const dir = newDir('strategies', tmp);
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
   return dir;

@@ -1,28 +1,26 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
-import { compileWith, rowOutcome } from '../../../src/harness/study/measure-answer.js';
+import { rowOutcome } from '../../../src/harness/study/measure-answer.js';
 import {
   listStrategies,
   loadStrategies,
   loadStrategyFile,
   pickStrategies,
 } from '../../../src/harness/study/registry.js';
-import { EXTRAS_CAP } from '../../../src/harness/study/sandbox.js';
 import type { Strategy, StrategyInput } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
-import { asError } from '../../helpers/compiled.js';
-import { corpus } from '../../helpers/corpus.js';
+import { asError, measured } from '../../helpers/compiled.js';
+import { EXTRAS_CAP } from '../../helpers/limits.js';
 import { cand, policy, req } from '../../helpers/pool.js';
-import { referenceLedger, threadStudy } from '../../helpers/study.js';
+import { finishedStudy } from '../../helpers/study.js';
+import { newDir, tempDir } from '../../helpers/temp.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-plugins-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('plugins');
 
 function pluginDir(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(tmp, 'strategies-'));
+  const dir = newDir('strategies', tmp);
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
   return dir;
 }
@@ -162,7 +160,7 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
       'x tried to change its input',
     ],
   ] as const)('%s', (_what, assemble, message) => {
-    const out = compileWith(make(assemble as Strategy['assemble']), input);
+    const out = measured(make(assemble as Strategy['assemble']), input);
     expect(asError(out).message).toContain(message);
     expect(String(out.extras.error)).toContain(message);
     expect(rowOutcome(out)).toEqual({
@@ -177,7 +175,7 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
   it('cyclic extras are an error row, not a lost run', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const out = compileWith(
+    const out = measured(
       make(() => ({ admitted: [], extras: cyclic })),
       input,
     );
@@ -194,10 +192,10 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
       },
     };
     const [compiler] = await loadStrategies(['compiler']);
-    const { rows } = await threadStudy(corpus(), referenceLedger(), [vandal, compiler!]);
+    const { rows } = await finishedStudy({ strategies: [vandal, compiler!] });
     expect(rows.filter((r) => r.strategy === 'vandal').every((r) => r.reason === STRATEGY_ERROR)).toBe(true);
     expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(
-      (await threadStudy(corpus(), referenceLedger(), [compiler!])).rows,
+      (await finishedStudy({ strategies: [compiler!] })).rows,
     );
   });
 
@@ -210,8 +208,8 @@ describe('a strategy that fails becomes an error row, and only that row', () => 
       },
     };
     const [compiler] = await loadStrategies(['compiler']);
-    const { rows } = await threadStudy(corpus(), referenceLedger(), [compiler!, boom]);
-    const { rows: alone } = await threadStudy(corpus(), referenceLedger(), [compiler!]);
+    const { rows } = await finishedStudy({ strategies: [compiler!, boom] });
+    const { rows: alone } = await finishedStudy({ strategies: [compiler!] });
     expect(rows.filter((r) => r.strategy === 'compiler')).toEqual(alone);
     const failed = rows.filter((r) => r.strategy === 'boom');
     expect(failed).toHaveLength(42);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
 import { checkBuilt } from '../../../src/harness/study/registry.js';
-import { tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('stale');
 const PLUGIN = "export default { name: 'x', description: 'x', assemble: () => ({ admitted: [] }) };\n";

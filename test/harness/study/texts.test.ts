@@ -7,13 +7,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cells, finishCell } from '../../../src/harness/study/matrix.js';
-import { compileAnswer, compileWith } from '../../../src/harness/study/measure-answer.js';
+import { compileAnswer } from '../../../src/harness/study/measure-answer.js';
 import { checkCell } from '../../../src/harness/study/remeasure.js';
-import { cutMessage, cutText, TEXT_CAP } from '../../../src/harness/study/sandbox.js';
+import { cutMessage, cutText } from '../../../src/harness/study/sandbox.js';
 import type { Selection, Strategy, StrategyInput } from '../../../src/harness/types.js';
-import { corpus } from '../../helpers/corpus.js';
+import { measured } from '../../helpers/compiled.js';
+import { corpus, referenceLedger } from '../../helpers/corpus.js';
+import { TEXT_CAP } from '../../helpers/limits.js';
 import { cand, policy, req } from '../../helpers/pool.js';
-import { referenceLedger } from '../../helpers/study.js';
 
 const LONG = 5_000_000;
 const MARKER = / …\[(\d+) more characters cut\]$/;
@@ -144,7 +145,7 @@ describe('a run folder of cut texts is what the study writes', () => {
     const ledger = referenceLedger();
     const seen = new Set<string>();
     for (const cell of cells(c, [wordy])) {
-      const { row, compilation } = finishCell(cell, c, ledger, (i) => compileWith(wordy, i));
+      const { row, compilation } = finishCell(cell, c, ledger, (i) => measured(wordy, i));
       const rowText = JSON.stringify(row);
       expect(rowText.length).toBeLessThan(4 * TEXT_CAP);
       seen.add(row.reason === null ? 'bundle' : row.reason === 'STRATEGY_ERROR' ? 'error' : 'refusal');

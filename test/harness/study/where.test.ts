@@ -1,28 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerDirFor } from '../../../src/harness/corpus/ledger.js';
-import { Hosts } from '../../../src/harness/study/hosts.js';
-import { listStrategies, loadStrategies, pickStrategies } from '../../../src/harness/study/registry.js';
-import { caseInputs } from '../../../src/harness/study/strategy-input.js';
-import { runStudy, type Where } from '../../../src/harness/study/study.js';
+import { caseInputs, Hosts, listStrategies, loadStrategies } from '../../../src/harness/study/index.js';
+import { pickStrategies } from '../../../src/harness/study/registry.js';
 import type { Row, Shard } from '../../../src/harness/types.js';
 import { PUBLISHED_ORDER } from '../../../src/harness/vocabulary.js';
-import { corpus } from '../../helpers/corpus.js';
+import { corpus, referenceLedger } from '../../helpers/corpus.js';
 import { Hosts as InThreadHosts } from '../../helpers/in-thread-hosts.js';
-import { referenceLedger } from '../../helpers/study.js';
+import { study, type Where } from '../../helpers/study.js';
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 const ledger = referenceLedger();
 
 /** A study's rows and compilations, as the JSON text a run folder would hold. */
 async function lines(where: Where, jobs = 1, shard?: Shard) {
-  const out = await runStudy({
-    corpus: corpus(),
-    ledger,
-    ledgerDir: ledgerDirFor(corpus()),
-    where,
-    jobs,
-    shard,
-  });
+  const out = await study({ where, jobs, shard });
   if (out.state !== 'finished') throw new Error('stopped');
   return out.rows.map((r, k) => [JSON.stringify(r), JSON.stringify(out.compilations[k])]);
 }
@@ -96,9 +86,7 @@ describe('runStudy: strategies in processes of their own, or in this thread', ()
     const controller = new AbortController();
     const taken: Row[] = [];
     const enough = new Error('enough');
-    const outcome = await runStudy({
-      corpus: corpus(),
-      ledger,
+    const outcome = await study({
       where: processes(['dump', 'compiler']),
       jobs: 2,
       onRow: (row) => {
@@ -120,9 +108,7 @@ describe('runStudy: strategies in processes of their own, or in this thread', ()
 
   it('a failure that is not the abort still throws', async () => {
     const controller = new AbortController();
-    const run = runStudy({
-      corpus: corpus(),
-      ledger,
+    const run = study({
       where: await thread(['dump']),
       onRow: () => {
         throw new Error('the sink broke');
