@@ -107,7 +107,9 @@ describe('report.html in headless Chromium', () => {
         const traceRows = page.locator('#detail-trace tbody tr');
         expect(await traceRows.count()).toBe(noLine.result.trace.entries.length);
         // The words of a trace entry a reader needs, as the catalogue labels the opened cell's trace.
-        expect(await page.locator('#detail-trace thead th').allTextContents()).toEqual(headersOf('page_trace'));
+        expect(await page.locator('#detail-trace thead th').allTextContents()).toEqual(
+          headersOf('page_trace'),
+        );
         expect(await traceRows.first().locator('td').first().textContent()).toBe(
           noLine.result.trace.entries[0]?.candidate_id,
         );
