@@ -1,5 +1,6 @@
 /** Corpus: reading what a run is given (corpus, ledger, records) and checking it, and real token counts. */
 
+export { BLOBS_DIR, blobPath, contentDigest } from './blobs.js';
 export { findingsJSON, lintGiven, tally } from './check.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './compiler-checks.js';
 export { loadCorpus, requestAt } from './folder.js';

@@ -3,7 +3,8 @@
  * `JSON.stringify(candidateToJSON(c))`, in the record's key order (src/compiler/write.ts).
  * Ingest writes a hundred cases that hold mostly the same file versions, and serialising every
  * file's text again for each of them was a fifth of its time: the opening of a line, up to and with its
- * content, is kept from one case to the next instead.
+ * content, is kept from one case to the next instead. A content the store keeps apart (a corpus's
+ * blob) is named by its digest, `"content_sha256"`, where `"content"` would be.
  */
 import type { ContextCandidate } from '../../compiler/index.js';
 
@@ -48,10 +49,22 @@ const sameHead = (a: Head, b: Head): boolean =>
   a.source_kind === b.source_kind &&
   a.kind === b.kind;
 
+/**
+ * Where a content is stored apart from its line: the digest its line names instead
+ * (`content_sha256`, a corpus's blob), or null to carry it inline.
+ */
+export type ContentStore = (content: string) => string | null;
+
 /** Serialises candidates, keeping each candidate id's last opening fields and their JSON. */
 export class CandidateWriter {
   // The candidate itself is kept (records are read-only): its opening fields need no copy.
   private readonly heads = new Map<string, { readonly head: Head; readonly json: string }>();
+  private readonly store: ContentStore;
+
+  /** `store`: which contents go to blobs; every content inline when absent. */
+  constructor(store: ContentStore = () => null) {
+    this.store = store;
+  }
 
   /**
    * The line up to its content: reused when this id's opening fields are the same as the last
@@ -66,12 +79,17 @@ export class CandidateWriter {
       `,"content_identity":${str(c.content_identity)},"representation_id":${str(c.representation_id)}` +
       `,"form_rank":${num(c.form_rank)},"min_rank":${num(c.min_rank)}` +
       `,"source_kind":${str(c.source_kind)},"source_ref":${str(c.source_ref)},"kind":${str(c.kind)}` +
-      `,"content":${str(c.content)}`;
+      this.content(c.content);
     this.heads.set(c.candidate_id, { head: c, json });
     return json;
   }
 
-  /** `JSON.stringify(candidateToJSON(c))`. */
+  private content(text: string): string {
+    const digest = this.store(text);
+    return digest === null ? `,"content":${str(text)}` : `,"content_sha256":"${digest}"`;
+  }
+
+  /** `JSON.stringify(candidateToJSON(c))`, its content named by digest where the store keeps it. */
   line(c: ContextCandidate): string {
     return (
       `${this.head(c)},"token_count":${num(c.token_count)}` +
