@@ -2,6 +2,8 @@
 
 export { openRepository } from './git.js';
 export { ingest } from './ingest.js';
+export { reasonList, sizeLine, sweBenchLines } from './ingest-summary.js';
 export { ingestedCorpus } from './ingested-corpus.js';
 export { packContext } from './pack-run.js';
 export { PACK_FORMATS, type PackFormat } from './render.js';
+export { ingestSweBench } from './swe-ingest.js';

@@ -2,10 +2,11 @@ import path from 'node:path';
 import { type ContextRequest, SCHEMA } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { writeWholeAsync } from '../output/index.js';
+import type { Tokenizer } from '../types.js';
 import { CaseFiles, type CorpusSize, folderSize, type Truth } from './case-files.js';
 import { openRepository, commits as readHistory } from './git.js';
 import { lastChanges } from './history.js';
-import { admissibleEntries, type Decoded, RUN, stateFiles, textsOf } from './history-trees.js';
+import { admissibleEntries, type Decoded, learnVersions, RUN, stateFiles, textsOf } from './history-trees.js';
 import type { Commit, SkipReason, TreeEntry } from './ingest-types.js';
 import { caseName, ingestPolicy, sortedKeys, taskText } from './ingested-corpus.js';
 import { loadGrammars } from './outline.js';
@@ -17,8 +18,10 @@ import { treesOf } from './walk.js';
 
 export interface IngestOptions {
   readonly commits: number;
-  /** Real (o200k) tokens: tight, medium, roomy. */
+  /** Real tokens (`tokenizer`'s): tight, medium, roomy. */
   readonly budgets: readonly [number, number, number];
+  /** What the pools' token counts and the policy's overhead are counted in (default o200k). */
+  readonly tokenizer?: Tokenizer;
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
   readonly seed: string;
@@ -82,7 +85,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
   });
   const last = lastChanges(commits);
   const grammars = await loadGrammars();
-  const known = new BlobFacts(grammars);
+  const known = new BlobFacts(grammars, options.tokenizer);
   const skips = new Skips();
   const skippedCommits: Record<string, number> = { ...selection.skipped };
 
@@ -131,25 +134,14 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
       `no commit makes a case (${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}; skipped: ${why})`,
     );
   }
-  const learnt = new Set<string>();
-  for (let run = 0; run < plans.length; run += RUN) {
-    options.progress?.('reading', run, plans.length);
-    const cases = plans.slice(run, run + RUN);
-    const texts = textsOf(
-      repo,
-      cases.flatMap((p) => p.entries.filter((e) => !learnt.has(e.blob))),
-      new Map(),
-    );
-    // In case order, so that a version is indexed under the path its first case holds it at.
-    for (const plan of cases) {
-      const fresh = plan.entries.filter((e) => !learnt.has(e.blob));
-      for (const f of stateFiles(fresh, texts, skips)) known.learn(f);
-      for (const e of fresh) learnt.add(e.blob);
-    }
-  }
-  options.progress?.('reading', plans.length, plans.length);
+  const versions = learnVersions(
+    repo,
+    plans.map((p) => p.entries),
+    { known, skips },
+    (done) => options.progress?.('reading', done, plans.length),
+  );
 
-  const policy = ingestPolicy();
+  const policy = ingestPolicy(options.tokenizer);
   const name = options.name ?? repositoryName(repo.root);
   const until = (commits[commits.length - 1] as Commit).sha;
   const corpusName = path.basename(path.resolve(out));
@@ -177,6 +169,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         files: poolFiles(task, state, known, (p) => last.lastChangeBefore(p, index)),
         scope: name,
         at: parent.slice(0, 12),
+        tokenizer: known.tokenizer,
         tokens: known.counter,
         forms: known.forms,
       });
@@ -217,6 +210,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         history: commits.length,
         seed: options.seed,
         budgets: options.budgets,
+        ...(options.tokenizer === undefined ? {} : { tokenizer: options.tokenizer }),
         include: options.include ?? [],
         exclude: options.exclude ?? [],
         max_bytes: options.maxBytes,
@@ -234,7 +228,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     cases: plans.length,
     skippedCommits,
     skippedFiles: skips.counts,
-    versions: learnt.size,
+    versions,
     size: size as CorpusSize,
   };
 }

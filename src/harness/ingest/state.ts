@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { countTokens } from '../corpus/index.js';
+import type { Tokenizer } from '../types.js';
 import { goModuleOf, resolveImport } from './imports.js';
 import type { Language, PathClass, SkipReason } from './ingest-types.js';
 import type { Grammars } from './outline.js';
@@ -56,9 +57,12 @@ export class BlobFacts {
   readonly index = new RelevanceIndex();
 
   private readonly grammars: Grammars;
+  /** What `counter` counts in. */
+  readonly tokenizer: Tokenizer;
 
-  constructor(grammars: Grammars) {
+  constructor(grammars: Grammars, tokenizer: Tokenizer = 'o200k') {
     this.grammars = grammars;
+    this.tokenizer = tokenizer;
   }
 
   /** Index the file and find its facts, once per blob (a blob under two languages' names is rare, and keyed by both). */
@@ -107,7 +111,7 @@ export class BlobFacts {
   counter = (key: string, text: string): number => {
     let n = this.tokens.get(key);
     if (n === undefined) {
-      n = countTokens('o200k', text);
+      n = countTokens(this.tokenizer, text);
       this.tokens.set(key, n);
     }
     return n;
