@@ -282,7 +282,7 @@ export async function ingestSweBench(
     selected: chosen.length,
     cases: done.files.names.length,
     skippedInstances: sortedKeys(skipped),
-    skippedFiles: done.skips.counts,
+    skippedFiles: sortedKeys(done.skips.counts),
     versions,
     gold: done.gold,
     filesPerCase: done.filesPerCase,
