@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { BLOB_MIN_BYTES } from '../../src/harness/ingest/case-files.js';
 import { cli, tempDir } from '../helpers/cli.js';
-import { blobFiles, blobText, poolOf } from '../helpers/corpus-files.js';
+import { blobFiles, blobIndex, blobText, type Place, poolOf } from '../helpers/corpus-files.js';
 import {
   CORE_V1,
   jsonLines,
@@ -144,7 +145,7 @@ describe('ingest --swe-bench', () => {
       };
       for (const c of doc.candidates) {
         if (typeof c.content_sha256 !== 'string') {
-          expect(Buffer.byteLength(c.content as string)).toBeLessThan(256);
+          expect(Buffer.byteLength(c.content as string)).toBeLessThan(BLOB_MIN_BYTES);
           continue;
         }
         named.set(c.content_sha256, (named.get(c.content_sha256) ?? new Set()).add(kase));
@@ -202,15 +203,20 @@ describe('ingest --swe-bench', () => {
   it('names a missing or corrupt blob: check lists it, every other command stops on it', async () => {
     const broken = path.join(tmp, 'broken');
     fs.cpSync(corpus, broken, { recursive: true });
-    const [gone, bad] = blobFiles(broken) as [string, string];
-    const file = (d: string) => path.join(broken, 'blobs', d.slice(0, 2), d);
-    fs.rmSync(file(gone));
-    fs.writeFileSync(file(bad), `${blobText(broken, bad)} `);
+    const index = blobIndex(broken);
+    const [gone, bad] = index as [Place, Place];
+    // The first blob no longer listed; a byte of the second changed in its pack.
+    const indexFile = path.join(broken, 'blobs', 'index.jsonl');
+    fs.writeFileSync(indexFile, fs.readFileSync(indexFile, 'utf8').split('\n').slice(1).join('\n'));
+    const pack = path.join(broken, 'blobs', bad.pack);
+    const bytes = fs.readFileSync(pack);
+    bytes[bad.offset + 3] = (bytes[bad.offset + 3] as number) ^ 1;
+    fs.writeFileSync(pack, bytes);
     const check = await cli('check', broken);
     expect(check.code).toBe(1);
-    expect(check.stdout).toContain(`content_sha256: blob ${file(gone)} is missing`);
-    expect(check.stdout).toMatch(
-      new RegExp(`content_sha256: blob ${file(bad)} is corrupt: its bytes hash to [0-9a-f]{64}`),
+    expect(check.stdout).toContain(`content_sha256: no blob ${gone.sha256} in ${indexFile}`);
+    expect(check.stdout).toContain(
+      `content_sha256: blob ${bad.sha256} (${pack}, ${bad.bytes} bytes at ${bad.offset}) is corrupt: its bytes hash to `,
     );
     const study = await cli(
       'study',
@@ -224,10 +230,20 @@ describe('ingest --swe-bench', () => {
     );
     expect(study.code).toBe(2);
     expect(study.stderr).toMatch(
-      /^ctxbench: .*\.candidates\.json: candidates\[\d+\] ".*": content_sha256: blob .* is (missing|corrupt)/,
+      /^ctxbench: .*\.candidates\.json: candidates\[\d+\] ".*": content_sha256: (no blob|blob) [0-9a-f]{64}/,
     );
     expect(study.stderr.trim().split('\n')).toHaveLength(1);
     expect(fs.existsSync(path.join(tmp, 'run-broken'))).toBe(false);
+    // A corpus whose index is gone: one problem a case that names blobs (not one a record), naming the index.
+    fs.rmSync(indexFile);
+    const none = await cli('check', broken);
+    const naming = CASES.filter((c) =>
+      fs.readFileSync(path.join(broken, `${c}.candidates.json`), 'utf8').includes('"content_sha256"'),
+    );
+    expect(naming.length).toBeGreaterThan(1);
+    const said = none.stdout.split('\n').filter((l) => l.includes('no blob can be read'));
+    expect(said).toHaveLength(naming.length);
+    expect(said[0]).toContain(`content_sha256: no blob can be read: ${indexFile}: cannot read file (ENOENT)`);
   });
 
   it('reads a JSON array the same as JSON Lines, and writes the same bytes twice', async () => {

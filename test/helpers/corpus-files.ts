@@ -1,15 +1,35 @@
 /**
  * A corpus folder's pools read straight from its files, without the loader under test: each
- * `content_sha256` resolved by reading its blob (`blobs/<first two>/<digest>`) and checking the
- * digest here.
+ * `content_sha256` resolved through `blobs/index.jsonl` and its pack, and the digest checked here.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+export interface Place {
+  readonly sha256: string;
+  readonly pack: string;
+  readonly offset: number;
+  readonly bytes: number;
+}
+
+/** The lines of a corpus's blob index, in order; none when it has no blobs. */
+export function blobIndex(dir: string): Place[] {
+  const file = path.join(dir, 'blobs', 'index.jsonl');
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Place);
+}
+
 /** The text of a blob, its digest checked. */
 export function blobText(dir: string, digest: string): string {
-  const bytes = fs.readFileSync(path.join(dir, 'blobs', digest.slice(0, 2), digest));
+  const place = blobIndex(dir).find((p) => p.sha256 === digest);
+  if (place === undefined) throw new Error(`no blob ${digest}`);
+  const pack = fs.readFileSync(path.join(dir, 'blobs', place.pack));
+  const bytes = pack.subarray(place.offset, place.offset + place.bytes);
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== digest) throw new Error(`blob ${digest} hashes to ${actual}`);
   return bytes.toString('utf8');
@@ -27,12 +47,8 @@ export function poolOf<T = Record<string, unknown>>(dir: string, kase: string): 
   });
 }
 
-/** Every blob of a corpus folder, by digest. */
-export function blobFiles(dir: string): string[] {
-  const root = path.join(dir, 'blobs');
-  if (!fs.existsSync(root)) return [];
-  return fs
-    .readdirSync(root)
-    .flatMap((fan) => fs.readdirSync(path.join(root, fan)))
+/** Every blob of a corpus folder, by digest, sorted. */
+export const blobFiles = (dir: string): string[] =>
+  blobIndex(dir)
+    .map((p) => p.sha256)
     .sort();
-}

@@ -1,6 +1,7 @@
 /** Corpus: reading what a run is given (corpus, ledger, records) and checking it, and real token counts. */
 
-export { BLOBS_DIR, blobPath, contentDigest } from './blobs.js';
+export { BlobWriter } from './blob-writer.js';
+export { BLOB_INDEX, BLOBS_DIR } from './blobs.js';
 export { findingsJSON, lintGiven, tally } from './check.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './compiler-checks.js';
 export { loadCorpus, requestAt } from './folder.js';

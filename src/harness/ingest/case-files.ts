@@ -1,8 +1,8 @@
 /**
  * An ingested corpus written case by case: each case's request, pool and truth file, its budgets
- * and expected outcomes, and at the end the manifest and the policy. Every content of 256 bytes or
- * more is a blob (`blobs/<first two>/<sha256>`, docs/formats.md), written the first time a case
- * holds it: a repository's file version held by a hundred cases is on disk once.
+ * and expected outcomes, and at the end the manifest and the policy. Every content of 96 bytes or
+ * more is a blob (docs/formats.md), written the first time a case holds it: a repository's file
+ * version held by a hundred cases is on disk once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,17 +14,17 @@ import {
   renderedCost,
   requestToJSON,
 } from '../../compiler/index.js';
-import { blobPath, contentDigest } from '../corpus/index.js';
+import { BlobWriter } from '../corpus/index.js';
 import { type FolderWriter, jsonText } from '../output/index.js';
 import { BUDGETS, INGESTED_TASK_ID } from '../vocabulary.js';
 import { CandidateWriter } from './candidate-json.js';
 import { sortedKeys } from './ingested-corpus.js';
 
 /**
- * Contents shorter than this stay inline: a reference form's line is about as long as the digest
- * that would name it, and a file of its own costs a block of the disk.
+ * Contents shorter than this stay inline: naming a blob takes 83 characters of the line (and a line
+ * of the index), about what a short reference form's text takes.
  */
-export const BLOB_MIN_BYTES = 256;
+export const BLOB_MIN_BYTES = 96;
 
 export interface Truth {
   readonly eval_class: string;
@@ -64,10 +64,10 @@ export class CaseFiles {
   private readonly budgets: Record<string, Record<string, number>> = {};
   private readonly expected: Record<string, Record<string, Outcome>> = {};
   private readonly purpose: Record<string, string> = {};
-  /** Digests of the contents met so far: the blobs written, and the inline texts. */
-  private readonly met = new Set<string>();
+  private readonly blobs: BlobWriter;
+  /** The inline texts met so far, and their bytes: the distinct text beside the blobs'. */
   private readonly inline = new Set<string>();
-  uniqueText = 0;
+  private inlineBytes = 0;
 
   constructor(w: FolderWriter, policy: CompilerPolicy, budgets: readonly [number, number, number]) {
     this.w = w;
@@ -75,25 +75,23 @@ export class CaseFiles {
     const [tight, medium, roomy] = budgets;
     this.levels = { tight, medium, roomy };
     this.json = new CandidateWriter((content) => this.store(content));
+    this.blobs = new BlobWriter(w.partial);
+  }
+
+  /** The UTF-8 bytes of every distinct content written, each once. */
+  get uniqueText(): number {
+    return this.blobs.bytes + this.inlineBytes;
   }
 
   /** The digest of a content kept as a blob (written the first time), or null for one kept inline. */
   private store(content: string): string | null {
     const bytes = Buffer.byteLength(content, 'utf8');
-    if (bytes < BLOB_MIN_BYTES) {
-      if (!this.inline.has(content)) {
-        this.inline.add(content);
-        this.uniqueText += bytes;
-      }
-      return null;
+    if (bytes >= BLOB_MIN_BYTES) return this.blobs.put(content);
+    if (!this.inline.has(content)) {
+      this.inline.add(content);
+      this.inlineBytes += bytes;
     }
-    const digest = contentDigest(content);
-    if (!this.met.has(digest)) {
-      this.met.add(digest);
-      this.uniqueText += bytes;
-      this.w.write(blobPath(digest), content);
-    }
-    return digest;
+    return null;
   }
 
   /** A case's files, and its budgets and expected outcomes for the manifest. */
@@ -128,8 +126,9 @@ export class CaseFiles {
     );
   }
 
-  /** The manifest (`top`'s keys first, then the cases') and the policy. */
+  /** The manifest (`top`'s keys first, then the cases'), the policy and the blobs' index. */
   finish(top: Readonly<Record<string, unknown>>): void {
+    this.blobs.finish();
     this.w.write(
       'manifest.json',
       jsonText({

@@ -108,7 +108,7 @@ const TERM_CACHE = 4_000_000;
 export class RelevanceIndex {
   private readonly search = new MiniSearch<{ id: string; path: string; text: string }>({
     fields: ['path', 'text'],
-    tokenize: codeTerms,
+    tokenize: (text) => codeTerms(text).map((t) => (t.length < 13 ? t : ` ${t}`.slice(1))),
     // codeTerms already lower-cases; nothing is a stop word in code.
     processTerm: (t) => t,
     searchOptions: { boost: { path: 2 }, combineWith: 'OR' },
