@@ -3,6 +3,7 @@ import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { BLOB_MIN_BYTES } from '../../src/harness/ingest/case-files.js';
+import { corpusDigest } from '../../src/harness/runfolder/index.js';
 import { cli, tempDir } from '../helpers/cli.js';
 import { blobFiles, blobIndex, blobText, type Place, poolOf } from '../helpers/corpus-files.js';
 import {
@@ -212,6 +213,8 @@ describe('ingest --swe-bench', () => {
     const bytes = fs.readFileSync(pack);
     bytes[bad.offset + 3] = (bytes[bad.offset + 3] as number) ^ 1;
     fs.writeFileSync(pack, bytes);
+    // The corpus's digest (a run manifest's) covers its blobs through their index.
+    expect(corpusDigest(broken)).not.toBe(corpusDigest(corpus));
     const check = await cli('check', broken);
     expect(check.code).toBe(1);
     expect(check.stdout).toContain(`content_sha256: no blob ${gone.sha256} in ${indexFile}`);

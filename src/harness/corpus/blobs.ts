@@ -19,7 +19,7 @@ import { parseJson } from './json.js';
 /** The folder of a corpus that holds its texts. */
 export const BLOBS_DIR = 'blobs';
 /** Where each text lies, relative to the corpus folder. */
-export const BLOB_INDEX = path.join(BLOBS_DIR, 'index.jsonl');
+export const BLOB_INDEX = `${BLOBS_DIR}/index.jsonl`;
 /** The candidate field that names a text. */
 export const DIGEST_FIELD = 'content_sha256';
 /** A pack grows to about this many bytes before the next begins. */

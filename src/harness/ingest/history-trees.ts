@@ -90,16 +90,17 @@ export function stateFiles(
 
 /**
  * Pass 1 of an ingest: every distinct version the cases' entries hold read, a run of cases at a
- * time, and learnt once (indexed, parsed, its facts kept); binary and non-UTF-8 ones counted. In
- * case order, so that a version is indexed under the path its first case holds it at. Returns how
- * many versions were read; `progress` hears the cases done.
+ * time, and learnt once (indexed, parsed, its facts kept, its forms counted on the worker thread
+ * meanwhile); binary and non-UTF-8 ones counted. In case order, so that a version is indexed
+ * under the path its first case holds it at. Returns how many versions were read; `progress`
+ * hears the cases done.
  */
-export function learnVersions(
+export async function learnVersions(
   repo: Repository,
   cases: readonly (readonly TreeEntry[])[],
   into: { readonly known: BlobFacts; readonly skips: Skips },
   progress?: (done: number) => void,
-): number {
+): Promise<number> {
   const learnt = new Set<string>();
   for (let run = 0; run < cases.length; run += RUN) {
     progress?.(run);
@@ -111,9 +112,13 @@ export function learnVersions(
     );
     for (const list of entries) {
       const fresh = list.filter((e) => !learnt.has(e.blob));
-      for (const f of stateFiles(fresh, texts, into.skips)) into.known.learn(f);
+      for (const f of stateFiles(fresh, texts, into.skips)) {
+        into.known.learn(f);
+        into.known.countAhead(f);
+      }
       for (const e of fresh) learnt.add(e.blob);
     }
+    await into.known.settle();
   }
   progress?.(cases.length);
   return learnt.size;

@@ -134,7 +134,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
       `no commit makes a case (${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}; skipped: ${why})`,
     );
   }
-  const versions = learnVersions(
+  const versions = await learnVersions(
     repo,
     plans.map((p) => p.entries),
     { known, skips },

@@ -190,7 +190,7 @@ const candidate = (own: Own, spec: PoolSpec, tokens: number): ContextCandidate =
 });
 
 /** The texts of a file's forms: what its blob, path and outline decide. */
-function formTexts(f: PoolFile): FormTexts {
+export function formTexts(f: Pick<PoolFile, 'path' | 'text' | 'outline'>): FormTexts {
   const body = f.text.endsWith('\n') ? f.text.slice(0, -1) : f.text;
   const doc = firstDocLine(f.text);
   const shown = shownPath(f.path);

@@ -5,12 +5,12 @@
  * is parsed and counted once, while the texts themselves are read per case and let go.
  */
 import path from 'node:path';
-import { countTokens } from '../corpus/index.js';
+import { countTokens, countTokensBeside } from '../corpus/index.js';
 import type { Tokenizer } from '../types.js';
 import { goModuleOf, resolveImport } from './imports.js';
 import type { Language, PathClass, SkipReason } from './ingest-types.js';
 import type { Grammars } from './outline.js';
-import type { FormTexts, PoolFile } from './pool.js';
+import { type FormTexts, formTexts, type PoolFile } from './pool.js';
 import { namedIdentifiers, pathNamer, RelevanceIndex, relevanceOf } from './relevance-score.js';
 
 /** What a file version yields, whatever its path: kept for the whole ingest. */
@@ -93,6 +93,30 @@ export class BlobFacts {
     return facts;
   }
 
+  private pending: Promise<void>[] = [];
+
+  /**
+   * Count the full and outline forms of a file just learnt on the worker thread, while this one
+   * parses and indexes the next: `counter` then finds them counted. The same numbers as counting
+   * here (one function counts both); only when they are ready differs.
+   */
+  countAhead(f: StateFile): void {
+    const facts = this.facts.get(`${f.blob}:${f.cls.language ?? ''}`);
+    if (facts === undefined) return;
+    for (const [form, text] of formTexts({ path: f.path, text: f.text, outline: facts.outline })) {
+      const key = `${f.blob}:${f.path}:${form}`;
+      if (form === 'reference' || this.tokens.has(key)) continue;
+      this.pending.push(countTokensBeside(this.tokenizer, text).then((n) => void this.tokens.set(key, n)));
+    }
+  }
+
+  /** Every count sent ahead in, so that the worker holds no more than a run of texts. */
+  async settle(): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    await Promise.all(pending);
+  }
+
   /** The form texts of the files of the state being built, and of the state before it. */
   private texts = new Map<string, FormTexts>();
   private lastTexts = new Map<string, FormTexts>();
@@ -160,9 +184,11 @@ export function poolFiles(
   files: readonly StateFile[],
   known: BlobFacts,
   lastChange: (path: string) => number | null,
+  scores?: ReadonlyMap<string, number>,
 ): PoolFile[] {
   const facts = new Map(files.map((f) => [f.path, known.learn(f)]));
-  const bm25 = known.index.scores(task, new Set(files.map((f) => f.blob)));
+  // Given when the caller scored the state before letting the index go.
+  const bm25 = scores ?? known.index.scores(task, new Set(files.map((f) => f.blob)));
   const namesPath = pathNamer(task);
   const named = new Set(files.filter((f) => namesPath(f.path)).map((f) => f.path));
   const identifiers = namedIdentifiers(task);

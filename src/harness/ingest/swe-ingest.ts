@@ -13,7 +13,7 @@ import { writeWholeAsync } from '../output/index.js';
 import type { Tokenizer } from '../types.js';
 import { CaseFiles, type CorpusSize, folderSize, type Truth } from './case-files.js';
 import type { Repository } from './git.js';
-import { admissibleEntries, type Decoded, learnVersions, RUN, stateFiles, textsOf } from './history-trees.js';
+import { admissibleEntries, type Decoded, learnVersions, stateFiles, textsOf } from './history-trees.js';
 import type { SkipReason, TreeEntry } from './ingest-types.js';
 import { ingestPolicy, sortedKeys } from './ingested-corpus.js';
 import { type Grammars, loadGrammars } from './outline.js';
@@ -75,6 +75,9 @@ class CaseSkips extends Skips {
   }
 }
 
+/** Cases whose texts are read together when their pools are built. */
+const FEW = 5;
+
 interface Plan {
   readonly instance: Instance;
   readonly entries: readonly TreeEntry[];
@@ -98,13 +101,13 @@ interface Run {
 }
 
 /** One repository's instances, their base commits present: read, learnt, and written case by case. */
-function ingestRepository(
+async function ingestRepository(
   repo: Repository,
   name: string,
   instances: readonly Instance[],
   times: ReadonlyMap<string, number>,
   run: Run,
-): number {
+): Promise<number> {
   const { options } = run;
   const known = new BlobFacts(run.grammars, options.tokenizer);
   const trees = treesOf(
@@ -123,19 +126,25 @@ function ingestRepository(
     );
     return { instance, entries, skips };
   });
-  const versions = learnVersions(
+  const versions = await learnVersions(
     repo,
     plans.map((p) => p.entries),
     { known, skips: run.skips },
     (done) => options.progress?.(`${name}: reading`, done, plans.length),
   );
+  // Every case scored now, and the index let go before the pools are built.
+  const scores = plans.map((p) =>
+    known.index.scores(p.instance.problem_statement, new Set(p.entries.map((e) => e.blob))),
+  );
+  known.index.release();
   const policy = ingestPolicy(options.tokenizer);
   let texts = new Map<string, Decoded>();
   for (const [k, plan] of plans.entries()) {
-    if (k % RUN === 0)
+    // A few cases' texts at a time: trees years apart share little, and a run of 25 held 200 MB.
+    if (k % FEW === 0)
       texts = textsOf(
         repo,
-        plans.slice(k, k + RUN).flatMap((p) => p.entries),
+        plans.slice(k, k + FEW).flatMap((p) => p.entries),
         texts,
       );
     options.progress?.(`${name}: writing`, k, plans.length);
@@ -146,7 +155,7 @@ function ingestRepository(
     const task = instance.problem_statement;
     const pool = buildPool({
       task,
-      files: poolFiles(task, state, known, () => null),
+      files: poolFiles(task, state, known, () => null, scores[k]),
       scope: name,
       at,
       tokenizer: options.tokenizer,
@@ -242,7 +251,7 @@ export async function ingestSweBench(
       for (const i of instances)
         if (!times.has(i.base_commit))
           skipped[i.instance_id] = `base commit ${i.base_commit} not in the repository`;
-      if (present.length > 0) versions += ingestRepository(found.repo, name, present, times, run);
+      if (present.length > 0) versions += await ingestRepository(found.repo, name, present, times, run);
       repositories[name] = { instances: instances.length, cases: present.length };
     }
     if (files.names.length === 0)

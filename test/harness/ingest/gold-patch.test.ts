@@ -89,7 +89,9 @@ describe('the files of a gold patch, from its headers', () => {
   });
 
   it('a plain unified diff without git lines, CRLF line ends too', () => {
-    const patch = ['--- a/x.c\t2024-01-01', '+++ b/x.c\t2024-01-02', '@@ -1 +1 @@', '-a', '+b', ''].join('\r\n');
+    const patch = ['--- a/x.c\t2024-01-01', '+++ b/x.c\t2024-01-02', '@@ -1 +1 @@', '-a', '+b', ''].join(
+      '\r\n',
+    );
     expect(patchFiles(patch)).toEqual({ edited: ['x.c'], created: [] });
   });
 
