@@ -88,6 +88,11 @@ export class CandidateWriter {
     return json;
   }
 
+  /** Forget every kept opening: the next pools share none of them (another repository's). */
+  forget(): void {
+    this.heads.clear();
+  }
+
   private content(text: string): string {
     const digest = this.store(text);
     return digest === null ? `,"content":${str(text)}` : `,"content_sha256":"${digest}"`;

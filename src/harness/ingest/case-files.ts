@@ -126,6 +126,11 @@ export class CaseFiles {
     );
   }
 
+  /** The cases after this hold none of the files before (another repository): nothing kept for them. */
+  nextRepository(): void {
+    this.json.forget();
+  }
+
   /** The manifest (`top`'s keys first, then the cases'), the policy and the blobs' index. */
   finish(top: Readonly<Record<string, unknown>>): void {
     this.blobs.finish();

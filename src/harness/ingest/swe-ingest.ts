@@ -109,6 +109,7 @@ async function ingestRepository(
   run: Run,
 ): Promise<number> {
   const { options } = run;
+  run.files.nextRepository();
   const known = new BlobFacts(run.grammars, options.tokenizer);
   const trees = treesOf(
     repo,
