@@ -51,6 +51,22 @@ export class Skips {
   }
 }
 
+/** The skips of one case, each path's reason noted, and counted once per version for the corpus. */
+export class CaseSkips extends Skips {
+  readonly reasons = new Map<string, SkipReason>();
+  private readonly into: Skips;
+
+  constructor(into: Skips) {
+    super();
+    this.into = into;
+  }
+
+  override add(p: string, blob: string, reason: SkipReason): void {
+    this.reasons.set(p, reason);
+    this.into.add(p, blob, reason);
+  }
+}
+
 const IDENT = /[A-Za-z_$][\w$]*/g;
 
 /**

@@ -14,11 +14,11 @@ import type { Tokenizer } from '../types.js';
 import { CaseFiles, type CorpusSize, folderSize, type Truth } from './case-files.js';
 import type { Repository } from './git.js';
 import { admissibleEntries, type Decoded, learnVersions, stateFiles, textsOf } from './history-trees.js';
-import type { SkipReason, TreeEntry } from './ingest-types.js';
+import type { TreeEntry } from './ingest-types.js';
 import { ingestPolicy, sortedKeys } from './ingested-corpus.js';
 import { type Grammars, loadGrammars } from './outline.js';
 import { buildPool } from './pool.js';
-import { BlobFacts, poolFiles, type SkipCounts, Skips } from './state.js';
+import { BlobFacts, CaseSkips, poolFiles, type SkipCounts, Skips } from './state.js';
 import {
   byInstanceId,
   type Instance,
@@ -57,22 +57,6 @@ export interface SweBenchSummary {
   /** Files in each case's pool, in case order. */
   readonly filesPerCase: readonly number[];
   readonly size: CorpusSize;
-}
-
-/** The skips of one case, each path's reason noted, and counted once per version for the corpus. */
-class CaseSkips extends Skips {
-  readonly reasons = new Map<string, SkipReason>();
-  private readonly into: Skips;
-
-  constructor(into: Skips) {
-    super();
-    this.into = into;
-  }
-
-  override add(p: string, blob: string, reason: SkipReason): void {
-    this.reasons.set(p, reason);
-    this.into.add(p, blob, reason);
-  }
 }
 
 /** Cases whose texts are read together when their pools are built. */
