@@ -301,7 +301,7 @@ describe('each harness folder is entered through its index, in one direction', (
     ...filesUnder(path.join(SRC, 'mcp')),
   ];
 
-  it("docs/development.md gives this order, and names every folder in its layout", () => {
+  it('docs/development.md gives this order, and names every folder in its layout', () => {
     const page = fs.readFileSync(path.join(ROOT, 'docs/development.md'), 'utf8');
     expect(page).toContain(`\n${ORDER.join('  <  ')}\n`);
     const layout = page.slice(page.indexOf('src/harness/ '), page.indexOf('src/cli/ '));
