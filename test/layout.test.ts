@@ -518,6 +518,10 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
     folders: ['harness/audit', 'harness/study'],
     why: "extras derived without waiting for the exact engine, and every cell checked again by the run folder's cell check",
   },
+  'test/cli/ingest-swe-bench.test.ts': {
+    folders: ['harness/ingest'],
+    why: 'the size below which a content stays inline in its candidate line',
+  },
   'test/harness/metrics/catalogue.test.ts': {
     folders: ['harness/compare'],
     why: "the headers of compare's table, taken from the catalogue",

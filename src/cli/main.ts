@@ -80,9 +80,9 @@ const COMMANDS: readonly Listed[] = [
     load: async () => (await import('./commands/generate.js')).generate,
   },
   {
-    name: 'ingest <repo>',
+    name: 'ingest [repository]',
     describe:
-      "a git repository's history as a corpus: each case a commit, its parent the pool, its changes the ledger",
+      "a git repository's history (or SWE-bench's instances) as a corpus: each case a commit, its parent the pool, its changes the ledger",
     load: async () => (await import('./commands/ingest.js')).ingestCommand,
   },
   {

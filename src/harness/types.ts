@@ -139,6 +139,11 @@ export interface IdentityTruth {
 export interface CaseLedger {
   readonly expected: Expectation;
   readonly identity_truth: Readonly<Record<string, IdentityTruth>>;
+  /**
+   * Needed files no form of which is in the pool (a file the fix creates), with the reason: a
+   * scorer counts each as missed. Absent when the truth file lists none.
+   */
+  readonly must_not_in_pool?: Readonly<Record<string, string>>;
 }
 
 ////////////////////////////////////////////////////////////////////////////////////////////////

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { cli } from '../helpers/cli.js';
+import { poolOf } from '../helpers/corpus-files.js';
 import { git, initRepository, makeRepository, shallowClone } from '../helpers/git-fixture.js';
 import { ELIGIBLE, MAX_BYTES, MESSAGES, makeProject } from '../helpers/ingest-fixture.js';
 import { tempDir } from '../helpers/temp.js';
@@ -47,8 +48,7 @@ const ingestArgs = (out: string, ...more: string[]) => [
 ];
 const caseName = (i: number): string => `c${String(i).padStart(2, '0')}-${(shas[i] as string).slice(0, 10)}`;
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
-const candidatesOf = (dir: string, kase: string): Candidate[] =>
-  (readJson(path.join(dir, `${kase}.candidates.json`)) as { candidates: Candidate[] }).candidates;
+const candidatesOf = (dir: string, kase: string): Candidate[] => poolOf<Candidate>(dir, kase);
 /** Every file under `dir`, by relative path, with its bytes. */
 const folderBytes = (dir: string): Map<string, Buffer> => {
   const out = new Map<string, Buffer>();

@@ -3,16 +3,26 @@ import { defineCommand, quietOption, splitList } from '../command.js';
 import { EXIT } from '../io.js';
 
 const HOW = `Each case is a commit: its message is the task, the repository at its parent commit is the
-pool (every text file as a content identity in full, outline and reference forms, counted in o200k
-tokens), and the source files it changed are the must content of the ledger (tests it changed,
-should; generated and vendored files, distractors, their authority withheld). Cases are non-merge
-commits changing 1 to 6 source files, no dependency bumps, sampled by --seed. The repository is read
-with git and never written to. See docs/real-data.md.`;
+pool (every text file as a content identity in full, outline and reference forms), and the source
+files it changed are the must content of the ledger (tests it changed, should; generated and vendored
+files, distractors). Cases are non-merge commits changing 1 to 6 source files, no dependency bumps,
+sampled by --seed. The repository is read with git and never written to.
 
-/** A git repository's history as a corpus: check, study, report and compare run on it unchanged. */
+With --swe-bench, each case is a SWE-bench instance instead: its problem statement the task, its
+repository (under --repos, as owner__name) at base_commit the pool, the files its gold patch edits
+the must content; budgets default to the paper's 13000,27000,50000 in cl100k. See docs/real-data.md.`;
+
+const sweOnly = (describe: string) =>
+  ({ type: 'string', describe: `with --swe-bench: ${describe}` }) as const;
+
+/** A git repository's history, or SWE-bench instances, as a corpus: check, study, report and compare run on it unchanged. */
 export const ingestCommand = defineCommand({
   examples: [
     ['$0 ingest ../my-repo --out corpora/my-repo', 'up to 50 commits of ../my-repo as cases'],
+    [
+      '$0 ingest --swe-bench data/swe-bench/lite.jsonl --repos ../repos --out corpora/swe-lite',
+      'each SWE-bench Lite instance whose repository is under ../repos as a case',
+    ],
     [
       "$0 ingest . --out corpora/self --commits 20 --include 'src/**' --budgets 2000,8000,32000",
       'twenty cases of this repository, its src/ folder only',
@@ -20,22 +30,28 @@ export const ingestCommand = defineCommand({
   ],
   options: (y) =>
     y
-      .positional('repo', {
+      .positional('repository', { type: 'string', describe: 'a git repository (any folder of it)' })
+      .option(
+        'swe-bench',
+        sweOnly('instead of a history: SWE-bench records (JSON or JSON Lines), one case each'),
+      )
+      .option('repos', sweOnly('the folder holding the repositories'))
+      .option('instances', sweOnly('only these instance ids (comma-separated)'))
+      .option('repo', sweOnly("only this repository's instances (owner/name)"))
+      .option('limit', { type: 'number', describe: 'with --swe-bench: at most this many instances' })
+      .option('tokenizer', {
         type: 'string',
-        demandOption: true,
-        describe: 'a git repository (any folder of it)',
+        describe: "what token counts and budgets are in: o200k, or cl100k (the SWE-bench paper's)",
+        defaultDescription: 'o200k; cl100k with --swe-bench',
       })
       .option('out', { type: 'string', demandOption: true, describe: 'the corpus folder to write' })
       .option('commits', { type: 'number', default: 50, describe: 'how many cases (commits) at most' })
       .option('budgets', {
         type: 'string',
-        default: '4000,16000,64000',
-        describe: 'tight, medium and roomy budgets in real (o200k) tokens',
+        describe: 'tight, medium and roomy budgets in real tokens',
+        defaultDescription: '4000,16000,64000; 13000,27000,50000 with --swe-bench',
       })
-      .option('include', {
-        type: 'string',
-        describe: 'only paths matching these globs (comma-separated, gitignore syntax)',
-      })
+      .option('include', { type: 'string', describe: 'only paths matching these globs (comma-separated)' })
       .option('exclude', {
         type: 'string',
         describe: 'leave out paths matching these globs (comma-separated)',
@@ -49,7 +65,7 @@ export const ingestCommand = defineCommand({
       .option('until', { type: 'string', describe: 'the last commit of the history to read (default HEAD)' })
       .option('name', {
         type: 'string',
-        describe: "the repository's name, the pools' scope (default: its folder's name)",
+        describe: "the repository's name, the pools' scope (default: its folder's)",
       })
       .option('force', {
         type: 'boolean',
@@ -61,11 +77,14 @@ export const ingestCommand = defineCommand({
   run: async (a, { io }) => {
     const include = splitList(a.include);
     const exclude = splitList(a.exclude);
-    const said = await ingestRun(a.repo, {
+    const { repository, sweBench, repos, repo, limit } = a;
+    const source = { repository, sweBench, repos, instances: splitList(a.instances), repo, limit };
+    const said = await ingestRun(source, {
       out: a.out,
       force: a.force,
       commits: a.commits,
-      budgets: (splitList(a.budgets) ?? []).map(Number),
+      ...(a.budgets === undefined ? {} : { budgets: (splitList(a.budgets) ?? []).map(Number) }),
+      ...(a.tokenizer === undefined ? {} : { tokenizer: a.tokenizer }),
       seed: a.seed,
       maxBytes: a.maxBytes,
       ...(include === undefined ? {} : { include }),

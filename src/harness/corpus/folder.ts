@@ -9,6 +9,7 @@ import type { ContextCandidate, ContextRequest, FailureReason } from '../../comp
 import { InputError } from '../errors.js';
 import type { BudgetName, Corpus, CorpusCase, Expectation } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
+import { BlobStore } from './blobs.js';
 import { checkInputs } from './compiler-checks.js';
 import { readJsonFile } from './input-files.js';
 import { Findings, type Lint, settle } from './lint.js';
@@ -116,6 +117,8 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined, lin
   const manifest = readManifest(path.join(dir, CORPUS_MANIFEST), names, lint);
   const policyFile = policyOverride ?? policyFileOf(dir);
   const policy = loadPolicy(policyFile, lint);
+  // One store for every case: a version many cases hold is read, checked and kept once.
+  const blobs = new BlobStore(dir);
   const cases = names.map((name): CorpusCase => {
     const requestFile = path.join(dir, `${name}${REQUEST_SUFFIX}`);
     const candidatesFile = path.join(dir, `${name}${CANDIDATES_SUFFIX}`);
@@ -123,7 +126,7 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined, lin
     const base = loadRequest(requestFile, lint);
     // A replacement policy is a policy comparison: the requests follow its version.
     const request = policyOverride ? { ...base, policy_version: policy.policy_version } : base;
-    const loaded = loadCandidates(candidatesFile, { corpus: true, lint });
+    const loaded = loadCandidates(candidatesFile, { corpus: true, lint, blobs });
     const files = { request: requestFile, candidates: candidatesFile, policy: policyFile };
     checkInputs(request, loaded.candidates, policy, files, lint);
     return {

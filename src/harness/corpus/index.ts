@@ -1,5 +1,7 @@
 /** Corpus: reading what a run is given (corpus, ledger, records) and checking it, and real token counts. */
 
+export { BlobWriter } from './blob-writer.js';
+export { BLOB_INDEX } from './blobs.js';
 export { findingsJSON, lintGiven, tally } from './check.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './compiler-checks.js';
 export { CORPUS_MANIFEST, loadCorpus, requestAt } from './folder.js';
@@ -27,4 +29,4 @@ export {
   toPolicy,
   toRequest,
 } from './records.js';
-export { auditTokens, warmTokenAudit } from './token-audit.js';
+export { auditTokens, countTokensBeside, warmTokenAudit } from './token-audit.js';

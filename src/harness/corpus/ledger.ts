@@ -52,12 +52,16 @@ export function truthFrom(
     truth[identity] = { eval_class: t.eval_class as EvalClass, min_representation: t.min_representation };
   }
   const e = (raw.expected ?? {}) as { success?: unknown; reason?: unknown };
+  const absent = (raw as { must_not_in_pool?: unknown }).must_not_in_pool;
   return {
     expected: {
       success: e.success !== false,
       reason: typeof e.reason === 'string' ? (e.reason as never) : null,
     },
     identity_truth: truth,
+    ...(typeof absent === 'object' && absent !== null
+      ? { must_not_in_pool: Object.assign(Object.create(null), absent) as Record<string, string> }
+      : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { fromRoot } from '../paths.js';
+import { BlobStore, namesBlobs, resolveBlobs } from './blobs.js';
 import { located, orderRoles } from './compiler-checks.js';
 import { CANDIDATES_SUFFIX, CORPUS_MANIFEST, caseNames, policyFileOf, REQUEST_SUFFIX } from './folder.js';
 import { readJsonFile } from './input-files.js';
@@ -90,13 +91,23 @@ export function lintPolicyFile(
   return { findings, policy: reading(findings, 'policy', () => readPolicy(raw)) };
 }
 
+/**
+ * A pool's records, checked. `blobs`: where its `content_sha256` records are resolved (a file's
+ * own folder's store); records given in memory (a batch line, an MCP call) name no blob.
+ */
 export function lintCandidatesFile(
   file: string,
   rules: CandidateRules,
   parsed?: Parsed,
+  blobs?: BlobStore,
 ): { findings: Findings; records: readonly unknown[]; candidates: ContextCandidate[] | undefined } {
   const findings = new Findings(file);
-  const raw = docOf(file, findings, parsed);
+  let raw = docOf(file, findings, parsed);
+  if (blobs !== undefined && namesBlobs(raw)) {
+    const resolved = resolveBlobs(raw, blobs);
+    for (const p of resolved.problems) findings.error(p.record, p.field, p.message);
+    raw = resolved.raw;
+  }
   if (raw !== undefined) lintCandidates(raw, findings, rules);
   const list = candidateList(raw);
   const records: readonly unknown[] = Array.isArray(list) ? list : [];
@@ -199,6 +210,7 @@ export function walkCorpus(dir: string, policyFile?: string): Walk {
     top.error(undefined, undefined, e.message);
   }
   const identities = new Map<string, ReadonlySet<string> | undefined>();
+  const blobs = new BlobStore(dir);
   for (const name of names) {
     const requestFile = path.join(dir, `${name}${REQUEST_SUFFIX}`);
     const candidatesFile = path.join(dir, `${name}${CANDIDATES_SUFFIX}`);
@@ -212,7 +224,7 @@ export function walkCorpus(dir: string, policyFile?: string): Walk {
       files.push(r.findings);
       request = r.request;
     }
-    const c = lintCandidatesFile(candidatesFile, { corpus: true });
+    const c = lintCandidatesFile(candidatesFile, { corpus: true }, undefined, blobs);
     files.push(c.findings);
     identities.set(name, c.candidates && identitiesOf(c.candidates));
     if (policy) files.push(orderRoles(c.records, policy, candidatesFile));

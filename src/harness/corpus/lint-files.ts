@@ -159,7 +159,28 @@ export function lintTruth(
       warn('reason', at, `${quote(e.reason)} is not a string; read as null`);
     unknownKeys(e, new Set(['success', 'reason']), at);
   }
-  unknownKeys(raw, new Set(['$schema', 'expected', 'identity_truth']), top);
+  notInPool(raw, top, identities);
+  unknownKeys(raw, new Set(['$schema', 'expected', 'identity_truth', 'must_not_in_pool']), top);
+}
+
+/**
+ * `must_not_in_pool`: needed files no form of which the pool can hold (a file the fix creates, a
+ * binary one), each with the reason, which the scorer counts as missed. A file the pool does hold
+ * belongs in `identity_truth` instead.
+ */
+function notInPool(raw: Json, top: At, identities: ReadonlySet<string> | undefined): void {
+  if (!has(raw, 'must_not_in_pool')) return;
+  const table = object(raw, 'must_not_in_pool', top, '{"<path>": "why no form of it is in the pool"}');
+  for (const [identity, why] of Object.entries(table ?? {})) {
+    const at: At = { out: top.out, record: top.record, prefix: 'must_not_in_pool.' };
+    if (typeof why !== 'string' || why === '') invalid(identity, why, 'the reason, a non-empty string', at);
+    if (identities?.has(identity))
+      top.out.error(
+        top.record,
+        'must_not_in_pool',
+        `${quote(identity)} is in the pool: list it in identity_truth`,
+      );
+  }
 }
 
 /** The keys of a batch line: the three inputs (required) and a ledger (optional). */

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type CompilerPolicy, defaultPolicy, isPlainObject } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
+import { BlobStore } from './blobs.js';
 import { lintGiven } from './check.js';
 import { orderRoles } from './compiler-checks.js';
 import { CANDIDATES_SUFFIX, CORPUS_MANIFEST, caseNames, policyFileOf } from './folder.js';
@@ -55,7 +56,12 @@ function kindOf(file: string, doc?: unknown): FileKind | undefined {
  */
 function lonePool(file: string, policyFile: string | undefined, parsed: Parsed): Findings[] {
   const dir = path.dirname(file);
-  const c = lintCandidatesFile(file, { corpus: fs.existsSync(path.join(dir, CORPUS_MANIFEST)) }, parsed);
+  const c = lintCandidatesFile(
+    file,
+    { corpus: fs.existsSync(path.join(dir, CORPUS_MANIFEST)) },
+    parsed,
+    new BlobStore(dir),
+  );
   const found = [c.findings];
   let policy: CompilerPolicy | undefined = defaultPolicy();
   let given = policyFile;
@@ -85,7 +91,7 @@ function caseIdentities(truthFile: string): ReadonlySet<string> | undefined {
   ];
   const file = places.find((f) => fs.existsSync(f));
   if (file === undefined) return undefined;
-  const c = lintCandidatesFile(file, {});
+  const c = lintCandidatesFile(file, {}, undefined, new BlobStore(path.dirname(file)));
   return c.candidates && identitiesOf(c.candidates);
 }
 

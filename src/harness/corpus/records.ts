@@ -14,8 +14,10 @@ import {
 } from '../../compiler/index.js';
 // Registers the real tokenizers: a policy read here may name one and be compiled under at once.
 import './real-tokens.js';
+import path from 'node:path';
 import { InputError, recordName } from '../errors.js';
 import type { Annotations } from '../types.js';
+import { BlobStore, namesBlobs, resolveBlobs } from './blobs.js';
 import { readJsonFile } from './input-files.js';
 import { Findings, type Lint, settle } from './lint.js';
 import {
@@ -55,6 +57,20 @@ export function toPolicy(file: string, raw: unknown, lint?: Lint): CompilerPolic
 export interface CandidateRules extends LintRules {
   /** How warnings are treated; by default they go nowhere. */
   readonly lint?: Lint | undefined;
+  /** The blobs of the file's folder, shared by the cases of a corpus (blobs.ts); opened when absent. */
+  readonly blobs?: BlobStore | undefined;
+}
+
+/**
+ * A candidates file's document with its blobs resolved (blobs.ts): the first record whose blob is
+ * missing or corrupt stops, named with its blob.
+ */
+export function withBlobs(file: string, raw: unknown, store?: BlobStore): unknown {
+  if (!namesBlobs(raw)) return raw;
+  const resolved = resolveBlobs(raw, store ?? new BlobStore(path.dirname(file)));
+  const first = resolved.problems[0];
+  if (first !== undefined) throw new InputError(file, first.message, first.record);
+  return resolved.raw;
 }
 
 export interface LoadedCandidates {
@@ -97,4 +113,4 @@ export const loadRequest = (file: string, lint?: Lint): ContextRequest =>
 export const loadPolicy = (file: string, lint?: Lint): CompilerPolicy =>
   toPolicy(file, readJsonFile(file), lint);
 export const loadCandidates = (file: string, rules: CandidateRules = {}): LoadedCandidates =>
-  toCandidates(file, readJsonFile(file), rules);
+  toCandidates(file, withBlobs(file, readJsonFile(file), rules.blobs), rules);

@@ -7,19 +7,20 @@
  * audit counts in this thread.
  */
 import { Worker } from 'node:worker_threads';
-import type { RealTokens } from '../types.js';
-import { realTokens } from './bpe.js';
+import type { RealTokens, Tokenizer } from '../types.js';
+import { countTokens, realTokens } from './bpe.js';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 interface Reply {
   readonly id: number;
   readonly counts?: RealTokens;
+  readonly count?: number;
   readonly error?: string;
 }
 
 interface Waiting {
-  readonly resolve: (c: RealTokens) => void;
+  readonly resolve: (c: RealTokens | number) => void;
   readonly reject: (e: Error) => void;
 }
 
@@ -34,6 +35,7 @@ class TokenAudit {
       const w = this.waiting.get(r.id);
       this.waiting.delete(r.id);
       if (r.counts !== undefined) w?.resolve(r.counts);
+      else if (r.count !== undefined) w?.resolve(r.count);
       else w?.reject(new Error(`counting real tokens failed: ${r.error}`));
       this.idle();
     });
@@ -42,14 +44,14 @@ class TokenAudit {
     this.idle();
   }
 
-  count(text: string): Promise<RealTokens> {
+  count(text: string, tokenizer?: Tokenizer): Promise<RealTokens | number> {
     const id = this.next++;
     // Held while an answer is awaited, so the process waits for it; let go when idle, so an
     // unused counter never keeps a finished command alive.
     this.worker.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, text });
+      this.worker.postMessage(tokenizer === undefined ? { id, text } : { id, text, tokenizer });
     });
   }
 
@@ -74,5 +76,15 @@ export function warmTokenAudit(): void {
 export function auditTokens(text: string): Promise<RealTokens> {
   if (FROM_SOURCE) return Promise.resolve(realTokens(text));
   audit ??= new TokenAudit();
-  return audit.count(text);
+  return audit.count(text) as Promise<RealTokens>;
+}
+
+/**
+ * `text` in one tokenizer's tokens, counted by the same worker: `countTokens`'s number, while this
+ * thread does other work (ingest parses and indexes the next versions meanwhile).
+ */
+export function countTokensBeside(tokenizer: Tokenizer, text: string): Promise<number> {
+  if (FROM_SOURCE) return Promise.resolve(countTokens(tokenizer, text));
+  audit ??= new TokenAudit();
+  return audit.count(text, tokenizer) as Promise<number>;
 }

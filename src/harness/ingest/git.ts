@@ -31,7 +31,11 @@ const firstLine = (text: string): string => text.trim().split('\n')[0] ?? '';
 // Only git's line end: a folder's name may itself end in a space.
 const text = (b: Buffer): string => b.toString('utf8').replace(/\n$/, '');
 
-export function openRepository(dir: string): Repository {
+/**
+ * `dir` as a repository to read. A shallow clone is refused unless `shallow` allows it: a history
+ * it lacks cannot be sampled, but one commit's tree it holds can be read.
+ */
+export function openRepository(dir: string, options: { readonly shallow?: boolean } = {}): Repository {
   let isFolder = false;
   try {
     isFolder = fs.statSync(dir).isDirectory();
@@ -43,7 +47,10 @@ export function openRepository(dir: string): Repository {
   const gitDir = runGit(at, ['rev-parse', '--git-dir']);
   if (gitDir.status !== 0)
     throw new InputError(dir, `not a git repository (${firstLine(gitDir.stderr) || 'git rev-parse failed'})`);
-  if (text(gitOk(at, ['rev-parse', '--is-shallow-repository'], 'git rev-parse')) === 'true')
+  if (
+    options.shallow !== true &&
+    text(gitOk(at, ['rev-parse', '--is-shallow-repository'], 'git rev-parse')) === 'true'
+  )
     throw new InputError(
       dir,
       'a shallow clone: its history is missing; fetch all of it with `git fetch --unshallow`',
@@ -179,8 +186,11 @@ export function parseTree(repo: Repository, out: string): TreeEntry[] {
         repo.root,
         `unexpected git ls-tree output: ${JSON.stringify(record.slice(0, 80))}`,
       );
-    // A submodule's entry is a commit of another repository: no size here.
-    entries.push({ path: record.slice(tab + 1), mode, blob, size: size === '-' ? 0 : Number(size) });
+    // A submodule's entry is a commit of another repository: no size here. An object the
+    // repository lacks (a partial clone) has none either.
+    const p = record.slice(tab + 1);
+    if (size === 'BAD') entries.push({ path: p, mode, blob, size: 0, missing: true });
+    else entries.push({ path: p, mode, blob, size: size === '-' ? 0 : Number(size) });
   }
   return entries;
 }

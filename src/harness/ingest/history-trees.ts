@@ -6,7 +6,7 @@
 
 import { type Repository, readBlobs } from './git.js';
 import type { TreeEntry } from './ingest-types.js';
-import type { Skips, StateFile } from './state.js';
+import type { BlobFacts, Skips, StateFile } from './state.js';
 import { classifyPath, decideEntry, decodeText, makeFilter } from './tree-files.js';
 
 /** What decides whether a tree's entry may enter a pool. */
@@ -14,6 +14,8 @@ export interface EntryOptions {
   readonly include?: readonly string[] | undefined;
   readonly exclude?: readonly string[] | undefined;
   readonly maxBytes: number;
+  /** Generated and vendored files left out (counted) rather than kept with their authority withheld. */
+  readonly ownOnly?: boolean;
 }
 
 /**
@@ -37,7 +39,7 @@ export function admissibleEntries(
     gitignore: new Map(ignoreFiles.map((e) => [folder(e.path), ignores.get(e.blob) ?? ''])),
   });
   return entries.filter((e) => {
-    const skip = decideEntry(e, classifyPath(e.path), filter, options.maxBytes);
+    const skip = decideEntry(e, classifyPath(e.path), filter, options.maxBytes, options.ownOnly);
     if (skip !== null) skips.add(e.path, e.blob, skip);
     return skip === null;
   });
@@ -84,4 +86,40 @@ export function stateFiles(
     else files.push({ path: e.path, blob: e.blob, text: decoded, cls: classifyPath(e.path) });
   }
   return files;
+}
+
+/**
+ * Pass 1 of an ingest: every distinct version the cases' entries hold read, a run of cases at a
+ * time, and learnt once (indexed, parsed, its facts kept, its forms counted on the worker thread
+ * meanwhile); binary and non-UTF-8 ones counted. In case order, so that a version is indexed
+ * under the path its first case holds it at. Returns how many versions were read; `progress`
+ * hears the cases done.
+ */
+export async function learnVersions(
+  repo: Repository,
+  cases: readonly (readonly TreeEntry[])[],
+  into: { readonly known: BlobFacts; readonly skips: Skips },
+  progress?: (done: number) => void,
+): Promise<number> {
+  const learnt = new Set<string>();
+  for (let run = 0; run < cases.length; run += RUN) {
+    progress?.(run);
+    const entries = cases.slice(run, run + RUN);
+    const texts = textsOf(
+      repo,
+      entries.flatMap((list) => list.filter((e) => !learnt.has(e.blob))),
+      new Map(),
+    );
+    for (const list of entries) {
+      const fresh = list.filter((e) => !learnt.has(e.blob));
+      for (const f of stateFiles(fresh, texts, into.skips)) {
+        into.known.learn(f);
+        into.known.countAhead(f);
+      }
+      for (const e of fresh) learnt.add(e.blob);
+    }
+    await into.known.settle();
+  }
+  progress?.(cases.length);
+  return learnt.size;
 }

@@ -17,6 +17,8 @@ export interface TreeEntry {
   readonly blob: string;
   /** Bytes. */
   readonly size: number;
+  /** The repository lacks the object (git lists its size as `BAD`, or `missing`). */
+  readonly missing?: true;
 }
 
 /** One path a commit changed, as `git log --name-status -M` reports it. */
@@ -49,6 +51,11 @@ export const SKIP_REASONS = [
   'ignored',
   /** A FIFO, a device or a socket in a working tree: never opened. */
   'special',
+  /** An object the repository does not hold (a partial or damaged clone): never read. */
+  'missing',
+  /** Generated or vendored: skipped where a pool is to hold only the project's own files (SWE-bench). */
+  'generated',
+  'vendored',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

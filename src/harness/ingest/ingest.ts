@@ -1,20 +1,12 @@
 import path from 'node:path';
-import {
-  type ContextCandidate,
-  type ContextRequest,
-  policyToJSON,
-  renderedCost,
-  requestToJSON,
-  SCHEMA,
-} from '../../compiler/index.js';
-import { CORPUS_MANIFEST } from '../corpus/index.js';
+import { type ContextRequest, SCHEMA } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
-import { jsonText, type Lines, writeWholeAsync } from '../output/index.js';
-import { BUDGETS, INGESTED_TASK_ID } from '../vocabulary.js';
-import { CandidateWriter } from './candidate-json.js';
+import { writeWholeAsync } from '../output/index.js';
+import type { Tokenizer } from '../types.js';
+import { CaseFiles, type CorpusSize, folderSize, type Truth } from './case-files.js';
 import { openRepository, commits as readHistory } from './git.js';
 import { lastChanges } from './history.js';
-import { admissibleEntries, type Decoded, RUN, stateFiles, textsOf } from './history-trees.js';
+import { admissibleEntries, type Decoded, learnVersions, RUN, stateFiles, textsOf } from './history-trees.js';
 import type { Commit, SkipReason, TreeEntry } from './ingest-types.js';
 import { caseName, ingestPolicy, sortedKeys, taskText } from './ingested-corpus.js';
 import { loadGrammars } from './outline.js';
@@ -26,8 +18,10 @@ import { treesOf } from './walk.js';
 
 export interface IngestOptions {
   readonly commits: number;
-  /** Real (o200k) tokens: tight, medium, roomy. */
+  /** Real tokens (`tokenizer`'s): tight, medium, roomy. */
   readonly budgets: readonly [number, number, number];
+  /** What the pools' token counts and the policy's overhead are counted in (default o200k). */
+  readonly tokenizer?: Tokenizer;
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
   readonly seed: string;
@@ -52,6 +46,8 @@ export interface IngestSummary {
   readonly skippedFiles: SkipCounts;
   /** Distinct file versions read. */
   readonly versions: number;
+  /** The corpus on disk, against the distinct text it holds. */
+  readonly size: CorpusSize;
 }
 
 interface Plan {
@@ -74,15 +70,6 @@ class HeldSkips extends Skips {
   }
 }
 
-/** `{"candidates": [...]}` one record a line. */
-function writeCandidates(out: Lines, candidates: readonly ContextCandidate[], json: CandidateWriter): void {
-  out.add('{"candidates": [');
-  for (const [k, c] of candidates.entries())
-    out.add(`${json.line(c)}${k < candidates.length - 1 ? ',' : ''}`);
-  out.add(']}');
-  out.close();
-}
-
 /** Ingest `dir` into the corpus folder `out`, whole or not at all. */
 export async function ingest(dir: string, out: string, options: IngestOptions): Promise<IngestSummary> {
   const repo = openRepository(dir);
@@ -98,7 +85,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
   });
   const last = lastChanges(commits);
   const grammars = await loadGrammars();
-  const known = new BlobFacts(grammars);
+  const known = new BlobFacts(grammars, options.tokenizer);
   const skips = new Skips();
   const skippedCommits: Record<string, number> = { ...selection.skipped };
 
@@ -147,39 +134,23 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
       `no commit makes a case (${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}; skipped: ${why})`,
     );
   }
-  const learnt = new Set<string>();
-  for (let run = 0; run < plans.length; run += RUN) {
-    options.progress?.('reading', run, plans.length);
-    const cases = plans.slice(run, run + RUN);
-    const texts = textsOf(
-      repo,
-      cases.flatMap((p) => p.entries.filter((e) => !learnt.has(e.blob))),
-      new Map(),
-    );
-    // In case order, so that a version is indexed under the path its first case holds it at.
-    for (const plan of cases) {
-      const fresh = plan.entries.filter((e) => !learnt.has(e.blob));
-      for (const f of stateFiles(fresh, texts, skips)) known.learn(f);
-      for (const e of fresh) learnt.add(e.blob);
-    }
-  }
-  options.progress?.('reading', plans.length, plans.length);
+  const versions = await learnVersions(
+    repo,
+    plans.map((p) => p.entries),
+    { known, skips },
+    (done) => options.progress?.('reading', done, plans.length),
+  );
 
-  const policy = ingestPolicy();
+  const policy = ingestPolicy(options.tokenizer);
   const name = options.name ?? repositoryName(repo.root);
   const until = (commits[commits.length - 1] as Commit).sha;
   const corpusName = path.basename(path.resolve(out));
   const width = String(Math.max(1, commits.length - 1)).length;
-  const [tight, medium, roomy] = options.budgets;
-  const budgetsOf = { tight, medium, roomy };
+  let size: CorpusSize | undefined;
   await writeWholeAsync(out, async (w) => {
-    const names: string[] = [];
-    const budgets: Record<string, Record<string, number>> = {};
-    const expected: Record<string, Record<string, { success: boolean; reason: string | null }>> = {};
-    const purpose: Record<string, string> = {};
+    const files = new CaseFiles(w, policy, options.budgets);
     // Pass 2: one case at a time, the texts of a run of cases read together.
     let texts = new Map<string, Decoded>();
-    const json = new CandidateWriter();
     for (const [k, plan] of plans.entries()) {
       if (k % RUN === 0)
         texts = textsOf(
@@ -190,15 +161,15 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
       options.progress?.('writing', k, plans.length);
       const { commit, parent, index } = plan;
       const kase = caseName(index, commit, width);
-      names.push(kase);
       const task = taskText(commit);
-      const files = stateFiles(plan.entries, texts, skips);
+      const state = stateFiles(plan.entries, texts, skips);
       known.nextState();
       const pool = buildPool({
         task,
-        files: poolFiles(task, files, known, (p) => last.lastChangeBefore(p, index)),
+        files: poolFiles(task, state, known, (p) => last.lastChangeBefore(p, index)),
         scope: name,
         at: parent.slice(0, 12),
+        tokenizer: known.tokenizer,
         tokens: known.counter,
         forms: known.forms,
       });
@@ -206,66 +177,48 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         schema_version: SCHEMA.request,
         request_id: `${kase}-req`,
         task_id: kase,
-        usable_token_budget: medium,
+        usable_token_budget: options.budgets[1],
         created_at: new Date(commit.time * 1000).toISOString().replace(/\.000Z$/, 'Z'),
         active_scope: name,
         required_ids: [],
         policy_version: policy.policy_version,
       };
-      w.write(`${kase}.request.json`, jsonText(requestToJSON(request)));
-      writeCandidates(w.linesInBackground(`${kase}.candidates.json`), pool, json);
-      const present = new Set(files.map((f) => f.path));
+      const present = new Set(state.map((f) => f.path));
       const { must, should } = neededAtParent(commit);
-      const identity_truth: Record<string, { eval_class: string; min_representation: string }> = {};
-      for (const f of files)
+      const truth: Record<string, Truth> = {};
+      for (const f of state)
         if (f.cls.generated || f.cls.vendored)
-          identity_truth[f.path] = { eval_class: 'distractor', min_representation: 'full' };
+          truth[f.path] = { eval_class: 'distractor', min_representation: 'full' };
       for (const p of should.filter((x) => present.has(x)))
-        identity_truth[p] = { eval_class: 'should', min_representation: 'full' };
+        truth[p] = { eval_class: 'should', min_representation: 'full' };
       for (const p of must.filter((x) => present.has(x)))
-        identity_truth[p] = { eval_class: 'must', min_representation: 'full' };
-      const taskOnly = pool.filter((c) => c.candidate_id === INGESTED_TASK_ID);
-      budgets[kase] = { ...budgetsOf };
-      expected[kase] = Object.fromEntries(
-        BUDGETS.map((b) => {
-          const fits =
-            renderedCost(taskOnly, { ...request, usable_token_budget: budgetsOf[b] }, policy) <= budgetsOf[b];
-          return [
-            b,
-            fits ? { success: true, reason: null } : { success: false, reason: 'INSUFFICIENT_BUDGET' },
-          ];
-        }),
-      );
-      w.write(
-        `ledger/${kase}.truth.json`,
-        jsonText({ expected: expected[kase]?.medium, identity_truth: sortedKeys(identity_truth) }),
-      );
-      purpose[kase] = `${commit.sha.slice(0, 12)}: ${commit.subject}`;
+        truth[p] = { eval_class: 'must', min_representation: 'full' };
+      files.add({
+        name: kase,
+        request,
+        pool,
+        truth,
+        purpose: `${commit.sha.slice(0, 12)}: ${commit.subject}`,
+      });
     }
     options.progress?.('writing', plans.length, plans.length);
-    w.write(
-      CORPUS_MANIFEST,
-      jsonText({
-        fixture_set: corpusName,
-        ingest: {
-          repository: name,
-          head: until,
-          history: commits.length,
-          seed: options.seed,
-          budgets: options.budgets,
-          include: options.include ?? [],
-          exclude: options.exclude ?? [],
-          max_bytes: options.maxBytes,
-          skipped_commits: sortedKeys(skippedCommits),
-          skipped_files: sortedKeys(skips.counts),
-        },
-        fixtures: names,
-        budgets,
-        expected,
-        purpose,
-      }),
-    );
-    w.write('policy.json', jsonText(policyToJSON(policy)));
+    files.finish({
+      fixture_set: corpusName,
+      ingest: {
+        repository: name,
+        head: until,
+        history: commits.length,
+        seed: options.seed,
+        budgets: options.budgets,
+        ...(options.tokenizer === undefined ? {} : { tokenizer: options.tokenizer }),
+        include: options.include ?? [],
+        exclude: options.exclude ?? [],
+        max_bytes: options.maxBytes,
+        skipped_commits: sortedKeys(skippedCommits),
+        skipped_files: sortedKeys(skips.counts),
+      },
+    });
+    size = { ...folderSize(w.partial), uniqueText: files.uniqueText };
   });
   return {
     repository: name,
@@ -275,6 +228,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
     cases: plans.length,
     skippedCommits,
     skippedFiles: skips.counts,
-    versions: learnt.size,
+    versions,
+    size: size as CorpusSize,
   };
 }

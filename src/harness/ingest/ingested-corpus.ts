@@ -4,13 +4,17 @@
  */
 import { type CompilerPolicy, defaultPolicy } from '../../compiler/index.js';
 import { manifestHas } from '../output/index.js';
+import type { Tokenizer } from '../types.js';
 import type { Commit } from './ingest-types.js';
 
 /** A corpus ingest wrote (its manifest has an `ingest` block): one `ingest --force` may replace. */
 export const ingestedCorpus = (dir: string): boolean => manifestHas(dir, 'ingest', 1 << 26);
 
-/** The ingested corpus's policy: the default, with the rendering overhead in real o200k tokens. */
-export const ingestPolicy = (): CompilerPolicy => ({ ...defaultPolicy(), overhead_tokenizer: 'o200k' });
+/** The ingested corpus's policy: the default, with the rendering overhead in real tokens (o200k unless named). */
+export const ingestPolicy = (tokenizer: Tokenizer = 'o200k'): CompilerPolicy => ({
+  ...defaultPolicy(),
+  overhead_tokenizer: tokenizer,
+});
 
 /** The task: the commit's subject, and its body when it has one. */
 export const taskText = (c: Commit): string =>

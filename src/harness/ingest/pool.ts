@@ -7,7 +7,8 @@
  *   signatures, rank 2, for the languages with a grammar), `reference` (the path and the first doc
  *   line, rank 0). Each form's text starts with the file's path, since the rendered bundle carries
  *   no labels of its own.
- * - token counts: the form's text in o200k tokens (`token_source: "o200k"`).
+ * - token counts: the form's text in o200k tokens (`token_source: "o200k"`), or the tokenizer
+ *   the caller names.
  * - requirement: the task MANDATORY; a file the caller requires REQUIRED; a file whose path the
  *   task names PREFERRED; every other file DISCRETIONARY.
  * - gates: scope is the repository (every file in scope); freshness is true for every file, since
@@ -19,6 +20,7 @@
  */
 import { type ContextCandidate, SCHEMA } from '../../compiler/index.js';
 import { countTokens } from '../corpus/index.js';
+import type { Tokenizer } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
 import type { PathClass } from './ingest-types.js';
 import { FORM_RELEVANCE } from './relevance-score.js';
@@ -48,9 +50,12 @@ export interface PoolSpec {
   readonly scope: string;
   /** Where the state is: a commit id, or `working tree`. */
   readonly at: string;
+  /** What counts a form's tokens, and names them in `token_source` (default o200k). */
+  readonly tokenizer?: Tokenizer;
   /**
    * Tokens of a form's text, given a key naming the blob, the path and the form: the caller's,
-   * so that a version held by many cases is counted once. Counts o200k directly when absent.
+   * so that a version held by many cases is counted once (in `tokenizer`'s tokens). Counted
+   * directly when absent.
    */
   readonly tokens?: (key: string, text: string) => number;
   /**
@@ -168,16 +173,14 @@ type Own = Pick<
   | 'is_default_form'
 >;
 
-const o200k = (_key: string, text: string): number => countTokens('o200k', text);
-
 /** A candidate of the pool: what every one shares (no floor, in scope, fresh, no dependency or group), and its own fields. */
-const candidate = (own: Own, scope: string, tokens: number): ContextCandidate => ({
+const candidate = (own: Own, spec: PoolSpec, tokens: number): ContextCandidate => ({
   schema_version: SCHEMA.candidate,
   min_rank: 0,
   token_count: tokens,
-  token_source: 'o200k',
+  token_source: spec.tokenizer ?? 'o200k',
   scope_eligible: true,
-  scope_reason: `in repository ${scope}`,
+  scope_reason: `in repository ${spec.scope}`,
   freshness_eligible: true,
   depends_on: [],
   group_id: null,
@@ -187,7 +190,7 @@ const candidate = (own: Own, scope: string, tokens: number): ContextCandidate =>
 });
 
 /** The texts of a file's forms: what its blob, path and outline decide. */
-function formTexts(f: PoolFile): FormTexts {
+export function formTexts(f: Pick<PoolFile, 'path' | 'text' | 'outline'>): FormTexts {
   const body = f.text.endsWith('\n') ? f.text.slice(0, -1) : f.text;
   const doc = firstDocLine(f.text);
   const shown = shownPath(f.path);
@@ -224,8 +227,10 @@ function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
         relevance: Math.round(f.relevance * FORM_RELEVANCE[form] * 100) / 100,
         is_default_form: form === 'full',
       },
-      spec.scope,
-      (spec.tokens ?? o200k)(`${key}:${form}`, content),
+      spec,
+      spec.tokens === undefined
+        ? countTokens(spec.tokenizer ?? 'o200k', content)
+        : spec.tokens(`${key}:${form}`, content),
     ),
   );
 }
@@ -250,8 +255,8 @@ export function buildPool(spec: PoolSpec): ContextCandidate[] {
       relevance: 1,
       is_default_form: true,
     },
-    spec.scope,
-    countTokens('o200k', spec.task),
+    spec,
+    countTokens(spec.tokenizer ?? 'o200k', spec.task),
   );
   const files = [...spec.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return [task, ...files.flatMap((f) => fileCandidates(f, spec))];

@@ -106,9 +106,9 @@ const TERM_CACHE = 4_000_000;
 
 /** The ingest's one BM25 index over file versions. */
 export class RelevanceIndex {
-  private readonly search = new MiniSearch<{ id: string; path: string; text: string }>({
+  private search: MiniSearch<{ id: string; path: string; text: string }> | null = new MiniSearch({
     fields: ['path', 'text'],
-    tokenize: codeTerms,
+    tokenize: (text) => codeTerms(text).map((t) => (t.length < 13 ? t : ` ${t}`.slice(1))),
     // codeTerms already lower-cases; nothing is a stop word in code.
     processTerm: (t) => t,
     searchOptions: { boost: { path: 2 }, combineWith: 'OR' },
@@ -119,12 +119,28 @@ export class RelevanceIndex {
   private readonly terms = new Map<string, TermScores>();
   private cached = 0;
 
+  /**
+   * Let the index go once every case's scores are known: it is the largest thing an ingest holds
+   * (some 400 MB for 16,000 versions). Versions already added may be added again (nothing
+   * happens); searching, or adding a new one, is then an error.
+   */
+  release(): void {
+    this.search = null;
+    this.terms.clear();
+    this.cached = 0;
+  }
+
+  private searcher(): MiniSearch<{ id: string; path: string; text: string }> {
+    if (this.search === null) throw new Error('the relevance index was released');
+    return this.search;
+  }
+
   /** Index a version once; later calls with the same blob do nothing. */
   add(doc: Document): void {
     if (this.places.has(doc.blob)) return;
     this.places.set(doc.blob, this.blobs.length);
     this.blobs.push(doc.blob);
-    this.search.add({ id: doc.blob, path: doc.path, text: doc.text });
+    this.searcher().add({ id: doc.blob, path: doc.path, text: doc.text });
     // A new version changes every term's scores (the mean length, the document frequencies).
     this.terms.clear();
     this.cached = 0;
@@ -137,7 +153,7 @@ export class RelevanceIndex {
   private term(t: string): TermScores {
     const kept = this.terms.get(t);
     if (kept !== undefined) return kept;
-    const hits = this.search.search(t, { tokenize: (q) => [q] });
+    const hits = this.searcher().search(t, { tokenize: (q) => [q] });
     const scores: TermScores = {
       docs: Int32Array.from(hits, (h) => this.places.get(h.id as string) as number),
       scores: Float64Array.from(hits, (h) => h.score),

@@ -5,19 +5,23 @@
  * is parsed and counted once, while the texts themselves are read per case and let go.
  */
 import path from 'node:path';
-import { countTokens } from '../corpus/index.js';
+import { countTokens, countTokensBeside } from '../corpus/index.js';
+import type { Tokenizer } from '../types.js';
 import { goModuleOf, resolveImport } from './imports.js';
 import type { Language, PathClass, SkipReason } from './ingest-types.js';
 import type { Grammars } from './outline.js';
-import type { FormTexts, PoolFile } from './pool.js';
+import { type FormTexts, formTexts, type PoolFile } from './pool.js';
 import { namedIdentifiers, pathNamer, RelevanceIndex, relevanceOf } from './relevance-score.js';
 
 /** What a file version yields, whatever its path: kept for the whole ingest. */
 interface Facts {
   readonly outline: string | null;
   readonly specifiers: readonly string[];
-  /** Identifiers the outline declares, for the identifier boost. */
-  readonly declared: ReadonlySet<string>;
+  /**
+   * Identifiers the outline declares, for the identifier boost: each once, between line breaks
+   * (`\nspin\nSpeed\n`). One string, not a set: a repository's versions hold millions of them.
+   */
+  readonly declared: string;
 }
 
 /** A file of a state, its bytes decoded. */
@@ -47,7 +51,30 @@ export class Skips {
   }
 }
 
+/** The skips of one case, each path's reason noted, and counted once per version for the corpus. */
+export class CaseSkips extends Skips {
+  readonly reasons = new Map<string, SkipReason>();
+  private readonly into: Skips;
+
+  constructor(into: Skips) {
+    super();
+    this.into = into;
+  }
+
+  override add(p: string, blob: string, reason: SkipReason): void {
+    this.reasons.set(p, reason);
+    this.into.add(p, blob, reason);
+  }
+}
+
 const IDENT = /[A-Za-z_$][\w$]*/g;
+
+/**
+ * A copy of a string that holds nothing else alive. A piece cut from a file's text (an import's
+ * specifier) can keep the whole text in memory (V8 slices share their parent's characters), and
+ * facts outlive the texts: for a repository of 16,000 versions that kept half a gigabyte.
+ */
+const detached = (s: string): string => ` ${s}`.slice(1);
 
 /** Per-blob facts and token counts, and the one relevance index. */
 export class BlobFacts {
@@ -56,9 +83,12 @@ export class BlobFacts {
   readonly index = new RelevanceIndex();
 
   private readonly grammars: Grammars;
+  /** What `counter` counts in. */
+  readonly tokenizer: Tokenizer;
 
-  constructor(grammars: Grammars) {
+  constructor(grammars: Grammars, tokenizer: Tokenizer = 'o200k') {
     this.grammars = grammars;
+    this.tokenizer = tokenizer;
   }
 
   /** Index the file and find its facts, once per blob (a blob under two languages' names is rare, and keyed by both). */
@@ -69,14 +99,38 @@ export class BlobFacts {
       const lang = f.cls.language;
       const outline = lang === null ? null : this.grammars.outline(lang, f.text);
       facts = {
-        outline,
-        specifiers: lang === null ? [] : this.grammars.imports(lang, f.text),
-        declared: new Set(outline?.match(IDENT) ?? []),
+        outline: outline === null ? null : detached(outline),
+        specifiers: lang === null ? [] : this.grammars.imports(lang, f.text).map(detached),
+        declared: `\n${[...new Set(outline?.match(IDENT) ?? [])].join('\n')}\n`,
       };
       this.facts.set(key, facts);
     }
     this.index.add({ blob: f.blob, path: f.path, text: f.text });
     return facts;
+  }
+
+  private pending: Promise<void>[] = [];
+
+  /**
+   * Count the full and outline forms of a file just learnt on the worker thread, while this one
+   * parses and indexes the next: `counter` then finds them counted. The same numbers as counting
+   * here (one function counts both); only when they are ready differs.
+   */
+  countAhead(f: StateFile): void {
+    const facts = this.facts.get(`${f.blob}:${f.cls.language ?? ''}`);
+    if (facts === undefined) return;
+    for (const [form, text] of formTexts({ path: f.path, text: f.text, outline: facts.outline })) {
+      const key = `${f.blob}:${f.path}:${form}`;
+      if (form === 'reference' || this.tokens.has(key)) continue;
+      this.pending.push(countTokensBeside(this.tokenizer, text).then((n) => void this.tokens.set(key, n)));
+    }
+  }
+
+  /** Every count sent ahead in, so that the worker holds no more than a run of texts. */
+  async settle(): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    await Promise.all(pending);
   }
 
   /** The form texts of the files of the state being built, and of the state before it. */
@@ -107,7 +161,7 @@ export class BlobFacts {
   counter = (key: string, text: string): number => {
     let n = this.tokens.get(key);
     if (n === undefined) {
-      n = countTokens('o200k', text);
+      n = countTokens(this.tokenizer, text);
       this.tokens.set(key, n);
     }
     return n;
@@ -146,16 +200,18 @@ export function poolFiles(
   files: readonly StateFile[],
   known: BlobFacts,
   lastChange: (path: string) => number | null,
+  scores?: ReadonlyMap<string, number>,
 ): PoolFile[] {
   const facts = new Map(files.map((f) => [f.path, known.learn(f)]));
-  const bm25 = known.index.scores(task, new Set(files.map((f) => f.blob)));
+  // Given when the caller scored the state before letting the index go.
+  const bm25 = scores ?? known.index.scores(task, new Set(files.map((f) => f.blob)));
   const namesPath = pathNamer(task);
   const named = new Set(files.filter((f) => namesPath(f.path)).map((f) => f.path));
   const identifiers = namedIdentifiers(task);
   const near = neighbours(files, facts);
   return files.map((f) => {
     const own = facts.get(f.path) as Facts;
-    const declared = [...identifiers].filter((id) => own.declared.has(id)).length;
+    const declared = [...identifiers].filter((id) => own.declared.includes(`\n${id}\n`)).length;
     const neighbour = [...(near.get(f.path) ?? [])].some((n) => named.has(n));
     return {
       path: f.path,

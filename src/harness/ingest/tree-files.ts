@@ -253,17 +253,21 @@ const depth = (folder: string): number => (folder === '' ? 0 : folder.split('/')
 /**
  * Why a tree entry stays out of a pool, from what is known before its bytes are read, or null.
  * `cls` is the entry's classification: generated and vendored files stay in (with their authority
- * withheld downstream), so it decides nothing here yet.
+ * withheld downstream) unless `ownOnly` keeps the pool to the project's own files.
  */
 export function decideEntry(
   entry: TreeEntry,
-  _cls: PathClass,
+  cls: PathClass,
   filter: PathFilter,
   maxBytes: number,
+  ownOnly = false,
 ): SkipReason | null {
   if (entry.mode === '120000') return 'symlink';
   if (entry.mode === '160000') return 'submodule';
+  if (entry.missing === true) return 'missing';
   if (entry.size > maxBytes) return 'too-large';
   if (isLockfile(entry.path)) return 'lockfile';
+  if (ownOnly && cls.generated) return 'generated';
+  if (ownOnly && cls.vendored) return 'vendored';
   return filter(entry.path);
 }

@@ -64,7 +64,7 @@ function differences(repo: Repository, commits: readonly string[]): Change[][] {
   return result;
 }
 
-/** The sizes of blobs, from one `git cat-file --batch-check`. */
+/** The sizes of blobs, from one `git cat-file --batch-check`; a blob the repository lacks has none. */
 function sizes(repo: Repository, blobs: ReadonlySet<string>): Map<string, number> {
   const ids = [...blobs];
   const result = new Map<string, number>();
@@ -73,8 +73,9 @@ function sizes(repo: Repository, blobs: ReadonlySet<string>): Map<string, number
   const lines = out.toString('utf8').split('\n');
   for (const [k, id] of ids.entries()) {
     const [name, type, size] = (lines[k] ?? '').split(' ');
-    if (name !== id || type === 'missing' || size === undefined || !/^\d+$/.test(size))
-      throw new InputError(repo.root, `object ${id} is missing`);
+    if (name === id && type === 'missing') continue;
+    if (name !== id || size === undefined || !/^\d+$/.test(size))
+      throw new InputError(repo.root, `unexpected git cat-file output for object ${id}`);
     result.set(id, Number(size));
   }
   return result;
@@ -103,7 +104,16 @@ export function treesOf(repo: Repository, commits: readonly string[]): TreeEntry
     for (const { path, to } of changes) {
       if (to === null) state.delete(path);
       // A submodule's entry is a commit of another repository: no size, as ls-tree gives none.
-      else state.set(path, { path, mode: to.mode, blob: to.blob, size: size.get(to.blob) ?? 0 });
+      else if (to.mode === SUBMODULE) state.set(path, { path, mode: to.mode, blob: to.blob, size: 0 });
+      else {
+        const bytes = size.get(to.blob);
+        state.set(
+          path,
+          bytes === undefined
+            ? { path, mode: to.mode, blob: to.blob, size: 0, missing: true }
+            : { path, mode: to.mode, blob: to.blob, size: bytes },
+        );
+      }
     }
     if (changes.length > 0) entries = [...state.values()].sort(byPath);
     result.push(entries);

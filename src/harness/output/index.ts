@@ -1,6 +1,5 @@
 /** Output: where a command may write, files and folders written whole or not at all, progress lines. */
 
-export type { Lines } from './background.js';
 export { guardOutput } from './place.js';
 export { type ProgressOptions, type ProgressSink, progressLine } from './progress-line.js';
 export {

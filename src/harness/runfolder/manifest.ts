@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler/index.js';
-import { CORPUS_MANIFEST, readJsonFile } from '../corpus/index.js';
+import { BLOB_INDEX, CORPUS_MANIFEST, readJsonFile } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { count } from '../format.js';
 import type { Corpus, ShardInfo, StrategyInfo } from '../types.js';
@@ -62,18 +62,23 @@ export interface Made {
   readonly created_at: string;
 }
 
-/** SHA-256 over `<file> <sha256>\n` for the corpus folder's files, sorted by name. */
+/**
+ * SHA-256 over `<file> <sha256>\n` for the corpus folder's files, sorted by name, and its blob
+ * index when it has one: the index names every blob by its digest, and every reader checks a
+ * blob's bytes against it, so the index pins the blobs without reading the packs.
+ */
 export function corpusDigest(dir: string): string {
-  const lines = fs
+  const files = fs
     .readdirSync(dir)
     .filter((f) => fs.statSync(path.join(dir, f)).isFile())
-    .sort()
-    .map(
-      (f) =>
-        `${f} ${createHash('sha256')
-          .update(fs.readFileSync(path.join(dir, f)))
-          .digest('hex')}\n`,
-    );
+    .sort();
+  if (fs.existsSync(path.join(dir, BLOB_INDEX))) files.push(BLOB_INDEX);
+  const lines = files.map(
+    (f) =>
+      `${f} ${createHash('sha256')
+        .update(fs.readFileSync(path.join(dir, f)))
+        .digest('hex')}\n`,
+  );
   return createHash('sha256').update(lines.join('')).digest('hex');
 }
 

@@ -146,7 +146,7 @@ const KINDS: Record<string, Kind> = {
   truth: {
     schema: 'truth.schema.json',
     base: read(path.join(LEDGER_DIR, 'dependency-trap.truth.json')) as Json,
-    keys: ['identity_truth', 'expected', '$schema'],
+    keys: ['identity_truth', 'expected', '$schema', 'must_not_in_pool'],
     lint: (raw, out) => lintTruth(raw, out),
   },
 };

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ContextCandidate, candidateToJSON } from '../../../src/compiler/index.js';
+import {
+  type ContextCandidate,
+  candidateToJSON,
+  readCandidate,
+  SCHEMA,
+} from '../../../src/compiler/index.js';
 import { CandidateWriter } from '../../../src/harness/ingest/candidate-json.js';
 
 const SEED = 20_261_202;
@@ -63,13 +68,32 @@ const candidate: fc.Arbitrary<ContextCandidate> = fc.record({
   is_default_form: fc.boolean(),
 });
 
+/**
+ * The record `candidateToJSON` writes, less each field at the value a reader gives an absent one,
+ * as JSON: what the writer must write.
+ */
+function expected(c: ContextCandidate): string {
+  const json = candidateToJSON(c) as Record<string, unknown>;
+  const defaults: Record<string, unknown> = {
+    schema_version: SCHEMA.candidate,
+    depends_on: [],
+    group_id: null,
+    group_required: false,
+    coverage_keys: [],
+    is_default_form: false,
+  };
+  for (const [k, v] of Object.entries(defaults))
+    if (JSON.stringify(json[k]) === JSON.stringify(v)) delete json[k];
+  return JSON.stringify(json);
+}
+
 describe(`CandidateWriter (fast-check seed ${SEED})`, () => {
-  it('writes JSON.stringify(candidateToJSON(c)) for every candidate of a sequence, one writer for all', () => {
+  it('writes candidateToJSON(c), less the fields at their defaults, for every candidate of a sequence, one writer for all', () => {
     // Few ids, so that the writer meets an id again with the same content and with another.
     fc.assert(
       fc.property(fc.array(candidate, { minLength: 1, maxLength: 8 }), (cs) => {
         const w = new CandidateWriter();
-        for (const c of cs) expect(w.line(c)).toBe(JSON.stringify(candidateToJSON(c)));
+        for (const c of cs) expect(w.line(c)).toBe(expected(c));
       }),
       { seed: SEED, numRuns: 500 },
     );
@@ -86,11 +110,11 @@ describe(`CandidateWriter (fast-check seed ${SEED})`, () => {
       fc.property(candidate, fc.array(step, { maxLength: 12 }), (first, steps) => {
         const w = new CandidateWriter();
         let c: ContextCandidate = { ...first, candidate_id: 'f#full' };
-        expect(w.line(c)).toBe(JSON.stringify(candidateToJSON(c)));
+        expect(w.line(c)).toBe(expected(c));
         for (const [key, other] of steps) {
           if (key !== 'none' && key !== 'candidate_id')
             c = { ...c, [key]: (other as unknown as Record<string, unknown>)[key] } as ContextCandidate;
-          expect(w.line(c)).toBe(JSON.stringify(candidateToJSON(c)));
+          expect(w.line(c)).toBe(expected(c));
         }
       }),
       { seed: SEED, numRuns: 500 },
@@ -106,8 +130,51 @@ describe(`CandidateWriter (fast-check seed ${SEED})`, () => {
     expect(w.line(two)).toContain('"content":"second\\ntext"');
     expect(w.line(one)).toContain('"content":"first \\"text\\""');
     // Equal text built anew (not the same string object) is the same content.
-    expect(w.line({ ...one, content: ['first ', '"text"'].join('') })).toBe(
-      JSON.stringify(candidateToJSON(one)),
+    expect(w.line({ ...one, content: ['first ', '"text"'].join('') })).toBe(expected(one));
+  });
+
+  it('leaves out only what a reader fills back: a candidate read from its line is the candidate', () => {
+    const plain: ContextCandidate = {
+      ...(fc.sample(candidate, { seed: SEED, numRuns: 1 })[0] as ContextCandidate),
+      schema_version: SCHEMA.candidate,
+      requirement: 'DISCRETIONARY',
+      depends_on: [],
+      group_id: null,
+      group_required: false,
+      coverage_keys: [],
+      relevance: 0.25,
+      is_default_form: false,
+      form_rank: 3,
+      min_rank: 0,
+      token_count: 12,
+    };
+    const line = new CandidateWriter().line(plain);
+    for (const key of [
+      'schema_version',
+      'depends_on',
+      'group_id',
+      'group_required',
+      'coverage_keys',
+      'is_default_form',
+    ])
+      expect(line).not.toContain(`"${key}"`);
+    expect(readCandidate(JSON.parse(line))).toEqual(plain);
+    expect(
+      readCandidate(JSON.parse(new CandidateWriter().line({ ...plain, is_default_form: true }))),
+    ).toEqual({
+      ...plain,
+      is_default_form: true,
+    });
+  });
+
+  it('names a content the store keeps by its digest, where the content would be', () => {
+    const base = fc.sample(candidate, { seed: SEED, numRuns: 1 })[0] as ContextCandidate;
+    const w = new CandidateWriter((text) => (text.length > 3 ? 'd'.repeat(64) : null));
+    const long = JSON.parse(w.line({ ...base, candidate_id: 'a#full', content: 'long text' }));
+    expect([long.content, long.content_sha256]).toEqual([undefined, 'd'.repeat(64)]);
+    expect(Object.keys(long).indexOf('content_sha256')).toBe(
+      Object.keys(JSON.parse(expected(base))).indexOf('content'),
     );
+    expect(JSON.parse(w.line({ ...base, candidate_id: 'b#full', content: 'abc' })).content).toBe('abc');
   });
 });
