@@ -59,6 +59,8 @@ interface File {
 type Tag = readonly [string, string?];
 
 const identTokens = (text: string): string[] => text.match(/[A-Za-z_]\w*(?:-\w+)*/g) ?? [];
+/** How many of its ranked files the answer lists. */
+const RANKED = 100;
 const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function filesOf(candidates: readonly ContextCandidate[]): Map<string, File> {
@@ -262,7 +264,10 @@ const aiderRepomap: Strategy = {
       admitted: best.map((c) => c.candidate_id),
       layout: 'own',
       extras: {
-        ranked: tags.slice(0, 50).map((t) => t.join('#')),
+        // The files in the order the map ranks them (first by their best tag), as the measures
+        // read a strategy's ranking; and the best tags themselves.
+        ranked: [...new Set(tags.map((t) => t[0]))].slice(0, RANKED),
+        ranked_tags: tags.slice(0, 50).map((t) => t.join('#')),
         search_steps: steps,
         tokens: costOf(best, input),
       },

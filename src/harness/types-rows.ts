@@ -74,8 +74,23 @@ export interface Measures {
   readonly ndcg: number | null;
   /** 1 / the rank of the first must item in rendered order, 0 with none admitted; null when the case has no must content. */
   readonly first_must_rr: number | null;
+  // The three below are absent from runs written before ctxbench measured them.
+  /**
+   * Of the case's must contents (those the pool cannot hold included), the share held in the form
+   * the ledger names sufficient (`min_representation`) or a fuller one; null with none. On a
+   * corpus of files (ingest, SWE-bench) the sufficient form is the full text.
+   */
+  readonly must_sufficient_recall?: number | null;
+  /**
+   * 1 / the rank of the first must content in the ranking the strategy published (`extras.ranked`,
+   * content identities best first), 0 when that ranking holds none; null when the strategy
+   * published no ranking or the case has no must content. Its mean is the MRR of the ranking.
+   */
+  readonly ranked_must_rr?: number | null;
   /** Must and should items' tokens over rendered tokens. */
   readonly useful_share: number;
+  /** Must items' tokens over rendered tokens. */
+  readonly must_token_share?: number;
   /** Tokens of items that near-duplicate content laid out before them (word 4-gram shingles, four fifths or more already seen). */
   readonly redundant_tokens: number;
   /** Rendered tokens over the requested budget; null at a budget of 0. */

@@ -1,4 +1,4 @@
-import type { Row } from '../../src/harness/types.js';
+import type { Measures, Row } from '../../src/harness/types.js';
 
 /** A scored, correct, feasible bundle with no violations; override what the test is about. */
 export function row(over: Partial<Row> = {}): Row {
@@ -37,3 +37,25 @@ export function row(over: Partial<Row> = {}): Row {
     ...over,
   };
 }
+
+/** A bundle's measures, each null or 0 and the composition empty; override what the test is about. */
+export const measures = (over: Partial<Measures> = {}): Measures => ({
+  must_middle_share: null,
+  mean_position: null,
+  ndcg: null,
+  first_must_rr: null,
+  must_sufficient_recall: null,
+  ranked_must_rr: null,
+  useful_share: 0,
+  must_token_share: 0,
+  redundant_tokens: 0,
+  budget_use: null,
+  overshoot_tokens: 0,
+  positions: [],
+  composition: {
+    frame: 0,
+    roles: {},
+    classes: { MANDATORY: 0, REQUIRED: 0, PREFERRED: 0, DISCRETIONARY: 0 },
+  },
+  ...over,
+});

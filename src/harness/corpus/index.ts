@@ -14,7 +14,7 @@ export {
   readTextLines,
 } from './input-files.js';
 export { MAX_NESTING, parseJson, tooDeep } from './json.js';
-export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, truthFrom } from './ledger.js';
+export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, mustContents, truthFrom } from './ledger.js';
 export { Findings, findingLine, type Lint, settle } from './lint.js';
 export { identitiesOf } from './lint-corpus.js';
 export { lintBatchShape } from './lint-files.js';

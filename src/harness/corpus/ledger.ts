@@ -103,3 +103,12 @@ export const identitiesOfClass = (ledger: CaseLedger, wanted: EvalClass): string
     .filter(([, t]) => t.eval_class === wanted)
     .map(([identity]) => identity)
     .sort();
+
+/**
+ * The case's must contents: the ledger's, then those no form of which the pool holds (a file the
+ * fix creates, in `must_not_in_pool`), which no bundle can hold and every metric counts as missed.
+ */
+export const mustContents = (ledger: CaseLedger): string[] => [
+  ...identitiesOfClass(ledger, 'must'),
+  ...Object.keys(ledger.must_not_in_pool ?? {}).sort(),
+];

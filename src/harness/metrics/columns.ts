@@ -32,10 +32,16 @@ export const COLUMNS = {
   expected: { label: 'expected' },
   budget_tokens: { label: 'budget tokens', kind: 'count', range: count },
 
-  // Localization (file-recall.ts): the measures of SWE-bench's retrieval setting and its kin.
-  file_recall: { label: 'file recall', kind: 'score', range: fraction },
+  // Localization (found-files.ts): the measures of SWE-bench's retrieval setting and its kin, the
+  // paper's Avg, All and Any counting a file found in its full text only, then in any form.
+  avg_full_text: { label: 'avg, full text', kind: 'percent', range: fraction },
+  all_full_text: { label: 'all, full text', kind: 'percent', range: fraction },
+  any_full_text: { label: 'any, full text', kind: 'percent', range: fraction },
+  avg_any_form: { label: 'avg, any form', kind: 'percent', range: fraction },
+  all_any_form: { label: 'all, any form', kind: 'percent', range: fraction },
+  any_any_form: { label: 'any, any form', kind: 'percent', range: fraction },
+  first_rank: { label: 'first must rank (median)', kind: 'count', range: count },
   file_precision: { label: 'file precision', kind: 'score', range: fraction },
-  all_files_held: { label: 'all files held' },
   mean_tokens: { label: 'tokens (mean)', kind: 'mean', range: nonNegative },
 
   // A strategy against the oracle (stats.ts, oracleGap): the strategy minus the oracle in tokens,
@@ -100,7 +106,20 @@ export type ColumnName = keyof typeof COLUMNS;
  * column of COLUMNS, or a strategy figure where the table shows one (catalogue.ts resolves both).
  */
 export const COLUMN_TABLES = {
-  localization: ['strategy', 'file_recall', 'file_precision', 'all_files_held', 'mean_tokens', 'refusals'],
+  localization: [
+    'strategy',
+    'avg_full_text',
+    'all_full_text',
+    'any_full_text',
+    'avg_any_form',
+    'all_any_form',
+    'any_any_form',
+    'must_token_share',
+    'first_rank',
+    'file_precision',
+    'mean_tokens',
+    'refusals',
+  ],
   oracle_gap: [
     'strategy',
     'token_gap_min',

@@ -17,7 +17,7 @@ export {
   type TableName,
 } from './catalogue.js';
 export { estimateOf, rateOf } from './figure-intervals.js';
-export { localizationOf } from './file-recall.js';
+export { localizationOf } from './found-files.js';
 export { measureBundle } from './measures.js';
 export { ALPHA, type PairedTest, pairedTest, RESAMPLES } from './paired.js';
 export {

@@ -15,7 +15,7 @@ import {
   type RequirementClass,
   separatorCost,
 } from '../../compiler/index.js';
-import { classOf } from '../corpus/index.js';
+import { classOf, mustContents } from '../corpus/index.js';
 import type { CaseLedger, Composition, EvalClass, Measures, Placed } from '../types.js';
 
 /**
@@ -41,6 +41,8 @@ export interface LaidOut {
   readonly policy: CompilerPolicy;
   readonly renderedTokens: number;
   readonly budget: number;
+  /** What the strategy said beside its answer: `ranked`, its ranking of contents, best first, if any. */
+  readonly extras?: Readonly<Record<string, unknown>>;
 }
 
 interface Span {
@@ -136,6 +138,46 @@ function composition(laid: readonly Span[], total: number): Composition {
   return { frame: total - items, roles, classes };
 }
 
+/**
+ * Of `must`, the share the bundle holds in the ledger's sufficient form or a fuller one: a form
+ * whose `form_rank` is at least that of the pool's form named `min_representation`. A content
+ * whose named form the pool lacks is held sufficiently only in a form of that very name.
+ */
+function sufficientRecall(
+  laid: readonly Span[],
+  pool: readonly ContextCandidate[],
+  ledger: CaseLedger,
+  must: readonly string[],
+): number | null {
+  if (must.length === 0) return null;
+  const floor = new Map<string, number>();
+  for (const c of pool)
+    if (c.representation_id === ledger.identity_truth[c.content_identity]?.min_representation)
+      floor.set(c.content_identity, c.form_rank);
+  const held = new Set(
+    laid
+      .filter((s) => {
+        const needed = ledger.identity_truth[s.c.content_identity]?.min_representation;
+        const rank = floor.get(s.c.content_identity);
+        return rank === undefined ? s.c.representation_id === needed : s.c.form_rank >= rank;
+      })
+      .map((s) => s.c.content_identity),
+  );
+  return must.filter((i) => held.has(i)).length / must.length;
+}
+
+/**
+ * 1 / the rank of the first must content in the strategy's `extras.ranked`, 0 with none there;
+ * null when it published no ranking (a list of strings) or the case has no must content.
+ */
+function rankedRR(extras: LaidOut['extras'], must: readonly string[]): number | null {
+  const ranked = extras?.ranked;
+  if (must.length === 0 || !Array.isArray(ranked) || !ranked.every((i) => typeof i === 'string')) return null;
+  const wanted = new Set(must);
+  const rank = ranked.findIndex((i) => wanted.has(i)) + 1;
+  return rank === 0 ? 0 : 1 / rank;
+}
+
 const meanOf = (xs: readonly number[]): number | null =>
   xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -148,13 +190,17 @@ export function measureBundle(b: LaidOut, pool: readonly ContextCandidate[], led
   const mustTokens = must.reduce((n, s) => n + s.tokens, 0);
   const middle = must.reduce((n, s) => n + overlap(s, total / 3, (2 * total) / 3), 0);
   const firstMust = laid.findIndex((s) => s.cls === 'must');
-  const caseHasMust = Object.values(ledger.identity_truth).some((t) => t.eval_class === 'must');
+  const mustAll = mustContents(ledger);
+  const caseHasMust = mustAll.length > 0;
   return {
     must_middle_share: mustTokens === 0 ? null : middle / mustTokens,
     mean_position: total === 0 ? null : meanOf(needed.map((s) => s.start / total)),
     ndcg: ndcg(laid, pool, ledger),
     first_must_rr: caseHasMust ? (firstMust < 0 ? 0 : 1 / (firstMust + 1)) : null,
+    must_sufficient_recall: sufficientRecall(laid, pool, ledger, mustAll),
+    ranked_must_rr: rankedRR(b.extras, mustAll),
     useful_share: total === 0 ? 0 : needed.reduce((n, s) => n + s.tokens, 0) / total,
+    must_token_share: total === 0 ? 0 : mustTokens / total,
     redundant_tokens: redundantTokens(laid),
     budget_use: b.budget === 0 ? null : total / b.budget,
     overshoot_tokens: Math.max(0, total - b.budget),

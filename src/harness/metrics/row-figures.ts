@@ -82,6 +82,20 @@ export const ROW_MEASURES: readonly RowMeasure[] = [
   // Above 1 for a bundle over its budget.
   measure('budget_use', 'budget use', 'factor', 'ratio', null, nonNegative, 'mean'),
   measure('overshoot_tokens', 'overshoot', 'count', 'tokens', 'lower', count, 'sum'),
+  // The localization measures (SWE-bench's): a must content counts only in a sufficient form (a
+  // file's full text), as a path list or an outline does not give the reader the file.
+  measure(
+    'must_sufficient_recall',
+    'must recall, sufficient form',
+    'score',
+    'fraction',
+    'higher',
+    fraction,
+    'mean',
+  ),
+  measure('must_token_share', 'must token share', 'score', 'fraction', 'higher', fraction, 'mean'),
+  // Its mean over bundles is the MRR of the strategy's own ranking, beyond what fitted.
+  measure('ranked_must_rr', 'first must RR (ranking)', 'score', 'fraction', 'higher', fraction, 'mean'),
 ];
 
 const rowByName = new Map(ROW_METRICS.map((m) => [m.name as string, m]));

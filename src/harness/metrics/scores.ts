@@ -4,7 +4,7 @@
  * legal or not, sufficient or not. The only reader of the ledger besides the oracle.
  */
 import { type ContextCandidate, gate, requiredGroups } from '../../compiler/index.js';
-import { classOf, identitiesOfClass } from '../corpus/index.js';
+import { classOf, identitiesOfClass, mustContents } from '../corpus/index.js';
 import type { CaseLedger, Expectation, Metrics } from '../types.js';
 
 export interface Scored {
@@ -34,7 +34,7 @@ export function score(
   const inside = new Set(ids);
   const identities = ids.map((id) => lookup.get(id)?.content_identity ?? id);
   const held = new Set(identities);
-  const must = identitiesOfClass(ledger, 'must');
+  const must = mustContents(ledger);
   const should = identitiesOfClass(ledger, 'should');
   const mustHit = must.filter((i) => held.has(i)).length;
   const shouldHit = should.filter((i) => held.has(i)).length;

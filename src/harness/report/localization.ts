@@ -1,5 +1,5 @@
 /**
- * What a report of an ingested corpus leads with: the localization measures (score/file-recall.ts)
+ * What a report of an ingested corpus leads with: the localization measures (metrics/found-files.ts)
  * per budget and strategy, under the catalogue's column labels.
  */
 import { headersOf, kindsOf, localizationOf, rowsOf } from '../metrics/index.js';
@@ -20,9 +20,15 @@ export function localizationTables(
         const f = localizationOf(rowsOf(rows, n, budget));
         return [
           n,
-          f.file_recall,
+          f.fullText.avg,
+          f.fullText.all,
+          f.fullText.any,
+          f.anyForm.avg,
+          f.anyForm.all,
+          f.anyForm.any,
+          f.must_token_share,
+          f.first_rank === Number.POSITIVE_INFINITY ? 'none' : f.first_rank,
           f.file_precision,
-          `${f.complete} of ${f.expected}`,
           f.mean_tokens,
           f.refusals,
         ];
@@ -33,8 +39,12 @@ export function localizationTables(
 }
 
 export const LOCALIZATION_PROSE =
-  'The corpus was ingested from a git repository: each case is a commit, its message the task, the files it ' +
-  'changed the must content. File recall: the share of the changed files a bundle holds (a refusal scores 0), the ' +
-  'mean over the cells where a bundle is expected. File precision: of the files a bundle holds, the share that ' +
-  'changed, the mean over bundles. All files held: bundles holding every changed file. Tokens: the mean rendered ' +
-  'tokens of a bundle.';
+  'The corpus names files: each case is a task (a commit message, or a SWE-bench issue) and the files its fix ' +
+  "changed are the must content. Avg, All and Any are the SWE-bench paper's (Table 3): the mean share of those " +
+  'files a bundle holds, the share of cells holding every one, and at least one, over the cells where a bundle is ' +
+  "expected (a refusal holds none). Full text counts a file only in its whole text, as the paper's context holds " +
+  'it; any form counts an outline or a bare path too, so a list of paths finds every file there and none in full ' +
+  "text. Must token share: the share of a bundle's tokens that are those files, the mean over bundles. First must " +
+  "rank: the median rank of the first changed file in the strategy's own ranking, for a strategy that publishes " +
+  'one (none: the median ranking holds none). File precision: of the files a bundle holds, the share that changed. ' +
+  'Tokens: the mean rendered tokens of a bundle.';

@@ -1,4 +1,4 @@
-import { DIGITS, fixed, signed } from '../format.js';
+import { DIGITS, fixed, percent, signed } from '../format.js';
 import type { Kind } from '../metrics/index.js';
 
 export type Align = 'left' | 'right';
@@ -54,8 +54,9 @@ export interface Table {
   readonly align?: readonly Align[];
 }
 
-/** A number in text or Markdown, by the rule of format.ts. */
+/** A number in text or Markdown, by the rule of format.ts: a percent column holds shares. */
 const shownNumber = (t: Table, k: number, n: number): string => {
+  if (t.kinds?.[k] === 'percent') return percent(n);
   const digits = DIGITS[t.kinds?.[k] ?? 'count'];
   return t.signed?.[k] === true ? signed(n, digits) : fixed(n, digits);
 };

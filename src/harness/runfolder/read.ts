@@ -64,7 +64,10 @@ function fieldProblem(r: Row): string | null {
   const measures: unknown = r.measures;
   if (measures !== undefined && measures !== null) {
     if (!isPlainObject(measures)) return 'measures';
-    for (const m of ROW_MEASURES) if (!nullable(measures[m.name], 'number')) return `measures.${m.name}`;
+    // A measure added later is absent from the runs written before it.
+    for (const m of ROW_MEASURES)
+      if (measures[m.name] !== undefined && !nullable(measures[m.name], 'number'))
+        return `measures.${m.name}`;
     if (!isPlainObject(measures.composition)) return 'measures.composition';
   }
   const a = r.audit;

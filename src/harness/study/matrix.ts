@@ -84,6 +84,7 @@ export function rowOf(
               policy: input.policy,
               renderedTokens: out.renderedTokens,
               budget: budgetTokens,
+              extras: out.extras,
             },
             cell.kase.candidates,
             ledger,

@@ -5,26 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ROW_MEASURES, strategyStats } from '../../../src/harness/metrics/index.js';
-import type { Measures } from '../../../src/harness/types.js';
-import { row } from '../../helpers/rows.js';
-
-const measures = (over: Partial<Measures>): Measures => ({
-  must_middle_share: null,
-  mean_position: null,
-  ndcg: null,
-  first_must_rr: null,
-  useful_share: 0,
-  redundant_tokens: 0,
-  budget_use: null,
-  overshoot_tokens: 0,
-  positions: [],
-  composition: {
-    frame: 0,
-    roles: {},
-    classes: { MANDATORY: 0, REQUIRED: 0, PREFERRED: 0, DISCRETIONARY: 0 },
-  },
-  ...over,
-});
+import { measures, row } from '../../helpers/rows.js';
 
 describe('measure figures of a strategy', () => {
   const rows = [

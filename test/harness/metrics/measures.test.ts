@@ -13,7 +13,13 @@ const LEDGER = EVERY_CLASS;
 // x1 is in no ledger entry: unlabelled, as o1.
 const POOL = everyClassPool();
 
-const measured = (live: ContextCandidate[], budget = 100, truth: CaseLedger = LEDGER, pool = POOL) =>
+const measured = (
+  live: ContextCandidate[],
+  budget = 100,
+  truth: CaseLedger = LEDGER,
+  pool = POOL,
+  extras: Readonly<Record<string, unknown>> = {},
+) =>
   measureBundle(
     {
       live,
@@ -21,6 +27,7 @@ const measured = (live: ContextCandidate[], budget = 100, truth: CaseLedger = LE
       policy: policy(),
       renderedTokens: rendered(...live.map((c) => c.token_count)),
       budget,
+      extras,
     },
     pool,
     truth,
@@ -185,5 +192,55 @@ describe('redundancy by shingling', () => {
       said('b', 'Second mandatory constraint block (synthetic).'),
     ];
     expect(measured(live).redundant_tokens).toBe(0);
+  });
+});
+
+describe('the localization measures of a bundle', () => {
+  // Two must files, each in three forms (full 3, outline 2, reference 0), and one should file; the
+  // ledger names the full text sufficient for a and an outline for b.
+  const forms = (id: string) => [
+    cand(`${id}#full`, { content_identity: id, token_count: 40 }),
+    cand(`${id}#outline`, {
+      content_identity: id,
+      representation_id: 'outline',
+      form_rank: 2,
+      token_count: 10,
+    }),
+    cand(`${id}#ref`, { content_identity: id, representation_id: 'reference', form_rank: 0, token_count: 2 }),
+  ];
+  const [aFull, aOutline, aRef] = forms('a') as [ContextCandidate, ContextCandidate, ContextCandidate];
+  const [bFull, bOutline, bRef] = forms('b') as [ContextCandidate, ContextCandidate, ContextCandidate];
+  const pool = [aFull, aOutline, aRef, bFull, bOutline, bRef, cand('s')];
+  const truth = ledger({ a: 'must', b: ['must', 'outline'], s: 'should' });
+  const m = (live: ContextCandidate[], t = truth, extras = {}) => measured(live, 1000, t, pool, extras);
+
+  it('counts a must file only in the sufficient form or a fuller one', () => {
+    expect(m([aFull, bOutline]).must_sufficient_recall).toBe(1);
+    // b's full text is fuller than the outline it needs; a's outline is short of its full text.
+    expect(m([aOutline, bFull]).must_sufficient_recall).toBe(0.5);
+    // A path list holds every file by name and none sufficiently.
+    expect(m([aRef, bRef]).must_sufficient_recall).toBe(0);
+    expect(m([cand('s')]).must_sufficient_recall).toBe(0);
+  });
+
+  it('counts a file the pool cannot hold as missed, and is null with no must content', () => {
+    const created = { ...truth, must_not_in_pool: { 'new.py': 'created by the patch' } };
+    expect(m([aFull, bFull], created).must_sufficient_recall).toBeCloseTo(2 / 3, 12);
+    expect(m([aFull], ledger({ a: 'should' })).must_sufficient_recall).toBeNull();
+  });
+
+  it("gives the must items' share of the rendered tokens, any form", () => {
+    // a full (40 + 3) and s (10 + 3) after a header of 4 and a separator: 4 + 43 + 1 + 13 = 61.
+    expect(m([aFull, cand('s')]).must_token_share).toBeCloseTo(43 / 61, 12);
+    expect(m([cand('s')]).must_token_share).toBe(0);
+  });
+
+  it("ranks the first must file in the strategy's own ranking, not in the bundle", () => {
+    expect(m([aFull], truth, { ranked: ['s', 'x', 'b', 'a'] }).ranked_must_rr).toBeCloseTo(1 / 3, 12);
+    expect(m([], truth, { ranked: ['s', 'x'] }).ranked_must_rr).toBe(0);
+    // No ranking published, or not a list of contents: nothing to rank.
+    expect(m([aFull]).ranked_must_rr).toBeNull();
+    expect(m([aFull], truth, { ranked: 'a' }).ranked_must_rr).toBeNull();
+    expect(m([aFull], truth, { ranked: ['a', 3] }).ranked_must_rr).toBeNull();
   });
 });

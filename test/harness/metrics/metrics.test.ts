@@ -132,6 +132,18 @@ describe('score: ledger classes', () => {
   });
 });
 
+describe('score: must content the pool cannot hold', () => {
+  it('counts each file of must_not_in_pool as a must item no bundle holds', () => {
+    const created = { ...LEDGER, must_not_in_pool: { 'new.py': 'created by the patch' } };
+    expect(score(bundle(['m1', 'm2']), OK, POOL, created)).toMatchObject({
+      must_total: 3,
+      must_recall: 2 / 3,
+      under_admission: 2, // new.py and s1
+    });
+    expect(score(bundle(['m1', 'm2']), OK, POOL, LEDGER)).toMatchObject({ must_total: 2, must_recall: 1 });
+  });
+});
+
 describe('score: items versus identities', () => {
   const pool = [
     ...forms('m1', 'm1-full', 'm1-ref'),

@@ -1,17 +1,23 @@
 /**
  * The localization measures an ingested corpus's report leads with, on hand-made rows whose
- * figures are worked out here: file recall (refusals 0), file precision (the task not a file),
- * bundles holding every changed file, tokens; and the section only for an ingested corpus.
+ * figures are worked out here: Avg, All and Any in full text and in any form (refusals 0), the
+ * must token share, the first must rank, file precision (the task not a file), tokens; and the
+ * section only for an ingested corpus.
  */
 import { describe, expect, it } from 'vitest';
 import { localizationOf } from '../../../src/harness/metrics/index.js';
 import { reportHtml, reportMarkdown } from '../../../src/harness/report/index.js';
+import type { Measures } from '../../../src/harness/types.js';
 import { INGESTED_TASK_ID, STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
-import { row } from '../../helpers/rows.js';
+import { measures, row } from '../../helpers/rows.js';
 
 const T = INGESTED_TASK_ID;
-// Two changed files in each case. a holds both with two other files; b one of them and the task
-// alone besides; c refuses where a bundle is expected; an error row counts for nothing.
+// What a bundle's measures say beyond the row's figures: the rest is the measures' business.
+const said = (must_sufficient_recall: number, must_token_share: number, ranked_must_rr: number | null) =>
+  measures({ must_sufficient_recall, must_token_share, ranked_must_rr });
+// Two changed files in each case. a holds both, one of them whole, with two other files, then one
+// of them whole; b one of them by name, then the task alone; c refuses where a bundle is expected;
+// an error row counts for nothing.
 const rows = [
   row({
     case: 'c1',
@@ -20,6 +26,7 @@ const rows = [
     must_total: 2,
     must_recall: 1,
     rendered_tokens: 900,
+    measures: said(0.5, 0.4, 1),
   }),
   row({
     case: 'c2',
@@ -28,6 +35,7 @@ const rows = [
     must_total: 2,
     must_recall: 0.5,
     rendered_tokens: 500,
+    measures: said(0.5, 0.2, 1 / 3),
   }),
   row({
     case: 'c1',
@@ -36,8 +44,17 @@ const rows = [
     must_total: 2,
     must_recall: 0.5,
     rendered_tokens: 40,
+    measures: said(0, 0.05, null),
   }),
-  row({ case: 'c2', strategy: 'b', admitted: [T], must_total: 2, must_recall: 0, rendered_tokens: 20 }),
+  row({
+    case: 'c2',
+    strategy: 'b',
+    admitted: [T],
+    must_total: 2,
+    must_recall: 0,
+    rendered_tokens: 20,
+    measures: said(0, 0, null),
+  }),
   row({
     case: 'c1',
     strategy: 'c',
@@ -60,41 +77,60 @@ const rows = [
 const of = (s: string) => localizationOf(rows.filter((r) => r.strategy === s));
 
 describe('localization measures', () => {
-  it('file recall, precision without the task, every changed file held, tokens', () => {
-    // a: recall (1 + 0.5) / 2; precision (2/4 + 1/2) / 2; one bundle holds both; tokens (900 + 500) / 2.
+  it("the paper's Avg, All and Any in full text and in any form, and the rest", () => {
+    // a: full text (0.5 + 0.5) / 2, neither whole, both at least one; any form (1 + 0.5) / 2, one
+    // complete, both some. Token share (0.4 + 0.2) / 2; ranks 1 and 3, the lower median 1;
+    // precision (2/4 + 1/2) / 2; tokens (900 + 500) / 2.
     expect(of('a')).toEqual({
-      file_recall: 0.75,
+      fullText: { avg: 0.5, all: 0, any: 1 },
+      anyForm: { avg: 0.75, all: 0.5, any: 1 },
+      must_token_share: expect.closeTo(0.3, 12),
+      first_rank: 1,
       file_precision: 0.5,
-      complete: 1,
-      expected: 2,
       mean_tokens: 700,
       refusals: 0,
-    });
-    // b: the task-only bundle holds no file, so it has no precision; the other holds 1 of 1 shown.
-    expect(of('b')).toEqual({
-      file_recall: 0.25,
-      file_precision: 1,
-      complete: 0,
       expected: 2,
+    });
+    // b: a file by name is found in any form only; the task-only bundle holds no file, so it has
+    // no precision; b publishes no ranking.
+    expect(of('b')).toEqual({
+      fullText: { avg: 0, all: 0, any: 0 },
+      anyForm: { avg: 0.25, all: 0, any: 0.5 },
+      must_token_share: 0.025,
+      first_rank: null,
+      file_precision: 1,
       mean_tokens: 30,
       refusals: 0,
+      expected: 2,
     });
-    // c: a refusal scores 0 where a bundle was expected; the error row is not scored at all.
+    // c: a refusal finds nothing where a bundle was expected; the error row is not scored at all.
     expect(of('c')).toEqual({
-      file_recall: 0,
+      fullText: { avg: 0, all: 0, any: 0 },
+      anyForm: { avg: 0, all: 0, any: 0 },
+      must_token_share: null,
+      first_rank: null,
       file_precision: null,
-      complete: 0,
-      expected: 1,
       mean_tokens: null,
       refusals: 1,
+      expected: 1,
     });
+  });
+
+  it('says nothing of the full text for rows written before it was measured, and none for a ranking without the files', () => {
+    const old = rows.filter((r) => r.strategy === 'a').map((r) => ({ ...r, measures: {} as Measures }));
+    expect(localizationOf(old).fullText).toEqual({ avg: null, all: null, any: null });
+    expect(localizationOf(old).anyForm.avg).toBe(0.75);
+    const missed = rows.filter((r) => r.strategy === 'a').map((r) => ({ ...r, measures: said(0, 0, 0) }));
+    expect(localizationOf(missed).first_rank).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('lead the report of an ingested corpus, and nowhere else', async () => {
     const md = reportMarkdown(rows, 'r', true);
     expect(md.indexOf('## Localization')).toBeGreaterThan(0);
     expect(md.indexOf('## Localization')).toBeLessThan(md.indexOf('## Correct outcomes'));
-    expect(md).toMatch(/^\| a \| 0\.7500 \| 0\.5000 \| 1 of 2 \| 700\.0 \| 0 \|$/m);
+    expect(md).toMatch(
+      /^\| a \| 50\.0% \| 0\.0% \| 100\.0% \| 75\.0% \| 50\.0% \| 100\.0% \| 0\.3000 \| 1 \| 0\.5000 \| 700\.0 \| 0 \|$/m,
+    );
     expect(reportMarkdown(rows, 'r')).not.toContain('Localization');
     const html = await reportHtml(rows, 'r', null, true);
     expect(html.indexOf('<section id="localization">')).toBeLessThan(html.indexOf('<section id="headline">'));

@@ -87,7 +87,9 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     const free = names.filter((n) => n !== 'oracle' && n !== 'cheapest-form');
     for (const b of BUDGETS) {
       const cheapest = at('cheapest-form', b);
-      expect(cheapest.complete, b).toBe(cheapest.expected);
+      expect(cheapest.anyForm.all, b).toBe(1);
+      // A path list finds every file by name and none whole.
+      expect(cheapest.fullText.avg, b).toBe(0);
       expect(cheapest.file_precision as number, b).toBeLessThan(0.025);
       for (const n of ['compiler', 'compiler-strict', 'compiler-v2', 'exact'])
         expect(at(n, b).file_precision as number, `${b} ${n}`).toBeGreaterThan(
@@ -96,15 +98,17 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     }
     const oracle = at('oracle', 'tight');
     expect(oracle.refusals).toBeGreaterThan(0);
-    expect(oracle.complete).toBe(oracle.expected - oracle.refusals);
+    expect((oracle.anyForm.all as number) * oracle.expected).toBeCloseTo(
+      oracle.expected - oracle.refusals,
+      9,
+    );
     const exact = at('exact', 'tight');
     for (const n of free.filter((x) => x !== 'exact' && x !== 'compiler-v2')) {
-      expect(exact.complete, n).toBeGreaterThan(at(n, 'tight').complete);
-      expect(exact.file_recall as number, n).toBeGreaterThan(at(n, 'tight').file_recall as number);
+      expect(exact.anyForm.all as number, n).toBeGreaterThan(at(n, 'tight').anyForm.all as number);
+      expect(exact.anyForm.avg as number, n).toBeGreaterThan(at(n, 'tight').anyForm.avg as number);
     }
     // Certified, compiler-v2 returns exact's bundle wherever the solver's earns more.
-    expect(at('compiler-v2', 'tight').file_recall).toBe(exact.file_recall);
-    expect(at('compiler-v2', 'tight').complete).toBe(exact.complete);
+    expect(at('compiler-v2', 'tight').anyForm).toEqual(exact.anyForm);
     const precision = (n: string) => at(n, 'tight').file_precision as number;
     for (const peer of ['priompt', 'prompt-tsx'])
       for (const n of free.filter((x) => x !== 'priompt' && x !== 'prompt-tsx'))
@@ -115,16 +119,16 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     const v2 = at('compiler-v2', 'roomy');
     const cases = v2.expected;
     expect((v2.mean_tokens as number) * cases).toBeLessThan(0.25 * 64_000 * cases);
-    expect(v2.complete).toBeLessThan(at('topk', 'roomy').complete);
+    expect(v2.anyForm.all as number).toBeLessThan(at('topk', 'roomy').anyForm.all as number);
     for (const n of ['topk', 'weighted']) {
-      expect(at(n, 'roomy').file_recall as number).toBeGreaterThan(v2.file_recall as number);
+      expect(at(n, 'roomy').anyForm.avg as number).toBeGreaterThan(v2.anyForm.avg as number);
       expect(at(n, 'roomy').file_precision as number).toBeLessThan(0.05);
     }
     // Every cell of exact says whether it proved its answer; the page counts the unproven ones.
     for (const r of rows.filter((x) => x.strategy === 'exact'))
       expect(typeof r.extras.proven_optimal, `${r.case}/${r.budget}`).toBe('boolean');
-    expect(at('langchain-trim', 'tight').complete).toBe(0);
-    expect(at('langchain-trim', 'tight').file_recall).toBe(0);
+    expect(at('langchain-trim', 'tight').anyForm.all).toBe(0);
+    expect(at('langchain-trim', 'tight').anyForm.avg).toBe(0);
   });
 
   it.skipIf(missing !== null)(

@@ -1,0 +1,92 @@
+/**
+ * The measures of the localization benchmarks (SWE-bench's retrieval setting and its kin), over
+ * one strategy's rows of a corpus whose ledger names files (ingest, SWE-bench): the must content
+ * is the files the fix changed, those the pool cannot hold included. Each of the paper's three
+ * (Jimenez et al., ICLR 2024, Table 3) is given twice:
+ *
+ * - full text: a file counts as found only when the bundle holds it in the ledger's sufficient form,
+ *   its whole text (the row's `must_sufficient_recall`), as the paper's context holds whole files;
+ * - any form: an outline or a bare path counts too (the row's `must_recall`), so that a path list
+ *   is seen for what it is: it finds every file in this sense and none in the other.
+ *
+ * Avg: the mean share of the files found, over the cells where a bundle is expected (a refusal
+ * scores 0). All: the share of those cells whose bundle holds every file. Any: holds at least one.
+ * Beside them: must token share (the share of a bundle's tokens that are the files' text, any form,
+ * the mean over bundles), the median rank of the first file in the strategy's own ranking (for a
+ * strategy that publishes one, `extras.ranked`), file precision (of the files a bundle holds, the
+ * share that changed; the task is not a file) and the mean rendered tokens of a bundle.
+ */
+import type { Row } from '../types.js';
+import { INGESTED_TASK_ID } from '../vocabulary.js';
+import { scoredRows } from './samples.js';
+import { mean } from './stats.js';
+
+/** Avg, All and Any of one sense of "found". */
+export interface Found {
+  readonly avg: number | null;
+  readonly all: number | null;
+  readonly any: number | null;
+}
+
+export interface LocalizationFigures {
+  readonly fullText: Found;
+  readonly anyForm: Found;
+  readonly must_token_share: number | null;
+  /**
+   * The median over bundles (the lower one of an even count) of the rank of the first changed
+   * file in the strategy's ranking: Infinity when that median bundle's ranking holds none; null
+   * when the strategy published no ranking.
+   */
+  readonly first_rank: number | null;
+  readonly file_precision: number | null;
+  readonly mean_tokens: number | null;
+  readonly refusals: number;
+  /** Cells where a bundle is expected: what Avg, All and Any are over. */
+  readonly expected: number;
+}
+
+/** Must files the row's bundle holds: recall times the must total, rounded (both are exact counts). */
+const mustHeld = (r: Row): number => Math.round((r.must_recall ?? 0) * (r.must_total ?? 0));
+
+/** Avg, All and Any of the share each cell found (a refusal's 0), over the cells given. */
+function found(shares: readonly number[]): Found {
+  const rate = (yes: (x: number) => boolean) =>
+    shares.length === 0 ? null : shares.filter(yes).length / shares.length;
+  return { avg: mean(shares), all: rate((x) => x === 1), any: rate((x) => x > 0) };
+}
+
+/** The lower median of the ranks 1 / rr (Infinity for rr 0), or null with none. */
+function medianRank(rrs: readonly number[]): number | null {
+  if (rrs.length === 0) return null;
+  const ranks = rrs
+    .map((rr) => (rr === 0 ? Number.POSITIVE_INFINITY : Math.round(1 / rr)))
+    .sort((a, b) => a - b);
+  return ranks[Math.floor((ranks.length - 1) / 2)] as number;
+}
+
+export function localizationOf(rows: readonly Row[]): LocalizationFigures {
+  const scored = scoredRows(rows);
+  const feasible = scored.filter((r) => r.expected.success && (r.must_total ?? 0) > 0);
+  const bundles = scored.filter((r) => r.success);
+  const precision = bundles.flatMap((r) => {
+    const files = r.admitted.filter((id) => id !== INGESTED_TASK_ID).length;
+    return files === 0 ? [] : [mustHeld(r) / files];
+  });
+  const measured = bundles.flatMap((r) => (r.measures ? [r.measures] : []));
+  // A run written before ctxbench measured the sufficient form says nothing of it, not 0.
+  const unmeasured = feasible.some((r) => r.success && r.measures?.must_sufficient_recall === undefined);
+  return {
+    fullText: unmeasured
+      ? { avg: null, all: null, any: null }
+      : found(feasible.map((r) => (r.success ? (r.measures?.must_sufficient_recall ?? 0) : 0))),
+    anyForm: found(feasible.map((r) => (r.success ? (r.must_recall ?? 0) : 0))),
+    must_token_share: mean(
+      measured.flatMap((m) => (m.must_token_share === undefined ? [] : [m.must_token_share])),
+    ),
+    first_rank: medianRank(measured.flatMap((m) => (m.ranked_must_rr == null ? [] : [m.ranked_must_rr]))),
+    file_precision: mean(precision),
+    mean_tokens: mean(bundles.map((r) => r.rendered_tokens)),
+    refusals: scored.filter((r) => !r.success).length,
+    expected: feasible.length,
+  };
+}
