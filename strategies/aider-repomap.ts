@@ -162,8 +162,12 @@ function rankedTags(
     ]) {
       defines.set(d, (defines.get(d) ?? new Set()).add(f.name));
     }
+    // Appended in place: copying the list at each reference made a common name (`self`, a few
+    // hundred thousand references in a large repository) cost the square of its count.
     for (const r of [...identTokens(f.whole.content), ...f.forms.flatMap((c) => c.depends_on)]) {
-      references.set(r, [...(references.get(r) ?? []), f.name]);
+      const list = references.get(r);
+      if (list === undefined) references.set(r, [f.name]);
+      else list.push(f.name);
     }
   }
   const refs = references.size > 0 ? references : new Map([...defines].map(([k, v]) => [k, [...v]]));

@@ -19,9 +19,9 @@
  * by candidate id. The tokenizer we hand the renderer charges the study's counting, not the text:
  * the message's base count is the bundle header, each item its declared `token_count` plus its
  * decoration, and a separator between items (the kit's ruler, docs/compiler.md §11.2), so the
- * renderer's `tokenCount` equals `costOf` of what survives. To let the tokenizer find the items
- * in a rendered text, each text carries an invisible private-use tag with the item's index; the
- * harness renders the bundle itself, so no tag reaches a bundle.
+ * renderer's `tokenCount` equals `costOf` of what survives. Each chunk's text is a private-use tag
+ * holding the item's index, which is all the tokenizer reads; the harness renders the bundle
+ * itself, so no tag reaches a bundle.
  *
  * What survives the render is admitted, in the rendered order (`layout: 'own'`). prompt-tsx
  * prunes whole chunks, lowest priority first, and over-prunes by design (it subtracts 1.25x each
@@ -68,11 +68,9 @@ export const CLASS_PRIORITY: Readonly<Record<RequirementClass, number>> = {
   DISCRETIONARY: 1,
 };
 
-const OPEN = '\uE000';
-const CLOSE = '\uE001';
 const TAG = /\uE000(\d+)\uE001/g;
-const tagged = (k: number, text: string) =>
-  `${OPEN}${k}${CLOSE}${text.replaceAll(OPEN, '').replaceAll(CLOSE, '')}`;
+/** Item `k`'s stand-in text. */
+const tag = (k: number) => `\uE000${k}\uE001`;
 /** The item indexes a rendered text holds, in order. */
 const itemsIn = (text: string): number[] => [...text.matchAll(TAG)].map((m) => Number(m[1]));
 
@@ -129,7 +127,10 @@ async function assemble(input: StrategyInput): Promise<Selection> {
       h(
         PrioritizedList,
         { priority, descending: true },
-        ...(lists[i] ?? []).map((c) => h(Chunk, {}, tagged(k++, c.content))),
+        // The tag alone stands for the text: the tokenizer above charges by tag, never by the
+        // text, so pruning is the same, and the renderer, which joins every survivor's text again
+        // after each cut, does not copy a whole repository's files a thousand times.
+        ...(lists[i] ?? []).map(() => h(Chunk, {}, tag(k++))),
       ),
     ),
   );

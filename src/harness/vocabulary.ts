@@ -102,6 +102,33 @@ export const selfCorpusArgs = (): string[] => [
   ...['--commits', String(SELF_CORPUS.commits), '--include', SELF_CORPUS.include],
 ];
 
+/**
+ * The SWE-bench reproduction (`npm run swe-bench -- --repos DIR`, reports/swe-bench-lite/ and
+ * docs/swe-bench.md): the vendored Lite records of the nine repositories small enough to mirror
+ * here (140 instances; django, scikit-learn and matplotlib are left out), ingested with the
+ * paper's limits in cl100k tokens.
+ */
+export const SWE_BENCH_LITE = {
+  name: 'swe-bench-lite',
+  records: 'data/swe-bench/lite.jsonl',
+  repositories: [
+    'astropy/astropy',
+    'mwaskom/seaborn',
+    'pallets/flask',
+    'psf/requests',
+    'pydata/xarray',
+    'pylint-dev/pylint',
+    'pytest-dev/pytest',
+    'sphinx-doc/sphinx',
+    'sympy/sympy',
+  ],
+} as const;
+
+/** `ctxbench ingest`'s arguments for SWE_BENCH_LITE, after `--repos DIR` and `--out`. */
+export const sweBenchLiteArgs = (): string[] => [
+  ...['--swe-bench', SWE_BENCH_LITE.records, '--repo', SWE_BENCH_LITE.repositories.join(',')],
+];
+
 /** Names `--strategies` reads as groups: every registered strategy, and the peers. */
 export const STRATEGY_GROUPS: Readonly<Record<string, readonly string[] | 'all'>> = {
   all: 'all',

@@ -273,6 +273,10 @@ describe('ingest --swe-bench', () => {
       'acme__widgets-1',
       'acme__widgets-2',
     ]);
+    const both = await picked('--repo', 'acme/gadgets,acme/widgets');
+    expect(both).toContain('acme__gadgets-7');
+    expect(both).toContain('acme__widgets-1');
+    expect(both.every((id) => id.startsWith('acme__gadgets-') || id.startsWith('acme__widgets-'))).toBe(true);
     expect(await picked('--limit', '1', '--budgets', '100,200,300')).toEqual(['acme__widgets-1']);
     const unknown = await swe(instances, path.join(tmp, 'none'), '--instances', 'acme__widgets-99');
     expect([unknown.code, unknown.stderr]).toEqual([

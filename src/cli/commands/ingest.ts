@@ -37,7 +37,7 @@ export const ingestCommand = defineCommand({
       )
       .option('repos', sweOnly('the folder holding the repositories'))
       .option('instances', sweOnly('only these instance ids (comma-separated)'))
-      .option('repo', sweOnly("only this repository's instances (owner/name)"))
+      .option('repo', sweOnly("only these repositories' instances (owner/name, comma-separated)"))
       .option('limit', { type: 'number', describe: 'with --swe-bench: at most this many instances' })
       .option('tokenizer', {
         type: 'string',
@@ -78,7 +78,14 @@ export const ingestCommand = defineCommand({
     const include = splitList(a.include);
     const exclude = splitList(a.exclude);
     const { repository, sweBench, repos, repo, limit } = a;
-    const source = { repository, sweBench, repos, instances: splitList(a.instances), repo, limit };
+    const source = {
+      repository,
+      sweBench,
+      repos,
+      instances: splitList(a.instances),
+      repo: splitList(repo),
+      limit,
+    };
     const said = await ingestRun(source, {
       out: a.out,
       force: a.force,

@@ -22,7 +22,7 @@ export interface IngestSource {
   readonly sweBench?: string | undefined;
   readonly repos?: string | undefined;
   readonly instances?: readonly string[] | undefined;
-  readonly repo?: string | undefined;
+  readonly repo?: readonly string[] | undefined;
   readonly limit?: number | undefined;
 }
 
@@ -86,7 +86,7 @@ export async function ingestRun(source: IngestSource, o: IngestRun): Promise<str
   if (swe) {
     const s = await ingestSweBench(swe.sweBench, swe.repos, o.out, {
       instances: swe.instances,
-      repo: swe.repo,
+      repos: swe.repo,
       limit: swe.limit,
       budgets: [tight, medium, roomy],
       tokenizer,

@@ -112,8 +112,8 @@ export function readInstances(file: string): Instance[] {
 export interface InstanceFilter {
   /** Only these ids, each of which must be a record's. */
   readonly instances?: readonly string[] | undefined;
-  /** Only this repository's (`owner/name`). */
-  readonly repo?: string | undefined;
+  /** Only these repositories' (`owner/name`). */
+  readonly repos?: readonly string[] | undefined;
   /** At most this many, the first in the file's order. */
   readonly limit?: number | undefined;
 }
@@ -131,7 +131,10 @@ export function selectInstances(all: readonly Instance[], filter: InstanceFilter
     const wanted = new Set(filter.instances);
     kept = kept.filter((i) => wanted.has(i.instance_id));
   }
-  if (filter.repo !== undefined) kept = kept.filter((i) => i.repo === filter.repo);
+  if (filter.repos !== undefined) {
+    const wanted = new Set(filter.repos);
+    kept = kept.filter((i) => wanted.has(i.repo));
+  }
   if (filter.limit !== undefined) kept = kept.slice(0, filter.limit);
   return kept;
 }

@@ -255,7 +255,7 @@ export async function ingestSweBench(
         records: all.length,
         filters: {
           instances: options.instances ?? null,
-          repo: options.repo ?? null,
+          repos: options.repos ?? null,
           limit: options.limit ?? null,
         },
         tokenizer: options.tokenizer,

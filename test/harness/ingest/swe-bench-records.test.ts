@@ -46,15 +46,17 @@ describe('data/swe-bench/lite.jsonl', () => {
   });
 
   it('the filters keep what they name: a repository, ids, a limit in file order', () => {
-    expect(selectInstances(all, { repo: 'pallets/flask' }).map((i) => i.instance_id)).toEqual([
+    expect(selectInstances(all, { repos: ['pallets/flask'] }).map((i) => i.instance_id)).toEqual([
       'pallets__flask-4045',
       'pallets__flask-4992',
       'pallets__flask-5063',
     ]);
     expect(selectInstances(all, { limit: 2 })).toEqual(all.slice(0, 2));
-    expect(selectInstances(all, { instances: ['psf__requests-2317'], repo: 'psf/requests' })).toHaveLength(1);
-    expect(selectInstances(all, { instances: ['psf__requests-2317'], repo: 'pallets/flask' })).toHaveLength(
-      0,
+    expect(selectInstances(all, { instances: ['psf__requests-2317'], repos: ['psf/requests'] })).toHaveLength(
+      1,
     );
+    expect(
+      selectInstances(all, { instances: ['psf__requests-2317'], repos: ['pallets/flask'] }),
+    ).toHaveLength(0);
   });
 });
