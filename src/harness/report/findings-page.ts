@@ -8,11 +8,12 @@
  * runs is an error, with its line, never a blank.
  */
 
-import { figure, int } from '../format.js';
+import { figure, fixed, int, signed } from '../format.js';
 import {
   columnOf,
   FIGURES,
   type Figure,
+  localizationOf,
   rowMetric,
   rowViolations,
   statsByStrategy,
@@ -197,6 +198,42 @@ function statsOf(runs: Runs, args: readonly string[]): Table {
   return strategyTable(names, statsByStrategy(rows, names), shown);
 }
 
+/**
+ * `found RUN BUDGET STRATEGY FIGURE [minus N]`: one localization figure of a strategy at a budget
+ * (a column of the localization table, by its catalogue name); the shares as percentages to two
+ * places, as the SWE-bench paper writes them, and with `minus N` their difference from N.
+ */
+function found(runs: Runs, args: readonly string[]): string {
+  if (!(args.length === 4 || (args.length === 6 && args[4] === 'minus')))
+    fail('needs RUN BUDGET STRATEGY FIGURE [minus N]');
+  const [named, budget, strategy, name] = args as [string, string, string, string];
+  const rows = select(runNamed(runs, named), '*', budget, strategy);
+  const f = localizationOf(rows);
+  const shares: Readonly<Record<string, number | null>> = {
+    avg_full_text: f.fullText.avg,
+    all_full_text: f.fullText.all,
+    any_full_text: f.fullText.any,
+    avg_any_form: f.anyForm.avg,
+    all_any_form: f.anyForm.all,
+    any_any_form: f.anyForm.any,
+    must_token_share: f.must_token_share,
+    file_precision: f.file_precision,
+  };
+  if (name in shares) {
+    const pct = shares[name] === null ? null : 100 * (shares[name] as number);
+    if (args.length === 4) return fixed(pct, 2);
+    const than = Number(args[5]);
+    if (!Number.isFinite(than)) fail(`minus needs a number, not "${args[5]}"`);
+    return signed(pct === null ? null : pct - than, 2);
+  }
+  if (args.length === 6) fail(`minus takes a share, not "${name}"`);
+  if (name === 'first_rank')
+    return f.first_rank === Number.POSITIVE_INFINITY ? 'none' : fixed(f.first_rank, 0);
+  if (name === 'mean_tokens') return fixed(f.mean_tokens, 0);
+  if (name === 'refusals' || name === 'expected') return int(f[name]);
+  return fail(`no localization figure "${name}"`);
+}
+
 function directive(runs: Runs, text: string): string {
   const [verb, ...args] = text.trim().split(/\s+/);
   const run = runs.main;
@@ -222,6 +259,8 @@ function directive(runs: Runs, text: string): string {
         ? fail(`no budget ${args[1]} in the run`)
         : renderTable(at.table, 'md').trimEnd();
     }
+    case 'found':
+      return found(runs, args);
     case 'generated':
       return GENERATED;
     case 'purpose':
@@ -236,7 +275,7 @@ function directive(runs: Runs, text: string): string {
       return refusal(run, args);
     default:
       return fail(
-        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, rate, table, localization)',
+        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, rate, table, localization, found)',
       );
   }
 }

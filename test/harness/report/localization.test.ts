@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { localizationOf } from '../../../src/harness/metrics/index.js';
-import { reportHtml, reportMarkdown } from '../../../src/harness/report/index.js';
+import { renderFindings, reportHtml, reportMarkdown } from '../../../src/harness/report/index.js';
 import type { Measures } from '../../../src/harness/types.js';
 import { INGESTED_TASK_ID, STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { measures, row } from '../../helpers/rows.js';
@@ -136,5 +136,30 @@ describe('localization measures', () => {
     expect(html.indexOf('<section id="localization">')).toBeLessThan(html.indexOf('<section id="headline">'));
     expect(html).toContain('<a href="#localization">');
     expect(await reportHtml(rows, 'r', null)).not.toContain('id="localization"');
+  });
+
+  it('fill a findings page one figure at a time, as the paper writes them', () => {
+    const run = { rows, compilations: [], purposes: new Map(), candidates: new Map() };
+    const page = (t: string) =>
+      renderFindings(
+        t,
+        { rows: [], compilations: [], purposes: new Map(), candidates: new Map() },
+        new Map([['r', run]]),
+      );
+    expect(page('{{found r tight a avg_full_text}} {{found r tight a all_any_form}}')).toBe('50.00 50.00');
+    // Against a published 29.58: 50.00 - 29.58.
+    expect(page('{{found r tight a avg_full_text minus 29.58}}')).toBe('+20.42');
+    expect(page('{{found r tight b avg_any_form minus 30}}')).toBe('-5.00');
+    expect(
+      page('{{found r tight a first_rank}}, {{found r tight a mean_tokens}}, {{found r tight c refusals}}'),
+    ).toBe('1, 700, 1');
+    for (const bad of [
+      '{{found r tight a}}',
+      '{{found r tight nobody avg_full_text}}',
+      '{{found r tight a no_such}}',
+      '{{found r tight a avg_full_text minus x}}',
+      '{{found r tight a first_rank minus 1}}',
+    ])
+      expect(() => page(bad), bad).toThrow(/findings: line 1: /);
   });
 });
