@@ -13,7 +13,12 @@ import { renderFindings } from '../../../src/harness/report/index.js';
 import { corpusDigest, readRunFolder } from '../../../src/harness/runfolder/index.js';
 import { derivedFiles } from '../../../src/harness/runfolder/rows.js';
 import type { BudgetName } from '../../../src/harness/types.js';
-import { BUDGETS, REPORT_STRATEGIES, SWE_BENCH_LITE, sweBenchLiteArgs } from '../../../src/harness/vocabulary.js';
+import {
+  BUDGETS,
+  REPORT_STRATEGIES,
+  SWE_BENCH_LITE,
+  sweBenchLiteArgs,
+} from '../../../src/harness/vocabulary.js';
 import { cli } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -88,7 +93,15 @@ describe('reports/swe-bench-lite and docs/swe-bench.md', () => {
     `ingesting the instances again makes the same corpus${FULL && REPOS !== undefined ? '' : ' (skipped: needs npm run test:full and CTXBENCH_SWE_REPOS)'}`,
     async () => {
       const out = path.join(tempDir('swe-corpus'), SWE_BENCH_LITE.name);
-      const made = await cli('ingest', '--repos', REPOS as string, '--out', out, '--quiet', ...sweBenchLiteArgs());
+      const made = await cli(
+        'ingest',
+        '--repos',
+        REPOS as string,
+        '--out',
+        out,
+        '--quiet',
+        ...sweBenchLiteArgs(),
+      );
       expect(made.code, made.stderr).toBe(0);
       expect(corpusDigest(out)).toBe(committed.digest);
     },
