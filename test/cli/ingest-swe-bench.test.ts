@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ContextCandidate } from '../../src/compiler/index.js';
 import { BLOB_MIN_BYTES } from '../../src/harness/ingest/case-files.js';
 import { corpusDigest } from '../../src/harness/runfolder/index.js';
 import { cli } from '../helpers/cli.js';
@@ -18,16 +19,6 @@ import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
-
-interface Candidate {
-  readonly candidate_id: string;
-  readonly content_identity: string;
-  readonly representation_id: string;
-  readonly content: string;
-  readonly token_count: number;
-  readonly token_source: string;
-  readonly requirement: string;
-}
 
 const tmp = fs.realpathSync(tempDir('swe-bench'));
 const corpus = path.join(tmp, 'corpus');
@@ -112,7 +103,7 @@ describe('ingest --swe-bench', () => {
 
   it('pools the text files at base_commit in cl100k tokens, the problem statement the one mandatory task', () => {
     for (const [k, kase] of ['acme__widgets-1', 'acme__widgets-2'].entries()) {
-      const pool = poolOf<Candidate>(corpus, kase);
+      const pool = poolOf<ContextCandidate>(corpus, kase);
       expect([...new Set(pool.map((c) => c.content_identity))].sort()).toEqual(
         ['task', ...WIDGET_POOL].sort(),
       );
@@ -130,9 +121,9 @@ describe('ingest --swe-bench', () => {
         `File: src/widgets/util.py\n${UTIL.slice(0, -1)}`,
       );
     }
-    expect(new Set(poolOf<Candidate>(corpus, 'acme__gadgets-7').map((c) => c.content_identity))).toEqual(
-      new Set(['task', 'gadget.py']),
-    );
+    expect(
+      new Set(poolOf<ContextCandidate>(corpus, 'acme__gadgets-7').map((c) => c.content_identity)),
+    ).toEqual(new Set(['task', 'gadget.py']));
     const policy = readJson(path.join(corpus, 'policy.json')) as { overhead_tokenizer: string };
     expect(policy.overhead_tokenizer).toBe('cl100k');
     const manifest = readJson(path.join(corpus, 'manifest.json')) as { budgets: Record<string, unknown> };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ContextCandidate } from '../../src/compiler/index.js';
 import { cli } from '../helpers/cli.js';
 import { poolOf } from '../helpers/corpus-files.js';
 import { git, initRepository, makeRepository, shallowClone } from '../helpers/git-fixture.js';
@@ -11,16 +12,6 @@ import { tempDir } from '../helpers/temp.js';
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
-interface Candidate {
-  readonly candidate_id: string;
-  readonly content_identity: string;
-  readonly representation_id: string;
-  readonly content: string;
-  readonly token_count: number;
-  readonly relevance: number;
-  readonly authority_eligible: boolean;
-  readonly source_kind: string;
-}
 interface Truth {
   readonly identity_truth: Record<string, { eval_class: string; min_representation: string }>;
 }
@@ -48,7 +39,7 @@ const ingestArgs = (out: string, ...more: string[]) => [
 ];
 const caseName = (i: number): string => `c${String(i).padStart(2, '0')}-${(shas[i] as string).slice(0, 10)}`;
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
-const candidatesOf = (dir: string, kase: string): Candidate[] => poolOf<Candidate>(dir, kase);
+const candidatesOf = (dir: string, kase: string): ContextCandidate[] => poolOf<ContextCandidate>(dir, kase);
 /** Every file under `dir`, by relative path, with its bytes. */
 const folderBytes = (dir: string): Map<string, Buffer> => {
   const out = new Map<string, Buffer>();
