@@ -542,6 +542,10 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
     folders: ['harness/ingest'],
     why: 'a corpus ingested from a fixture repository, as `ingest` writes it',
   },
+  'test/harness/report/swe-bench.test.ts': {
+    folders: ['harness/runfolder'],
+    why: 'reports derived from the committed rows with the committed prefix figures',
+  },
   'test/harness/report/real-data.test.ts': {
     folders: ['harness/ingest', 'harness/runfolder'],
     why: "the page's stated weights against ingest's, and reports derived with the committed prefix figures",

@@ -75,29 +75,21 @@ export const ingestCommand = defineCommand({
       .option('quiet', quietOption)
       .epilogue(HOW),
   run: async (a, { io }) => {
-    const include = splitList(a.include);
-    const exclude = splitList(a.exclude);
-    const { repository, sweBench, repos, repo, limit } = a;
-    const source = {
-      repository,
-      sweBench,
-      repos,
-      instances: splitList(a.instances),
-      repo: splitList(repo),
-      limit,
-    };
+    const { repository, sweBench, repos, limit } = a;
+    const instances = splitList(a.instances);
+    const source = { repository, sweBench, repos, instances, repo: splitList(a.repo), limit };
     const said = await ingestRun(source, {
       out: a.out,
       force: a.force,
       commits: a.commits,
-      ...(a.budgets === undefined ? {} : { budgets: (splitList(a.budgets) ?? []).map(Number) }),
-      ...(a.tokenizer === undefined ? {} : { tokenizer: a.tokenizer }),
       seed: a.seed,
       maxBytes: a.maxBytes,
-      ...(include === undefined ? {} : { include }),
-      ...(exclude === undefined ? {} : { exclude }),
-      ...(a.until === undefined ? {} : { until: a.until }),
-      ...(a.name === undefined ? {} : { name: a.name }),
+      budgets: a.budgets === undefined ? undefined : (splitList(a.budgets) ?? []).map(Number),
+      tokenizer: a.tokenizer,
+      until: a.until,
+      name: a.name,
+      include: splitList(a.include),
+      exclude: splitList(a.exclude),
       progress: { sink: io, quiet: a.quiet },
     });
     io.out(said);

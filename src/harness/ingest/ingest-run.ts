@@ -32,9 +32,9 @@ export interface IngestRun extends Omit<IngestOptions, 'budgets' | 'progress' | 
   /** Replace a non-empty `out` that ingest wrote. */
   readonly force: boolean;
   /** Tight, medium and roomy as given (three, in order, checked here); the source's default if absent. */
-  readonly budgets?: readonly number[];
+  readonly budgets?: readonly number[] | undefined;
   /** o200k or cl100k as given; o200k for a history, cl100k (the SWE-bench paper's) for instances. */
-  readonly tokenizer?: string;
+  readonly tokenizer?: string | undefined;
   readonly progress: { readonly sink: ProgressSink; readonly quiet: boolean };
 }
 
@@ -100,7 +100,7 @@ export async function ingestRun(source: IngestSource, o: IngestRun): Promise<str
   const s = await ingest(repository as string, out, {
     ...options,
     budgets: [tight, medium, roomy],
-    ...(o.tokenizer === undefined ? {} : { tokenizer }),
+    tokenizer: o.tokenizer === undefined ? undefined : tokenizer,
     progress: hear,
   });
   progress.end(`ingest: ${count(s.cases, 'case')}`);

@@ -21,16 +21,16 @@ export interface IngestOptions {
   /** Real tokens (`tokenizer`'s): tight, medium, roomy. */
   readonly budgets: readonly [number, number, number];
   /** What the pools' token counts and the policy's overhead are counted in (default o200k). */
-  readonly tokenizer?: Tokenizer;
-  readonly include?: readonly string[];
-  readonly exclude?: readonly string[];
+  readonly tokenizer?: Tokenizer | undefined;
+  readonly include?: readonly string[] | undefined;
+  readonly exclude?: readonly string[] | undefined;
   readonly seed: string;
   /** Files larger than this many bytes are skipped. */
   readonly maxBytes: number;
   /** The last commit of the history to read (default HEAD). */
-  readonly until?: string;
+  readonly until?: string | undefined;
   /** The repository's name, the pools' scope (default: its folder's name). */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** Hears each phase's progress. */
   readonly progress?: (phase: string, done: number, total: number) => void;
 }

@@ -8,12 +8,11 @@
  * runs is an error, with its line, never a blank.
  */
 
-import { figure, fixed, int, signed } from '../format.js';
+import { figure, int } from '../format.js';
 import {
   columnOf,
   FIGURES,
   type Figure,
-  localizationOf,
   rowMetric,
   rowViolations,
   statsByStrategy,
@@ -23,7 +22,7 @@ import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { candidate, type FindingsRun, fail, rateOf, TemplateError } from './findings-parts.js';
 import { strategyTable } from './headline.js';
-import { localizationTables } from './localization.js';
+import { foundFigure, localizationTables } from './localization.js';
 import { markdownTable, renderTable, shownCells, type Table } from './table.js';
 
 export type { FindingsRun } from './findings-parts.js';
@@ -198,40 +197,12 @@ function statsOf(runs: Runs, args: readonly string[]): Table {
   return strategyTable(names, statsByStrategy(rows, names), shown);
 }
 
-/**
- * `found RUN BUDGET STRATEGY FIGURE [minus N]`: one localization figure of a strategy at a budget
- * (a column of the localization table, by its catalogue name); the shares as percentages to two
- * places, as the SWE-bench paper writes them, and with `minus N` their difference from N.
- */
+/** `found RUN BUDGET STRATEGY FIGURE [minus N]`: one figure of the localization table. */
 function found(runs: Runs, args: readonly string[]): string {
   if (!(args.length === 4 || (args.length === 6 && args[4] === 'minus')))
     fail('needs RUN BUDGET STRATEGY FIGURE [minus N]');
   const [named, budget, strategy, name] = args as [string, string, string, string];
-  const rows = select(runNamed(runs, named), '*', budget, strategy);
-  const f = localizationOf(rows);
-  const shares: Readonly<Record<string, number | null>> = {
-    avg_full_text: f.fullText.avg,
-    all_full_text: f.fullText.all,
-    any_full_text: f.fullText.any,
-    avg_any_form: f.anyForm.avg,
-    all_any_form: f.anyForm.all,
-    any_any_form: f.anyForm.any,
-    must_token_share: f.must_token_share,
-    file_precision: f.file_precision,
-  };
-  if (name in shares) {
-    const pct = shares[name] === null ? null : 100 * (shares[name] as number);
-    if (args.length === 4) return fixed(pct, 2);
-    const than = Number(args[5]);
-    if (!Number.isFinite(than)) fail(`minus needs a number, not "${args[5]}"`);
-    return signed(pct === null ? null : pct - than, 2);
-  }
-  if (args.length === 6) fail(`minus takes a share, not "${name}"`);
-  if (name === 'first_rank')
-    return f.first_rank === Number.POSITIVE_INFINITY ? 'none' : fixed(f.first_rank, 0);
-  if (name === 'mean_tokens') return fixed(f.mean_tokens, 0);
-  if (name === 'refusals' || name === 'expected') return int(f[name]);
-  return fail(`no localization figure "${name}"`);
+  return foundFigure(select(runNamed(runs, named), '*', budget, strategy), name, args[5]);
 }
 
 function directive(runs: Runs, text: string): string {

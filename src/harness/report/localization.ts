@@ -2,9 +2,11 @@
  * What a report of an ingested corpus leads with: the localization measures (metrics/found-files.ts)
  * per budget and strategy, under the catalogue's column labels.
  */
+import { fixed, int, signed } from '../format.js';
 import { headersOf, kindsOf, localizationOf, rowsOf } from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
+import { fail } from './findings-parts.js';
 import type { Table } from './table.js';
 
 /** One table per budget the rows hold, a line per strategy. */
@@ -48,3 +50,35 @@ export const LOCALIZATION_PROSE =
   "rank: the median rank of the first changed file in the strategy's own ranking, for a strategy that publishes " +
   'one (none: the median ranking holds none). File precision: of the files a bundle holds, the share that changed. ' +
   'Tokens: the mean rendered tokens of a bundle.';
+
+/**
+ * One figure of the localization table over `rows`, by its catalogue name, for a findings page:
+ * the shares as percentages to two places, as the SWE-bench paper writes them, and with `minus`
+ * their difference from that number.
+ */
+export function foundFigure(rows: readonly Row[], name: string, minus?: string): string {
+  const f = localizationOf(rows);
+  const shares: Readonly<Record<string, number | null>> = {
+    avg_full_text: f.fullText.avg,
+    all_full_text: f.fullText.all,
+    any_full_text: f.fullText.any,
+    avg_any_form: f.anyForm.avg,
+    all_any_form: f.anyForm.all,
+    any_any_form: f.anyForm.any,
+    must_token_share: f.must_token_share,
+    file_precision: f.file_precision,
+  };
+  if (name in shares) {
+    const pct = shares[name] === null ? null : 100 * (shares[name] as number);
+    if (minus === undefined) return fixed(pct, 2);
+    const than = Number(minus);
+    if (!Number.isFinite(than)) fail(`minus needs a number, not "${minus}"`);
+    return signed(pct === null ? null : pct - than, 2);
+  }
+  if (minus !== undefined) fail(`minus takes a share, not "${name}"`);
+  if (name === 'first_rank')
+    return f.first_rank === Number.POSITIVE_INFINITY ? 'none' : fixed(f.first_rank, 0);
+  if (name === 'mean_tokens') return fixed(f.mean_tokens, 0);
+  if (name === 'refusals' || name === 'expected') return int(f[name]);
+  return fail(`no localization figure "${name}"`);
+}
