@@ -8,6 +8,7 @@ import path from 'node:path';
 import { loadCorpus } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { FindingsError, type FindingsRun, renderFindings } from '../report/index.js';
+import type { CompilationLine } from '../types.js';
 import { RUN_FILE } from './files.js';
 import { corpusDigest } from './manifest.js';
 import { compilationsOf, type RunFolder, readRunFolder } from './read.js';
@@ -43,12 +44,29 @@ function findingsRun(dir: string, given: string | undefined, warn: (line: string
   // Purposes and candidates are read from the folder as it is now, which the run may predate.
   if (recorded.digest !== undefined && corpusDigest(corpusDir) !== recorded.digest)
     warn(`${corpusDir} has changed since the run; its purposes and candidates may not match`);
-  const corpus = loadCorpus(corpusDir);
+  // Read when a placeholder asks, not before: a SWE-bench run's compilations take gigabytes, and
+  // its corpus as much again, while its page reads the rows alone.
+  let lines: CompilationLine[] | undefined;
+  let corpus: { purposes: ReadonlyMap<string, string>; candidates: FindingsRun['candidates'] } | undefined;
+  const loaded = () => {
+    if (corpus === undefined) {
+      const c = loadCorpus(corpusDir);
+      corpus = { purposes: c.purposes, candidates: new Map(c.cases.map((k) => [k.name, k.candidates])) };
+    }
+    return corpus;
+  };
   return {
     rows: run.rows,
-    compilations: compilationsOf(run),
-    purposes: corpus.purposes,
-    candidates: new Map(corpus.cases.map((c) => [c.name, c.candidates])),
+    get compilations() {
+      lines ??= compilationsOf(run);
+      return lines;
+    },
+    get purposes() {
+      return loaded().purposes;
+    },
+    get candidates() {
+      return loaded().candidates;
+    },
   };
 }
 
