@@ -6,7 +6,7 @@ import type { ContextCandidate } from '../../src/compiler/index.js';
 import { BLOB_MIN_BYTES } from '../../src/harness/ingest/case-files.js';
 import { corpusDigest } from '../../src/harness/runfolder/index.js';
 import { cli } from '../helpers/cli.js';
-import { blobFiles, blobIndex, blobText, type Place, poolOf } from '../helpers/corpus-files.js';
+import { blobFiles, blobIndex, blobText, folderBytes, type Place, poolOf } from '../helpers/corpus-files.js';
 import {
   CORE_V1,
   jsonLines,
@@ -30,15 +30,6 @@ let first: Awaited<ReturnType<typeof cli>>;
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
 const swe = (file: string, out: string, ...more: string[]) =>
   cli('ingest', '--swe-bench', file, '--repos', fx.repos, '--out', out, '--quiet', ...more);
-/** Every file under `dir`, by relative path, with its bytes. */
-const folderBytes = (dir: string): Map<string, Buffer> => {
-  const out = new Map<string, Buffer>();
-  for (const f of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
-    const full = path.join(dir, f);
-    if (fs.statSync(full).isFile()) out.set(f, fs.readFileSync(full));
-  }
-  return out;
-};
 const write = (name: string, text: string): string => {
   const file = path.join(tmp, name);
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -4,7 +4,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ContextCandidate } from '../../src/compiler/index.js';
 import { cli } from '../helpers/cli.js';
-import { poolOf } from '../helpers/corpus-files.js';
+import { folderBytes, poolOf } from '../helpers/corpus-files.js';
 import { git, initRepository, makeRepository, shallowClone } from '../helpers/git-fixture.js';
 import { ELIGIBLE, MAX_BYTES, MESSAGES, makeProject } from '../helpers/ingest-fixture.js';
 import { tempDir } from '../helpers/temp.js';
@@ -40,15 +40,6 @@ const ingestArgs = (out: string, ...more: string[]) => [
 const caseName = (i: number): string => `c${String(i).padStart(2, '0')}-${(shas[i] as string).slice(0, 10)}`;
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
 const candidatesOf = (dir: string, kase: string): ContextCandidate[] => poolOf<ContextCandidate>(dir, kase);
-/** Every file under `dir`, by relative path, with its bytes. */
-const folderBytes = (dir: string): Map<string, Buffer> => {
-  const out = new Map<string, Buffer>();
-  for (const f of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
-    const full = path.join(dir, f);
-    if (fs.statSync(full).isFile()) out.set(f, fs.readFileSync(full));
-  }
-  return out;
-};
 const repoState = () => ({
   status: git(repo, ['status', '--porcelain', '--ignored']),
   head: git(repo, ['rev-parse', 'HEAD']),

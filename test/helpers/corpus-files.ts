@@ -52,3 +52,13 @@ export const blobFiles = (dir: string): string[] =>
   blobIndex(dir)
     .map((p) => p.sha256)
     .sort();
+
+/** Every file under `dir`, by relative path, with its bytes. */
+export const folderBytes = (dir: string): Map<string, Buffer> => {
+  const out = new Map<string, Buffer>();
+  for (const f of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    const full = path.join(dir, f);
+    if (fs.statSync(full).isFile()) out.set(f, fs.readFileSync(full));
+  }
+  return out;
+};
