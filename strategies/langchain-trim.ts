@@ -10,17 +10,21 @@
  * runs the real `trimMessages` beside it on every reference case, budget and random pools and
  * fails on any difference.
  *
- * The pool as messages: each content's default form (the baselines' pool) is one message, laid
- * out in the policy's role order (ties by id), the order the harness renders a bundle in. The
- * first message is the system message when its role is the policy's first role (instruction);
- * every other message is an ordinary turn. "Most recent" is therefore "latest in role order".
- * The token counter gives the study's counts: the rendered cost of the messages (declared
- * `token_count` per item plus the kit's header, decoration and separator overhead).
+ * The pool as a LangChain user writes the prompt (issue 36): the instructions are the system
+ * message, the task is the last human message, and the documents and code go between, one message
+ * each, in the order a retriever hands them: by relevance, most relevant first, ties by id. A
+ * message is the default forms of its contents: the system message every `instruction`-role
+ * content (the policy's first role), the task message every `task`-role one. The token counter
+ * gives the study's counts: the rendered cost of the messages' candidates (declared `token_count`
+ * per item plus the kit's header, decoration and separator overhead).
  *
- * What survives is admitted, in message order, which is the policy's order: the layout stays
- * the policy's. trimMessages cannot express form floors or gates, required groups, dependencies,
- * required ids or relevance: it ignores them all, and keeps a contiguous tail of the
- * conversation (it stops at the first message that does not fit, it never skips one).
+ * What survives is admitted and laid out in message order (`layout: 'own'`): the system message,
+ * the documents kept, the task. `strategy: "last"` keeps the tail, so the task is the first
+ * thing kept and the documents nearest it, the least relevant the retriever returned, come next:
+ * that is what trimMessages does to a prompt laid out this way, and it is measured as it is.
+ * trimMessages cannot express form floors or gates, required groups, dependencies, required ids:
+ * it ignores them all, and keeps a contiguous tail of the conversation (it stops at the first
+ * message that does not fit, it never skips one).
  */
 import {
   baselineAnswer,
@@ -28,6 +32,7 @@ import {
   costOf,
   defaultFormPool,
   orderByRole,
+  rankBy,
   type Strategy,
 } from '../src/harness/kit/index.js';
 
@@ -66,23 +71,43 @@ export function trimLast<M>(messages: readonly M[], o: TrimLastOptions<M>): M[] 
   return system === undefined ? [] : [system, ...rest.reverse()];
 }
 
-/** The pool as trimMessages sees it: default forms in the policy's role order. */
-export const messagesOf = (candidates: readonly ContextCandidate[], roles: readonly string[]) =>
-  orderByRole(defaultFormPool(candidates), roles);
+/** A message: the default forms of one or more contents. */
+export type Message = readonly ContextCandidate[];
+
+/**
+ * The pool as messages: the system message (the policy's first role, when it has contents), each
+ * other content by relevance (ties by id), then the task message (the `task` role).
+ */
+export function messagesOf(candidates: readonly ContextCandidate[], roles: readonly string[]): Message[] {
+  const pool = defaultFormPool(candidates);
+  const system = pool.filter((c) => roles.length > 0 && c.order_role === roles[0]);
+  const task = pool.filter((c) => c.order_role === 'task' && !system.includes(c));
+  const documents = rankBy(
+    pool.filter((c) => !system.includes(c) && !task.includes(c)),
+    (c) => c.relevance,
+  );
+  return [
+    ...(system.length > 0 ? [orderByRole(system, roles)] : []),
+    ...documents.map((c) => [c]),
+    ...(task.length > 0 ? [orderByRole(task, roles)] : []),
+  ];
+}
 
 const langchainTrim: Strategy = {
   name: 'langchain-trim',
-  description: 'LangChain trimMessages (strategy last, includeSystem) over default forms in role order',
+  description:
+    'LangChain trimMessages (strategy last, includeSystem): system instructions, retrieved documents, the task last',
   assemble(input) {
     const roles = input.policy.order_roles;
     const messages = messagesOf(input.candidates, roles);
+    const system = messages[0]?.[0]?.order_role === roles[0] && roles.length > 0 ? messages[0] : undefined;
     const kept = trimLast(messages, {
       maxTokens: input.budget,
-      tokenCounter: (ms) => costOf(ms, input),
+      tokenCounter: (ms) => costOf(ms.flat(), input),
       includeSystem: true,
-      isSystem: (m) => roles.length > 0 && m.order_role === roles[0],
+      isSystem: (m) => m === system,
     });
-    return baselineAnswer(input, messages, kept, 'langchain-trim-last');
+    return baselineAnswer(input, messages.flat(), kept.flat(), 'langchain-trim-last', undefined, 'own');
   },
 };
 

@@ -3,10 +3,9 @@
  * synchronous port, so the two can be compared.
  */
 import { HumanMessage, SystemMessage, trimMessages } from '@langchain/core/messages';
-import type { ContextCandidate } from '../../src/compiler/index.js';
 import { costOf } from '../../src/harness/kit/index.js';
 import type { StrategyInput } from '../../src/harness/types.js';
-import { messagesOf } from '../../strategies/langchain-trim.js';
+import { type Message, messagesOf } from '../../strategies/langchain-trim.js';
 
 /**
  * The ids `trimMessages` itself keeps (strategy last, includeSystem) of the pool the strategy
@@ -16,11 +15,12 @@ import { messagesOf } from '../../strategies/langchain-trim.js';
 export async function realTrim(input: StrategyInput): Promise<(string | undefined)[]> {
   const roles = input.policy.order_roles;
   const pool = messagesOf(input.candidates, roles);
-  const byId = new Map<string, ContextCandidate>(pool.map((c) => [c.candidate_id, c]));
-  const messages = pool.map((c, k) =>
-    k === 0 && c.order_role === roles[0]
-      ? new SystemMessage({ content: c.content, id: c.candidate_id })
-      : new HumanMessage({ content: c.content, id: c.candidate_id }),
+  const byId = new Map<string, Message>(pool.map((m, k) => [`m${k}`, m]));
+  const text = (m: Message) => m.map((c) => c.content).join('\n\n');
+  const messages = pool.map((m, k) =>
+    k === 0 && roles.length > 0 && m[0]?.order_role === roles[0]
+      ? new SystemMessage({ content: text(m), id: `m${k}` })
+      : new HumanMessage({ content: text(m), id: `m${k}` }),
   );
   const kept = await trimMessages(messages, {
     maxTokens: input.budget,
@@ -28,9 +28,12 @@ export async function realTrim(input: StrategyInput): Promise<(string | undefine
     includeSystem: true,
     tokenCounter: (ms) =>
       costOf(
-        ms.map((m) => byId.get(m.id ?? '') as ContextCandidate),
+        ms.flatMap((m) => byId.get(m.id ?? '') ?? []),
         input,
       ),
   });
-  return kept.map((m) => (m as { id?: string } | undefined)?.id);
+  return kept.flatMap((m) => {
+    const id = (m as { id?: string } | undefined)?.id;
+    return id === undefined ? [undefined] : (byId.get(id) ?? []).map((c) => c.candidate_id);
+  });
 }

@@ -7,9 +7,7 @@ import {
 } from '@langchain/core/messages';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ContextCandidate } from '../../src/compiler/index.js';
-import { orderByRole } from '../../src/harness/kit/index.js';
-import langchainTrim, { trimLast } from '../../strategies/langchain-trim.js';
+import langchainTrim, { messagesOf, trimLast } from '../../strategies/langchain-trim.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
 import { asBundle, asRefusal, measured } from '../helpers/compiled.js';
 import { realTrim } from '../helpers/langchain.js';
@@ -61,7 +59,7 @@ describe("trimMessages' own example: the last 30 tokens, system message included
   });
 });
 
-describe('langchain-trim: the most recent messages in role order that fit, the system message kept', () => {
+describe('langchain-trim: the system message, the documents a retriever returned, the task last; the tail that fits', () => {
   // each item renders 13 (10 + decoration 3), a separator 1, the header 4: n items cost 14n + 3
   const sys = cand('z-sys', { order_role: 'instruction', kind: 'instruction' });
   const pool = [
@@ -72,18 +70,38 @@ describe('langchain-trim: the most recent messages in role order that fit, the s
     sys,
     cand('t-task', { order_role: 'task' }),
   ];
-  // messages: z-sys (instruction), t-task, e1, e2, e3, a-tool (roles, then ids)
+  // messages: z-sys (the system message), the documents by relevance (all 0.5, so by id: a-tool,
+  // e1, e2, e3), t-task last
 
-  it('keeps the system message and the tail of the conversation', () => {
-    expect(admitted(langchainTrim.assemble(input(45, pool)))).toEqual(['z-sys', 'e3', 'a-tool']); // 3 items: 45
-    expect(admitted(langchainTrim.assemble(input(44, pool)))).toEqual(['z-sys', 'a-tool']); // 4 items would be 59
-    expect(admitted(langchainTrim.assemble(input(59, pool)))).toEqual(['z-sys', 'e2', 'e3', 'a-tool']);
+  it('keeps the system message, the task and the documents nearest it', () => {
+    expect(admitted(langchainTrim.assemble(input(45, pool)))).toEqual(['z-sys', 'e3', 't-task']); // 3 items: 45
+    expect(admitted(langchainTrim.assemble(input(44, pool)))).toEqual(['z-sys', 't-task']); // 4 items would be 59
+    expect(admitted(langchainTrim.assemble(input(59, pool)))).toEqual(['z-sys', 'e2', 'e3', 't-task']);
+  });
+
+  it('hands the documents in as a retriever returns them, most relevant first, so the tail keeps the least', () => {
+    const ranked = pool.map((c) =>
+      c.candidate_id === 'e1'
+        ? { ...c, relevance: 0.9 }
+        : c.candidate_id === 'e3'
+          ? { ...c, relevance: 0.1 }
+          : c,
+    );
+    // documents: e1 (0.9), a-tool and e2 (0.5, by id), e3 (0.1): the last one before the task is e3
+    expect(admitted(langchainTrim.assemble(input(45, ranked)))).toEqual(['z-sys', 'e3', 't-task']);
+    expect(admitted(langchainTrim.assemble(input(73, ranked)))).toEqual([
+      'z-sys',
+      'a-tool',
+      'e2',
+      'e3',
+      't-task',
+    ]);
   });
 
   it('stops at the first message that does not fit, where topk would skip it', () => {
     const big = [...pool.filter((c) => c.candidate_id !== 'e3'), cand('e3', { token_count: 100 })];
-    // z-sys + a-tool = 31; + e3 (103 + 1) = 135 > 80: trimMessages stops, although e2 (45) fits
-    expect(admitted(langchainTrim.assemble(input(80, big)))).toEqual(['z-sys', 'a-tool']);
+    // z-sys + t-task = 31; + e3 (103 + 1) = 135 > 80: trimMessages stops, although e2 (45) fits
+    expect(admitted(langchainTrim.assemble(input(80, big)))).toEqual(['z-sys', 't-task']);
   });
 
   it('keeps nothing when the system message alone does not fit, and refuses under the header', () => {
@@ -94,8 +112,8 @@ describe('langchain-trim: the most recent messages in role order that fit, the s
 
   it('treats no message as the system one when the pool has no instruction', () => {
     const noSys = pool.filter((c) => c !== sys);
-    // messages t-task, e1, e2, e3, a-tool: the last three fit in 45
-    expect(admitted(langchainTrim.assemble(input(45, noSys)))).toEqual(['e2', 'e3', 'a-tool']);
+    // messages a-tool, e1, e2, e3, t-task: the last three fit in 45
+    expect(admitted(langchainTrim.assemble(input(45, noSys)))).toEqual(['e2', 'e3', 't-task']);
   });
 
   it('sees only default forms, as the baselines do', () => {
@@ -129,7 +147,7 @@ describe('the port decides as trimMessages itself does', () => {
 });
 
 describe('langchain-trim on every reference input', () => {
-  it('never errs nor overruns, lays out in the policy order, and answers the same twice', () => {
+  it('never errs nor overruns, lays out in message order, and answers the same twice', () => {
     for (const { label, input: i } of referenceInputs()) {
       const first = langchainTrim.assemble(i);
       expect(JSON.stringify(langchainTrim.assemble(i)), label).toBe(JSON.stringify(first));
@@ -138,12 +156,12 @@ describe('langchain-trim on every reference input', () => {
       if (out.outcome !== 'bundle') continue;
       expect(out.renderedTokens, label).toBeLessThanOrEqual(i.budget);
       if ('refusal' in first) continue;
-      expect(first.layout, label).toBeUndefined();
-      const byId = new Map(i.candidates.map((c) => [c.candidate_id, c]));
-      const live = first.admitted.map((id) => byId.get(id) as ContextCandidate);
-      expect(first.admitted, label).toEqual(
-        orderByRole(live, i.policy.order_roles).map((c) => c.candidate_id),
+      expect(first.layout, label).toBe('own');
+      const order = messagesOf(i.candidates, i.policy.order_roles).flatMap((m) =>
+        m.map((c) => c.candidate_id),
       );
+      const kept = new Set(first.admitted);
+      expect(first.admitted, label).toEqual(order.filter((id) => kept.has(id)));
     }
   });
 });
