@@ -127,6 +127,7 @@ function STATEMENTS(): void {
     for (const s of ['compiler-v2', 'exact', 'tiered', 'tiered-recall', 'tiered-task'])
       expect(full(s, b), `${s} ${b}`).toBeLessThan(full('bm25', b));
     expect(full('aider-repomap', b), b).toBe(0);
+    expect(some('langchain-trim', b), b).toBe(0);
   }
   for (const s of ['compiler-v2', 'exact'])
     for (const o of others.filter((x) => x !== 'cheapest-form' && x !== 'compiler-v2' && x !== 'exact'))
