@@ -9,7 +9,7 @@ import { count } from '../format.js';
 import { checkOut, guardOutput, type ProgressSink, progressLine } from '../output/index.js';
 import { openRepository } from './git.js';
 import { type IngestOptions, ingest } from './ingest.js';
-import { reasonList, sizeLine, sweBenchLines } from './ingest-summary.js';
+import { historyLines, sweBenchLines } from './ingest-summary.js';
 import { ingestedCorpus } from './ingested-corpus.js';
 import { ingestSweBench } from './swe-ingest.js';
 
@@ -104,11 +104,5 @@ export async function ingestRun(source: IngestSource, o: IngestRun): Promise<str
     progress: hear,
   });
   progress.end(`ingest: ${count(s.cases, 'case')}`);
-  return (
-    `${s.repository} @${s.head.slice(0, 12)}: ${count(s.cases, 'case')} written to ${out} ` +
-    `(${count(s.eligible, 'eligible commit')} of ${count(s.history, 'commit')}; seed ${o.seed})\n` +
-    `commits skipped: ${reasonList(s.skippedCommits)}\n` +
-    `file versions read: ${s.versions}; skipped: ${reasonList(s.skippedFiles)}\n` +
-    `${sizeLine(s.size)}\n`
-  );
+  return historyLines(s, out, o.seed);
 }

@@ -1,19 +1,21 @@
-/** What `ingest` prints when it is done: the cases, every skip, and the corpus's size against its text. */
+/** What `ingest` prints when it is done, of a history or of SWE-bench instances: the cases, every skip, and the corpus's size against its text. */
 import { count } from '../format.js';
+import { lowerMedian } from '../metrics/index.js';
 import type { CorpusSize } from './case-files.js';
+import type { IngestSummary } from './ingest.js';
 import type { SweBenchSummary } from './swe-ingest.js';
 
 const MIB = 1024 * 1024;
 const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
 
 /** Counts by reason, `a 1, b 2`, or `none`. */
-export const reasonList = (o: Readonly<Record<string, number | undefined>>): string =>
+const reasonList = (o: Readonly<Record<string, number | undefined>>): string =>
   Object.entries(o)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ') || 'none';
 
 /** The corpus on disk against the distinct text it holds (the bar: within 1.5 times). */
-export function sizeLine(size: CorpusSize): string {
+function sizeLine(size: CorpusSize): string {
   const ratio = (n: number) => (size.uniqueText === 0 ? '-' : `${(n / size.uniqueText).toFixed(2)}x`);
   return (
     `on disk: ${mib(size.bytes)} in files, ${mib(size.allocated)} in blocks, for ${mib(size.uniqueText)} ` +
@@ -24,9 +26,7 @@ export function sizeLine(size: CorpusSize): string {
 /** The smallest, middle and largest of some counts. */
 function spread(values: readonly number[]): string {
   if (values.length === 0) return 'none';
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted[Math.floor((sorted.length - 1) / 2)] as number;
-  return `min ${sorted[0]}, median ${middle}, max ${sorted[sorted.length - 1]}`;
+  return `min ${Math.min(...values)}, median ${lowerMedian(values)}, max ${Math.max(...values)}`;
 }
 
 /** `ingest --swe-bench`'s report, one fact a line. */
@@ -49,3 +49,11 @@ export function sweBenchLines(s: SweBenchSummary, out: string): string {
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** `ingest`'s report of a history: the cases, every skip, and the corpus's size. */
+export const historyLines = (s: IngestSummary, out: string, seed: string): string =>
+  `${s.repository} @${s.head.slice(0, 12)}: ${count(s.cases, 'case')} written to ${out} ` +
+  `(${count(s.eligible, 'eligible commit')} of ${count(s.history, 'commit')}; seed ${seed})\n` +
+  `commits skipped: ${reasonList(s.skippedCommits)}\n` +
+  `file versions read: ${s.versions}; skipped: ${reasonList(s.skippedFiles)}\n` +
+  `${sizeLine(s.size)}\n`;

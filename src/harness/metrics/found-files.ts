@@ -19,7 +19,7 @@
 import type { Row } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
 import { scoredRows } from './samples.js';
-import { mean } from './stats.js';
+import { lowerMedian, mean } from './stats.js';
 
 /** Avg, All and Any of one sense of "found". */
 export interface Found {
@@ -55,15 +55,6 @@ function found(shares: readonly number[]): Found {
   return { avg: mean(shares), all: rate((x) => x === 1), any: rate((x) => x > 0) };
 }
 
-/** The lower median of the ranks 1 / rr (Infinity for rr 0), or null with none. */
-function medianRank(rrs: readonly number[]): number | null {
-  if (rrs.length === 0) return null;
-  const ranks = rrs
-    .map((rr) => (rr === 0 ? Number.POSITIVE_INFINITY : Math.round(1 / rr)))
-    .sort((a, b) => a - b);
-  return ranks[Math.floor((ranks.length - 1) / 2)] as number;
-}
-
 export function localizationOf(rows: readonly Row[]): LocalizationFigures {
   const scored = scoredRows(rows);
   const feasible = scored.filter((r) => r.expected.success && (r.must_total ?? 0) > 0);
@@ -83,7 +74,14 @@ export function localizationOf(rows: readonly Row[]): LocalizationFigures {
     must_token_share: mean(
       measured.flatMap((m) => (m.must_token_share === undefined ? [] : [m.must_token_share])),
     ),
-    first_rank: medianRank(measured.flatMap((m) => (m.ranked_must_rr == null ? [] : [m.ranked_must_rr]))),
+    // A rank is 1 / rr; a ranking without the files (rr 0) ranks past every other.
+    first_rank: lowerMedian(
+      measured.flatMap((m) =>
+        m.ranked_must_rr == null
+          ? []
+          : [m.ranked_must_rr === 0 ? Number.POSITIVE_INFINITY : Math.round(1 / m.ranked_must_rr)],
+      ),
+    ),
     file_precision: mean(precision),
     mean_tokens: mean(bundles.map((r) => r.rendered_tokens)),
     refusals: scored.filter((r) => !r.success).length,

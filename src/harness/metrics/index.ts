@@ -30,6 +30,7 @@ export {
 export { NO_METRICS, score } from './scores.js';
 export {
   budgetStats,
+  lowerMedian,
   mean,
   oracleGap,
   type Rate,

@@ -9,6 +9,10 @@ import { measureSample, ROW_MEASURES, SAMPLES, scoredRows } from './catalogue.js
 
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 export const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : sum(xs) / xs.length);
+
+/** The middle value, the lower of the two middle ones of an even count (always a value given); null with none. */
+export const lowerMedian = (xs: readonly number[]): number | null =>
+  xs.length === 0 ? null : ([...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] as number);
 const numbers = (rows: readonly Row[], pick: (r: Row) => number | null): number[] =>
   rows.map(pick).filter((x): x is number => x !== null);
 const count = (rows: readonly Row[], pick: (r: Row) => boolean | null): number => rows.filter(pick).length;

@@ -2,12 +2,34 @@
  * What a report of an ingested corpus leads with: the localization measures (metrics/found-files.ts)
  * per budget and strategy, under the catalogue's column labels.
  */
-import { fixed, int, signed } from '../format.js';
-import { headersOf, kindsOf, localizationOf, rowsOf } from '../metrics/index.js';
+import { fixed, signed } from '../format.js';
+import { COLUMN_TABLES, columnOf, headersOf, kindsOf, localizationOf, rowsOf } from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { fail } from './findings-parts.js';
 import type { Table } from './table.js';
+
+/**
+ * A strategy's localization figures under the catalogue names of the localization table's
+ * columns: the one place a column name meets its figure, for the table and for `found`.
+ */
+function figuresByColumn(rows: readonly Row[]): Readonly<Record<string, number | string | null>> {
+  const f = localizationOf(rows);
+  return {
+    avg_full_text: f.fullText.avg,
+    all_full_text: f.fullText.all,
+    any_full_text: f.fullText.any,
+    avg_any_form: f.anyForm.avg,
+    all_any_form: f.anyForm.all,
+    any_any_form: f.anyForm.any,
+    must_token_share: f.must_token_share,
+    first_rank: f.first_rank === Number.POSITIVE_INFINITY ? 'none' : f.first_rank,
+    file_precision: f.file_precision,
+    mean_tokens: f.mean_tokens,
+    refusals: f.refusals,
+    expected: f.expected,
+  };
+}
 
 /** One table per budget the rows hold, a line per strategy. */
 export function localizationTables(
@@ -19,21 +41,8 @@ export function localizationTables(
     table: {
       headers: headersOf('localization'),
       rows: names.map((n) => {
-        const f = localizationOf(rowsOf(rows, n, budget));
-        return [
-          n,
-          f.fullText.avg,
-          f.fullText.all,
-          f.fullText.any,
-          f.anyForm.avg,
-          f.anyForm.all,
-          f.anyForm.any,
-          f.must_token_share,
-          f.first_rank === Number.POSITIVE_INFINITY ? 'none' : f.first_rank,
-          f.file_precision,
-          f.mean_tokens,
-          f.refusals,
-        ];
+        const byColumn = figuresByColumn(rowsOf(rows, n, budget));
+        return COLUMN_TABLES.localization.map((c) => (c === 'strategy' ? n : (byColumn[c] ?? null)));
       }),
       kinds: kindsOf('localization'),
     },
@@ -53,32 +62,22 @@ export const LOCALIZATION_PROSE =
 
 /**
  * One figure of the localization table over `rows`, by its catalogue name, for a findings page:
- * the shares as percentages to two places, as the SWE-bench paper writes them, and with `minus`
- * their difference from that number.
+ * a share (a column whose values are fractions) as a percentage to two places, as the SWE-bench
+ * paper writes them, and with `minus` its difference from that number; a count as a whole number.
  */
 export function foundFigure(rows: readonly Row[], name: string, minus?: string): string {
-  const f = localizationOf(rows);
-  const shares: Readonly<Record<string, number | null>> = {
-    avg_full_text: f.fullText.avg,
-    all_full_text: f.fullText.all,
-    any_full_text: f.fullText.any,
-    avg_any_form: f.anyForm.avg,
-    all_any_form: f.anyForm.all,
-    any_any_form: f.anyForm.any,
-    must_token_share: f.must_token_share,
-    file_precision: f.file_precision,
-  };
-  if (name in shares) {
-    const pct = shares[name] === null ? null : 100 * (shares[name] as number);
-    if (minus === undefined) return fixed(pct, 2);
-    const than = Number(minus);
-    if (!Number.isFinite(than)) fail(`minus needs a number, not "${minus}"`);
-    return signed(pct === null ? null : pct - than, 2);
+  const byColumn = figuresByColumn(rows);
+  if (!(name in byColumn)) return fail(`no localization figure "${name}"`);
+  const v = byColumn[name] ?? null;
+  if (typeof v === 'string') return minus === undefined ? v : fail(`minus takes a share, not "${name}"`);
+  const range = columnOf(name).range;
+  if (!(range !== undefined && range.low === 0 && range.high === 1 && !range.integer)) {
+    if (minus !== undefined) fail(`minus takes a share, not "${name}"`);
+    return fixed(v, 0);
   }
-  if (minus !== undefined) fail(`minus takes a share, not "${name}"`);
-  if (name === 'first_rank')
-    return f.first_rank === Number.POSITIVE_INFINITY ? 'none' : fixed(f.first_rank, 0);
-  if (name === 'mean_tokens') return fixed(f.mean_tokens, 0);
-  if (name === 'refusals' || name === 'expected') return int(f[name]);
-  return fail(`no localization figure "${name}"`);
+  const pct = v === null ? null : 100 * v;
+  if (minus === undefined) return fixed(pct, 2);
+  const than = Number(minus);
+  if (!Number.isFinite(than)) fail(`minus needs a number, not "${minus}"`);
+  return signed(pct === null ? null : pct - than, 2);
 }
