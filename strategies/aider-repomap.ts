@@ -1,88 +1,99 @@
 /**
- * Peer `aider-repomap`: Aider's RepoMap (aider/repomap.py, `get_ranked_tags` and
- * `get_ranked_tags_map_uncached`, Aider-AI/aider at 5dc9490bb35f9729ef2c95d00a19ccd30c26339c,
- * May 2026), run on a ctxbench pool. PageRank is graphology-metrics 2.4.2 on a graphology 0.26.0
- * MultiDirectedGraph.
- *
- * Pool to Aider's input:
- * - a content identity is a file: its fullest form is the file's text, its name the file name;
- * - the candidates the request names (`required_ids`) are the chat files: sent whole (fullest
- *   form), left out of the map, personalised, and their references weigh x50;
- * - the `task`-role candidates are the user's message, not files: always sent (fullest form),
- *   outside the graph; its `\W+` words are the mentioned identifiers (`get_ident_mentions`) and
- *   its whitespace words, stripped as `get_file_mentions` strips them, that equal a file name are
- *   the mentioned files;
- * - tags: a file defines its name, its candidate ids, its coverage keys and, where the pool has
- *   an `outline` form (`ctxbench ingest` and `pack` make them from tree-sitter, as Aider's tags
- *   come from tree-sitter), the names its declarations declare; it references every identifier
- *   token of its text (counted, as Pygments' Name tokens are) and the candidate id of each
- *   `depends_on` of any of its forms;
- * - Aider shows definitions, not files: a map entry is the identity's outline, anchor or summary
- *   form where the pool has one, else its default form;
- * - Aider's `token_count(tree) vs max_map_tokens` becomes the study's rendered cost of the whole
- *   bundle (chat files and map) against the usable budget, so the 15% tolerance applies to what
- *   the harness measures.
- * Layout (`layout: 'own'`): Aider's prompt order (base_coder's format_messages), the map first,
- * its files sorted by name as `to_tree` sorts its tags, then the chat files in the request's
- * order, then the message.
- * Cannot express, so ignores: requirement classes (a MANDATORY item can rank out of the map),
- * the hard gates (scope, freshness, authority), form floors, groups, dependency closure (a
- * `depends_on` only adds rank), and relevance. Not reproduced: the README-style "important files"
- * prepended to the map, `map_mul_no_files` (the budget already is the whole context), caching.
- * Personalised PageRank: graphology-metrics has no personalisation vector, so the walk runs on
- * the graph plus one teleport node (every file steps to it with 1 - alpha, a dangling file always,
- * and it steps to the files by the personalisation, with a self-loop so the chain is aperiodic)
- * at alpha = 1; restricted to the files and renormalised, that stationary distribution is exactly
- * networkx's pagerank(personalization = dangling = p).
+ * Peer `aider-repomap`: Aider's repo map as Aider builds it (aider/repomap.py and what
+ * aider/coders/base_coder.py feeds it, Aider-AI/aider at 5dc9490bb35f), on a ctxbench pool: tags
+ * from tree-sitter with Aider's queries (aider-repomap.tags.json), PageRank, the map's search.
+ * Upstream names are cited at each step; docs/peers.md maps the pool onto Aider's inputs (task =
+ * message, instructions = system prompt, `required_ids` = chat files, sent whole outside the map,
+ * which gets the budget they leave) and lists what still differs and whom it helps.
+ * Layout (`layout: 'own'`): `format_messages`' order: system prompt, map (by name, as `to_tree`
+ * sorts), chat files, message. Ignores requirement classes, the hard gates (`aider-repomap+gates`
+ * filters on them), form floors, groups, dependencies and relevance.
  */
 import { MultiDirectedGraph } from 'graphology';
-import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
-import { type ContextCandidate, costOf, defaultFormPool, type Strategy } from '../src/harness/kit/index.js';
+import {
+  type Capture,
+  type ContextCandidate,
+  costOf,
+  defaultFormPool,
+  loadRepoGraph,
+  type Strategy,
+} from '../src/harness/kit/index.js';
+import queries from './aider-repomap.tags.json' with { type: 'json' };
 
-// The package is CommonJS (`module.exports = pagerank`) with ES-style typings: under NodeNext the
-// default import is the function at run time but typed as the namespace.
-const pagerank = pagerankModule as unknown as typeof pagerankModule.default;
+const { queryRunner, personalPagerank } = await loadRepoGraph();
+const runTags = await queryRunner(queries.tags);
+const runNames = await queryRunner(queries.names);
 
-const ALPHA = 0.85;
 const OK_ERR = 0.15;
 const MAP_FORMS = ['outline', 'anchor', 'summary'];
-const TELEPORT = '\u0000teleport';
+/** How many of its ranked files the answer lists. */
+const RANKED = 100;
+const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Appended in place: copying a list at each push made a common name cost the square of its count. */
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
 
 interface File {
   readonly name: string;
   readonly forms: readonly ContextCandidate[];
-  readonly shown: ContextCandidate;
   readonly whole: ContextCandidate;
+  /** The map's entry for the file's ranked definitions. */
+  readonly shown: ContextCandidate;
+  /** The file listed by its name, where the pool has such a form. */
+  readonly named: ContextCandidate | undefined;
 }
 
-/** A ranked tag: (file, ident) for a definition, (file) for a file with no ranked definition. */
-type Tag = readonly [string, string?];
+interface FileTags {
+  readonly defs: readonly Capture[];
+  readonly refs: readonly string[];
+}
 
-const identTokens = (text: string): string[] => text.match(/[A-Za-z_]\w*(?:-\w+)*/g) ?? [];
-/** How many of its ranked files the answer lists. */
-const RANKED = 100;
-const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** A ranked tag (`Tag` or `(fname,)`): a file's definition of an identifier at a line, or the file alone. */
+type RankedTag = readonly [file: string, ident?: string, line?: number];
 
 function filesOf(candidates: readonly ContextCandidate[]): Map<string, File> {
   const groups = new Map<string, ContextCandidate[]>();
-  for (const c of candidates) groups.set(c.content_identity, [...(groups.get(c.content_identity) ?? []), c]);
+  for (const c of candidates) push(groups, c.content_identity, c);
   const defaults = new Map(defaultFormPool(candidates).map((c) => [c.content_identity, c]));
   const files = new Map<string, File>();
   for (const name of [...groups.keys()].sort(byCode)) {
     const forms = [...(groups.get(name) ?? [])].sort((a, b) => byCode(a.candidate_id, b.candidate_id));
     const whole = forms.reduce((a, b) => (b.form_rank > a.form_rank ? b : a));
     const outline = MAP_FORMS.map((r) => forms.find((c) => c.representation_id === r)).find((c) => c);
-    files.set(name, { name, forms, whole, shown: outline ?? defaults.get(name) ?? whole });
+    const named = forms.find((c) => c.representation_id === 'reference');
+    const fallback = defaults.get(name) === named ? whole : defaults.get(name);
+    files.set(name, { name, forms, whole, shown: outline ?? fallback ?? whole, named });
   }
   return files;
 }
 
+// Each path's last tags: the study asks for each pool at three budgets.
+const tagCache = new Map<string, { readonly text: string; readonly tags: FileTags | undefined }>();
+
+/** `get_tags_raw`: definitions and references from the file's query, or none without one. */
+function tagsOf(f: File): FileTags | undefined {
+  const text = f.whole.content;
+  const cached = tagCache.get(f.name);
+  if (cached?.text === text) return cached.tags;
+  const captures = runTags(f.name, text);
+  const of = (kind: string) => (captures ?? []).filter((c) => c.capture.startsWith(`name.${kind}.`));
+  const [defs, refs] = [of('definition'), of('reference')];
+  // Definitions and no reference: every name of the text is one (Aider's Pygments fallback).
+  const names = refs.length === 0 && defs.length > 0 ? (runNames(f.name, text) ?? []) : refs;
+  const tags = captures === undefined ? undefined : { defs, refs: names.map((c) => c.text) };
+  tagCache.set(f.name, { text, tags });
+  return tags;
+}
+
 /** Aider's identifier weight (`mul`), before the x50 for references from chat files. */
 export function identWeight(ident: string, mentioned: ReadonlySet<string>, definers: number): number {
-  const alpha = /[A-Za-z]/.test(ident);
+  const alpha = /\p{L}/u.test(ident);
   const isSnake = ident.includes('_') && alpha;
   const isKebab = ident.includes('-') && alpha;
-  const isCamel = /[A-Z]/.test(ident) && /[a-z]/.test(ident);
+  const isCamel = /\p{Lu}/u.test(ident) && /\p{Ll}/u.test(ident);
   let mul = 1.0;
   if (mentioned.has(ident)) mul *= 10;
   if ((isSnake || isKebab || isCamel) && ident.length >= 8) mul *= 10;
@@ -91,43 +102,9 @@ export function identWeight(ident: string, mentioned: ReadonlySet<string>, defin
   return mul;
 }
 
-/** networkx's pagerank(G, personalization = dangling = pers) through graphology-metrics. */
-function personalRank(g: MultiDirectedGraph, pers: ReadonlyMap<string, number>): Map<string, number> {
-  if (g.order === 0) return new Map();
-  if (pers.size === 0) return new Map(Object.entries(pagerank(g, { alpha: ALPHA, getEdgeWeight: 'weight' })));
-  const walk = new MultiDirectedGraph();
-  walk.addNode(TELEPORT);
-  const total = [...pers.values()].reduce((a, b) => a + b, 0);
-  g.forEachNode((n) => walk.addNode(n));
-  g.forEachNode((n) => {
-    const out = g.outEdges(n).reduce((s, e) => s + (g.getEdgeAttribute(e, 'weight') as number), 0);
-    g.forEachOutEdge(n, (_e, attrs, _s, target) => {
-      walk.addDirectedEdge(n, target, { weight: (ALPHA * attrs.weight) / out });
-    });
-    walk.addDirectedEdge(n, TELEPORT, { weight: out > 0 ? 1 - ALPHA : 1 });
-  });
-  for (const [n, v] of pers) walk.addDirectedEdge(TELEPORT, n, { weight: v / total });
-  walk.addDirectedEdge(TELEPORT, TELEPORT, { weight: 1 });
-  const x = pagerank(walk, { alpha: 1, getEdgeWeight: 'weight', maxIterations: 10_000, tolerance: 1e-9 });
-  const mass = 1 - (x[TELEPORT] ?? 0);
-  return new Map(g.nodes().map((n) => [n, (x[n] ?? 0) / mass]));
-}
-
 /**
- * A declaration's name after its keyword, in an outline's `<line>: <header>` lines. The space
- * after the keyword is one run, then at most a `*` and another run: two runs side by side that
- * could both take the same spaces would make a long run of spaces cost time quadratic in it.
- */
-const DECLARED =
-  /\b(?:function|class|interface|type|enum|const|let|var|def|fn|struct|trait|mod|func|namespace)\s+(?:\*\s*)?([A-Za-z_$][\w$]*)/g;
-
-/** The names an outline form declares: Aider's `def` tags, where the pool has them. */
-const declaredNames = (c: ContextCandidate): string[] =>
-  c.representation_id === 'outline' ? [...c.content.matchAll(DECLARED)].map((m) => m[1] as string) : [];
-
-/**
- * `word` without the run of `chars` at its end (and at its start when `both`): the loop that
- * /[...]+$/ stands for, in one pass where the regular expression is quadratic on a long run.
+ * `word` without the run of `chars` at its end (and at its start when `both`): Python's rstrip
+ * and strip, in one pass where the regular expression /[...]+$/ is quadratic on a long run.
  */
 function trimmed(word: string, chars: string, both: boolean): string {
   let start = 0;
@@ -137,38 +114,75 @@ function trimmed(word: string, chars: string, both: boolean): string {
   return word.slice(start, end);
 }
 
-/** `get_ranked_tags`: the ranked definitions, then the files by rank, then the rest by name. */
-function rankedTags(
+const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** pathlib's `stem`: the name without its last suffix, a leading or trailing dot being no suffix. */
+function stem(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && dot < name.length - 1 ? name.slice(0, dot) : name;
+}
+/** os.path.splitext's root: a dot with only dots before it (`.gitignore`) starts no extension. */
+function splitextRoot(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && /[^.]/.test(name.slice(0, dot)) ? name.slice(0, dot) : name;
+}
+
+/** What the message mentions: `get_ident_mentions`, then `get_file_mentions` and `get_ident_filename_matches`. */
+function mentionsOf(message: string, names: readonly string[], chat: ReadonlySet<string>) {
+  // Python's \W is Unicode-aware: a letter of any script is part of a word.
+  const idents = new Set(message.split(/[^\p{L}\p{N}_]+/u));
+  const words = new Set(
+    message
+      .split(/\s+/)
+      .filter((w) => w !== '')
+      .map((w) => trimmed(trimmed(w, ',.!;:?', false), '"\'`*_', true)),
+  );
+  const files = new Set<string>();
+  const chatBasenames = new Set([...chat].map(basename));
+  const byBasename = new Map<string, string[]>();
+  for (const name of names.filter((n) => !chat.has(n))) {
+    if (words.has(name)) files.add(name);
+    // A basename that could be a plain word ("run", "make") is never matched alone.
+    if (/[.\-_]/.test(basename(name))) push(byBasename, basename(name), name);
+  }
+  for (const [base, paths] of byBasename)
+    if (!chatBasenames.has(base) && paths.length === 1 && words.has(base)) files.add(paths[0] as string);
+  const stems = new Map<string, string[]>();
+  for (const name of names) {
+    const s = stem(basename(name)).toLowerCase();
+    if (s.length >= 5) push(stems, s, name);
+  }
+  for (const ident of idents)
+    if (ident.length >= 5) for (const n of stems.get(ident.toLowerCase()) ?? []) files.add(n);
+  return { idents, files };
+}
+
+/** `get_ranked_tags`: the ranked definitions, then the files by rank, then the rest. */
+export function rankedTags(
   files: ReadonlyMap<string, File>,
   chat: ReadonlySet<string>,
-  message: readonly string[],
-): Tag[] {
-  const mentionedIdents = new Set(message.flatMap((t) => t.split(/\W+/)));
-  const words = new Set(
-    message.flatMap((t) => t.split(/\s+/)).map((w) => trimmed(trimmed(w, ',.!;:?', false), '"\'`*_', true)),
-  );
+  message: string,
+): RankedTag[] {
+  const names = [...files.keys()];
+  const mentioned = mentionsOf(message, names, chat);
   const defines = new Map<string, Set<string>>();
+  const definitions = new Map<string, number[]>();
   const references = new Map<string, string[]>();
   const personalize = 100 / files.size;
   const pers = new Map<string, number>();
   for (const f of files.values()) {
     let p = chat.has(f.name) ? personalize : 0;
-    if (words.has(f.name)) p = Math.max(p, personalize);
-    if (mentionedIdents.has(f.name)) p += personalize;
+    if (mentioned.files.has(f.name)) p = Math.max(p, personalize);
+    const base = basename(f.name);
+    const components = [...f.name.split('/').filter((c) => c !== ''), base, splitextRoot(base)];
+    if (components.some((c) => mentioned.idents.has(c))) p += personalize;
     if (p > 0) pers.set(f.name, p);
-    for (const d of [
-      f.name,
-      ...f.forms.flatMap((c) => [c.candidate_id, ...c.coverage_keys, ...declaredNames(c)]),
-    ]) {
-      defines.set(d, (defines.get(d) ?? new Set()).add(f.name));
+    const tags = tagsOf(f);
+    for (const d of tags?.defs ?? []) {
+      defines.set(d.text, (defines.get(d.text) ?? new Set()).add(f.name));
+      push(definitions, `${f.name}\u0000${d.text}`, d.line);
     }
-    // Appended in place: copying the list at each reference made a common name (`self`, a few
-    // hundred thousand references in a large repository) cost the square of its count.
-    for (const r of [...identTokens(f.whole.content), ...f.forms.flatMap((c) => c.depends_on)]) {
-      const list = references.get(r);
-      if (list === undefined) references.set(r, [f.name]);
-      else list.push(f.name);
-    }
+    for (const r of tags?.refs ?? []) push(references, r, f.name);
   }
   const refs = references.size > 0 ? references : new Map([...defines].map(([k, v]) => [k, [...v]]));
   const g = new MultiDirectedGraph();
@@ -180,100 +194,103 @@ function rankedTags(
   for (const [ident, referencers] of [...refs].sort(([a], [b]) => byCode(a, b))) {
     const definers = defines.get(ident);
     if (definers === undefined) continue;
-    const mul = identWeight(ident, mentionedIdents, definers.size);
+    const mul = identWeight(ident, mentioned.idents, definers.size);
     const counts = new Map<string, number>();
     for (const r of referencers) counts.set(r, (counts.get(r) ?? 0) + 1);
-    for (const [referencer, n] of counts) {
-      for (const definer of definers) {
-        const weight = (chat.has(referencer) ? mul * 50 : mul) * Math.sqrt(n);
-        g.addDirectedEdge(referencer, definer, { weight, ident });
-      }
-    }
+    for (const [referencer, n] of counts)
+      for (const definer of definers)
+        g.addDirectedEdge(referencer, definer, {
+          weight: (chat.has(referencer) ? mul * 50 : mul) * Math.sqrt(n),
+          ident,
+        });
   }
-  // Aider adds only the files that have tags to its graph; an isolated file has none.
+  // Aider's graph holds only the files an edge touches.
   g.forEachNode((n) => {
     if (g.degree(n) === 0) g.dropNode(n);
   });
-  const ranked = personalRank(g, new Map([...pers].filter(([n]) => g.hasNode(n))));
-  const definitions = new Map<string, { file: string; ident: string; rank: number }>();
+  const ranked = personalPagerank(g, new Map([...pers].filter(([n]) => g.hasNode(n))), 0.85);
+  const rankOf = new Map<string, { file: string; ident: string; rank: number }>();
   g.forEachNode((src) => {
     const out = g.outEdges(src).reduce((s, e) => s + (g.getEdgeAttribute(e, 'weight') as number), 0);
     g.forEachOutEdge(src, (_e, a, _s, dst) => {
       const key = `${dst}\u0000${a.ident}`;
-      const prior = definitions.get(key)?.rank ?? 0;
-      definitions.set(key, {
-        file: dst,
-        ident: a.ident,
-        rank: prior + ((ranked.get(src) ?? 0) * a.weight) / out,
-      });
+      const prior = rankOf.get(key)?.rank ?? 0;
+      rankOf.set(key, { file: dst, ident: a.ident, rank: prior + ((ranked.get(src) ?? 0) * a.weight) / out });
     });
   });
-  const tags: Tag[] = [...definitions.values()]
-    .sort((a, b) => b.rank - a.rank || byCode(b.file, a.file) || byCode(b.ident, a.ident))
-    .filter((d) => !chat.has(d.file))
-    .map((d) => [d.file, d.ident]);
+  const tags: RankedTag[] = [...rankOf.entries()]
+    .sort(([, a], [, b]) => b.rank - a.rank || byCode(b.file, a.file) || byCode(b.ident, a.ident))
+    .filter(([, d]) => !chat.has(d.file))
+    .flatMap(([key, d]) => (definitions.get(key) ?? []).map((line): RankedTag => [d.file, d.ident, line]));
   const included = new Set(tags.map((t) => t[0]));
-  const rest = new Set([...files.keys()].filter((f) => !chat.has(f)));
+  const rest = new Set(names.filter((f) => !chat.has(f)));
   for (const [node] of [...ranked].sort(([a, x], [b, y]) => y - x || byCode(b, a))) {
     rest.delete(node);
     if (!included.has(node)) tags.push([node]);
   }
+  // Aider walks a set here, in no fixed order; by name is the fixed one.
   for (const f of [...rest].sort(byCode)) tags.push([f]);
   return tags;
+}
+
+/** `to_tree`'s files: a file whose tags in the slice are definitions shows them, any other its name. */
+function mapOf(tags: readonly RankedTag[], files: ReadonlyMap<string, File>): ContextCandidate[] {
+  const shown = new Map<string, boolean>();
+  for (const t of tags) shown.set(t[0], (shown.get(t[0]) ?? false) || t[1] !== undefined);
+  return [...shown.keys()]
+    .sort(byCode)
+    .flatMap((n) => (shown.get(n) ? files.get(n)?.shown : files.get(n)?.named) ?? []);
 }
 
 const aiderRepomap: Strategy = {
   name: 'aider-repomap',
   description:
-    "Aider's repo map: personalised PageRank over identifier references, binary search within 15% of the budget",
+    "Aider's repo map: tree-sitter tags, personalised PageRank, a map searched to within 15% of what the prompt leaves it",
   assemble(input) {
     const all = filesOf(input.candidates);
-    const message = [...all.values()].filter((f) => f.forms.some((c) => c.order_role === 'task'));
-    const files = new Map([...all].filter(([, f]) => !message.includes(f)));
+    const roleOf = (f: File, role: string) => f.forms.some((c) => c.order_role === role);
+    const system = [...all.values()].filter((f) => roleOf(f, 'instruction'));
+    const message = [...all.values()].filter((f) => !system.includes(f) && roleOf(f, 'task'));
+    const files = new Map([...all].filter(([, f]) => !system.includes(f) && !message.includes(f)));
     const byId = new Map(input.candidates.map((c) => [c.candidate_id, c.content_identity]));
-    const chatNames = [...new Set(input.request.required_ids.flatMap((id) => byId.get(id) ?? []))];
-    const chat = new Set(chatNames);
-    const tags = rankedTags(
-      files,
-      chat,
-      message.map((f) => f.whole.content),
+    const chatNames = [...new Set(input.request.required_ids.flatMap((id) => byId.get(id) ?? []))].filter(
+      (n) => files.has(n),
     );
-    const chatForms = [
-      ...chatNames.flatMap((n) => files.get(n)?.whole ?? []),
-      ...message.map((f) => f.whole),
-    ];
-    const bundle = (middle: number): ContextCandidate[] => {
-      const names = [...new Set(tags.slice(0, middle).map((t) => t[0]))]
-        .filter((n) => !chat.has(n))
-        .sort(byCode);
-      return [...names.flatMap((n) => files.get(n)?.shown ?? []), ...chatForms];
-    };
-    // get_ranked_tags_map_uncached's search, tolerance and all: it may stop up to 15% over.
-    let [lower, upper, best, bestTokens, steps] = [0, tags.length, chatForms, 0, 0];
-    let middle = Math.min(Math.floor(input.budget / 25), tags.length);
-    while (lower <= upper && input.budget > 0) {
+    const chat = new Set(chatNames);
+    const sent = (fs: readonly File[]) => fs.map((f) => f.whole);
+    const chatForms = sent(chatNames.flatMap((n) => files.get(n) ?? []));
+    const outside = [...sent(system), ...chatForms, ...sent(message)];
+    const outsideCost = costOf(outside, input);
+    const mapBudget = input.budget - outsideCost;
+    const text = message.map((f) => f.whole.content).join('\n');
+    const tags = mapBudget > 0 && files.size > chat.size ? rankedTags(files, chat, text) : [];
+    // get_ranked_tags_map_uncached's search, tolerance and all: the map may end up to 15% over.
+    let [lower, upper, best, bestTokens, steps] = [0, tags.length, [] as ContextCandidate[], 0, 0];
+    let middle = Math.min(Math.floor(mapBudget / 25), tags.length);
+    while (lower <= upper && tags.length > 0) {
       steps += 1;
-      const tree = bundle(middle);
-      const tokens = costOf(tree, input);
-      const pctErr = Math.abs(tokens - input.budget) / input.budget;
-      if ((tokens <= input.budget && tokens > bestTokens) || pctErr < OK_ERR) {
+      const tree = mapOf(tags.slice(0, middle), files);
+      const tokens = costOf([...tree, ...outside], input) - outsideCost;
+      const pctErr = Math.abs(tokens - mapBudget) / mapBudget;
+      if ((tokens <= mapBudget && tokens > bestTokens) || pctErr < OK_ERR) {
         [best, bestTokens] = [tree, tokens];
         if (pctErr < OK_ERR) break;
       }
-      if (tokens < input.budget) lower = middle + 1;
+      if (tokens < mapBudget) lower = middle + 1;
       else upper = middle - 1;
       middle = Math.floor((lower + upper) / 2);
     }
+    const bundle = [...sent(system), ...best, ...chatForms, ...sent(message)];
     return {
-      admitted: best.map((c) => c.candidate_id),
+      admitted: bundle.map((c) => c.candidate_id),
       layout: 'own',
       extras: {
-        // The files in the order the map ranks them (first by their best tag), as the measures
-        // read a strategy's ranking; and the best tags themselves.
+        // The files in the order the map ranks them (by their best tag), and the best tags.
         ranked: [...new Set(tags.map((t) => t[0]))].slice(0, RANKED),
-        ranked_tags: tags.slice(0, 50).map((t) => t.join('#')),
+        ranked_tags: tags.slice(0, 50).map((t) => t.slice(0, 2).join('#')),
+        map_budget: mapBudget,
+        map_tokens: bestTokens,
         search_steps: steps,
-        tokens: costOf(best, input),
       },
     };
   },

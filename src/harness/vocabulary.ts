@@ -46,24 +46,42 @@ export const PEERS = [
 ] as const;
 
 /**
+ * Each peer behind the hard gates (issue 36, `strategies/<peer>+gates.ts`): the same package or
+ * algorithm on the candidates that pass every gate, so that a report tells the gates' share of a
+ * difference from the rest of the compiler's.
+ */
+export const GATED_PEERS = [
+  'prompt-tsx+gates',
+  'aider-repomap+gates',
+  'priompt+gates',
+  'langchain-trim+gates',
+  'langchain-reorder+gates',
+] as const;
+
+/**
  * The strategies every committed report is built from (reports/, reports/compiler-v2/,
- * reports/agent-200/, docs/findings.md, the README's headline), in registry order: the 19 that
- * ship, the peers and bm25 among them. Named here once so that a plug-in dropped into strategies/ joins
+ * reports/agent-200/, docs/findings.md, the README's headline), in registry order: the 24 that
+ * ship, the peers (as shipped and behind the gates) and bm25 among them. Named here once so that a plug-in dropped into strategies/ joins
  * every run but changes none of those files, nor their drift tests. To put a strategy into them,
  * add it here and run `npm run reports`.
  */
 export const REPORT_STRATEGIES = [
   ...PUBLISHED_ORDER,
   'aider-repomap',
+  'aider-repomap+gates',
   'bm25',
   'cheapest-form',
   'compiler-strict',
   'compiler-v2',
   'exact',
   'langchain-reorder',
+  'langchain-reorder+gates',
   'langchain-trim',
+  'langchain-trim+gates',
   'priompt',
+  'priompt+gates',
   'prompt-tsx',
+  'prompt-tsx+gates',
   'tiered',
   'tiered-recall',
   'tiered-task',
@@ -132,7 +150,7 @@ export const sweBenchLiteArgs = (): string[] => [
 /** Names `--strategies` reads as groups: every registered strategy, and the peers. */
 export const STRATEGY_GROUPS: Readonly<Record<string, readonly string[] | 'all'>> = {
   all: 'all',
-  peers: PEERS,
+  peers: [...PEERS, ...GATED_PEERS],
 };
 
 /** The candidate id of the task in a pool `ingest` or `pack` builds; every other id names a file form. */

@@ -4,9 +4,10 @@
  * the writer) agree on them.
  */
 
-/** The languages with an outline (tree-sitter grammars of tree-sitter-wasms) and an import graph. */
-export const OUTLINE_LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust'] as const;
-export type Language = (typeof OUTLINE_LANGUAGES)[number];
+import type { Language } from '../kit/index.js';
+
+/** The languages with an outline and an import graph: the kit's grammars. */
+export type { Language };
 
 /** A file of a tree: a commit's (from `git ls-tree`) or a working tree's. */
 export interface TreeEntry {

@@ -17,37 +17,11 @@
  * Go's grouped declarations (`type (`, `const (`, `var (`) give one line per spec, prefixed with
  * its keyword (`type U int`), the line being the spec's own.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import Parser from 'web-tree-sitter';
-import type { Language } from './ingest-types.js';
+import { type Language, languageOf, loadRepoGraph, type Parsers } from '../kit/index.js';
 import { OUTLINERS, Outline } from './outliners.js';
 import { IMPORTS } from './specifiers.js';
 
-type Node = Parser.SyntaxNode;
-
-const EXTENSIONS: ReadonlyMap<string, Language> = new Map([
-  ['.ts', 'typescript'],
-  ['.mts', 'typescript'],
-  ['.cts', 'typescript'],
-  ['.tsx', 'tsx'],
-  ['.js', 'javascript'],
-  ['.mjs', 'javascript'],
-  ['.cjs', 'javascript'],
-  // The javascript grammar parses JSX; the tsx one would reject the untyped code JSX files hold.
-  ['.jsx', 'javascript'],
-  ['.py', 'python'],
-  ['.go', 'go'],
-  ['.rs', 'rust'],
-]);
-
-/** The outline grammar a path is parsed with, by its extension (`.d.ts` is TypeScript). */
-export function languageOf(path: string): Language | null {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  if (dot <= 0) return null;
-  return EXTENSIONS.get(name.slice(dot).toLowerCase()) ?? null;
-}
+export { languageOf };
 
 export interface Grammars {
   /** The outline (see the module header); never throws, whatever the text. */
@@ -56,22 +30,12 @@ export interface Grammars {
   imports(language: Language, text: string): string[];
 }
 
-const WASM: Readonly<Record<Language, string>> = {
-  typescript: 'tree-sitter-typescript.wasm',
-  tsx: 'tree-sitter-tsx.wasm',
-  javascript: 'tree-sitter-javascript.wasm',
-  python: 'tree-sitter-python.wasm',
-  go: 'tree-sitter-go.wasm',
-  rust: 'tree-sitter-rust.wasm',
-};
-
 let loading: Promise<Grammars> | undefined;
 
-/** The six grammars, loaded once per process (web-tree-sitter's runtime may be initialised once). */
+/** The outline and the imports, on the kit's parsers: loaded once per process, a failure not remembered. */
 export function loadGrammars(): Promise<Grammars> {
   if (loading === undefined) {
     loading = load();
-    // A failed load (a missing wasm file) is not remembered, so that a later call can report it again.
     loading.catch(() => {
       loading = undefined;
     });
@@ -80,38 +44,10 @@ export function loadGrammars(): Promise<Grammars> {
 }
 
 async function load(): Promise<Grammars> {
-  const out = join(dirname(createRequire(import.meta.url).resolve('tree-sitter-wasms/package.json')), 'out');
-  await Parser.init();
-  const parsers = new Map<Language, Parser>();
-  for (const language of Object.keys(WASM) as Language[]) {
-    const parser = new Parser();
-    parser.setLanguage(await Parser.Language.load(join(out, WASM[language])));
-    parsers.set(language, parser);
-  }
-  // The last tree parsed, kept until another text comes: ingest asks for a version's outline and
-  // then its imports, and parsing each text once instead of twice was a fifth of a large ingest.
-  let last: { readonly language: Language; readonly text: string; readonly tree: Parser.Tree } | undefined;
-  const withTree = <T>(language: Language, text: string, use: (root: Node) => T, fallback: T): T => {
-    const parser = parsers.get(language);
-    if (parser === undefined) return fallback;
-    try {
-      if (last === undefined || last.language !== language || last.text !== text) {
-        // The tree lives in the wasm heap, which JavaScript's collector never frees.
-        last?.tree.delete();
-        last = undefined;
-        last = { language, text, tree: parser.parse(text) };
-      }
-      return use(last.tree.rootNode);
-    } catch {
-      // tree-sitter recovers from syntax errors itself; this is for the runtime failing (memory).
-      last?.tree.delete();
-      last = undefined;
-      return fallback;
-    }
-  };
+  const parsers: Parsers = await (await loadRepoGraph()).loadParsers();
   return {
     outline: (language, text) =>
-      withTree(
+      parsers.withTree(
         language,
         text,
         (root) => {
@@ -122,6 +58,6 @@ async function load(): Promise<Grammars> {
         '',
       ),
     imports: (language, text) =>
-      withTree(language, text, (root) => [...new Set(IMPORTS[language](root))], []),
+      parsers.withTree(language, text, (root) => [...new Set(IMPORTS[language](root))], []),
   };
 }

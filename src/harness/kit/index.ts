@@ -46,7 +46,7 @@ export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exac
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
 export { bm25Scores, type Indexed, indexed, queryTerms } from './lucene.js';
 export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
-export { costOf, eligible } from './ruler.js';
+export { behindGates, costOf, eligible, GATED_SUFFIX } from './ruler.js';
 export {
   compileTiered,
   DEPTHS,
@@ -66,3 +66,13 @@ export { baselineTrace, selectionTrace, type Why } from './trace.js';
  * `const { solveExact } = await loadExact();`
  */
 export const loadExact = () => import('./exact/engine.js');
+
+export { GRAMMAR_LANGUAGES, type Language, languageOf } from './languages.js';
+export type { Capture, Parsers, QueryRunner, SyntaxNode } from './repo-graph.js';
+
+/**
+ * Code as a graph (`loadParsers`, the tree-sitter grammars; `queryRunner`, queries over file
+ * texts; `personalPagerank`), loaded when first asked for, as the grammars are WebAssembly:
+ * `const { queryRunner } = await loadRepoGraph();`
+ */
+export const loadRepoGraph = () => import('./repo-graph.js');
