@@ -9,7 +9,7 @@
  * sorts), chat files, message. Ignores requirement classes, the hard gates (`aider-repomap+gates`
  * filters on them), form floors, groups, dependencies and relevance.
  */
-import { MultiDirectedGraph } from 'graphology';
+import { DirectedGraph } from 'graphology';
 import {
   type Capture,
   type ContextCandidate,
@@ -18,6 +18,7 @@ import {
   loadRepoGraph,
   type Strategy,
 } from '../src/harness/kit/index.js';
+import { basename, mentionsOf, push, splitextRoot } from './aider-repomap.mentions.js';
 import queries from './aider-repomap.tags.json' with { type: 'json' };
 
 const { queryRunner, personalPagerank } = await loadRepoGraph();
@@ -29,12 +30,6 @@ const MAP_FORMS = ['outline', 'anchor', 'summary'];
 /** How many of its ranked files the answer lists. */
 const RANKED = 100;
 const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-/** Appended in place: copying a list at each push made a common name cost the square of its count. */
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
-}
 
 interface File {
   readonly name: string;
@@ -102,61 +97,6 @@ export function identWeight(ident: string, mentioned: ReadonlySet<string>, defin
   return mul;
 }
 
-/**
- * `word` without the run of `chars` at its end (and at its start when `both`): Python's rstrip
- * and strip, in one pass where the regular expression /[...]+$/ is quadratic on a long run.
- */
-function trimmed(word: string, chars: string, both: boolean): string {
-  let start = 0;
-  let end = word.length;
-  while (end > start && chars.includes(word[end - 1] as string)) end--;
-  while (both && start < end && chars.includes(word[start] as string)) start++;
-  return word.slice(start, end);
-}
-
-const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
-
-/** pathlib's `stem`: the name without its last suffix, a leading or trailing dot being no suffix. */
-function stem(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 && dot < name.length - 1 ? name.slice(0, dot) : name;
-}
-/** os.path.splitext's root: a dot with only dots before it (`.gitignore`) starts no extension. */
-function splitextRoot(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 && /[^.]/.test(name.slice(0, dot)) ? name.slice(0, dot) : name;
-}
-
-/** What the message mentions: `get_ident_mentions`, then `get_file_mentions` and `get_ident_filename_matches`. */
-function mentionsOf(message: string, names: readonly string[], chat: ReadonlySet<string>) {
-  // Python's \W is Unicode-aware: a letter of any script is part of a word.
-  const idents = new Set(message.split(/[^\p{L}\p{N}_]+/u));
-  const words = new Set(
-    message
-      .split(/\s+/)
-      .filter((w) => w !== '')
-      .map((w) => trimmed(trimmed(w, ',.!;:?', false), '"\'`*_', true)),
-  );
-  const files = new Set<string>();
-  const chatBasenames = new Set([...chat].map(basename));
-  const byBasename = new Map<string, string[]>();
-  for (const name of names.filter((n) => !chat.has(n))) {
-    if (words.has(name)) files.add(name);
-    // A basename that could be a plain word ("run", "make") is never matched alone.
-    if (/[.\-_]/.test(basename(name))) push(byBasename, basename(name), name);
-  }
-  for (const [base, paths] of byBasename)
-    if (!chatBasenames.has(base) && paths.length === 1 && words.has(base)) files.add(paths[0] as string);
-  const stems = new Map<string, string[]>();
-  for (const name of names) {
-    const s = stem(basename(name)).toLowerCase();
-    if (s.length >= 5) push(stems, s, name);
-  }
-  for (const ident of idents)
-    if (ident.length >= 5) for (const n of stems.get(ident.toLowerCase()) ?? []) files.add(n);
-  return { idents, files };
-}
-
 /** `get_ranked_tags`: the ranked definitions, then the files by rank, then the rest. */
 export function rankedTags(
   files: ReadonlyMap<string, File>,
@@ -185,11 +125,17 @@ export function rankedTags(
     for (const r of tags?.refs ?? []) push(references, r, f.name);
   }
   const refs = references.size > 0 ? references : new Map([...defines].map(([k, v]) => [k, [...v]]));
-  const g = new MultiDirectedGraph();
-  for (const f of files.keys()) g.addNode(f);
+  // Aider's MultiDiGraph as a list of edges, which the ranks of definitions read one by one, and
+  // for PageRank one edge per pair of files weighing their sum, as networkx's pagerank sums them.
+  const edges: {
+    readonly src: string;
+    readonly dst: string;
+    readonly weight: number;
+    readonly ident: string;
+  }[] = [];
   for (const [ident, definers] of [...defines].sort(([a], [b]) => byCode(a, b))) {
     if (refs.has(ident)) continue;
-    for (const d of definers) g.addDirectedEdge(d, d, { weight: 0.1, ident });
+    for (const d of definers) edges.push({ src: d, dst: d, weight: 0.1, ident });
   }
   for (const [ident, referencers] of [...refs].sort(([a], [b]) => byCode(a, b))) {
     const definers = defines.get(ident);
@@ -197,27 +143,33 @@ export function rankedTags(
     const mul = identWeight(ident, mentioned.idents, definers.size);
     const counts = new Map<string, number>();
     for (const r of referencers) counts.set(r, (counts.get(r) ?? 0) + 1);
-    for (const [referencer, n] of counts)
-      for (const definer of definers)
-        g.addDirectedEdge(referencer, definer, {
-          weight: (chat.has(referencer) ? mul * 50 : mul) * Math.sqrt(n),
-          ident,
-        });
+    for (const [src, n] of counts)
+      for (const dst of definers)
+        edges.push({ src, dst, weight: (chat.has(src) ? mul * 50 : mul) * Math.sqrt(n), ident });
+  }
+  const pairs = new Map<string, number>();
+  const out = new Map<string, number>();
+  for (const e of edges) {
+    const pair = `${e.src}\u0000${e.dst}`;
+    pairs.set(pair, (pairs.get(pair) ?? 0) + e.weight);
+    out.set(e.src, (out.get(e.src) ?? 0) + e.weight);
   }
   // Aider's graph holds only the files an edge touches.
-  g.forEachNode((n) => {
-    if (g.degree(n) === 0) g.dropNode(n);
-  });
+  const g = new DirectedGraph();
+  const touched = new Set(edges.flatMap((e) => [e.src, e.dst]));
+  for (const n of names) if (touched.has(n)) g.addNode(n);
+  for (const [pair, weight] of pairs) {
+    const [src, dst] = pair.split('\u0000') as [string, string];
+    g.addDirectedEdge(src, dst, { weight });
+  }
   const ranked = personalPagerank(g, new Map([...pers].filter(([n]) => g.hasNode(n))), 0.85);
   const rankOf = new Map<string, { file: string; ident: string; rank: number }>();
-  g.forEachNode((src) => {
-    const out = g.outEdges(src).reduce((s, e) => s + (g.getEdgeAttribute(e, 'weight') as number), 0);
-    g.forEachOutEdge(src, (_e, a, _s, dst) => {
-      const key = `${dst}\u0000${a.ident}`;
-      const prior = rankOf.get(key)?.rank ?? 0;
-      rankOf.set(key, { file: dst, ident: a.ident, rank: prior + ((ranked.get(src) ?? 0) * a.weight) / out });
-    });
-  });
+  for (const e of edges) {
+    const key = `${e.dst}\u0000${e.ident}`;
+    const prior = rankOf.get(key)?.rank ?? 0;
+    const share = ((ranked.get(e.src) ?? 0) * e.weight) / (out.get(e.src) as number);
+    rankOf.set(key, { file: e.dst, ident: e.ident, rank: prior + share });
+  }
   const tags: RankedTag[] = [...rankOf.entries()]
     .sort(([, a], [, b]) => b.rank - a.rank || byCode(b.file, a.file) || byCode(b.ident, a.ident))
     .filter(([, d]) => !chat.has(d.file))
@@ -231,6 +183,26 @@ export function rankedTags(
   // Aider walks a set here, in no fixed order; by name is the fixed one.
   for (const f of [...rest].sort(byCode)) tags.push([f]);
   return tags;
+}
+
+// The last ranking and what it was made of: the study asks for each pool at three budgets, and
+// the ranking does not depend on the budget.
+let last:
+  | { readonly files: ReadonlyMap<string, File>; readonly key: string; readonly tags: RankedTag[] }
+  | undefined;
+
+function rankedOnce(
+  files: ReadonlyMap<string, File>,
+  chat: ReadonlySet<string>,
+  message: string,
+): RankedTag[] {
+  const key = JSON.stringify([[...chat], message]);
+  const same = (prior: NonNullable<typeof last>) =>
+    prior.key === key &&
+    prior.files.size === files.size &&
+    [...files].every(([n, f]) => prior.files.get(n)?.whole.content === f.whole.content);
+  if (last === undefined || !same(last)) last = { files, key, tags: rankedTags(files, chat, message) };
+  return last.tags;
 }
 
 /** `to_tree`'s files: a file whose tags in the slice are definitions shows them, any other its name. */
@@ -263,7 +235,7 @@ const aiderRepomap: Strategy = {
     const outsideCost = costOf(outside, input);
     const mapBudget = input.budget - outsideCost;
     const text = message.map((f) => f.whole.content).join('\n');
-    const tags = mapBudget > 0 && files.size > chat.size ? rankedTags(files, chat, text) : [];
+    const tags = mapBudget > 0 && files.size > chat.size ? rankedOnce(files, chat, text) : [];
     // get_ranked_tags_map_uncached's search, tolerance and all: the map may end up to 15% over.
     let [lower, upper, best, bestTokens, steps] = [0, tags.length, [] as ContextCandidate[], 0, 0];
     let middle = Math.min(Math.floor(mapBudget / 25), tags.length);

@@ -1,5 +1,5 @@
 /**
- * Peer `langchain-reorder`: `topk`'s selection laid out by LangChain's `LongContextReorder`.
+ * Peer `langchain-reorder`: LangChain's `LongContextReorder` on what a retriever returned.
  *
  * LongContextReorder is not in any package installed here, and not in JavaScript at all: the
  * issue places it in @langchain/community, but langchainjs has never shipped it (its
@@ -12,14 +12,22 @@
  * odd-indexed one at the back). Its how-to notebook's example (docs/docs/how_to/
  * long_context_reorder.ipynb @ 6e4e54279d48) is reproduced in the test.
  *
- * The pool: topk's, from the kit's `relevanceFill`, which strategies/topk.ts answers with too:
- * each content's default form, ranked by relevance (ties by id), greedily filled. That
- * ranked list is what a retriever returns ("descending order of relevance") and what the
- * transformer takes. Reordering changes no admission, only positions: the bundle is laid out in
- * the transformer's order (`layout: 'own'`), the most relevant items at the two ends. Like topk,
- * it ignores gates, form floors, dependencies, required groups and required ids.
+ * The prompt as a LangChain user builds it (issue 36, as langchain-trim): the instructions are the
+ * system message, the question (the `task`-role contents) comes last, and between them go the
+ * documents the retriever returned, reordered. The retriever: every other content's default form,
+ * by relevance ("descending order of relevance", ties by id), greedily filled into what the
+ * system message and the question leave of the budget (the kit's `greedyFill` after them), as a
+ * user sizes `k` to the context. Reordering changes no admission, only positions: the bundle is
+ * laid out system message, reordered documents, question (`layout: 'own'`). It ignores gates, form
+ * floors, dependencies, required groups and required ids.
  */
-import { baselineAnswer, relevanceFill, type Strategy } from '../src/harness/kit/index.js';
+import {
+  baselineAnswer,
+  defaultFormPool,
+  greedyFill,
+  rankBy,
+  type Strategy,
+} from '../src/harness/kit/index.js';
 
 /** `_litm_reordering`: the input most relevant first; the result has it at one end. */
 export function litmReordering<T>(documents: readonly T[]): T[] {
@@ -33,11 +41,20 @@ export function litmReordering<T>(documents: readonly T[]): T[] {
 
 const langchainReorder: Strategy = {
   name: 'langchain-reorder',
-  description: "topk's selection laid out by LangChain's LongContextReorder (most relevant at both ends)",
+  description:
+    "LangChain's LongContextReorder on the documents retrieved by relevance, between the system message and the question",
   assemble(input) {
-    const { pool, kept } = relevanceFill(input);
-    // The same admission as topk, laid out (and traced) in the transformer's order.
-    return baselineAnswer(input, pool, litmReordering(kept), 'langchain-reorder', undefined, 'own');
+    const pool = defaultFormPool(input.candidates);
+    const of = (role: string) => pool.filter((c) => c.order_role === role);
+    const [system, question] = [of('instruction'), of('task')];
+    const documents = rankBy(
+      pool.filter((c) => !system.includes(c) && !question.includes(c)),
+      (c) => c.relevance,
+    );
+    const kept = new Set(greedyFill([...system, ...question, ...documents], input));
+    const within = (list: readonly (typeof pool)[number][]) => list.filter((c) => kept.has(c));
+    const laid = [...within(system), ...litmReordering(within(documents)), ...within(question)];
+    return baselineAnswer(input, pool, laid, 'langchain-reorder', undefined, 'own');
   },
 };
 

@@ -45,8 +45,15 @@ function importsOf(file: string): string[] {
 }
 
 /** Constant data a strategy may ship beside it (the weighted packer's weights). */
-const besideIt = (strategy: string, target: string) =>
-  target.endsWith('.json') && path.dirname(target) === path.dirname(strategy);
+/** Data shipped beside a strategy, a part of it (`x.part.ts` of `x`), or the peer a `<peer>+gates` wraps. */
+const besideIt = (strategy: string, target: string) => {
+  const stem = (f: string) => path.basename(f).replace(/\.[^.]+$/, '');
+  const [own, other] = [stem(strategy), stem(target)];
+  return (
+    path.dirname(target) === path.dirname(strategy) &&
+    (target.endsWith('.json') || other.startsWith(`${own}.`) || own === `${other}+gates`)
+  );
+};
 
 /** Every project file a module reaches through relative imports. */
 function reach(file: string, seen = new Set<string>()): Set<string> {

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { MultiDirectedGraph } from 'graphology';
+import { type DirectedGraph, MultiDirectedGraph } from 'graphology';
 import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import Parser from 'web-tree-sitter';
 import { type Language, languageOf } from './languages.js';
@@ -141,7 +141,7 @@ const TELEPORT = '\u0000teleport';
  * distribution is networkx's.
  */
 export function personalPagerank(
-  g: MultiDirectedGraph,
+  g: DirectedGraph | MultiDirectedGraph,
   pers: ReadonlyMap<string, number>,
   alpha: number,
 ): Map<string, number> {

@@ -23,6 +23,7 @@ export function behindGates<S extends WaitingStrategy>(strategy: S): S {
     ...strategy,
     name: `${strategy.name}${GATED_SUFFIX}`,
     description: `${strategy.description}; on the candidates that pass every hard gate`,
-    assemble: (input: StrategyInput) => strategy.assemble({ ...input, candidates: input.candidates.filter(eligible) }),
+    assemble: (input: StrategyInput) =>
+      strategy.assemble({ ...input, candidates: input.candidates.filter(eligible) }),
   };
 }

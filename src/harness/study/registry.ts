@@ -49,12 +49,17 @@ export function registryOrder(a: string, b: string): number {
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/** The plug-in files of a folder with one of the extensions (declarations and tests are not plug-ins). */
-function pluginFiles(dir: string, extensions: readonly string[]): StrategyRef[] {
+/**
+ * The plug-in files of a folder with one of the extensions. A name with a dot in its stem is no
+ * plug-in: `x.d.ts` declares, `x.test.ts` tests, and `x.part.ts` is a part of the strategy `x`
+ * that only `x` imports (with `parts`, those are listed too, for the stale-build check).
+ */
+function pluginFiles(dir: string, extensions: readonly string[], parts = false): StrategyRef[] {
   return fs.readdirSync(dir).flatMap((f) => {
     const ext = path.extname(f);
     const name = path.basename(f, ext);
-    if (!extensions.includes(ext) || name.endsWith('.d') || name.endsWith('.test')) return [];
+    const part = name.includes('.') && !name.endsWith('.d') && !name.endsWith('.test');
+    if (!extensions.includes(ext) || (name.includes('.') && !(parts && part))) return [];
     return [{ name, file: path.join(dir, f) }];
   });
 }
@@ -95,9 +100,9 @@ export function checkBuilt(root: string): void {
   const writtenDir = path.join(root, 'strategies');
   const builtDir = path.join(root, 'dist', 'strategies');
   if (![path.join(root, 'tsconfig.build.json'), writtenDir, builtDir].every((p) => fs.existsSync(p))) return;
-  const written = pluginFiles(writtenDir, WRITTEN);
+  const written = pluginFiles(writtenDir, WRITTEN, true);
   const sources = new Set(written.map((r) => r.name));
-  const stale: [file: string, why: string][] = pluginFiles(builtDir, BUILT)
+  const stale: [file: string, why: string][] = pluginFiles(builtDir, BUILT, true)
     .filter((b) => !sources.has(b.name))
     .map((b) => [
       b.file,
