@@ -31,8 +31,13 @@ const { values } = parseArgs({
   },
 });
 const only = values.only?.split(',').filter((s) => s !== '');
-if ((only === undefined) === (values.repos === undefined) || (only !== undefined) !== (values.corpus !== undefined)) {
-  process.stderr.write('usage: npm run swe-bench -- --repos DIR [--jobs N] | --only A,B --corpus DIR [--jobs N]\n');
+if (
+  (only === undefined) === (values.repos === undefined) ||
+  (only !== undefined) !== (values.corpus !== undefined)
+) {
+  process.stderr.write(
+    'usage: npm run swe-bench -- --repos DIR [--jobs N] | --only A,B --corpus DIR [--jobs N]\n',
+  );
   process.exit(2);
 }
 const run = `runs/${SWE_BENCH_LITE.name}`;
@@ -89,7 +94,8 @@ if (only === undefined) {
   fs.rmSync(path.join(root, run), { recursive: true, force: true });
   fs.mkdirSync(path.join(root, run), { recursive: true });
   fs.writeFileSync(path.join(root, run, 'rows.jsonl'), `${merged.join('\n')}\n`);
-  const stability = (dir) => JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')).prefix_stability;
+  const stability = (dir) =>
+    JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')).prefix_stability;
   const prefix = new Map(
     REPORT_STRATEGIES.map((s) => [s, (only.includes(s) ? stability(part) : stability(reports))[s]]),
   );

@@ -98,7 +98,7 @@ export function identWeight(ident: string, mentioned: ReadonlySet<string>, defin
 }
 
 /** `get_ranked_tags`: the ranked definitions, then the files by rank, then the rest. */
-export function rankedTags(
+function rankedTags(
   files: ReadonlyMap<string, File>,
   chat: ReadonlySet<string>,
   message: string,

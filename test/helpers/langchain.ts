@@ -8,7 +8,21 @@ import type { StrategyInput } from '../../src/harness/types.js';
 import { type Message, messagesOf } from '../../strategies/langchain-trim.js';
 
 /**
- * The ids `trimMessages` itself keeps (strategy last, includeSystem) of the pool the strategy
+ * What LangChain's reference documentation tells a user passing a trimmed history to a chat model
+ * to configure (langchain_core.messages.utils.trim_messages, and @langchain/core's
+ * TrimMessagesFields): `strategy: "last"` to keep the recent messages, `includeSystem: true` to
+ * keep the system message, `startOn: "human"` for a valid history; `allowPartial` at its default,
+ * false. The strategy's port must decide as trimMessages does under exactly these.
+ */
+export const DOCUMENTED_TRIM = {
+  strategy: 'last',
+  includeSystem: true,
+  startOn: 'human',
+  allowPartial: false,
+} as const;
+
+/**
+ * The ids `trimMessages` itself keeps (DOCUMENTED_TRIM) of the pool the strategy
  * lays out as messages, counted with the study's rendered cost. `undefined` entries (what
  * upstream returns when not even the system message fits) are kept, for the caller to see.
  */
@@ -24,8 +38,7 @@ export async function realTrim(input: StrategyInput): Promise<(string | undefine
   );
   const kept = await trimMessages(messages, {
     maxTokens: input.budget,
-    strategy: 'last',
-    includeSystem: true,
+    ...DOCUMENTED_TRIM,
     tokenCounter: (ms) =>
       costOf(
         ms.flatMap((m) => byId.get(m.id ?? '') ?? []),

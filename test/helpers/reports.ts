@@ -3,11 +3,16 @@
  * registered. The drift tests go through these, as `npm run reports` goes through `--strategies`,
  * so a plug-in dropped into strategies/ changes neither.
  */
-
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { FindingsRun } from '../../src/harness/report/index.js';
+import { readRunFolder } from '../../src/harness/runfolder/index.js';
 import { derivedFiles, prefixOf } from '../../src/harness/runfolder/rows.js';
 import type { CompilationLine, Corpus, Row } from '../../src/harness/types.js';
-import { REPORT_STRATEGIES } from '../../src/harness/vocabulary.js';
+import { REPORT_STRATEGIES, SWE_BENCH_LITE } from '../../src/harness/vocabulary.js';
+import { ROOT } from './corpus.js';
+import { tempDir } from './temp.js';
 
 const inReports = (name: string): boolean => (REPORT_STRATEGIES as readonly string[]).includes(name);
 
@@ -45,3 +50,19 @@ export async function reportsOf(
   const texts = kept.map((x) => x.c?.rendered_text ?? null);
   return derivedFiles(rows, corpusName, ingested, await prefixOf(rows, texts));
 }
+
+/** The committed rows of reports/swe-bench-lite/ (`npm run swe-bench` makes them), as a run folder reads them. */
+export function sweBenchRows(): readonly Row[] {
+  const dir = tempDir('swe-bench-rows');
+  const gz = path.join(ROOT, 'reports', SWE_BENCH_LITE.name, 'rows.jsonl.gz');
+  fs.writeFileSync(path.join(dir, 'rows.jsonl'), gunzipSync(fs.readFileSync(gz)));
+  return readRunFolder(dir).rows;
+}
+
+/** The SWE-bench run as the findings read it: rows alone. */
+export const sweBenchRun = (): FindingsRun => ({
+  rows: sweBenchRows(),
+  compilations: [],
+  purposes: new Map(),
+  candidates: new Map(),
+});

@@ -77,7 +77,7 @@ function select(run: FindingsRun, kase: string, budget: string, strategy: string
   return rows.length > 0 ? rows : fail('names no compilation of the run');
 }
 
-const FIGURE = /^(?:([\w.-]+):)?([\w*-]+)\/([\w*-]+)\/([\w*-]+)\.(\w+)$/;
+const FIGURE = /^(?:([\w.-]+):)?([\w*-]+)\/([\w*-]+)\/([\w*+-]+)\.(\w+)$/;
 
 /** The run a placeholder names, or the document's own when it names none. */
 const runNamed = (runs: Runs, name: string | undefined): FindingsRun =>

@@ -10,20 +10,27 @@ import { describe, expect, it } from 'vitest';
 import { rowsOf, strategyStats } from '../../../src/harness/metrics/index.js';
 import { type FindingsRun, renderFindings } from '../../../src/harness/report/index.js';
 import type { BudgetName, Row, StrategyStats } from '../../../src/harness/types.js';
-import { AGENT_REPORT, PEERS, REPORT_STRATEGIES } from '../../../src/harness/vocabulary.js';
+import {
+  AGENT_REPORT,
+  GATED_PEERS,
+  PEERS,
+  REPORT_STRATEGIES,
+  SWE_BENCH_LITE,
+} from '../../../src/harness/vocabulary.js';
 import { agentRun } from '../../helpers/agent-200.js';
 import { ROOT, corpus as v1 } from '../../helpers/corpus.js';
 import { findingsRun, study as v2Study } from '../../helpers/corpus-v2.js';
-import { asFindingsRun, reportRows, reportsOf } from '../../helpers/reports.js';
+import { asFindingsRun, reportRows, reportsOf, sweBenchRun } from '../../helpers/reports.js';
 import { referenceStudy } from '../../helpers/study.js';
 
-/** The three runs by the names `npm run reports` gives their folders. */
+/** The runs by the names `npm run reports` gives their folders, SWE-bench's from its committed rows. */
 const runs = (async () => {
   const agent = await agentRun();
   return new Map<string, FindingsRun>([
     ['compiler-v2', findingsRun(await v2Study)],
     ['reference', asFindingsRun(v1(), reportRows((await referenceStudy()).rows))],
     [AGENT_REPORT.name, asFindingsRun(agent.corpus, agent.rows, agent.compilations)],
+    [SWE_BENCH_LITE.name, sweBenchRun()],
   ]);
 })();
 
@@ -66,7 +73,7 @@ describe('the compiler against what ships: the statements of findings.md', () =>
     for (const run of CORPORA) {
       const none = await certifiedRefusals(run);
       expect(none, run).toBeGreaterThan(0);
-      for (const peer of PEERS) {
+      for (const peer of [...PEERS, ...GATED_PEERS]) {
         const s = await stats(run, peer);
         expect([s.refusals, s.errors], `${run}: ${peer}`).toEqual([0, 0]);
         expect(s.illegal_bundles, `${run}: ${peer}`).toBeGreaterThanOrEqual(none);
@@ -104,17 +111,87 @@ describe('the compiler against what ships: the statements of findings.md', () =>
     }
   });
 
-  it('Aider’s map overshoots the budget on every corpus, and nothing else ever does', async () => {
+  it("Aider's map: names alone on these corpora, the prompt sent whole, over only where the prompt or the 15% takes it", async () => {
+    const aiders = ['aider-repomap', 'aider-repomap+gates'];
     for (const run of CORPORA) {
-      expect((await stats(run, 'aider-repomap')).over_budget, run).toBeGreaterThan(0);
-      for (const s of REPORT_STRATEGIES.filter((n) => n !== 'aider-repomap'))
+      const named = (await runs).get(run) as FindingsRun;
+      for (const r of rowsOf(named.rows, 'aider-repomap')) {
+        // No content is code a grammar reads: nothing is ranked by definitions.
+        expect(
+          (r.extras?.ranked_tags as string[]).filter((t) => t.includes('#')),
+          `${run} ${r.case}`,
+        ).toEqual([]);
+        // The map is names: reference forms. Anything else admitted is sent whole (a chat file) or is the prompt.
+        const pool = named.candidates.get(r.case) ?? [];
+        const form = new Map(pool.map((c) => [c.candidate_id, c]));
+        const fullest = (id: string) => {
+          const c = form.get(id);
+          const ranks = pool
+            .filter((o) => o.content_identity === c?.content_identity)
+            .map((o) => o.form_rank);
+          return c !== undefined && c.form_rank === Math.max(...ranks);
+        };
+        for (const id of r.admitted)
+          if (!['instruction', 'task'].includes(form.get(id)?.order_role ?? ''))
+            expect(
+              form.get(id)?.representation_id === 'reference' || fullest(id),
+              `${run} ${r.case} ${id}`,
+            ).toBe(true);
+      }
+      for (const s of REPORT_STRATEGIES.filter((n) => !aiders.includes(n)))
         expect((await stats(run, s)).over_budget, `${run}: ${s}`).toBe(0);
     }
-    const aider = await stats(AGENT_REPORT.name, 'aider-repomap');
-    expect(aider.must_recall_feasible as number).toBeLessThan(
-      (await stats(AGENT_REPORT.name, 'compiler-v2')).must_recall_feasible as number,
+    for (const run of ['reference', AGENT_REPORT.name] as const)
+      expect((await stats(run, 'aider-repomap')).over_budget, run).toBeGreaterThan(0);
+    const v1 = rowsOf(((await runs).get('reference') as FindingsRun).rows, 'aider-repomap');
+    for (const r of v1.filter((x) => x.budget_compliant === false))
+      expect(r.extras?.map_budget as number, r.case).toBeLessThan(0);
+  });
+
+  it("the gates' share: the filter takes the gated items' illegal bundles away, not the rest", async () => {
+    for (const run of CORPORA)
+      for (const peer of PEERS)
+        expect((await stats(run, `${peer}+gates`)).illegal_bundles, `${run}: ${peer}`).toBeLessThanOrEqual(
+          (await stats(run, peer)).illegal_bundles,
+        );
+    for (const peer of ['priompt', 'prompt-tsx', 'langchain-trim', 'langchain-reorder'])
+      expect((await stats('reference', `${peer}+gates`)).illegal_bundles, peer).toBeLessThan(
+        (await stats('reference', peer)).illegal_bundles,
+      );
+    for (const run of ['compiler-v2', AGENT_REPORT.name] as const)
+      expect((await stats(run, 'priompt+gates')).illegal_bundles, run).toBeLessThan(
+        (await stats(run, 'priompt')).illegal_bundles,
+      );
+    const none = await certifiedRefusals('reference');
+    for (const peer of ['priompt+gates', 'prompt-tsx+gates']) {
+      const s = await stats('reference', peer);
+      expect([s.illegal_bundles, s.must_recall_feasible], peer).toEqual([none, 1]);
+    }
+    expect((await stats('reference', 'compiler-v2')).must_recall_feasible).toBe(1);
+    expect((await stats('reference', 'aider-repomap+gates')).illegal_bundles).toBe(
+      (await stats('reference', 'aider-repomap')).illegal_bundles,
     );
-    expect(aider.harmful).toBeGreaterThan(0);
+    // "from trimMessages' to Aider's" as shipped on v1; "at least" trimMessages' and priompt's behind the gates.
+    const illegal = async (run: Corpus, names: readonly string[]) =>
+      Promise.all(names.map(async (n) => [n, (await stats(run, n)).illegal_bundles] as const));
+    const v1 = await illegal('reference', PEERS);
+    const least = (xs: readonly (readonly [string, number])[]) => Math.min(...xs.map(([, n]) => n));
+    const most = (xs: readonly (readonly [string, number])[]) => Math.max(...xs.map(([, n]) => n));
+    expect(least(v1)).toBe((await stats('reference', 'langchain-trim')).illegal_bundles);
+    expect(most(v1)).toBe((await stats('reference', 'aider-repomap')).illegal_bundles);
+    expect(least(await illegal('compiler-v2', GATED_PEERS))).toBe(
+      (await stats('compiler-v2', 'langchain-trim+gates')).illegal_bundles,
+    );
+    const agent = await illegal(AGENT_REPORT.name, GATED_PEERS);
+    expect(least(agent)).toBe((await stats(AGENT_REPORT.name, 'priompt+gates')).illegal_bundles);
+    expect((await stats(AGENT_REPORT.name, 'prompt-tsx+gates')).illegal_bundles).toBe(least(agent));
+    for (const run of ['compiler-v2', AGENT_REPORT.name] as const) {
+      const dependency = rowsOf(((await runs).get(run) as FindingsRun).rows, 'priompt+gates').reduce(
+        (n, r) => n + (r.dependency_violations ?? 0),
+        0,
+      );
+      expect(dependency, run).toBeGreaterThan(0);
+    }
   });
 
   it('trimMessages, keeping the tail of a prompt whose best documents come first, recalls less than topk', async () => {

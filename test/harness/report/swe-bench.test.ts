@@ -6,11 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { localizationOf, type PrefixStability } from '../../../src/harness/metrics/index.js';
 import { renderFindings } from '../../../src/harness/report/index.js';
-import { corpusDigest, readRunFolder } from '../../../src/harness/runfolder/index.js';
+import { corpusDigest } from '../../../src/harness/runfolder/index.js';
 import { derivedFiles } from '../../../src/harness/runfolder/rows.js';
 import type { BudgetName } from '../../../src/harness/types.js';
 import {
@@ -21,15 +20,11 @@ import {
 } from '../../../src/harness/vocabulary.js';
 import { cli } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
+import { sweBenchRows, sweBenchRun } from '../../helpers/reports.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const REPORTS = path.join(ROOT, 'reports', SWE_BENCH_LITE.name);
-const unpacked = tempDir('swe-bench-rows');
-fs.writeFileSync(
-  path.join(unpacked, 'rows.jsonl'),
-  gunzipSync(fs.readFileSync(path.join(REPORTS, 'rows.jsonl.gz'))),
-);
-const rows = readRunFolder(unpacked).rows;
+const rows = sweBenchRows();
 const committed = JSON.parse(fs.readFileSync(path.join(REPORTS, 'corpus.json'), 'utf8')) as {
   repositories: string[];
   digest: string;
@@ -66,7 +61,7 @@ describe('reports/swe-bench-lite and docs/swe-bench.md', () => {
         fs.readFileSync(path.join(REPORTS, name), 'utf8'),
       );
     const template = fs.readFileSync(path.join(ROOT, 'docs/swe-bench.template.md'), 'utf8');
-    const run = { rows, compilations: [], purposes: new Map(), candidates: new Map() };
+    const run = sweBenchRun();
     expect(
       renderFindings(template, run, new Map([[SWE_BENCH_LITE.name, run]])),
       'docs/swe-bench.md drifted',
