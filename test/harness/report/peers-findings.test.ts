@@ -118,7 +118,7 @@ describe('the compiler against what ships: the statements of findings.md', () =>
       for (const r of rowsOf(named.rows, 'aider-repomap')) {
         // No content is code a grammar reads: nothing is ranked by definitions.
         expect(
-          (r.extras?.ranked_tags as string[]).filter((t) => t.includes('#')),
+          ((r.extras?.ranked_tags ?? []) as string[]).filter((t) => t.includes('#')),
           `${run} ${r.case}`,
         ).toEqual([]);
         // The map is names: reference forms. Anything else admitted is sent whole (a chat file) or is the prompt.
