@@ -34,22 +34,25 @@ function runCorpus(run: RunFolder, given: string | undefined): { dir: string; di
   );
 }
 
-/** A run folder's rows and compilations, with the purposes and candidates of the corpus it compiled. */
+/**
+ * A run folder's rows and compilations, with the purposes and candidates of the corpus it
+ * compiled. Each is read when a placeholder asks, not before: a SWE-bench run's compilations take
+ * gigabytes, and its corpus as much again, while a page may read the rows alone (a folder of rows
+ * needs no corpus until a placeholder reads one).
+ */
 function findingsRun(dir: string, given: string | undefined, warn: (line: string) => void): FindingsRun {
   const run = readRunFolder(dir);
-  const recorded = runCorpus(run, given);
-  const corpusDir = given ?? recorded.dir;
-  if (!fs.existsSync(corpusDir))
-    throw new InputError(corpusDir, "the run's corpus folder is not found from here: pass --corpus");
-  // Purposes and candidates are read from the folder as it is now, which the run may predate.
-  if (recorded.digest !== undefined && corpusDigest(corpusDir) !== recorded.digest)
-    warn(`${corpusDir} has changed since the run; its purposes and candidates may not match`);
-  // Read when a placeholder asks, not before: a SWE-bench run's compilations take gigabytes, and
-  // its corpus as much again, while its page reads the rows alone.
   let lines: CompilationLine[] | undefined;
   let corpus: { purposes: ReadonlyMap<string, string>; candidates: FindingsRun['candidates'] } | undefined;
   const loaded = () => {
     if (corpus === undefined) {
+      const recorded = runCorpus(run, given);
+      const corpusDir = given ?? recorded.dir;
+      if (!fs.existsSync(corpusDir))
+        throw new InputError(corpusDir, "the run's corpus folder is not found from here: pass --corpus");
+      // Purposes and candidates are read from the folder as it is now, which the run may predate.
+      if (recorded.digest !== undefined && corpusDigest(corpusDir) !== recorded.digest)
+        warn(`${corpusDir} has changed since the run; its purposes and candidates may not match`);
       const c = loadCorpus(corpusDir);
       corpus = { purposes: c.purposes, candidates: new Map(c.cases.map((k) => [k.name, k.candidates])) };
     }

@@ -108,9 +108,11 @@ describe('renderFindings with named runs: {RUN:...}, {{stat}} and {{table}}', ()
     const tokens = strategyStats(of(all, 'compiler', 'medium')).rendered_tokens;
     expect(tokens).toBeGreaterThanOrEqual(1000);
     expect(renderFindings('{{stat main medium compiler rendered_tokens}}', main, named)).toBe(count(tokens));
-    const over = of(all, 'aider-repomap').filter((r) => r.budget_compliant === false).length;
-    expect(over).toBeGreaterThan(0);
-    expect(renderFindings('{{stat main * aider-repomap over_budget}}', main, named)).toBe(String(over));
+    const illegal = of(all, 'aider-repomap').filter((r) => r.success && r.audit?.legal === false).length;
+    expect(illegal).toBeGreaterThan(0);
+    expect(renderFindings('{{stat main * aider-repomap illegal_bundles}}', main, named)).toBe(
+      String(illegal),
+    );
   });
 
   it('{{rate}} is a count among the compilations or bundles, with its 95% Wilson interval', async () => {

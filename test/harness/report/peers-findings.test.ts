@@ -7,11 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rowsOf, strategyStats } from '../../../src/harness/metrics/index.js';
+import { localizationOf, rowsOf, strategyStats } from '../../../src/harness/metrics/index.js';
 import { type FindingsRun, renderFindings } from '../../../src/harness/report/index.js';
 import type { BudgetName, Row, StrategyStats } from '../../../src/harness/types.js';
 import {
   AGENT_REPORT,
+  BUDGETS,
   GATED_PEERS,
   PEERS,
   REPORT_STRATEGIES,
@@ -234,5 +235,25 @@ describe('the compiler against what ships: the statements of findings.md', () =>
         (await stats(r, 'compiler-v2')).must_recall_feasible,
       );
     expect((await stats(run, 'priompt')).illegal_bundles).toBeGreaterThan(0);
+  });
+
+  it('on SWE-bench Lite: Aider never whole, the gates change nothing, LongContextReorder beats the compiler in full text', async () => {
+    const rows = ((await runs).get(SWE_BENCH_LITE.name) as FindingsRun).rows;
+    const at = (strategy: string, budget: BudgetName) => localizationOf(rowsOf(rows, strategy, budget));
+    for (const b of BUDGETS) {
+      const aider = at('aider-repomap', b);
+      expect([aider.fullText.avg, (aider.anyForm.avg as number) > 0], b).toEqual([0, true]);
+      expect(strategyStats(rowsOf(rows, 'aider-repomap', b)).over_budget, b).toBeGreaterThan(0);
+      for (const peer of PEERS) expect(at(`${peer}+gates`, b), `${peer} ${b}`).toEqual(at(peer, b));
+      const compiler = at('compiler', b).fullText.avg as number;
+      expect(at('langchain-reorder', b).fullText.avg as number, b).toBeGreaterThan(compiler);
+      expect(at('langchain-reorder', b).fullText.avg as number, b).toBeGreaterThan(
+        at('compiler-v2', b).fullText.avg as number,
+      );
+      expect(at('langchain-reorder', b), b).toEqual(at('topk', b));
+      for (const peer of ['priompt', 'prompt-tsx'])
+        expect(at(peer, b).fullText.avg as number, `${peer} ${b}`).toBeLessThan(compiler);
+      expect(at('langchain-trim', b).anyForm.avg, b).toBe(0);
+    }
   });
 });
