@@ -1,7 +1,8 @@
 /**
  * Peer `langchain-trim`: LangChain's `trimMessages` (@langchain/core 1.4.0,
  * dist/messages/transformers.js: `_trimMessagesHelper`, `_lastMaxTokens`, `_firstMaxTokens`) with
- * `strategy: "last"`, `includeSystem: true`, no partial messages, no `startOn`/`endOn`.
+ * `strategy: "last"`, `includeSystem: true`, `startOn: "human"`, no partial messages, no `endOn`: the
+ * options LangChain's reference documentation recommends for a history sent to a chat model.
  *
  * Why a port and not the call: `trimMessages` is async all the way down (every count is
  * awaited, even a synchronous counter's) and the package offers no synchronous path, while a
@@ -42,9 +43,15 @@ export interface TrimLastOptions<M> {
   readonly tokenCounter: (messages: readonly M[]) => number;
   readonly includeSystem: boolean;
   readonly isSystem: (message: M) => boolean;
+  /** `startOn`: the kept tail starts at the first message this accepts (a human one), or is empty. */
+  readonly startOn?: (message: M) => boolean;
 }
 
-/** Upstream `_firstMaxTokens` without partial messages: the longest prefix that counts within. */
+/**
+ * Upstream `_firstMaxTokens` without partial messages: the longest prefix that counts within,
+ * then, with `endOn` (which `_lastMaxTokens` passes its `startOn` as), cut back to the last
+ * message that it accepts.
+ */
 function firstMaxTokens<M>(messages: readonly M[], o: TrimLastOptions<M>): M[] {
   let idx = 0;
   for (let i = 0; i < messages.length; i += 1) {
@@ -53,6 +60,7 @@ function firstMaxTokens<M>(messages: readonly M[], o: TrimLastOptions<M>): M[] {
       break;
     }
   }
+  while (o.startOn !== undefined && idx > 0 && !o.startOn(messages[idx - 1] as M)) idx -= 1;
   return messages.slice(0, idx);
 }
 
@@ -96,7 +104,7 @@ export function messagesOf(candidates: readonly ContextCandidate[], roles: reado
 const langchainTrim: Strategy = {
   name: 'langchain-trim',
   description:
-    'LangChain trimMessages (strategy last, includeSystem): system instructions, retrieved documents, the task last',
+    'LangChain trimMessages (strategy last, includeSystem, startOn human): system instructions, retrieved documents, the task last',
   assemble(input) {
     const roles = input.policy.order_roles;
     const messages = messagesOf(input.candidates, roles);
@@ -106,6 +114,8 @@ const langchainTrim: Strategy = {
       tokenCounter: (ms) => costOf(ms.flat(), input),
       includeSystem: true,
       isSystem: (m) => m === system,
+      // Every message but the system one is a human message.
+      startOn: (m) => m !== system,
     });
     return baselineAnswer(input, messages.flat(), kept.flat(), 'langchain-trim-last', undefined, 'own');
   },

@@ -3,15 +3,14 @@
  * filtered too little would let a gated-out candidate in; one that changed anything else would
  * answer differently from the peer on the filtered pool.
  */
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eligible } from '../../src/harness/kit/index.js';
-import { loadStrategyFile, STRATEGIES_DIR } from '../../src/harness/study/registry.js';
-import type { Selection } from '../../src/harness/types.js';
+import { eligible, type TraceEntry } from '../../src/harness/kit/index.js';
+import { loadStrategies } from '../../src/harness/study/index.js';
+import type { Selection, WaitingStrategy } from '../../src/harness/types.js';
 import { GATED_PEERS, PEERS } from '../../src/harness/vocabulary.js';
 import { referenceInputs } from '../helpers/reference-inputs.js';
 
-const load = (name: string) => loadStrategyFile(path.join(STRATEGIES_DIR, `${name}.ts`));
+const load = async (name: string) => (await loadStrategies([name]))[0] as WaitingStrategy;
 const admitted = (s: Selection) => ('refusal' in s ? [] : s.admitted);
 
 describe.each(PEERS.map((p) => [p]))('%s+gates', (peer) => {
@@ -29,9 +28,18 @@ describe.each(PEERS.map((p) => [p]))('%s+gates', (peer) => {
       const passing = input.candidates.filter(eligible);
       if (passing.length < input.candidates.length) filtered += 1;
       const mine = await gated.assemble(input);
-      expect(JSON.stringify(mine), label).toBe(
-        JSON.stringify(await plain.assemble({ ...input, candidates: passing })),
-      );
+      const theirs = await plain.assemble({ ...input, candidates: passing });
+      // The same answer but for the trace, which covers every candidate, the filtered ones rejected by their gate.
+      const { trace, ...rest } = mine as Selection & { trace?: readonly TraceEntry[] };
+      const { trace: _own, ...expected } = theirs as Selection & { trace?: readonly TraceEntry[] };
+      expect(JSON.stringify(rest), label).toBe(JSON.stringify(expected));
+      if (trace !== undefined) {
+        expect(trace.map((e) => e.candidate_id).sort(), label).toEqual(
+          input.candidates.map((c) => c.candidate_id).sort(),
+        );
+        for (const e of trace.filter((x) => !passing.some((c) => c.candidate_id === x.candidate_id)))
+          expect(e.decision, `${label} ${e.candidate_id}`).toBe('REJECTED_HARD');
+      }
       const ok = new Set(passing.map((c) => c.candidate_id));
       expect(
         admitted(mine).filter((id) => !ok.has(id)),

@@ -43,10 +43,11 @@ export { baselineAnswer, defaultFormPool, greedyFill, rankBy, relevanceFill } fr
 export { selectionOf } from './compiler.js';
 export { type CertifyLimits, certified, DEFAULT_CERTIFY_LIMITS } from './exact/certified.js';
 export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/engine.js';
+export { behindGates, GATED_SUFFIX } from './gates.js';
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
 export { bm25Scores, type Indexed, indexed, queryTerms } from './lucene.js';
 export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
-export { behindGates, costOf, eligible, GATED_SUFFIX } from './ruler.js';
+export { costOf, eligible } from './ruler.js';
 export {
   compileTiered,
   DEPTHS,

@@ -180,13 +180,13 @@ describe('corpus v2: each case shows what it is for', () => {
       expect((await row('group-split-by-promotion', 'tight', s)).group_violations, s).toBe(1);
   });
 
-  it('legal is not useful: two harmful kinds, admitted by every ledger-free strategy, none by the oracle', async () => {
+  it('legal is not useful: two harmful kinds, admitted by every ledger-free strategy but Aider’s map (names alone here), none by the oracle', async () => {
     const harmful = ['old-preference', 'deprecated-tool'].map((id) => cand('legal-not-useful', id));
     expect(new Set(harmful.map((c) => c.kind)).size).toBe(2);
     for (const c of harmful) expect([c.relevance, c.token_count]).toEqual([0.55, 130]);
     const all = (await study).filter((r) => r.case === 'legal-not-useful');
     for (const s of new Set(all.map((r) => r.strategy)))
-      if (s !== 'oracle')
+      if (s !== 'oracle' && !s.startsWith('aider-repomap'))
         expect(
           sum(await each('legal-not-useful', s), (r) => r.harmful_admission),
           s,
