@@ -30,21 +30,21 @@ export interface Grammars {
   imports(language: Language, text: string): string[];
 }
 
-let loading: Promise<Grammars> | undefined;
+// One Grammars per loaded set of parsers, which the kit loads once per process.
+const made = new WeakMap<Parsers, Grammars>();
 
-/** The outline and the imports, on the kit's parsers: loaded once per process, a failure not remembered. */
-export function loadGrammars(): Promise<Grammars> {
-  if (loading === undefined) {
-    loading = load();
-    loading.catch(() => {
-      loading = undefined;
-    });
+/** The outline and the imports, on the kit's parsers. */
+export async function loadGrammars(): Promise<Grammars> {
+  const parsers = await (await loadRepoGraph()).loadParsers();
+  let grammars = made.get(parsers);
+  if (grammars === undefined) {
+    grammars = grammarsOf(parsers);
+    made.set(parsers, grammars);
   }
-  return loading;
+  return grammars;
 }
 
-async function load(): Promise<Grammars> {
-  const parsers: Parsers = await (await loadRepoGraph()).loadParsers();
+function grammarsOf(parsers: Parsers): Grammars {
   return {
     outline: (language, text) =>
       parsers.withTree(
