@@ -58,11 +58,15 @@ export const GATED_PEERS = [
   'langchain-reorder+gates',
 ] as const;
 
+/** The peers as shipped and behind the gates: a report's peers section, `--strategies peers`. */
+export const ALL_PEERS = [...PEERS, ...GATED_PEERS] as const;
+
 /**
  * The strategies every committed report is built from (reports/, reports/compiler-v2/,
  * reports/agent-200/, docs/findings.md, the README's headline), in registry order: the 24 that
- * ship, the peers (as shipped and behind the gates) and bm25 among them. Named here once so that a plug-in dropped into strategies/ joins
- * every run but changes none of those files, nor their drift tests. To put a strategy into them,
+ * ship, the peers (as shipped and behind the gates) and bm25 among them. Named here once so that
+ * a plug-in dropped into strategies/ joins every run but changes none of those files, nor their
+ * drift tests. To put a strategy into them,
  * add it here and run `npm run reports`.
  */
 export const REPORT_STRATEGIES = [
@@ -150,7 +154,7 @@ export const sweBenchLiteArgs = (): string[] => [
 /** Names `--strategies` reads as groups: every registered strategy, and the peers. */
 export const STRATEGY_GROUPS: Readonly<Record<string, readonly string[] | 'all'>> = {
   all: 'all',
-  peers: [...PEERS, ...GATED_PEERS],
+  peers: ALL_PEERS,
 };
 
 /** The candidate id of the task in a pool `ingest` or `pack` builds; every other id names a file form. */

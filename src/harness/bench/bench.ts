@@ -14,7 +14,7 @@ import { InputError } from '../errors.js';
 import { generateCase } from '../generate/index.js';
 import { caseInputs, compileAwaited, runStudy, strategyInput } from '../study/index.js';
 import type { CaseLedger, Corpus, Strategy, StrategyInput } from '../types.js';
-import { GATED_PEERS, PEERS, STRATEGY_ERROR } from '../vocabulary.js';
+import { ALL_PEERS, STRATEGY_ERROR } from '../vocabulary.js';
 import type { BenchProgress } from './bench-progress.js';
 
 export interface BenchTask {
@@ -61,7 +61,7 @@ const studyTask = (
   },
 });
 
-const isPeer = (s: Strategy): boolean => ([...PEERS, ...GATED_PEERS] as readonly string[]).includes(s.name);
+const isPeer = (s: Strategy): boolean => (ALL_PEERS as readonly string[]).includes(s.name);
 const WITHOUT_PEERS = 'without peers';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { figuresOf, rowsOf, statsByStrategy } from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
-import { BUDGETS, GATED_PEERS, PEERS } from '../vocabulary.js';
+import { ALL_PEERS, BUDGETS } from '../vocabulary.js';
 import { strategyTable } from './headline.js';
 import type { Table } from './table.js';
 
@@ -21,7 +21,7 @@ export interface PeersSection {
 /** The compilers then the peers the rows hold, in the rows' order within each; null when either is missing. */
 export function peerNames(names: readonly string[]): string[] | null {
   const compilers = names.filter((n) => (COMPILERS as readonly string[]).includes(n));
-  const peers = names.filter((n) => ([...PEERS, ...GATED_PEERS] as readonly string[]).includes(n));
+  const peers = names.filter((n) => (ALL_PEERS as readonly string[]).includes(n));
   return compilers.length > 0 && peers.length > 0 ? [...compilers, ...peers] : null;
 }
 

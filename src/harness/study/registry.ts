@@ -58,8 +58,9 @@ function pluginFiles(dir: string, extensions: readonly string[], parts = false):
   return fs.readdirSync(dir).flatMap((f) => {
     const ext = path.extname(f);
     const name = path.basename(f, ext);
-    const part = name.includes('.') && !name.endsWith('.d') && !name.endsWith('.test');
-    if (!extensions.includes(ext) || (name.includes('.') && !(parts && part))) return [];
+    const dotted = name.includes('.');
+    const part = dotted && !name.endsWith('.d') && !name.endsWith('.test');
+    if (!extensions.includes(ext) || (dotted && !(parts && part))) return [];
     return [{ name, file: path.join(dir, f) }];
   });
 }

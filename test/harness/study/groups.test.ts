@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../../src/harness/errors.js';
 import { listStrategies } from '../../../src/harness/study/index.js';
 import { pickStrategies } from '../../../src/harness/study/registry.js';
-import { GATED_PEERS, PEERS } from '../../../src/harness/vocabulary.js';
+import { ALL_PEERS, PEERS } from '../../../src/harness/vocabulary.js';
 import { newDir, tempDir } from '../../helpers/temp.js';
 
 const tmp = tempDir('groups');
@@ -75,9 +75,7 @@ describe('--strategies groups', () => {
   });
 
   it('in this project, peers is whichever peers strategies/ holds', () => {
-    const present = names(listStrategies()).filter((n) =>
-      ([...PEERS, ...GATED_PEERS] as readonly string[]).includes(n),
-    );
+    const present = names(listStrategies()).filter((n) => (ALL_PEERS as readonly string[]).includes(n));
     if (present.length === 0) expect(() => pickStrategies(['peers'])).toThrow(/has no strategy here/);
     else expect(names(pickStrategies(['peers']))).toEqual(present);
     expect(names(pickStrategies(['all']))).toEqual(names(listStrategies()));
