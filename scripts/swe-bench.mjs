@@ -77,28 +77,32 @@ if (only === undefined) {
     ...['--corpus', values.corpus, '--strategies', only.join(','), '--out', part],
     ...['--force', '--jobs', values.jobs, '--quiet'],
   );
-  const lines = (text) => text.split('\n').filter((l) => l !== '');
-  const old = lines(gunzipSync(fs.readFileSync(path.join(reports, 'rows.jsonl.gz'))).toString('utf8'));
-  const fresh = lines(fs.readFileSync(path.join(root, part, 'rows.jsonl'), 'utf8'));
-  const kept = old.filter((l) => !only.includes(JSON.parse(l).strategy));
+  // Each line with its row, parsed once.
+  const rowsOf = (text) =>
+    text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => ({ line, row: JSON.parse(line) }));
+  const old = rowsOf(gunzipSync(fs.readFileSync(path.join(reports, 'rows.jsonl.gz'))).toString('utf8'));
+  const fresh = rowsOf(fs.readFileSync(path.join(root, part, 'rows.jsonl'), 'utf8'));
   // A whole run's order: cases as committed, then budgets, then strategies in registry order.
-  const cases = [...new Set(old.map((l) => JSON.parse(l).case))];
-  const key = (l) => {
-    const r = JSON.parse(l);
-    return [cases.indexOf(r.case), BUDGETS.indexOf(r.budget), REPORT_STRATEGIES.indexOf(r.strategy)];
-  };
-  const merged = [...kept, ...fresh]
-    .map((l) => [key(l), l])
+  const cases = new Map([...new Set(old.map(({ row }) => row.case))].map((c, k) => [c, k]));
+  const key = ({ row }) => [
+    cases.get(row.case),
+    BUDGETS.indexOf(row.budget),
+    REPORT_STRATEGIES.indexOf(row.strategy),
+  ];
+  const merged = [...old.filter(({ row }) => !only.includes(row.strategy)), ...fresh]
+    .map((r) => [key(r), r.line])
     .sort(([a], [b]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2])
-    .map(([, l]) => l);
+    .map(([, line]) => line);
   fs.rmSync(path.join(root, run), { recursive: true, force: true });
   fs.mkdirSync(path.join(root, run), { recursive: true });
   fs.writeFileSync(path.join(root, run, 'rows.jsonl'), `${merged.join('\n')}\n`);
   const stability = (dir) =>
     JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')).prefix_stability;
-  const prefix = new Map(
-    REPORT_STRATEGIES.map((s) => [s, (only.includes(s) ? stability(part) : stability(reports))[s]]),
-  );
+  const [studied, committed] = [stability(part), stability(reports)];
+  const prefix = new Map(REPORT_STRATEGIES.map((s) => [s, (only.includes(s) ? studied : committed)[s]]));
   const made = derivedFiles(readRunFolder(path.join(root, run)).rows, SWE_BENCH_LITE.name, true, prefix);
   for (const name of ['summary.json', 'report.md']) fs.writeFileSync(path.join(reports, name), made[name]);
   fs.writeFileSync(path.join(reports, 'rows.jsonl.gz'), gzipSync(`${merged.join('\n')}\n`, { level: 9 }));

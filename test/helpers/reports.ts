@@ -51,12 +51,17 @@ export async function reportsOf(
   return derivedFiles(rows, corpusName, ingested, await prefixOf(rows, texts));
 }
 
-/** The committed rows of reports/swe-bench-lite/ (`npm run swe-bench` makes them), as a run folder reads them. */
+let sweRows: readonly Row[] | undefined;
+
+/** The committed rows of reports/swe-bench-lite/ (`npm run swe-bench` makes them), as a run folder reads them; unpacked once. */
 export function sweBenchRows(): readonly Row[] {
-  const dir = tempDir('swe-bench-rows');
-  const gz = path.join(ROOT, 'reports', SWE_BENCH_LITE.name, 'rows.jsonl.gz');
-  fs.writeFileSync(path.join(dir, 'rows.jsonl'), gunzipSync(fs.readFileSync(gz)));
-  return readRunFolder(dir).rows;
+  if (sweRows === undefined) {
+    const dir = tempDir('swe-bench-rows');
+    const gz = path.join(ROOT, 'reports', SWE_BENCH_LITE.name, 'rows.jsonl.gz');
+    fs.writeFileSync(path.join(dir, 'rows.jsonl'), gunzipSync(fs.readFileSync(gz)));
+    sweRows = readRunFolder(dir).rows;
+  }
+  return sweRows;
 }
 
 /** The SWE-bench run as the findings read it: rows alone. */

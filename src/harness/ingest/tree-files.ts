@@ -2,23 +2,15 @@
  * What a path is (language, source, test, generated, vendored) and whether a file goes into a
  * pool, decided from its path, mode and size before its bytes are read, then from its bytes.
  */
+import { languageOf } from '../kit/index.js';
 import { decide, ignores, MatchBudget, parseRules, type Rule } from './ignore-rules.js';
 import type { Commit, Language, PathClass, SkipReason, TreeEntry } from './ingest-types.js';
 
-const LANGUAGE_OF: Readonly<Record<string, Language>> = {
-  '.ts': 'typescript',
-  '.mts': 'typescript',
-  '.cts': 'typescript',
-  '.tsx': 'tsx',
-  '.js': 'javascript',
-  '.mjs': 'javascript',
-  '.cjs': 'javascript',
-  '.jsx': 'javascript',
-  '.py': 'python',
-  '.pyi': 'python',
-  '.go': 'go',
-  '.rs': 'rust',
-};
+/**
+ * Type stubs outline as Python too. The grammars' own extensions are the kit's `languageOf`, which
+ * aider-repomap's tags read, and which leaves stubs out.
+ */
+const STUBS: Readonly<Record<string, Language>> = { '.pyi': 'python' };
 
 /** Programming languages without an outline grammar: their files still count as a case's source. */
 const OTHER_SOURCE = new Set([
@@ -98,7 +90,7 @@ function split(file: string): { readonly folders: readonly string[]; readonly na
 export function classifyPath(file: string): PathClass {
   const { folders, name } = split(file);
   const ext = extension(name);
-  const language = LANGUAGE_OF[ext] ?? null;
+  const language = languageOf(file) ?? STUBS[ext] ?? null;
   return {
     language,
     source: language !== null || OTHER_SOURCE.has(ext),

@@ -4,7 +4,7 @@ import { eligible } from './ruler.js';
 import { selectionTrace, type Why } from './trace.js';
 
 /** The suffix of a strategy run behind the hard gates (`behindGates`). */
-export const GATED_SUFFIX = '+gates';
+const GATED_SUFFIX = '+gates';
 
 /**
  * `<name>+gates`: the strategy on the candidates that pass every hard gate, what a careful user

@@ -43,7 +43,7 @@ export { baselineAnswer, defaultFormPool, greedyFill, rankBy, relevanceFill } fr
 export { selectionOf } from './compiler.js';
 export { type CertifyLimits, certified, DEFAULT_CERTIFY_LIMITS } from './exact/certified.js';
 export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/engine.js';
-export { behindGates, GATED_SUFFIX } from './gates.js';
+export { behindGates } from './gates.js';
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
 export { bm25Scores, type Indexed, indexed, queryTerms } from './lucene.js';
 export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
@@ -68,8 +68,8 @@ export { baselineTrace, selectionTrace, type Why } from './trace.js';
  */
 export const loadExact = () => import('./exact/engine.js');
 
-export { GRAMMAR_LANGUAGES, type Language, languageOf } from './languages.js';
-export type { Capture, Parsers, QueryRunner, SyntaxNode } from './repo-graph.js';
+export { type Language, languageOf } from './languages.js';
+export type { Capture, Parsers, QueryRunner } from './repo-graph.js';
 
 /**
  * Code as a graph (`loadParsers`, the tree-sitter grammars; `queryRunner`, queries over file

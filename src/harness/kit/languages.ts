@@ -1,6 +1,6 @@
 /** The languages the tree-sitter grammars of tree-sitter-wasms parse here, and a path's language. */
 
-export const GRAMMAR_LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust'] as const;
+const GRAMMAR_LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust'] as const;
 export type Language = (typeof GRAMMAR_LANGUAGES)[number];
 
 const EXTENSIONS: ReadonlyMap<string, Language> = new Map([
