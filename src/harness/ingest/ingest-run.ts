@@ -92,6 +92,7 @@ export async function ingestRun(source: IngestSource, o: IngestRun): Promise<str
       tokenizer,
       maxBytes: o.maxBytes,
       progress: hear,
+      observe: o.observe,
     });
     progress.end(`ingest: ${count(s.cases, 'case')}`);
     return sweBenchLines(s, o.out);

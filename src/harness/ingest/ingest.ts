@@ -10,7 +10,7 @@ import { admissibleEntries, type Decoded, learnVersions, RUN, stateFiles, textsO
 import type { Commit, SkipReason, TreeEntry } from './ingest-types.js';
 import { caseName, ingestPolicy, sortedKeys, taskText } from './ingested-corpus.js';
 import { loadGrammars } from './outline.js';
-import { buildPool } from './pool.js';
+import { buildPool, type Observer } from './pool.js';
 import { neededAtParent, selectCases } from './select.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
 import { makeFilter } from './tree-files.js';
@@ -33,6 +33,8 @@ export interface IngestOptions {
   readonly name?: string | undefined;
   /** Hears each phase's progress. */
   readonly progress?: (phase: string, done: number, total: number) => void;
+  /** Sees each case's files and their relevance features (scripts/fit-relevance.mjs fits the model on them). */
+  readonly observe?: Observer | undefined;
 }
 
 export interface IngestSummary {
@@ -164,9 +166,11 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
       const task = taskText(commit);
       const state = stateFiles(plan.entries, texts, skips);
       known.nextState();
+      const pooled = poolFiles(task, state, known, (p) => last.lastChangeBefore(p, index));
+      options.observe?.(kase, pooled);
       const pool = buildPool({
         task,
-        files: poolFiles(task, state, known, (p) => last.lastChangeBefore(p, index)),
+        files: pooled,
         scope: name,
         at: parent.slice(0, 12),
         tokenizer: known.tokenizer,

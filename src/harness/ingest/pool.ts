@@ -23,7 +23,7 @@ import { countTokens } from '../corpus/index.js';
 import type { Tokenizer } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
 import type { PathClass } from './ingest-types.js';
-import { FORM_RELEVANCE } from './relevance-score.js';
+import { rounded } from './relevance-model.js';
 
 /** A file of the state, read and classified; its outline and last change found by the caller. */
 export interface PoolFile {
@@ -35,11 +35,16 @@ export interface PoolFile {
   readonly outline: string | null;
   /** Unix seconds of the file's last change before this state, null when unknown. */
   readonly lastChange: number | null;
-  /** [0, 1], relevance.ts. */
+  /** The chance, in [0, 1], that the task needs the file (relevance-model.ts). */
   readonly relevance: number;
+  /** The signals that chance was computed from (relevance-features.ts), for fitting the model. */
+  readonly features?: Float64Array;
   /** The task names the file's path. */
   readonly named: boolean;
 }
+
+/** What sees each case's pool files as they are built (scripts/fit-relevance.mjs). */
+export type Observer = (caseName: string, files: readonly PoolFile[]) => void;
 
 export interface PoolSpec {
   readonly task: string;
@@ -208,7 +213,13 @@ function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
   const fresh =
     f.lastChange === null ? `as at ${spec.at}` : `as at ${spec.at}; last changed ${ISO_DAY(f.lastChange)}`;
   const withheld = f.cls.generated ? 'generated file' : f.cls.vendored ? 'vendored file' : null;
-  return texts.map(([form, content]) =>
+  const count = (form: Form, content: string): number =>
+    spec.tokens === undefined
+      ? countTokens(spec.tokenizer ?? 'o200k', content)
+      : spec.tokens(`${key}:${form}`, content);
+  const tokens = texts.map(([form, content]) => count(form, content));
+  const full = Math.max(1, tokens[0] as number);
+  return texts.map(([form, content], i) =>
     candidate(
       {
         candidate_id: formId(f.path, form),
@@ -224,16 +235,22 @@ function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
         freshness_reason: fresh,
         authority_eligible: withheld === null,
         authority_reason: withheld ?? 'tracked file',
-        relevance: Math.round(f.relevance * FORM_RELEVANCE[form] * 100) / 100,
+        relevance: rounded(f.relevance * formShare(tokens[i] as number, full)),
         is_default_form: form === 'full',
       },
       spec,
-      spec.tokens === undefined
-        ? countTokens(spec.tokenizer ?? 'o200k', content)
-        : spec.tokens(`${key}:${form}`, content),
+      tokens[i] as number,
     ),
   );
 }
+
+/**
+ * What a form earns of its file's chance: the share of the full text's tokens it carries (1 for
+ * the full text). The compiler's objective is then the expected share of the needed files' text a
+ * bundle holds, and every form of a file earns the same per token: an outline fills room where
+ * the full text does not fit, and a list of paths earns next to nothing.
+ */
+export const formShare = (tokens: number, fullTokens: number): number => Math.min(1, tokens / fullTokens);
 
 /** The pool: the task first, then each file's forms, files in path order. */
 export function buildPool(spec: PoolSpec): ContextCandidate[] {

@@ -1,7 +1,7 @@
 /**
- * Relevance of a repository's files to a task, the same for every strategy: BM25 of the task
- * text against each file (minisearch), normalised to [0, 1] by the case's best score, plus boosts
- * for the paths and identifiers the task names. docs/real-data.md states the formula.
+ * The textual signals of a file's relevance to a task: BM25 of the task text against each file
+ * (minisearch), normalised to [0, 1] by the case's best score, and the paths and identifiers the
+ * task names. relevance-features.ts turns them into features and relevance-model.ts into a chance.
  *
  * One index serves a whole ingest: its documents are blobs (file versions), added once each however
  * many cases hold them, and each case searches only the blobs of its own tree. BM25's document
@@ -66,27 +66,6 @@ export function pathNamer(task: string): (path: string) => boolean {
     return words.has(path) || (base.includes('.') && words.has(base));
   };
 }
-
-/** The weights of the formula, named once for the module and the docs. */
-export const RELEVANCE_WEIGHTS = {
-  /** Of the normalised BM25 score. */
-  bm25: 0.7,
-  /** When the task names the file's path or file name. */
-  path: 0.3,
-  /** Per identifier the task names that the file declares (its outline), at most `identifiersMax`. */
-  identifier: 0.05,
-  identifiersMax: 4,
-  /** When the file imports, or is imported by, a file whose path the task names. */
-  neighbour: 0.1,
-} as const;
-
-/**
- * A form's share of its file's relevance. Every form of a content earns the same in the compiler's
- * objective, so with one relevance for all three the cheapest form always wins and a bundle would
- * be a list of paths; a reference or an outline carries less of the file than its full text, and
- * says so here.
- */
-export const FORM_RELEVANCE = { full: 1, outline: 0.75, reference: 0.5 } as const;
 
 export interface Document {
   /** A blob id: one document per file version. */
@@ -208,24 +187,4 @@ export class RelevanceIndex {
         out.set(this.blobs[d] as string, ((sum[d] as number) * (matched[d] as number)) / best);
     return out;
   }
-}
-
-/**
- * A file's relevance: the weighted BM25 score and the path, identifier and neighbour boosts,
- * capped at 1 and rounded to two places (candidates carry relevance as data; two places keep the
- * pool's bytes stable across floating-point noise).
- */
-export function relevanceOf(
-  bm25: number,
-  pathNamed: boolean,
-  identifiersDeclared: number,
-  neighbour: boolean,
-): number {
-  const w = RELEVANCE_WEIGHTS;
-  const raw =
-    w.bm25 * bm25 +
-    (pathNamed ? w.path : 0) +
-    w.identifier * Math.min(identifiersDeclared, w.identifiersMax) +
-    (neighbour ? w.neighbour : 0);
-  return Math.round(Math.min(1, raw) * 100) / 100;
 }

@@ -11,7 +11,9 @@ import { goModuleOf, resolveImport } from './imports.js';
 import type { Language, PathClass, SkipReason } from './ingest-types.js';
 import type { Grammars } from './outline.js';
 import { type FormTexts, formTexts, type PoolFile } from './pool.js';
-import { namedIdentifiers, pathNamer, RelevanceIndex, relevanceOf } from './relevance-score.js';
+import { featuresOf, TaskSignals } from './relevance-features.js';
+import { chanceOf } from './relevance-model.js';
+import { RelevanceIndex } from './relevance-score.js';
 
 /** What a file version yields, whatever its path: kept for the whole ingest. */
 interface Facts {
@@ -192,8 +194,9 @@ function neighbours(
 }
 
 /**
- * The state's files as pool files: relevance from the index's BM25 over this state's blobs, the
- * path and identifier boosts, and the import neighbour boost; outlines from the facts.
+ * The state's files as pool files: relevance is the model's chance that the task needs the file
+ * (relevance-model.ts), from the signals of relevance-features.ts (the index's BM25 over this
+ * state's blobs among them); outlines from the facts.
  */
 export function poolFiles(
   task: string,
@@ -205,23 +208,32 @@ export function poolFiles(
   const facts = new Map(files.map((f) => [f.path, known.learn(f)]));
   // Given when the caller scored the state before letting the index go.
   const bm25 = scores ?? known.index.scores(task, new Set(files.map((f) => f.blob)));
-  const namesPath = pathNamer(task);
-  const named = new Set(files.filter((f) => namesPath(f.path)).map((f) => f.path));
-  const identifiers = namedIdentifiers(task);
-  const near = neighbours(files, facts);
+  const signals = new TaskSignals(task);
+  const features = featuresOf(
+    signals,
+    files.map((f) => ({
+      path: f.path,
+      blob: f.blob,
+      size: f.text.length,
+      test: f.cls.test,
+      source: f.cls.source,
+      declared: (facts.get(f.path) as Facts).declared,
+    })),
+    bm25,
+    neighbours(files, facts),
+  );
   return files.map((f) => {
-    const own = facts.get(f.path) as Facts;
-    const declared = [...identifiers].filter((id) => own.declared.includes(`\n${id}\n`)).length;
-    const neighbour = [...(near.get(f.path) ?? [])].some((n) => named.has(n));
+    const x = features.get(f.path) as Float64Array;
     return {
       path: f.path,
       blob: f.blob,
       text: f.text,
       cls: f.cls,
-      outline: own.outline,
+      outline: (facts.get(f.path) as Facts).outline,
       lastChange: lastChange(f.path),
-      relevance: relevanceOf(bm25.get(f.blob) ?? 0, named.has(f.path), declared, neighbour),
-      named: named.has(f.path),
+      relevance: chanceOf(x),
+      features: x,
+      named: signals.fileNameNamed(f.path),
     };
   });
 }

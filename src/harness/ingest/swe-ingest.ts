@@ -17,7 +17,7 @@ import { admissibleEntries, type Decoded, learnVersions, stateFiles, textsOf } f
 import type { TreeEntry } from './ingest-types.js';
 import { ingestPolicy, sortedKeys } from './ingested-corpus.js';
 import { type Grammars, loadGrammars } from './outline.js';
-import { buildPool } from './pool.js';
+import { buildPool, type Observer } from './pool.js';
 import { BlobFacts, CaseSkips, poolFiles, type SkipCounts, Skips } from './state.js';
 import {
   byInstanceId,
@@ -36,6 +36,8 @@ export interface SweBenchOptions extends InstanceFilter {
   /** Files larger than this many bytes are skipped. */
   readonly maxBytes: number;
   readonly progress?: (phase: string, done: number, total: number) => void;
+  /** Sees each case's files and their relevance features, by instance id. */
+  readonly observe?: Observer | undefined;
 }
 
 export interface SweBenchSummary {
@@ -138,9 +140,11 @@ async function ingestRepository(
     const state = stateFiles(plan.entries, texts, plan.skips);
     known.nextState();
     const task = instance.problem_statement;
+    const pooled = poolFiles(task, state, known, () => null, scores[k]);
+    options.observe?.(instance.instance_id, pooled);
     const pool = buildPool({
       task,
-      files: poolFiles(task, state, known, () => null, scores[k]),
+      files: pooled,
       scope: name,
       at,
       tokenizer: options.tokenizer,

@@ -18,6 +18,7 @@ import {
   statsByStrategy,
   strategiesOf,
 } from '../metrics/index.js';
+import { heldOut, SPLIT_VIEWS } from '../relevance-split.js';
 import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { candidate, type FindingsRun, fail, rateOf, TemplateError } from './findings-parts.js';
@@ -77,13 +78,33 @@ function select(run: FindingsRun, kase: string, budget: string, strategy: string
   return rows.length > 0 ? rows : fail('names no compilation of the run');
 }
 
-const FIGURE = /^(?:([\w.-]+):)?([\w*-]+)\/([\w*-]+)\/([\w*+-]+)\.(\w+)$/;
+const FIGURE = /^(?:([\w.@-]+):)?([\w*-]+)\/([\w*-]+)\/([\w*+-]+)\.(\w+)$/;
 
 /** The run a placeholder names, or the document's own when it names none. */
-const runNamed = (runs: Runs, name: string | undefined): FindingsRun =>
-  name === undefined
-    ? runs.main
-    : (runs.named.get(name) ?? fail(`names no run "${name}" (runs: ${[...runs.named.keys()].join(', ')})`));
+function runNamed(runs: Runs, name: string | undefined): FindingsRun {
+  if (name === undefined) return runs.main;
+  const [base, view] = name.split('@') as [string, string | undefined];
+  const run =
+    runs.named.get(base) ?? fail(`names no run "${base}" (runs: ${[...runs.named.keys()].join(', ')})`);
+  if (view === undefined) return run;
+  if (!Object.hasOwn(SPLIT_VIEWS, view))
+    fail(`names no view "${view}" of a run (${Object.keys(SPLIT_VIEWS).join(', ')})`);
+  const held = SPLIT_VIEWS[view as keyof typeof SPLIT_VIEWS];
+  // The rows of that half; the rest read through, not spread: spreading would read a SWE-bench
+  // run's gigabytes of compilations and its corpus, which the getters read only when asked.
+  return {
+    rows: run.rows.filter((r) => heldOut(r.case) === held),
+    get compilations() {
+      return run.compilations;
+    },
+    get purposes() {
+      return run.purposes;
+    },
+    get candidates() {
+      return run.candidates;
+    },
+  };
+}
 
 function figureOf(runs: Runs, spec: string): string {
   const m = FIGURE.exec(spec) ?? fail('is not [RUN:]CASE/BUDGET/STRATEGY.metric');

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { goModuleOf } from '../../../src/harness/ingest/imports.js';
 import { firstDocLine } from '../../../src/harness/ingest/pool.js';
+import { TaskSignals } from '../../../src/harness/ingest/relevance-features.js';
 import { pathNamer } from '../../../src/harness/ingest/relevance-score.js';
 
 const RUN = 2_000_000;
@@ -30,5 +31,20 @@ describe('texts built to make a regular expression backtrack', () => {
     const names = pathNamer(`see ${'.'.repeat(RUN)}x and util.ts${'.'.repeat(RUN)}`);
     expect(names('src/util.ts')).toBe(true);
     expect(names('src/x')).toBe(false);
+  });
+
+  it('a task of millions of word characters, slashes, dots and opening brackets: every signal read', () => {
+    for (const run of [
+      'a'.repeat(RUN),
+      `${'a/'.repeat(RUN / 2)}b.py`,
+      `${'a.'.repeat(RUN / 2)}b`,
+      '('.repeat(RUN),
+      `${'a'.repeat(RUN)}(`,
+    ]) {
+      const task = new TaskSignals(`fix pkg/mod.py and pkg.mod ${run} test_mod(\`x_y\`)`);
+      expect(task.pathNamed('pkg/mod.py')).toBe(true);
+      expect(task.moduleNamed('pkg/mod.py')).toBe(true);
+      expect(task.subjectNamed('pkg/mod.py')).toBe(true);
+    }
   });
 });

@@ -1,0 +1,238 @@
+/**
+ * What a person reads off an issue to find the files it needs, as numbers: the signals the
+ * relevance model (relevance-model.ts) weighs. Each is cheap, each is computed the same way for a
+ * commit's message, a SWE-bench problem statement and a `pack` task, and none reads the ledger.
+ *
+ * The task is read once (`TaskSignals`), by splitting, never by a regular expression that could
+ * backtrack: a task is anybody's to write, and a word of a million dots must cost a million steps.
+ */
+import { namedIdentifiers, pathNamer } from './relevance-score.js';
+
+/** The features, in the order of the model's weights. docs/real-data.md says what each means. */
+export const FEATURES = [
+  'bm25',
+  'bm25_log_rank',
+  'path_named',
+  'file_name_named',
+  'stem_named',
+  'module_named',
+  'frame_named',
+  'identifiers_declared',
+  'import_neighbour',
+  'test_subject_named',
+  'test_file',
+  'source_file',
+  'log_size',
+] as const;
+export type Feature = (typeof FEATURES)[number];
+
+/** Path segments a frame keeps, from its end: a path deeper than this names no file more surely. */
+const FRAME_SEGMENTS = 12;
+/** Longer words are not paths nor names; read no further into them. */
+const LONGEST_WORD = 1_000;
+/** A stem shorter than this (`io`, `os`, `api`) names too many things to count. */
+const SHORTEST_STEM = 4;
+/** Files that stand for their folder, by stem and extension: the folder names the module. */
+const FOLDER_FILES = /^(?:__init__\.pyi?|index\.[cm]?[jt]sx?|mod\.rs)$/;
+
+const lastSegment = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+
+/** The file's stem: its name without its extension, or its folder's name for `__init__.py`, `index.ts` and kin. */
+export function stemOf(p: string): string {
+  const base = lastSegment(p);
+  const dot = base.indexOf('.', 1);
+  const stem = dot < 0 ? base : base.slice(0, dot);
+  const folder = p.slice(0, Math.max(0, p.lastIndexOf('/')));
+  return FOLDER_FILES.test(base) && folder !== '' ? lastSegment(folder) : stem;
+}
+
+/** What a test file's name says it tests: `test_card.py`, `card_test.go`, `card.test.ts`, `TestCard.java` give `card`. */
+export function testSubject(stem: string): string {
+  const s = stem.toLowerCase();
+  if (s.startsWith('test_')) return s.slice(5);
+  if (s.endsWith('_test')) return s.slice(0, -5);
+  if (s.startsWith('test') && s.length > 4 && /[A-Z]/.test(stem.charAt(4))) return s.slice(4);
+  return s;
+}
+
+/**
+ * The module paths a file answers to, as `a/b/c`: its path without the extension (the folder's
+ * for `__init__.py`, `index.ts`, `mod.rs`), and again without a leading `src/` or `lib/`.
+ */
+function modulePaths(p: string): string[] {
+  const base = lastSegment(p);
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return [];
+  const m = FOLDER_FILES.test(base)
+    ? p.slice(0, Math.max(0, p.length - base.length - 1))
+    : p.slice(0, p.length - (base.length - dot));
+  const out = [m];
+  for (const root of ['src/', 'lib/']) if (m.startsWith(root)) out.push(m.slice(root.length));
+  return out.filter((x) => x.includes('/'));
+}
+
+const WORD_CHAR = /\w/;
+
+/** The run of word characters that ends `s`, found from the end (a regular expression anchored at `$` retries each start). */
+function trailingWord(s: string): string {
+  let i = s.length;
+  while (i > 0 && WORD_CHAR.test(s.charAt(i - 1))) i--;
+  return s.slice(i);
+}
+
+const IDENTIFIER_PART = /^[A-Za-z_]\w*$/;
+
+/** The task, read once for every file of its state. */
+export class TaskSignals {
+  /** Whether the task names the file's whole path, or its file name (relevance-score.ts). */
+  private readonly names: (p: string) => boolean;
+  private readonly words = new Set<string>();
+  /** Every path the task writes, and each of its tails at a `/`: a traceback's frames. */
+  private readonly frameTails = new Set<string>();
+  /** Dotted names the task writes and their prefixes of two parts or more, as `a/b`. */
+  private readonly modules = new Set<string>();
+  /** Words of the task, lower-cased, with their parts at `_`: what a stem is sought among. */
+  private readonly lower = new Set<string>();
+  /** Identifiers the task names as code: code-shaped words, words in backticks, calls, dotted tails. */
+  readonly identifiers = new Set<string>();
+  /** Subjects of the tests the task names (`test_card` gives `card`). */
+  private readonly subjects = new Set<string>();
+
+  constructor(task: string) {
+    this.names = pathNamer(task);
+    for (const id of namedIdentifiers(task)) this.identifiers.add(id);
+    for (const raw of task.split(/[\s`'"()[\]{},;:<>=|!?*]+/)) {
+      if (raw === '' || raw.length > LONGEST_WORD) continue;
+      const word = raw.replace(/\\/g, '/');
+      this.words.add(word);
+      if (word.includes('/')) this.addFrame(word);
+      else if (word.includes('.')) this.addDotted(word);
+    }
+    for (const w of task.split(/\W+/)) {
+      if (w.length < 3 || w.length > LONGEST_WORD) continue;
+      const l = w.toLowerCase();
+      this.lower.add(l);
+      for (const part of l.split('_')) if (part.length >= SHORTEST_STEM) this.lower.add(part);
+      const subject = testSubject(w);
+      if (subject !== l && subject.length >= 3) this.subjects.add(subject);
+    }
+    const ticked = task.split('`');
+    for (let k = 1; k < ticked.length; k += 2)
+      for (const w of (ticked[k] as string).slice(0, LONGEST_WORD).split(/\W+/))
+        if (w.length >= 3 && IDENTIFIER_PART.test(w)) this.identifiers.add(w);
+    const calls = task.split('(');
+    for (let k = 0; k < calls.length - 1; k++) {
+      const w = trailingWord((calls[k] as string).slice(-LONGEST_WORD));
+      if (w.length >= 3 && IDENTIFIER_PART.test(w)) this.identifiers.add(w);
+    }
+  }
+
+  private addFrame(word: string): void {
+    const parts = word.split('/').filter((s) => s !== '' && s !== '.');
+    const kept = parts.slice(-FRAME_SEGMENTS);
+    for (let i = 0; i < kept.length; i++) this.frameTails.add(kept.slice(i).join('/'));
+  }
+
+  private addDotted(word: string): void {
+    const parts = word.split('.').slice(0, FRAME_SEGMENTS);
+    if (parts.length < 2) return;
+    for (let i = 0; i < parts.length; i++) {
+      if (!IDENTIFIER_PART.test(parts[i] as string)) return;
+      if (i >= 1) this.modules.add(parts.slice(0, i + 1).join('/'));
+      if (i === parts.length - 1) this.identifiers.add(parts[i] as string);
+    }
+  }
+
+  pathNamed(p: string): boolean {
+    return this.words.has(p);
+  }
+
+  fileNameNamed(p: string): boolean {
+    return this.names(p);
+  }
+
+  /** A frame: a longer path the task writes ends with this one (`.../site-packages/pkg/mod.py`). */
+  frameNamed(p: string): boolean {
+    return this.frameTails.has(p) && !this.words.has(p);
+  }
+
+  moduleNamed(p: string): boolean {
+    return modulePaths(p).some((m) => this.modules.has(m));
+  }
+
+  stemNamed(p: string): boolean {
+    const stem = stemOf(p).toLowerCase();
+    return stem.length >= SHORTEST_STEM && this.lower.has(stem);
+  }
+
+  /** The file is what a test the task names tests (by the test's file or its function's name). */
+  subjectNamed(p: string): boolean {
+    return this.subjects.has(stemOf(p).toLowerCase());
+  }
+
+  /** Whether the task points at the file itself: its path, its name, a frame or its module. */
+  pointsAt(p: string): boolean {
+    return this.pathNamed(p) || this.fileNameNamed(p) || this.frameNamed(p) || this.moduleNamed(p);
+  }
+
+  /** A test file the task points at makes its subject named too. */
+  addTestSubject(p: string): void {
+    this.subjects.add(testSubject(stemOf(p)));
+  }
+}
+
+/** What `featuresOf` reads of a file. */
+export interface FeatureFile {
+  readonly path: string;
+  readonly blob: string;
+  /** Characters of its text. */
+  readonly size: number;
+  readonly test: boolean;
+  readonly source: boolean;
+  /** Identifiers its outline declares, each between line breaks (state.ts). */
+  readonly declared: string;
+}
+
+/**
+ * Each file's features, in FEATURES order, for one task: `bm25` the normalised scores by blob,
+ * `near` each path's import neighbours.
+ */
+export function featuresOf(
+  task: TaskSignals,
+  files: readonly FeatureFile[],
+  bm25: ReadonlyMap<string, number>,
+  near: ReadonlyMap<string, ReadonlySet<string>>,
+): Map<string, Float64Array> {
+  const pointed = new Set(files.filter((f) => task.pointsAt(f.path)).map((f) => f.path));
+  for (const f of files) if (f.test && pointed.has(f.path)) task.addTestSubject(f.path);
+  const scores = [...new Set(files.map((f) => bm25.get(f.blob) ?? 0))].filter((s) => s > 0);
+  scores.sort((a, b) => b - a);
+  const rankOf = new Map(scores.map((s, i) => [s, i + 1]));
+  const out = new Map<string, Float64Array>();
+  for (const f of files) {
+    const score = bm25.get(f.blob) ?? 0;
+    let declared = 0;
+    if (task.identifiers.size > 0)
+      for (const id of f.declared.split('\n')) if (id !== '' && task.identifiers.has(id)) declared++;
+    const x: Record<Feature, number> = {
+      bm25: score,
+      bm25_log_rank: Math.log(rankOf.get(score) ?? scores.length + 1),
+      path_named: task.pathNamed(f.path) ? 1 : 0,
+      file_name_named: task.fileNameNamed(f.path) ? 1 : 0,
+      stem_named: task.stemNamed(f.path) ? 1 : 0,
+      module_named: task.moduleNamed(f.path) ? 1 : 0,
+      frame_named: task.frameNamed(f.path) ? 1 : 0,
+      identifiers_declared: Math.log1p(declared),
+      import_neighbour: [...(near.get(f.path) ?? [])].some((n) => pointed.has(n)) ? 1 : 0,
+      test_subject_named: !f.test && task.subjectNamed(f.path) ? 1 : 0,
+      test_file: f.test ? 1 : 0,
+      source_file: f.source && !f.test ? 1 : 0,
+      log_size: Math.log1p(f.size),
+    };
+    out.set(
+      f.path,
+      Float64Array.from(FEATURES, (k) => x[k]),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+/**
+ * The compilers on an ingested repository, whose relevance is the model's chance that a file is
+ * needed: no budget is left more than half empty while a file the commit changed is out and a
+ * form of it would fit, and what a form earns is its file's chance times the share of the text
+ * it carries, so that the full text of a file is never outranked by its own path.
+ */
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ContextCandidate } from '../../src/compiler/index.js';
+import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
+import { ingest } from '../../src/harness/ingest/ingest.js';
+import { compileAwaited } from '../../src/harness/study/index.js';
+import type { Corpus, StrategyInput, WaitingStrategy } from '../../src/harness/types.js';
+import { BUDGETS } from '../../src/harness/vocabulary.js';
+import compiler from '../../strategies/compiler.js';
+import compilerV2 from '../../strategies/compiler-v2.js';
+import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
+import { tempDir } from '../helpers/temp.js';
+
+const tmp = tempDir('compiler-ingested');
+let corpus: Corpus;
+beforeAll(async () => {
+  const repo = path.join(tmp, 'repo');
+  makeProject(repo);
+  const out = path.join(tmp, 'corpus');
+  // Budgets from a tenth of the pool to most of it, where a floor would leave room empty.
+  await ingest(repo, out, { commits: 50, budgets: [300, 1000, 3000], seed: 'floor', maxBytes: MAX_BYTES });
+  corpus = loadCorpus(out);
+}, 120_000);
+
+const inputs = (): [string, string, StrategyInput][] =>
+  corpus.cases.flatMap((c) =>
+    BUDGETS.map((b): [string, string, StrategyInput] => [
+      c.name,
+      b,
+      { request: requestAt(c, b), candidates: c.candidates, policy: corpus.policy, budget: c.budgets[b] },
+    ]),
+  );
+
+const mustFiles = (name: string): string[] => {
+  const truth = corpus.cases.find((c) => c.name === name)?.truth;
+  return Object.entries(truth?.identity_truth ?? {})
+    .filter(([, t]) => t.eval_class === 'must')
+    .map(([p]) => p);
+};
+
+describe.each([compiler, compilerV2] as WaitingStrategy[])('$name on an ingested history', (s) => {
+  it('leaves no budget more than half empty while a needed file is out and would fit', async () => {
+    let cells = 0;
+    for (const [name, budget, input] of inputs()) {
+      const out = await compileAwaited(s, input);
+      if (out.outcome !== 'bundle') continue;
+      cells++;
+      const slack = input.budget - out.renderedTokens;
+      const held = new Set(
+        out.admitted.map((id) => input.candidates.find((c) => c.candidate_id === id)?.content_identity),
+      );
+      const fitting = mustFiles(name).filter(
+        (p) =>
+          !held.has(p) &&
+          input.candidates.some((c) => c.content_identity === p && c.token_count + 20 <= slack),
+      );
+      if (slack > input.budget / 2)
+        expect(fitting, `${name} ${budget}: ${slack} of ${input.budget} empty`).toEqual([]);
+    }
+    expect(cells).toBeGreaterThan(corpus.cases.length);
+  });
+});
+
+describe('what a form earns', () => {
+  it("the full text earns the file's chance; a shorter form the share of its tokens; the policy has no floor", () => {
+    expect(corpus.policy.min_discretionary_relevance).toBe(0);
+    const byFile = new Map<string, ContextCandidate[]>();
+    for (const k of corpus.cases)
+      for (const c of k.candidates.filter((x) => x.source_kind === 'repository')) {
+        const key = `${k.name} ${c.content_identity}`;
+        byFile.set(key, [...(byFile.get(key) ?? []), c]);
+      }
+    let shorter = 0;
+    for (const forms of byFile.values()) {
+      const full = forms.find((f) => f.representation_id === 'full') as ContextCandidate;
+      expect(full.relevance).toBeGreaterThan(0);
+      expect(full.relevance).toBeLessThan(1);
+      for (const f of forms.filter((x) => x !== full)) {
+        shorter++;
+        const share = f.token_count / full.token_count;
+        expect(f.relevance / full.relevance).toBeCloseTo(Math.min(1, share), 2);
+        expect(f.relevance / f.token_count).toBeLessThanOrEqual((full.relevance / full.token_count) * 1.01);
+      }
+    }
+    expect(shorter).toBeGreaterThan(10);
+  });
+});
