@@ -12,6 +12,7 @@ import { ctxbench, root } from './cli.mjs';
 const { SELF_CORPUS, selfCorpusArgs } = await import(
   pathToFileURL(path.join(root, 'dist/src/harness/vocabulary.js')).href
 );
+const { corpusDigest } = await import(pathToFileURL(path.join(root, 'dist/src/harness/runfolder/index.js')).href);
 
 const corpus = `runs/corpora/${SELF_CORPUS.name}`;
 const run = `runs/${SELF_CORPUS.name}`;
@@ -22,5 +23,10 @@ ctxbench('report', run, '--out', `reports/${SELF_CORPUS.name}`);
 fs.copyFileSync(
   path.join(root, run, 'rows.jsonl'),
   path.join(root, 'reports', SELF_CORPUS.name, 'rows.jsonl'),
+);
+// What a test ingests again and compares, where the clone holds the history.
+fs.writeFileSync(
+  path.join(root, 'reports', SELF_CORPUS.name, 'corpus.json'),
+  `${JSON.stringify({ until: SELF_CORPUS.until, digest: corpusDigest(path.join(root, corpus)) }, null, 2)}\n`,
 );
 ctxbench('findings', run, '--template', 'docs/real-data.template.md', '--out', 'docs/real-data.md');

@@ -561,7 +561,15 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
   },
   'test/harness/report/real-data.test.ts': {
     folders: ['harness/ingest', 'harness/runfolder'],
-    why: "the page's stated weights against ingest's, and reports derived with the committed prefix figures",
+    why: "the page's stated model against the committed one, and reports derived with the committed prefix figures",
+  },
+  'test/strategies/compiler-ingested.test.ts': {
+    folders: ['harness/ingest'],
+    why: "the compilers on a pool ingest builds in this thread, and the policy's floor against the committed model's",
+  },
+  'test/strategies/exact-held-levels.test.ts': {
+    folders: ['harness/kit'],
+    why: "the integer program's levels with the solver made to say infeasible",
   },
   'test/strategies/exact-ilp.test.ts': {
     folders: ['harness/kit'],

@@ -66,7 +66,7 @@ interface JsonItem {
 /** The left-out lines of stderr: path and decision. */
 const leftOut = (stderr: string): Map<string, string> =>
   new Map(
-    [...stderr.matchAll(/^ {2}(\S+) \(relevance [\d.]+\): ([A-Z_]+)(?::|$)/gm)].map((m) => [
+    [...stderr.matchAll(/^ {2}(\S+) \(chance <?[\d.]+%\): ([A-Z_]+)(?::|$)/gm)].map((m) => [
       m[1] as string,
       m[2] as string,
     ]),

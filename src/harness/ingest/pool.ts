@@ -11,12 +11,14 @@
  *   the caller names.
  * - requirement: the task MANDATORY; a file the caller requires REQUIRED; a file whose path the
  *   task names PREFERRED; every other file DISCRETIONARY.
+ * - relevance: the chance that the task needs the file (relevance-model.ts), times the share of
+ *   the full text's tokens the form carries.
  * - gates: scope is the repository (every file in scope); freshness is true for every file, since
  *   a tree is its own present, and the reason carries the file's last change; authority is
  *   withheld from generated and vendored paths.
  * - no `depends_on` between files: a dependency binds one form of another file, and with one form
  *   per content that would forbid the other file in full beside this one, the very bundle a task
- *   touching both needs. The import graph raises relevance instead (relevance.ts, `neighbour`).
+ *   touching both needs. The import graph is a signal of relevance instead (relevance-features.ts).
  */
 import { type ContextCandidate, SCHEMA } from '../../compiler/index.js';
 import { countTokens } from '../corpus/index.js';

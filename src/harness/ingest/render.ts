@@ -139,9 +139,13 @@ interface Entry {
   readonly reason_detail?: string;
 }
 
+/** A chance as a person reads it: a percentage to two significant digits, or under 0.01%. */
+const chanceText = (p: number): string => (p < 0.0001 ? '<0.01%' : `${Number((100 * p).toPrecision(2))}%`);
+
 /**
  * The files of the pool with no form admitted, most relevant first (ties by path), each with the
- * decision on its default form: `path (relevance r): DECISION: detail`. At most `limit` lines,
+ * decision on its default form: `path (chance 1.2%): DECISION: detail`, the chance that the task
+ * needs the file (its full text's relevance, relevance-model.ts). At most `limit` lines,
  * then how many more.
  */
 export function leftOut(
@@ -163,7 +167,7 @@ export function leftOut(
     const e = byId.get(c.candidate_id);
     const why =
       e === undefined ? 'no trace entry' : `${e.decision}${e.reason_detail ? `: ${e.reason_detail}` : ''}`;
-    return `${shownPath(c.content_identity)} (relevance ${c.relevance}): ${why}`;
+    return `${shownPath(c.content_identity)} (chance ${chanceText(c.relevance)}): ${why}`;
   });
   if (out.length > limit) lines.push(`... and ${out.length - limit} more files, less relevant`);
   return lines;

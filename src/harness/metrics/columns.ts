@@ -43,6 +43,9 @@ export const COLUMNS = {
   first_rank: { label: 'first must rank (median)', kind: 'count', range: count },
   file_precision: { label: 'file precision', kind: 'score', range: fraction },
   mean_tokens: { label: 'tokens (mean)', kind: 'mean', range: nonNegative },
+  expected_held: { label: 'needed files expected held', kind: 'mean', range: nonNegative },
+  held_full_text: { label: 'needed files held, full text', kind: 'count', range: count },
+  held_any_form: { label: 'needed files held, any form', kind: 'count', range: count },
 
   // A strategy against the oracle (stats.ts, oracleGap): the strategy minus the oracle in tokens,
   // the oracle minus the strategy in recall.

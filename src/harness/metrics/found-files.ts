@@ -43,6 +43,16 @@ export interface LocalizationFigures {
   readonly refusals: number;
   /** Cells where a bundle is expected: what Avg, All and Any are over. */
   readonly expected: number;
+  /**
+   * Over those cells, the relevance the bundles earn (the audit's objective, a refusal 0): where
+   * relevance is the chance that a file is needed times the share of its text a form holds, the
+   * needed files' text the bundles should hold, to set beside what they held (`held_full_text`,
+   * `held_any_form`).
+   */
+  readonly expected_held: number | null;
+  /** Needed files the bundles held in full text, and in any form, over the same cells. */
+  readonly held_full_text: number;
+  readonly held_any_form: number;
 }
 
 /** Must files the row's bundle holds: recall times the must total, rounded (both are exact counts). */
@@ -86,5 +96,18 @@ export function localizationOf(rows: readonly Row[]): LocalizationFigures {
     mean_tokens: mean(bundles.map((r) => r.rendered_tokens)),
     refusals: scored.filter((r) => !r.success).length,
     expected: feasible.length,
+    expected_held: feasible.some((r) => r.success && r.audit === null)
+      ? null
+      : feasible.reduce(
+          (s, r) =>
+            s + (r.success && r.audit ? r.audit.objective.preferred + r.audit.objective.discretionary : 0),
+          0,
+        ),
+    held_full_text: feasible.reduce(
+      (s, r) =>
+        s + (r.success ? Math.round((r.measures?.must_sufficient_recall ?? 0) * (r.must_total ?? 0)) : 0),
+      0,
+    ),
+    held_any_form: feasible.reduce((s, r) => s + (r.success ? mustHeld(r) : 0), 0),
   };
 }

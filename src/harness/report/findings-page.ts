@@ -18,10 +18,9 @@ import {
   statsByStrategy,
   strategiesOf,
 } from '../metrics/index.js';
-import { heldOut, SPLIT_VIEWS } from '../relevance-split.js';
 import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { candidate, type FindingsRun, fail, rateOf, TemplateError } from './findings-parts.js';
+import { candidate, type FindingsRun, fail, rateOf, splitView, TemplateError } from './findings-parts.js';
 import { strategyTable } from './headline.js';
 import { foundFigure, localizationTables } from './localization.js';
 import { markdownTable, renderTable, shownCells, type Table } from './table.js';
@@ -86,24 +85,7 @@ function runNamed(runs: Runs, name: string | undefined): FindingsRun {
   const [base, view] = name.split('@') as [string, string | undefined];
   const run =
     runs.named.get(base) ?? fail(`names no run "${base}" (runs: ${[...runs.named.keys()].join(', ')})`);
-  if (view === undefined) return run;
-  if (!Object.hasOwn(SPLIT_VIEWS, view))
-    fail(`names no view "${view}" of a run (${Object.keys(SPLIT_VIEWS).join(', ')})`);
-  const held = SPLIT_VIEWS[view as keyof typeof SPLIT_VIEWS];
-  // The rows of that half; the rest read through, not spread: spreading would read a SWE-bench
-  // run's gigabytes of compilations and its corpus, which the getters read only when asked.
-  return {
-    rows: run.rows.filter((r) => heldOut(r.case) === held),
-    get compilations() {
-      return run.compilations;
-    },
-    get purposes() {
-      return run.purposes;
-    },
-    get candidates() {
-      return run.candidates;
-    },
-  };
+  return view === undefined ? run : splitView(run, view);
 }
 
 function figureOf(runs: Runs, spec: string): string {

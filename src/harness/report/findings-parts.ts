@@ -5,6 +5,7 @@
 import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
 import { figure, int } from '../format.js';
 import { FIGURES, rateOf as figureRate, strategyStats } from '../metrics/index.js';
+import { heldOut, SPLIT_VIEWS } from '../relevance-split.js';
 import type { CompilationLine, Row } from '../types.js';
 
 export interface FindingsRun {
@@ -54,4 +55,27 @@ export function rateOf(rows: readonly Row[], name: string): string {
   const f = catalogue.get(name) ?? fail(`no figure "${name}" in the metric catalogue`);
   const w = figureRate(f, strategyStats(rows)) ?? fail(`${name} is not a count of compilations among others`);
   return `${int(w.count)} of ${int(w.of)} (95% interval ${figure(w.low, 'score')} to ${figure(w.high, 'score')})`;
+}
+
+/**
+ * A run's half by the relevance model's split (`swe-bench-lite@held-out`): the rows of its held-out
+ * or development cases. The rest reads through, not spread: spreading would read a SWE-bench run's
+ * gigabytes of compilations and its corpus, which the getters read only when asked.
+ */
+export function splitView(run: FindingsRun, view: string): FindingsRun {
+  if (!Object.hasOwn(SPLIT_VIEWS, view))
+    fail(`names no view "${view}" of a run (${Object.keys(SPLIT_VIEWS).join(', ')})`);
+  const held = SPLIT_VIEWS[view as keyof typeof SPLIT_VIEWS];
+  return {
+    rows: run.rows.filter((r) => heldOut(r.case) === held),
+    get compilations() {
+      return run.compilations;
+    },
+    get purposes() {
+      return run.purposes;
+    },
+    get candidates() {
+      return run.candidates;
+    },
+  };
 }

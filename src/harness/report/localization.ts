@@ -28,6 +28,9 @@ function figuresByColumn(rows: readonly Row[]): Readonly<Record<string, number |
     mean_tokens: f.mean_tokens,
     refusals: f.refusals,
     expected: f.expected,
+    expected_held: f.expected_held,
+    held_full_text: f.held_full_text,
+    held_any_form: f.held_any_form,
   };
 }
 
@@ -73,7 +76,8 @@ export function foundFigure(rows: readonly Row[], name: string, minus?: string):
   const range = columnOf(name).range;
   if (!(range !== undefined && range.low === 0 && range.high === 1 && !range.integer)) {
     if (minus !== undefined) fail(`minus takes a share, not "${name}"`);
-    return fixed(v, 0);
+    // A sum of chances is not a count: one place shows how near it comes to the count beside it.
+    return fixed(v, name === 'expected_held' ? 1 : 0);
   }
   const pct = v === null ? null : 100 * v;
   if (minus === undefined) return fixed(pct, 2);

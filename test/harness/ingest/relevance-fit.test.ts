@@ -95,7 +95,7 @@ describe('calibration', () => {
 
 describe('chanceOf', () => {
   it('is the logistic of the intercept plus the weighted features', () => {
-    const m = { features: ['a', 'b'], intercept: -2, weights: [0.5, 3] };
+    const m = { features: ['a', 'b'], intercept: -2, weights: [0.5, 3], floor: 0 };
     expect(chanceOf([2, 1], m)).toBeCloseTo(sigmoid(-2 + 1 + 3), 15);
     expect(chanceOf([0, 0], m)).toBeCloseTo(sigmoid(-2), 15);
   });

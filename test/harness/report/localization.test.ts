@@ -18,6 +18,12 @@ const said = (must_sufficient_recall: number, must_token_share: number, ranked_m
 // Two changed files in each case. a holds both, one of them whole, with two other files, then one
 // of them whole; b one of them by name, then the task alone; c refuses where a bundle is expected;
 // an error row counts for nothing.
+// What a bundle earns under the audit's objective: the model's expected needed files held.
+const earned = (preferred: number, discretionary: number) => ({
+  legal: true,
+  missing_required: [],
+  objective: { preferred, discretionary, rendered_cost: 0 },
+});
 const rows = [
   row({
     case: 'c1',
@@ -27,6 +33,7 @@ const rows = [
     must_recall: 1,
     rendered_tokens: 900,
     measures: said(0.5, 0.4, 1),
+    audit: earned(0.5, 0.75),
   }),
   row({
     case: 'c2',
@@ -36,6 +43,7 @@ const rows = [
     must_recall: 0.5,
     rendered_tokens: 500,
     measures: said(0.5, 0.2, 1 / 3),
+    audit: earned(0, 0.25),
   }),
   row({
     case: 'c1',
@@ -90,6 +98,10 @@ describe('localization measures', () => {
       mean_tokens: 700,
       refusals: 0,
       expected: 2,
+      // Earned 1.25 and 0.25; held 1 + 1 in full text, 2 + 1 in any form.
+      expected_held: 1.5,
+      held_full_text: 2,
+      held_any_form: 3,
     });
     // b: a file by name is found in any form only; the task-only bundle holds no file, so it has
     // no precision; b publishes no ranking.
@@ -102,6 +114,10 @@ describe('localization measures', () => {
       mean_tokens: 30,
       refusals: 0,
       expected: 2,
+      // No audit: nothing said of what the bundles earn.
+      expected_held: null,
+      held_full_text: 0,
+      held_any_form: 1,
     });
     // c: a refusal finds nothing where a bundle was expected; the error row is not scored at all.
     expect(of('c')).toEqual({
@@ -113,6 +129,10 @@ describe('localization measures', () => {
       mean_tokens: null,
       refusals: 1,
       expected: 1,
+      // The refusal earns nothing and holds nothing.
+      expected_held: 0,
+      held_full_text: 0,
+      held_any_form: 0,
     });
   });
 

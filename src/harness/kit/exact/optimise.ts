@@ -83,15 +83,32 @@ export function optimise(input: StrategyInput, limits: SolveLimits): IlpAnswer {
   const solver = new Solver(new BundleModel(input, req), limits);
   const { model } = solver;
   const held: string[] = [];
+  /** The bundle of the last level solved: it satisfies every row held since. */
+  let found: string[] | null = null;
   /** One level under the rows held so far: its bundle, or the answer when the solve ends there. */
   const level = (
     sense: 'Maximize' | 'Minimize',
     objective: Terms,
   ): { ids: string[] } | { end: IlpAnswer } => {
     const out = solver.solve(sense, objective, held);
-    if (out.status === 'optimal') return { ids: model.chosen(out.values) };
-    if (out.status === 'infeasible') return { end: { status: 'infeasible', solves: solver.solves } };
-    return { end: { status: 'limit', ids: out.values && model.chosen(out.values), solves: solver.solves } };
+    if (out.status === 'optimal') {
+      found = model.chosen(out.values);
+      return { ids: found };
+    }
+    // Only the first level can prove that no legal bundle exists. Below it the bundle of the level
+    // above satisfies every held row, so "infeasible" is the solver's numerics (a held row over
+    // many fractional relevances, its right-hand side in the millions), not a proof: the answer
+    // is that bundle, unproven.
+    if (out.status === 'infeasible')
+      return {
+        end:
+          found === null
+            ? { status: 'infeasible', solves: solver.solves }
+            : { status: 'limit', ids: found, solves: solver.solves },
+      };
+    return {
+      end: { status: 'limit', ids: out.values && model.chosen(out.values), solves: solver.solves },
+    };
   };
   const hold = (name: string, terms: Terms, sense: '>=' | '<=', value: number) =>
     held.push(BundleModel.extraRow(name, terms, sense, value));
