@@ -3,6 +3,11 @@
  * and `pack`. What each commit changed is written down beside it, so that the tests can work out
  * the cases, ledgers and pools by hand.
  */
+import path from 'node:path';
+import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
+import { ingest } from '../../src/harness/ingest/ingest.js';
+import type { BudgetName, Corpus, StrategyInput } from '../../src/harness/types.js';
+import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { makeRepository, type Step } from './git-fixture.js';
 
 /** Files over this many bytes are skipped: the tests pass it as --max-bytes. */
@@ -241,3 +246,35 @@ export const ELIGIBLE: ReadonlyMap<
 
 /** The fixture repository in `dir`; its commits' ids in the order of MESSAGES. */
 export const makeProject = (dir: string): string[] => makeRepository(dir, SCRIPT);
+
+export interface IngestedProject {
+  readonly corpus: Corpus;
+  /** The corpus folder. */
+  readonly out: string;
+  /** Every case at every budget: its name, the budget, and a strategy's input. */
+  readonly inputs: readonly (readonly [string, BudgetName, StrategyInput])[];
+}
+
+/** The fixture repository made in `dir`/repo and ingested into `dir`/corpus at `budgets`. */
+export async function ingestedProject(
+  dir: string,
+  budgets: readonly [number, number, number],
+  seed: string,
+): Promise<IngestedProject> {
+  const repo = path.join(dir, 'repo');
+  makeProject(repo);
+  const out = path.join(dir, 'corpus');
+  await ingest(repo, out, { commits: 50, budgets, seed, maxBytes: MAX_BYTES });
+  const corpus = loadCorpus(out);
+  const inputs = corpus.cases.flatMap((c) =>
+    BUDGETS.map(
+      (b) =>
+        [
+          c.name,
+          b,
+          { request: requestAt(c, b), candidates: c.candidates, policy: corpus.policy, budget: c.budgets[b] },
+        ] as const,
+    ),
+  );
+  return { corpus, out, inputs };
+}

@@ -1,33 +1,18 @@
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
-import { ingest } from '../../src/harness/ingest/ingest.js';
 import type { Corpus, StrategyInput } from '../../src/harness/types.js';
-import { BUDGETS } from '../../src/harness/vocabulary.js';
 import bm25 from '../../strategies/bm25.js';
 import { measured } from '../helpers/compiled.js';
-import { MAX_BYTES, MESSAGES, makeProject } from '../helpers/ingest-fixture.js';
+import { type IngestedProject, ingestedProject, MESSAGES } from '../helpers/ingest-fixture.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The fixture repository of the ingest tests, ingested once: a real pool, labelled forms.
-const tmp = tempDir('bm25-ingested');
+let project: IngestedProject;
 let corpus: Corpus;
 beforeAll(async () => {
-  const repo = path.join(tmp, 'repo');
-  makeProject(repo);
-  const out = path.join(tmp, 'corpus');
-  await ingest(repo, out, { commits: 50, budgets: [150, 1000, 8000], seed: 'bm25', maxBytes: MAX_BYTES });
-  corpus = loadCorpus(out);
+  project = await ingestedProject(tempDir('bm25-ingested'), [150, 1000, 8000], 'bm25');
+  corpus = project.corpus;
 }, 120_000);
-
-const inputs = (): [string, string, StrategyInput][] =>
-  corpus.cases.flatMap((c) =>
-    BUDGETS.map((b): [string, string, StrategyInput] => [
-      c.name,
-      b,
-      { request: requestAt(c, b), candidates: c.candidates, policy: corpus.policy, budget: c.budgets[b] },
-    ]),
-  );
+const inputs = () => project.inputs;
 
 describe('bm25 on an ingested repository', () => {
   it('answers every case at every budget within it: the task first, then whole files', () => {

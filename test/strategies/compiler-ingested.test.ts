@@ -8,45 +8,33 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../src/compiler/index.js';
-import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
-import { ingest } from '../../src/harness/ingest/ingest.js';
 import model from '../../src/harness/ingest/relevance-model.json' with { type: 'json' };
 import { compileAwaited } from '../../src/harness/study/index.js';
-import type { Corpus, StrategyInput, WaitingStrategy } from '../../src/harness/types.js';
-import { BUDGETS } from '../../src/harness/vocabulary.js';
-import compiler from '../../strategies/compiler.js';
+import type { Corpus, WaitingStrategy } from '../../src/harness/types.js';
 import compilerV2 from '../../strategies/compiler-v2.js';
-import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
+import exact from '../../strategies/exact.js';
+import { type IngestedProject, ingestedProject } from '../helpers/ingest-fixture.js';
 import { tempDir } from '../helpers/temp.js';
 
-const tmp = tempDir('compiler-ingested');
+let project: IngestedProject;
 let corpus: Corpus;
+// Budgets from a tenth of the pool to most of it, where a floor would leave room empty.
 beforeAll(async () => {
-  const repo = path.join(tmp, 'repo');
-  makeProject(repo);
-  const out = path.join(tmp, 'corpus');
-  // Budgets from a tenth of the pool to most of it, where a floor would leave room empty.
-  await ingest(repo, out, { commits: 50, budgets: [150, 500, 3000], seed: 'floor', maxBytes: MAX_BYTES });
-  corpus = loadCorpus(out);
+  project = await ingestedProject(tempDir('compiler-ingested'), [150, 500, 3000], 'floor');
+  corpus = project.corpus;
 }, 120_000);
-
-const inputs = (): [string, string, StrategyInput][] =>
-  corpus.cases.flatMap((c) =>
-    BUDGETS.map((b): [string, string, StrategyInput] => [
-      c.name,
-      b,
-      { request: requestAt(c, b), candidates: c.candidates, policy: corpus.policy, budget: c.budgets[b] },
-    ]),
-  );
+const inputs = () => project.inputs;
 
 const mustFiles = (name: string): string[] => {
-  const truth = JSON.parse(fs.readFileSync(path.join(tmp, 'corpus', 'ledger', `${name}.truth.json`), 'utf8'));
+  const truth = JSON.parse(fs.readFileSync(path.join(project.out, 'ledger', `${name}.truth.json`), 'utf8'));
   return Object.entries(truth.identity_truth as Record<string, { eval_class: string }>)
     .filter(([, t]) => t.eval_class === 'must')
     .map(([p]) => p);
 };
 
-describe.each([compiler, compilerV2] as WaitingStrategy[])('$name on an ingested history', (s) => {
+// Not the reference `compiler`: its repair drops the last admission when the frame overruns and
+// never refills (compiler.md §11.3), which leaves room on real pools; docs/real-data.md counts it.
+describe.each([compilerV2, exact] as WaitingStrategy[])('$name on an ingested history', (s) => {
   it('leaves no budget more than half empty while a needed file is out and would fit', async () => {
     let cells = 0;
     let missed = 0;

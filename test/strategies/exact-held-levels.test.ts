@@ -41,7 +41,7 @@ const input: StrategyInput = (() => {
     cand('c', { relevance: 0.05, token_count: 60 }),
     cand('d', { relevance: 0.3, token_count: 400 }),
   ];
-  const request = req({ usable_token_budget: 400 });
+  const request = req(400);
   return { request, candidates, policy: { ...policy(), min_discretionary_relevance: 0.0001 }, budget: 400 };
 })();
 
