@@ -551,10 +551,6 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
     folders: ['harness/kit'],
     why: "bm25's analyzer, piece by piece, against Lucene's",
   },
-  'test/strategies/bm25-ingested.test.ts': {
-    folders: ['harness/ingest'],
-    why: 'a corpus ingested from a fixture repository, as `ingest` writes it',
-  },
   'test/harness/report/swe-bench.test.ts': {
     folders: ['harness/runfolder'],
     why: 'reports derived from the committed rows with the committed prefix figures',

@@ -238,7 +238,7 @@ describe('the compiler against what ships: the statements of findings.md', () =>
     expect((await stats(run, 'priompt')).illegal_bundles).toBeGreaterThan(0);
   });
 
-  it('on SWE-bench Lite: Aider never whole, the gates change nothing, LongContextReorder beats the compiler in full text', async () => {
+  it('on SWE-bench Lite: Aider never whole, the gates change nothing, LongContextReorder against the compilers in full text', async () => {
     const rows = ((await runs).get(SWE_BENCH_LITE.name) as FindingsRun).rows;
     const at = (strategy: string, budget: BudgetName) => localizationOf(rowsOf(rows, strategy, budget));
     for (const b of BUDGETS) {
@@ -248,9 +248,17 @@ describe('the compiler against what ships: the statements of findings.md', () =>
       for (const peer of PEERS) expect(at(`${peer}+gates`, b), `${peer} ${b}`).toEqual(at(peer, b));
       const compiler = at('compiler', b).fullText.avg as number;
       expect(at('langchain-reorder', b).fullText.avg as number, b).toBeGreaterThan(compiler);
-      expect(at('langchain-reorder', b).fullText.avg as number, b).toBeGreaterThan(
-        at('compiler-v2', b).fullText.avg as number,
-      );
+      const v2 = at('compiler-v2', b);
+      // Over every instance LongContextReorder holds more whole at 13k and 27k, not at 50k; and
+      // compiler-v2 holds more in some form at 13k.
+      if (b === 'roomy')
+        expect(at('langchain-reorder', b).fullText.avg as number, b).toBeLessThan(v2.fullText.avg as number);
+      else
+        expect(at('langchain-reorder', b).fullText.avg as number, b).toBeGreaterThan(
+          v2.fullText.avg as number,
+        );
+      if (b === 'tight')
+        expect(v2.anyForm.avg as number).toBeGreaterThan(at('langchain-reorder', b).anyForm.avg as number);
       expect(at('langchain-reorder', b), b).toEqual(at('topk', b));
       for (const peer of ['priompt', 'prompt-tsx'])
         expect(at(peer, b).fullText.avg as number, `${peer} ${b}`).toBeLessThan(compiler);

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localizationOf, type PrefixStability } from '../../../src/harness/metrics/index.js';
+import { heldOut } from '../../../src/harness/relevance-split.js';
 import { renderFindings } from '../../../src/harness/report/index.js';
 import { corpusDigest } from '../../../src/harness/runfolder/index.js';
 import { derivedFiles } from '../../../src/harness/runfolder/rows.js';
@@ -79,7 +80,8 @@ describe('reports/swe-bench-lite and docs/swe-bench.md', () => {
     // A path list finds nearly every file by name and none whole.
     for (const b of BUDGETS) {
       expect(at('cheapest-form', b).fullText.avg, b).toBe(0);
-      expect(at('cheapest-form', b).anyForm.avg as number, b).toBeGreaterThan(0.98);
+      // Nearly: at 13k the names of the largest trees do not all fit, and the likeliest go first.
+      expect(at('cheapest-form', b).anyForm.avg as number, b).toBeGreaterThan(0.9);
     }
     STATEMENTS();
   });
@@ -119,15 +121,59 @@ function STATEMENTS(): void {
     expect(full('topk', b), b).toBeGreaterThan(full('bm25', b));
     expect(full('compiler', b), b).toBeGreaterThan(full('bm25', b));
     expect(some('compiler', b), b).toBeGreaterThan(full('compiler', b));
-    for (const s of ['compiler-v2', 'exact', 'tiered', 'tiered-recall', 'tiered-task'])
+    for (const s of ['tiered', 'tiered-recall', 'tiered-task'])
       expect(full(s, b), `${s} ${b}`).toBeLessThan(full('bm25', b));
+    for (const s of ['compiler-v2', 'exact'])
+      expect(full(s, b), `${s} ${b}`).toBeGreaterThan(full('bm25', b));
     expect(full('aider-repomap', b), b).toBe(0);
     expect(some('langchain-trim', b), b).toBe(0);
   }
   for (const s of ['compiler-v2', 'exact'])
     for (const o of others.filter((x) => x !== 'cheapest-form' && x !== 'compiler-v2' && x !== 'exact'))
-      expect(some(s, 'roomy'), `${s} over ${o}`).toBeGreaterThan(some(o, 'roomy'));
+      expect(some(s, 'tight'), `${s} over ${o}`).toBeGreaterThan(some(o, 'tight'));
+  HELD_OUT();
   const refused = rows.filter((r) => r.strategy === 'oracle' && r.budget === 'tight' && !r.success);
   expect(refused.length).toBeGreaterThan(0);
   for (const r of refused) expect(r.reason, r.case).toBe('INSUFFICIENT_BUDGET');
+}
+
+/** What the page says of the half of the instances the relevance model was not fitted on. */
+function HELD_OUT(): void {
+  const held = rows.filter((r) => heldOut(r.case));
+  const of = (s: string, b: BudgetName) =>
+    localizationOf(held.filter((r) => r.strategy === s && r.budget === b));
+  const whole = (s: string, b: BudgetName) => of(s, b).held_full_text;
+  for (const b of BUDGETS) {
+    for (const s of ['bm25', 'priompt', 'prompt-tsx', 'langchain-trim'])
+      expect(whole('compiler-v2', b), `${s} ${b}`).toBeGreaterThan(whole(s, b));
+    const v2 = held.filter((r) => r.strategy === 'compiler-v2' && r.budget === b);
+    expect(v2.filter((r) => !r.success)).toEqual([]);
+    expect(v2.filter((r) => r.audit?.legal !== true)).toEqual([]);
+  }
+  expect(whole('compiler-v2', 'medium')).toBe(whole('langchain-reorder', 'medium'));
+  expect(whole('compiler-v2', 'roomy')).toBeGreaterThan(whole('langchain-reorder', 'roomy'));
+  expect(whole('compiler-v2', 'tight')).toBe(whole('langchain-reorder', 'tight') - 1);
+  // The three instances where they differ at 13k, and the 159 items of one bundle.
+  const tight = (s: string) =>
+    new Map(held.filter((r) => r.strategy === s && r.budget === 'tight').map((r) => [r.case, r]));
+  const [v2, reorder] = [tight('compiler-v2'), tight('langchain-reorder')];
+  const differ = [...v2.keys()].filter(
+    (c) => v2.get(c)?.measures?.must_sufficient_recall !== reorder.get(c)?.measures?.must_sufficient_recall,
+  );
+  expect(differ).toHaveLength(3);
+  const lost = differ.filter((c) => v2.get(c)?.measures?.must_sufficient_recall === 0);
+  expect(lost).toHaveLength(2);
+  expect(Math.max(...lost.map((c) => v2.get(c)?.admitted.length ?? 0))).toBe(159);
+  // In any form: more than in full text at 13k and 27k, the same at 50k.
+  expect(of('compiler-v2', 'tight').anyForm.all as number).toBeGreaterThan(
+    of('compiler-v2', 'tight').fullText.all as number,
+  );
+  expect(of('compiler-v2', 'medium').anyForm.all as number).toBeGreaterThan(
+    of('compiler-v2', 'medium').fullText.all as number,
+  );
+  expect(of('compiler-v2', 'roomy').anyForm.all).toBe(of('compiler-v2', 'roomy').fullText.all);
+  // Cautious where it matters: near at 13k, below what was held at 50k in either sense.
+  const e = (b: BudgetName) => of('compiler-v2', b);
+  expect(Math.abs((e('tight').expected_held as number) - e('tight').held_full_text)).toBeLessThan(1);
+  expect(e('roomy').expected_held as number).toBeLessThan(e('roomy').held_full_text);
 }
