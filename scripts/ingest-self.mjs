@@ -12,7 +12,9 @@ import { ctxbench, root } from './cli.mjs';
 const { SELF_CORPUS, selfCorpusArgs } = await import(
   pathToFileURL(path.join(root, 'dist/src/harness/vocabulary.js')).href
 );
-const { corpusDigest } = await import(pathToFileURL(path.join(root, 'dist/src/harness/runfolder/index.js')).href);
+const { corpusDigest } = await import(
+  pathToFileURL(path.join(root, 'dist/src/harness/runfolder/index.js')).href
+);
 
 const corpus = `runs/corpora/${SELF_CORPUS.name}`;
 const run = `runs/${SELF_CORPUS.name}`;

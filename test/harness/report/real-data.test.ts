@@ -72,9 +72,8 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     expect(page).toContain(SELF_CORPUS.until);
     const signed = (x: number) => `${x < 0 ? '-' : '+'}${Math.abs(x).toFixed(3)}`;
     expect(page).toContain(`| (intercept) | ${signed(RELEVANCE_MODEL.intercept)} |`);
-    RELEVANCE_MODEL.features.forEach((f, i) =>
-      expect(page, f).toContain(`| \`${f}\` | ${signed(RELEVANCE_MODEL.weights[i] as number)} |`),
-    );
+    for (const [i, f] of RELEVANCE_MODEL.features.entries())
+      expect(page, f).toContain(`| \`${f}\` | ${signed(RELEVANCE_MODEL.weights[i] as number)} |`);
     expect(FEATURES).toEqual(RELEVANCE_MODEL.features);
     const held = model.calibration.held_out['swe-bench'];
     for (const b of held.bins.filter((b) => b.files > 0))
