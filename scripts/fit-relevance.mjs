@@ -3,7 +3,7 @@
 // corpora, fitted again. Ingests this repository's pinned history (SELF_CORPUS) and the SWE-bench
 // Lite instances of the mirrors under DIR (SWE_BENCH_LITE), keeps every pool file's features
 // (relevance-features.ts) and whether its case needed it (the ledger's `must`), fits a logistic
-// regression on the cases of the development split (relevance-fit.ts: `heldOut` false), checks it
+// regression on the cases of the development split (relevance-split.ts: `heldOut` false), checks it
 // on the others, and writes src/harness/ingest/relevance-model.json: the weights, what they were
 // fitted on, and the calibration on both halves. The features are kept in runs/relevance/ so that
 // `--cached` fits again without ingesting (about ten minutes).
@@ -18,7 +18,8 @@ const built = (module) => import(pathToFileURL(path.join(root, 'dist/src/harness
 const { SELF_CORPUS, SWE_BENCH_LITE } = await built('vocabulary.js');
 const { ingestRun } = await built('ingest/index.js');
 const { FEATURES } = await built('ingest/relevance-features.js');
-const { calibration, fitLogistic, heldOut } = await built('ingest/relevance-fit.js');
+const { calibration, fitLogistic } = await built('ingest/relevance-fit.js');
+const { heldOut } = await built('relevance-split.js');
 const { chanceOf } = await built('ingest/relevance-model.js');
 
 const { values } = parseArgs({ options: { repos: { type: 'string' }, cached: { type: 'boolean' } } });
@@ -48,7 +49,7 @@ async function examplesOf(source, ingestSource, options) {
     },
   });
   const needed = new Map();
-  for (const [name] of new Map(seen.map((s) => [s[1], true]))) {
+  for (const name of new Set(seen.map((s) => s[1]))) {
     const truth = JSON.parse(fs.readFileSync(path.join(out, 'ledger', `${name}.truth.json`), 'utf8'));
     needed.set(
       name,

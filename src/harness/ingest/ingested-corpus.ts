@@ -12,22 +12,17 @@ import { RELEVANCE_MODEL } from './relevance-model.js';
 export const ingestedCorpus = (dir: string): boolean => manifestHas(dir, 'ingest', 1 << 26);
 
 /**
- * The relevance floor of an ingested corpus. A relevance here is the model's chance that the task
- * needs the file, times the share of its text a form carries, so the compiler's objective is the
- * expected recall of the needed files' text. The floor is the model's (relevance-model.json): a
- * tenth of the chance of a file drawn at random from the development split. A form earning less
- * has no real chance of being needed; one earning more is worth room that would stay empty.
- * The reference policy's 0.3 is a threshold on hand-set scores, meaningless for a chance.
- */
-export const INGEST_FLOOR = RELEVANCE_MODEL.floor;
-
-/**
  * The ingested corpus's policy: the default, with the rendering overhead in real tokens (o200k
- * unless named) and the floor above.
+ * unless named) and the relevance model's floor. A relevance here is the model's chance that the
+ * task needs the file, times the share of its text a form carries, so the compiler's objective is
+ * the expected recall of the needed files' text. The floor (relevance-model.json) is a tenth of
+ * the chance of a file drawn at random from the development split: a form earning less has no real
+ * chance of being needed; one earning more is worth room that would stay empty. The reference
+ * policy's 0.3 is a threshold on hand-set scores, meaningless for a chance.
  */
 export const ingestPolicy = (tokenizer: Tokenizer = 'o200k'): CompilerPolicy => ({
   ...defaultPolicy(),
-  min_discretionary_relevance: INGEST_FLOOR,
+  min_discretionary_relevance: RELEVANCE_MODEL.floor,
   overhead_tokenizer: tokenizer,
 });
 

@@ -252,7 +252,7 @@ function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
  * bundle holds, and every form of a file earns the same per token: an outline fills room where
  * the full text does not fit, and a list of paths earns next to nothing.
  */
-export const formShare = (tokens: number, fullTokens: number): number => Math.min(1, tokens / fullTokens);
+const formShare = (tokens: number, fullTokens: number): number => Math.min(1, tokens / fullTokens);
 
 /** The pool: the task first, then each file's forms, files in path order. */
 export function buildPool(spec: PoolSpec): ContextCandidate[] {

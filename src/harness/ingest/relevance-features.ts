@@ -165,21 +165,21 @@ export class TaskSignals {
     return stem.length >= SHORTEST_STEM && this.lower.has(stem);
   }
 
-  /** The file is what a test the task names tests (by the test's file or its function's name). */
+  /** The file is what a test the task names by its function's name tests (`test_card`). */
   subjectNamed(p: string): boolean {
     return this.subjects.has(stemOf(p).toLowerCase());
   }
-
-  /** Whether the task points at the file itself: its path, its name, a frame or its module. */
-  pointsAt(p: string): boolean {
-    return this.pathNamed(p) || this.fileNameNamed(p) || this.frameNamed(p) || this.moduleNamed(p);
-  }
-
-  /** A test file the task points at makes its subject named too. */
-  addTestSubject(p: string): void {
-    this.subjects.add(testSubject(stemOf(p)));
-  }
 }
+
+/** How the task writes a file's own name: whole, by its file name, as a frame's tail, as a module. */
+interface Naming {
+  readonly path: boolean;
+  readonly fileName: boolean;
+  readonly frame: boolean;
+  readonly module: boolean;
+}
+
+const pointsAt = (n: Naming): boolean => n.path || n.fileName || n.frame || n.module;
 
 /** What `featuresOf` reads of a file. */
 export interface FeatureFile {
@@ -203,13 +203,29 @@ export function featuresOf(
   bm25: ReadonlyMap<string, number>,
   near: ReadonlyMap<string, ReadonlySet<string>>,
 ): Map<string, Float64Array> {
-  const pointed = new Set(files.filter((f) => task.pointsAt(f.path)).map((f) => f.path));
-  for (const f of files) if (f.test && pointed.has(f.path)) task.addTestSubject(f.path);
+  // How the task names each file, read once: the features, and what the task points at.
+  const named = new Map<string, Naming>(
+    files.map((f) => [
+      f.path,
+      {
+        path: task.pathNamed(f.path),
+        fileName: task.fileNameNamed(f.path),
+        frame: task.frameNamed(f.path),
+        module: task.moduleNamed(f.path),
+      },
+    ]),
+  );
+  const pointed = new Set(files.filter((f) => pointsAt(named.get(f.path) as Naming)).map((f) => f.path));
+  // A test file the task points at names its subject too.
+  const subjects = new Set(
+    files.filter((f) => f.test && pointed.has(f.path)).map((f) => testSubject(stemOf(f.path))),
+  );
   const scores = [...new Set(files.map((f) => bm25.get(f.blob) ?? 0))].filter((s) => s > 0);
   scores.sort((a, b) => b - a);
   const rankOf = new Map(scores.map((s, i) => [s, i + 1]));
   const out = new Map<string, Float64Array>();
   for (const f of files) {
+    const how = named.get(f.path) as Naming;
     const score = bm25.get(f.blob) ?? 0;
     let declared = 0;
     if (task.identifiers.size > 0)
@@ -217,14 +233,15 @@ export function featuresOf(
     const x: Record<Feature, number> = {
       bm25: score,
       bm25_log_rank: Math.log(rankOf.get(score) ?? scores.length + 1),
-      path_named: task.pathNamed(f.path) ? 1 : 0,
-      file_name_named: task.fileNameNamed(f.path) ? 1 : 0,
+      path_named: how.path ? 1 : 0,
+      file_name_named: how.fileName ? 1 : 0,
       stem_named: task.stemNamed(f.path) ? 1 : 0,
-      module_named: task.moduleNamed(f.path) ? 1 : 0,
-      frame_named: task.frameNamed(f.path) ? 1 : 0,
+      module_named: how.module ? 1 : 0,
+      frame_named: how.frame ? 1 : 0,
       identifiers_declared: Math.log1p(declared),
       import_neighbour: [...(near.get(f.path) ?? [])].some((n) => pointed.has(n)) ? 1 : 0,
-      test_subject_named: !f.test && task.subjectNamed(f.path) ? 1 : 0,
+      test_subject_named:
+        !f.test && (task.subjectNamed(f.path) || subjects.has(stemOf(f.path).toLowerCase())) ? 1 : 0,
       test_file: f.test ? 1 : 0,
       source_file: f.source && !f.test ? 1 : 0,
       log_size: Math.log1p(f.size),

@@ -4,9 +4,6 @@
  * those it is fitted on and those it is checked on, and calibration by bins of predicted chance.
  * Used by scripts/fit-relevance.mjs; nothing at ingest time fits anything.
  */
-import { heldOut } from '../relevance-split.js';
-
-export { heldOut };
 
 /** One file of one case: its features and whether the case needed it. */
 export interface Example {

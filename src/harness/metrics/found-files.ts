@@ -55,8 +55,13 @@ export interface LocalizationFigures {
   readonly held_any_form: number;
 }
 
-/** Must files the row's bundle holds: recall times the must total, rounded (both are exact counts). */
-const mustHeld = (r: Row): number => Math.round((r.must_recall ?? 0) * (r.must_total ?? 0));
+/**
+ * Must files the row's bundle holds, given the share of them it holds (any form: `must_recall`; in
+ * full text: `must_sufficient_recall`): the share times the must total, rounded (both are exact).
+ */
+const held = (r: Row, share: number | null | undefined): number =>
+  Math.round((share ?? 0) * (r.must_total ?? 0));
+const mustHeld = (r: Row): number => held(r, r.must_recall);
 
 /** Avg, All and Any of the share each cell found (a refusal's 0), over the cells given. */
 function found(shares: readonly number[]): Found {
@@ -104,8 +109,7 @@ export function localizationOf(rows: readonly Row[]): LocalizationFigures {
           0,
         ),
     held_full_text: feasible.reduce(
-      (s, r) =>
-        s + (r.success ? Math.round((r.measures?.must_sufficient_recall ?? 0) * (r.must_total ?? 0)) : 0),
+      (s, r) => s + (r.success ? held(r, r.measures?.must_sufficient_recall) : 0),
       0,
     ),
     held_any_form: feasible.reduce((s, r) => s + (r.success ? mustHeld(r) : 0), 0),

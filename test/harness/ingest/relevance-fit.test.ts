@@ -4,8 +4,9 @@
  */
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { calibration, fitLogistic, heldOut } from '../../../src/harness/ingest/relevance-fit.js';
+import { calibration, fitLogistic } from '../../../src/harness/ingest/relevance-fit.js';
 import { chanceOf } from '../../../src/harness/ingest/relevance-model.js';
+import { heldOut } from '../../../src/harness/relevance-split.js';
 
 const SEED = 'relevance-fit-20261203';
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
