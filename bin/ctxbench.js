@@ -1,9 +1,15 @@
 #!/usr/bin/env node
 // The ctxbench command. Plain JavaScript over the compiled sources in dist/ (built by
 // `npm install` through the prepare script, or by `npm run build`).
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const main = new URL('../dist/src/cli/main.js', import.meta.url);
+// A build puts its dist/ in place by two renames (scripts/build.mjs): the old one aside, the new
+// one in. Between them, with the old one's folder still there, wait for the new one, a few seconds
+// at most, rather than call the project unbuilt.
+const aside = () => readdirSync(new URL('..', import.meta.url)).some((n) => n.startsWith('dist.old-'));
+for (let waited = 0; !existsSync(main) && waited < 5000 && aside(); waited += 20)
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
 if (!existsSync(main)) {
   process.stderr.write('ctxbench: not built yet: run `npm run build` (npm install does it)\n');
   process.exit(2);

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// `npm run build`: dist/ from nothing. The old dist/ goes first, so a failed compile leaves no
-// build behind for the bin to run. Then tsc, then the strategies written as JavaScript (and the
-// data beside them) are copied where the built registry looks for them: dist/strategies/. Last,
-// whatever carries a file of the ledger into dist/ is removed (dropTruth).
+// `npm run build`: dist/ from nothing, made aside and put in place whole. tsc writes into a
+// folder of its own (dist.build-<pid>/); the strategies written as JavaScript (and the data beside
+// them) are copied where the built registry looks for them, strategies/; whatever carries a file
+// of the ledger is removed (dropTruth); then the folder is renamed to dist/, so a command running
+// meanwhile sees the old build or the new one, never half of one (bin/ctxbench.js waits out the
+// instant between the two renames). A failed compile removes the old dist/ too, so the bin
+// refuses to run a build of sources that no longer compile. A build whose inputs have not changed
+// since the last one (the digest in dist/.build-inputs) is skipped: `npx` and `npm install` run
+// it again and again. `--force` builds anyway.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -98,6 +103,12 @@ const canonical = (v) =>
           .join(',')}}`
       : JSON.stringify(v);
 
+/** Whether `p` lies in `dir` (or is it). */
+const inside = (p, dir) => {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
 const digest = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 /** The digest of the JSON value `bytes` hold, or undefined when they hold none (or too many). */
@@ -142,10 +153,18 @@ function emittedFrom(rel) {
  * laid out, is removed (a copy is as much a leak as a link). A plug-in that imported one then
  * fails to load, naming itself.
  */
-export function dropTruth(root, ledgers, say = (line) => process.stderr.write(`${line}\n`)) {
-  const dist = path.join(root, 'dist');
+export function dropTruth(
+  root,
+  ledgers,
+  say = (line) => process.stderr.write(`${line}\n`),
+  dist = path.join(root, 'dist'),
+) {
   const truth = truthOf(ledgers);
-  const shown = (p) => path.relative(root, p);
+  // Named as they will be once the build is in place: dist/, whatever folder it is made in.
+  const shown = (p) => {
+    const rel = path.relative(root, p);
+    return inside(p, dist) ? path.join('dist', path.relative(dist, p)) : rel;
+  };
   const removed = [];
   const remove = (file, why) => {
     fs.rmSync(file);
@@ -201,22 +220,89 @@ export function ledgersOf(root) {
   return [path.join(root, 'ledger'), ...own];
 }
 
-function build(root) {
+/** The files whose bytes decide what a build makes, beside the folders `sources` and the ledgers. */
+const INPUT_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
+const SOURCES = ['src', 'strategies'];
+
+/**
+ * A digest of everything a build reads: the sources, the ledgers (dropTruth compares with them),
+ * the configuration, this script, and the compiler's version. Links are hashed as links (their
+ * target's name), since the copy and dropTruth treat them so.
+ */
+export function inputsDigest(root) {
+  const hash = createHash('sha256');
+  const tsc = createRequire(import.meta.url)('typescript/package.json').version;
+  hash.update(`typescript ${tsc}\n`);
+  const files = [
+    ...INPUT_FILES.map((f) => path.join(root, f)),
+    ...[...SOURCES.map((d) => path.join(root, d)), ...ledgersOf(root)].flatMap(walk),
+  ];
+  for (const file of files) {
+    const kind = fs.lstatSync(file, { throwIfNoEntry: false });
+    const bytes =
+      kind === undefined
+        ? 'absent'
+        : kind.isSymbolicLink()
+          ? `link ${fs.readlinkSync(file)}`
+          : kind.isFile()
+            ? digest(fs.readFileSync(file))
+            : 'special';
+    hash.update(`${path.relative(root, file)}\0${kind?.nlink ?? 0}\0${bytes}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/** Where a build records the digest of its inputs. */
+const STAMP = '.build-inputs';
+
+/** Put the folder `made` in place of dist/, the old one aside first, then removed. */
+function swapIn(root, made) {
   const dist = path.join(root, 'dist');
-  fs.rmSync(dist, { recursive: true, force: true });
+  const old = path.join(root, `dist.old-${process.pid}`);
+  // Another build may put its dist/ in place between two of these steps: try again, a few times.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (fs.existsSync(dist)) fs.renameSync(dist, old);
+      fs.renameSync(made, dist);
+      break;
+    } catch (e) {
+      if (attempt >= 10 || !['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(e.code)) throw e;
+    }
+  }
+  fs.rmSync(old, { recursive: true, force: true });
+}
+
+function build(root, force) {
+  const dist = path.join(root, 'dist');
+  const inputs = inputsDigest(root);
+  const stamp = path.join(dist, STAMP);
+  if (!force && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === inputs) {
+    // The sources' bytes are what was built; a file touched since is not stale, and the times
+    // the bin's stale-build check compares (registry.ts, checkBuilt) are brought up to date.
+    const now = new Date();
+    for (const file of walk(path.join(dist, 'strategies'))) fs.utimesSync(file, now, now);
+    process.stderr.write('build: dist/ is up to date (npm run build -- --force builds it anyway)\n');
+    return 0;
+  }
+  const made = path.join(root, `dist.build-${process.pid}`);
+  fs.rmSync(made, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', made], {
     cwd: root,
     stdio: 'inherit',
   });
   if (compiled.status !== 0) {
     // noEmitOnError keeps a type error from writing anything; a tsc that died halfway may have.
+    // The old build goes too: its sources no longer compile, and the bin must not run it.
+    fs.rmSync(made, { recursive: true, force: true });
     fs.rmSync(dist, { recursive: true, force: true });
     return compiled.status ?? 1;
   }
   const ledgers = ledgersOf(root);
-  copyStrategies(path.join(root, 'strategies'), path.join(dist, 'strategies'), undefined, ledgers);
-  dropTruth(root, ledgers);
+  copyStrategies(path.join(root, 'strategies'), path.join(made, 'strategies'), undefined, ledgers);
+  dropTruth(root, ledgers, undefined, made);
+  fs.writeFileSync(path.join(made, STAMP), inputs);
+  swapIn(root, made);
   return 0;
 }
 
@@ -224,5 +310,8 @@ function build(root) {
 // The module's URL is its real path, so the script's path is compared as a real path too.
 const invoked = process.argv[1] === undefined ? undefined : pathToFileURL(fs.realpathSync(process.argv[1]));
 if (invoked?.href === import.meta.url) {
-  process.exitCode = build(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  process.exitCode = build(
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
+    process.argv.includes('--force'),
+  );
 }
