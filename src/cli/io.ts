@@ -51,6 +51,8 @@ export const EXIT = {
   internal: 3,
   /** `compile --strict` only: a compilation that fails its own validation. */
   invalid: 4,
+  /** `pack` only: the strategy refused, so there is no context to print. */
+  refused: 5,
   SIGINT: 130,
   SIGTERM: 143,
 } as const;

@@ -4,6 +4,7 @@
  * Input schemas are made of the shipped JSON Schemas when the server starts.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { validateDocumentAwaited, validationText } from '../harness/audit/index.js';
 import { findingsJSON, lintGiven, tally } from '../harness/corpus/index.js';
@@ -216,12 +217,20 @@ const pack: Tool = {
     const paths = { type: 'array', items: { type: 'string' } };
     return object(
       {
-        dir: { type: 'string', description: 'the folder of a working tree to pack, inside a --root' },
+        dir: {
+          type: 'string',
+          description:
+            'the folder of a working tree to pack, inside a --root; a relative path is read from the first --root',
+        },
         task: { type: 'string', description: 'what the context is for' },
         budget: { type: 'integer', minimum: 0, description: 'tokens (o200k) the bundle may take' },
         strategy: STRATEGY,
         format: { enum: [...PACK_FORMATS], description: 'how the bundle is printed (default md)' },
-        require: { ...paths, description: 'paths that must be in the bundle' },
+        require: {
+          ...paths,
+          description:
+            'files whose text must be in the bundle: in full, else as an outline, else a refusal; path#full for the full text alone, path#reference to accept the path alone',
+        },
         include: { ...paths, description: 'only paths matching these globs' },
         exclude: { ...paths, description: 'leave out paths matching these globs' },
         max_bytes: {
@@ -243,7 +252,10 @@ const pack: Tool = {
       throw new UsageError(`format must be one of ${PACK_FORMATS.join(', ')}`);
     const include = stringList(args.include, 'include');
     const exclude = stringList(args.exclude, 'exclude');
-    const packed = await packContext(servedFolder(args.dir, o.roots), {
+    // A relative folder is the served root's, not the server's working folder: a client starts the
+    // server wherever it likes (Claude Desktop in /), and `"."` means the folder it serves.
+    const dir = path.resolve(o.roots[0] ?? '.', args.dir);
+    const packed = await packContext(servedFolder(dir, o.roots), {
       task: args.task,
       budget: args.budget,
       maxBytes: args.max_bytes ?? 1_000_000,
@@ -256,7 +268,8 @@ const pack: Tool = {
       lint: { strict: false },
     });
     const told = packed.told.map((t) => t.line).join('\n');
-    return packed.failed ? failed(told) : text(packed.text, told);
+    // A refusal gives no context: the client is told so as an error, with the reasons.
+    return packed.failed || packed.refused ? failed(told) : text(packed.text, told);
   },
 };
 

@@ -73,7 +73,12 @@ it('a build of unchanged inputs is skipped and says so; a changed source is buil
   expect(fs.existsSync(mark)).toBe(false);
   expect(fs.readFileSync(main, 'utf8')).toMatch(/answer = 2/);
   // Nothing of the making is left beside it.
-  expect(fs.readdirSync(dir).filter((n) => n.startsWith('dist')).sort()).toEqual(['dist']);
+  expect(
+    fs
+      .readdirSync(dir)
+      .filter((n) => n.startsWith('dist'))
+      .sort(),
+  ).toEqual(['dist']);
 });
 
 it('while a build runs, dist/ holds the whole old build until the new one replaces it whole', async () => {
@@ -98,7 +103,8 @@ it('while a build runs, dist/ holds the whole old build until the new one replac
       const names = fs.readdirSync(dir);
       seen.add(names.some((n) => n.startsWith('dist.old-')) ? 'swapping' : 'missing');
     }
-    if (text !== undefined) seen.add(/answer = 1/.test(text) ? 'old' : /answer = 2/.test(text) ? 'new' : text);
+    if (text !== undefined)
+      seen.add(/answer = 1/.test(text) ? 'old' : /answer = 2/.test(text) ? 'new' : text);
     await new Promise((r) => setTimeout(r, 2));
   }
   expect(await done).toBe(0);

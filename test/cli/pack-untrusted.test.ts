@@ -180,7 +180,7 @@ describe('file names that hold structure', () => {
     const xml = await pack(dir, ['--budget', '100000', '--format', 'xml']);
     expect(xml.code, xml.stderr).toBe(0);
     expect(xml.stdout).toContain('<file path="&quot;bell\\u{1b}]0;owned\\u{7}\\u{1b}[2J.ts&quot;"');
-    expect(xml.stdout.match(/^<task>$/gm)).toHaveLength(1);
+    expect(xml.stdout.match(/^<task><!\[CDATA\[$/gm)).toHaveLength(1);
     const json = await pack(dir, LIST);
     expect(json.code, json.stderr).toBe(0);
     expect(filesIn(json.stdout)).toEqual(expect.arrayContaining([INJECTED, TERMINAL, BIDI]));

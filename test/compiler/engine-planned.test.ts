@@ -112,8 +112,9 @@ describe('planned forms refuse only when required content cannot fit, and say wh
       reason: 'INSUFFICIENT_BUDGET',
       blocking_ids: ['big', 'small'],
       diagnostic:
-        'required content needs 527 in the cheapest legal forms found, 231 over the 296 left; ' +
-        'the dearest: mandatory big (big: 504), required small (small: 24)',
+        'required content needs 527 in the cheapest legal forms found, 231 over the 296 the budget of 300 ' +
+        "leaves after the header's 4; the dearest, each with the separator before it: " +
+        'mandatory big (big: 504), required small (small: 24)',
       budget_used: 4,
     });
   });

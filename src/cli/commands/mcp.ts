@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import { MAX_TEXT_BYTES } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
+import { fromRoot } from '../../harness/paths.js';
 import {
   DEFAULT_MAX_MESSAGE,
   LineTransport,
@@ -80,7 +82,10 @@ export const mcp = defineCommand({
  * process holds; its exit code, a signal as 128 + n.
  */
 function relaunched(flags: readonly string[]): Promise<ExitCode> {
-  const child = spawn(process.execPath, [...flags, ...process.argv.slice(1)], {
+  // The bin by its real path, not the one it was started by: npx and `npm link` start it through
+  // a link in a folder the server may not read, and Node resolves its entry's path before running.
+  const bin = fs.realpathSync(fromRoot('bin', 'ctxbench.js'));
+  const child = spawn(process.execPath, [...flags, bin, ...process.argv.slice(2)], {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     env: { ...process.env, [TIED]: String(TETHER_FD) },
   });

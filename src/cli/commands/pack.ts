@@ -5,8 +5,9 @@ import { EXIT } from '../io.js';
 /**
  * The context for one task under one budget, from a working tree: the same pool `ingest` builds,
  * compiled by `compiler-v2` (or `--strategy`), printed as Markdown, XML or JSON; on stderr what was
- * left out and why. A refusal is a result (exit 0): it is printed on stderr with the least budget
- * the strategy needs, found by compiling again.
+ * left out and why. A refusal prints nothing on stdout and exits 5: a shell must not take an empty
+ * context for one; stderr says why, with the least budget the strategy needs, found by compiling
+ * again.
  */
 export const packCommand = defineCommand({
   examples: [
@@ -37,7 +38,8 @@ export const packCommand = defineCommand({
       })
       .option('require', {
         type: 'string',
-        describe: 'files that must be in the bundle (comma-separated paths)',
+        describe:
+          'files whose text must be in the bundle (comma-separated paths): in full, else as an outline, else a refusal; path#full for the full text alone, path#reference to accept the path alone',
       })
       .option('include', { type: 'string', describe: 'only paths matching these globs (comma-separated)' })
       .option('exclude', {
@@ -64,6 +66,6 @@ export const packCommand = defineCommand({
     });
     io.out(packed.text);
     for (const t of packed.told) if (t.always || !a.quiet) io.err(`${t.line}\n`);
-    return packed.failed ? EXIT.checkFailed : EXIT.ok;
+    return packed.failed ? EXIT.checkFailed : packed.refused ? EXIT.refused : EXIT.ok;
   },
 });

@@ -130,11 +130,20 @@ function overBudget(s: CompileState, plan: Plan, demands: readonly Demand[], nee
     (x) => `${x.d.cls.toLowerCase()} ${x.d.name} (${x.option?.roots.join(' ')}: ${x.cost})`,
   );
   const over = need - s.remaining;
+  // What the budget already carries before the plan: the header, under rendered pricing.
+  const budget = s.pool.request.usable_token_budget;
+  const frame = budget - s.remaining;
+  const room =
+    frame === 0
+      ? `${over} over the ${s.remaining} left`
+      : s.remaining >= 0
+        ? `${over} over the ${s.remaining} the budget of ${budget} leaves after the header's ${frame}`
+        : `and the header's ${frame} is already ${-s.remaining} over the budget of ${budget}`;
+  const dearest = s.rendered ? 'the dearest, each with the separator before it' : 'the dearest';
   return refuse(
     'INSUFFICIENT_BUDGET',
     dear.map((x) => x.d.name),
-    `required content needs ${need} in the cheapest legal forms found, ${over} over the ${s.remaining} left; ` +
-      `the dearest: ${list.join(', ')}`,
+    `required content needs ${need} in the cheapest legal forms found, ${room}; ${dearest}: ${list.join(', ')}`,
   );
 }
 

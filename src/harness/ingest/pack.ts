@@ -19,7 +19,7 @@ import { stateFiles } from './history-trees.js';
 import type { TreeEntry } from './ingest-types.js';
 import { ingestPolicy } from './ingested-corpus.js';
 import { loadGrammars } from './outline.js';
-import { buildPool } from './pool.js';
+import { buildPool, type Form } from './pool.js';
 import { BlobFacts, poolFiles, repositoryName, type SkipCounts, Skips } from './state.js';
 import { classifyPath, decideEntry, decodeText, isLockfile, makeFilter } from './tree-files.js';
 import { listWorkingTree, readRegular, throughRealFolders } from './working-tree.js';
@@ -39,6 +39,8 @@ export interface PackPool {
   readonly policy: CompilerPolicy;
   readonly files: number;
   readonly skipped: SkipCounts;
+  /** The files `--require` names, each with the poorest form that satisfies it. */
+  readonly required: ReadonlyMap<string, Form>;
 }
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
@@ -118,23 +120,14 @@ export async function packPool(dir: string, options: PackOptions): Promise<PackP
     texts,
     skips,
   );
-  const paths = new Set(files.map((f) => f.path));
-  const required = new Set(
-    (options.require ?? []).map((r) => toPosix(path.normalize(r)).replace(/^\.\//, '')),
-  );
-  for (const r of required)
-    if (!paths.has(r))
-      throw new InputError(
-        '--require',
-        `${r} is not a file of the pool (${isLockfile(r) ? 'a lockfile' : 'not found, skipped, or outside the folder'})`,
-      );
+  const required = requirements(options.require ?? [], new Set(files.map((f) => f.path)));
   const known = new BlobFacts(await loadGrammars());
   const policy = ingestPolicy();
   const name = repositoryName(dir);
   const candidates = buildPool({
     task: options.task,
     files: poolFiles(options.task, files, known, () => null),
-    required,
+    required: new Set(required.keys()),
     scope: name,
     at: 'working tree',
     tokens: known.counter,
@@ -150,5 +143,30 @@ export async function packPool(dir: string, options: PackOptions): Promise<PackP
     required_ids: [],
     policy_version: policy.policy_version,
   };
-  return { request, candidates, policy, files: files.length, skipped: skips.counts };
+  return { request, candidates, policy, files: files.length, skipped: skips.counts, required };
+}
+
+/** What a requirement may end with to name the poorest form it accepts. */
+const FLOOR = /#(full|outline|reference)$/;
+
+/**
+ * Each `--require` as a path of the pool and the poorest form that satisfies it: `path` takes the
+ * full text or, failing that, the outline; `path#full` the full text alone; `path#reference` any
+ * form, the path alone included. A string that names a file as it is is that file, whatever it
+ * ends with.
+ */
+function requirements(given: readonly string[], paths: ReadonlySet<string>): Map<string, Form> {
+  const out = new Map<string, Form>();
+  for (const r of given) {
+    const plain = toPosix(path.normalize(r)).replace(/^\.\//, '');
+    const floor = FLOOR.exec(plain);
+    const file = paths.has(plain) || floor === null ? plain : plain.slice(0, floor.index);
+    if (!paths.has(file))
+      throw new InputError(
+        '--require',
+        `${file} is not a file of the pool (${isLockfile(file) ? 'a lockfile' : 'not found, skipped, or outside the folder'})`,
+      );
+    out.set(file, file === plain ? 'outline' : (floor?.[1] as Form));
+  }
+  return out;
 }

@@ -1,8 +1,11 @@
 /**
  * What `pack` prints: the bundle as Markdown, XML or JSON, in bundle order, and on stderr what was
- * left out and why, from the compilation's trace. Each file form's text starts with its `File:`
- * line (the rendered bundle carries no labels); the outputs put the path in their own markup and
- * show the body under it.
+ * left out and why, from the compilation's trace. A format is a layout: a head, each item as it is
+ * printed, a separator and a tail. `pack` plans with it: each candidate's text becomes its item as
+ * printed and is counted so (printedPool), so the bundle the strategy chooses is priced in the
+ * format's own tokens, and the printed whole is counted again before it is given (pack-run.ts).
+ * Each file form's text starts with its `File:` line (the pool's forms carry their path); the
+ * layouts put the path in their own markup and show the body under it.
  */
 import type { ContextCandidate } from '../../compiler/index.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
@@ -11,14 +14,12 @@ import { parseFormId, shownPath } from './pool.js';
 export const PACK_FORMATS = ['md', 'xml', 'json'] as const;
 export type PackFormat = (typeof PACK_FORMATS)[number];
 
-export interface PackedBundle {
-  readonly task: string;
+/** What the head of a printed bundle says. */
+export interface PackHead {
   readonly budget: number;
-  readonly renderedTokens: number;
-  readonly bundleHash: string;
   readonly strategy: string;
-  /** In bundle order. */
-  readonly items: readonly ContextCandidate[];
+  /** The bundle's hash: 64 hex digits (a placeholder of as many while planning). */
+  readonly bundleHash: string;
 }
 
 interface Shown {
@@ -66,71 +67,94 @@ function fence(body: string): string {
   return '`'.repeat(longest + 1);
 }
 
-function markdown(b: PackedBundle): string {
-  const out = [
-    `# Context: ${b.items.length} items, ${b.renderedTokens} of ${b.budget} tokens (${b.strategy})`,
-    '',
-  ];
-  for (const s of b.items.map(shown)) {
-    if (s.path === null) {
-      out.push('## Task', '', s.body, '');
-      continue;
-    }
-    out.push(`## ${shownPath(s.path)} (${s.form}, ${s.tokens} tokens)`, '');
-    if (s.form === 'reference') {
-      out.push(s.body, '');
-      continue;
-    }
-    const ext = s.path.slice(s.path.lastIndexOf('.') + 1).toLowerCase();
-    const f = fence(s.body);
-    out.push(`${f}${s.form === 'full' ? (FENCE_LANG[ext] ?? '') : ''}`, s.body, f, '');
-  }
-  return `${out.join('\n').trimEnd()}\n`;
+function markdownItem(c: ContextCandidate): string {
+  const s = shown(c);
+  if (s.path === null) return `## Task\n\n${s.body}`;
+  const heading = `## ${shownPath(s.path)} (${s.form}, ${s.tokens} tokens)\n\n`;
+  if (s.form === 'reference') return `${heading}${s.body}`;
+  const ext = s.path.slice(s.path.lastIndexOf('.') + 1).toLowerCase();
+  const f = fence(s.body);
+  return `${heading}${f}${s.form === 'full' ? (FENCE_LANG[ext] ?? '') : ''}\n${s.body}\n${f}`;
 }
 
+/** Characters XML 1.0 cannot hold at all, in text or in CDATA: dropped. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const XML: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const xmlText = (s: string): string =>
-  // Characters XML 1.0 cannot hold at all are dropped; the rest escaped.
-  s
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/[&<>"]/g, (c) => XML[c] as string);
+const xmlAttr = (s: string): string => s.replace(NOT_XML, '').replace(/[&<>"]/g, (c) => XML[c] as string);
+/**
+ * A body as CDATA: the text as it is, which a model reads as code, where entities would turn every
+ * `<` into `&lt;`. The one sequence CDATA cannot hold, `]]>`, is split across two sections.
+ */
+const cdata = (s: string): string =>
+  `<![CDATA[\n${s.replace(NOT_XML, '').replaceAll(']]>', ']]]]><![CDATA[>')}\n]]>`;
 
-function xml(b: PackedBundle): string {
-  const out = [
-    `<context items="${b.items.length}" tokens="${b.renderedTokens}" budget="${b.budget}" strategy="${xmlText(b.strategy)}" hash="${b.bundleHash}">`,
-  ];
-  for (const s of b.items.map(shown)) {
-    if (s.path === null) out.push(`<task>\n${xmlText(s.body)}\n</task>`);
-    else
-      out.push(
-        `<file path="${xmlText(shownPath(s.path))}" form="${s.form}" tokens="${s.tokens}">\n${xmlText(s.body)}\n</file>`,
-      );
-  }
-  out.push('</context>');
-  return `${out.join('\n')}\n`;
+function xmlItem(c: ContextCandidate): string {
+  const s = shown(c);
+  if (s.path === null) return `<task>${cdata(s.body)}</task>`;
+  return `<file path="${xmlAttr(shownPath(s.path))}" form="${s.form}" tokens="${s.tokens}">${cdata(s.body)}</file>`;
 }
 
-function json(b: PackedBundle): string {
-  return `${JSON.stringify(
-    {
-      task: b.task,
-      strategy: b.strategy,
-      budget: b.budget,
-      rendered_tokens: b.renderedTokens,
-      bundle_hash: b.bundleHash,
-      items: b.items.map((c) => {
-        const s = shown(c);
-        return { id: c.candidate_id, path: s.path, form: s.form, tokens: s.tokens, content: s.body };
-      }),
-    },
-    null,
-    2,
-  )}\n`;
+/** A JSON item, laid out as it sits in the printed array: two levels in. */
+function jsonItem(c: ContextCandidate): string {
+  const s = shown(c);
+  const item = { id: c.candidate_id, path: s.path, form: s.form, tokens: s.tokens, content: s.body };
+  return `    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}`;
 }
 
-export function renderPack(b: PackedBundle, format: PackFormat): string {
-  return format === 'md' ? markdown(b) : format === 'xml' ? xml(b) : json(b);
+interface Layout {
+  readonly head: (h: PackHead) => string;
+  readonly item: (c: ContextCandidate) => string;
+  readonly separator: string;
+  readonly tail: string;
 }
+
+const LAYOUTS: Readonly<Record<PackFormat, Layout>> = {
+  md: {
+    head: (h) => `# Context for a budget of ${h.budget} tokens (${h.strategy})\n\n`,
+    item: markdownItem,
+    separator: '\n\n',
+    tail: '\n',
+  },
+  xml: {
+    head: (h) => `<context budget="${h.budget}" strategy="${xmlAttr(h.strategy)}" hash="${h.bundleHash}">\n`,
+    item: xmlItem,
+    separator: '\n',
+    tail: '\n</context>\n',
+  },
+  json: {
+    head: (h) =>
+      `{\n  "strategy": ${JSON.stringify(h.strategy)},\n  "budget": ${h.budget},\n  "bundle_hash": "${h.bundleHash}",\n  "items": [\n`,
+    item: jsonItem,
+    separator: ',\n',
+    tail: '\n  ]\n}\n',
+  },
+};
+
+/**
+ * The pool as the format prints it: each candidate's text its item as printed, its count that
+ * item's tokens. Everything else, its relevance included, is the pool's.
+ */
+export function printedPool(
+  candidates: readonly ContextCandidate[],
+  format: PackFormat,
+  count: (text: string) => number,
+): ContextCandidate[] {
+  const layout = LAYOUTS[format];
+  return candidates.map((c) => {
+    const content = layout.item(c);
+    return { ...c, content, token_count: count(content) };
+  });
+}
+
+/** The text of a bundle of printedPool's candidates, in bundle order. */
+export function printPack(head: PackHead, items: readonly ContextCandidate[], format: PackFormat): string {
+  const layout = LAYOUTS[format];
+  return `${layout.head(head)}${items.map((c) => c.content).join(layout.separator)}${layout.tail}`;
+}
+
+/** The text a format adds around its items, whatever they are: its head and its tail. */
+export const frameOf = (head: PackHead, format: PackFormat): string =>
+  LAYOUTS[format].head(head) + LAYOUTS[format].tail;
 
 interface Entry {
   readonly candidate_id: string;

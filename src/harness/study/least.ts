@@ -7,11 +7,11 @@ import type { Compiled } from '../types.js';
  * what holds at one budget holds at any larger, which the compilers keep for a bundle; otherwise
  * the answer is a budget that works, not always the least.
  */
-export async function leastBudget(
-  compileAt: (budget: number) => Promise<Compiled>,
+export async function leastBudget<T = Compiled>(
+  compileAt: (budget: number) => Promise<T>,
   refused: number,
   ceiling: number,
-  wanted: (c: Compiled) => boolean,
+  wanted: (c: T) => boolean,
 ): Promise<number | null> {
   let hi = Math.max(refused + 1, ceiling * 2 + 1000);
   if (!wanted(await compileAt(hi))) return null;
