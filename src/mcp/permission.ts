@@ -6,11 +6,14 @@
  * (each strategy's, itself under the permission model as in `compile`, and git for `pack`) and
  * the worker that counts real tokens.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { UsageError } from '../harness/errors.js';
-import { packageRoot } from '../harness/paths.js';
+import { fromRoot, packageRoot } from '../harness/paths.js';
 import { inside, PERMISSION_FLAG, readable } from '../harness/study/index.js';
+import { TETHER_FD } from './tether.js';
 
 /** The folders given, each an existing folder, resolved through links. */
 export function rootsOf(given: readonly string[]): string[] {
@@ -55,4 +58,30 @@ export function servedFolder(dir: string, roots: readonly string[]): string {
       `${dir} is outside the folders this server reads (${roots.join(', ')}): start it with --root for another`,
     );
   return real;
+}
+
+/** Set in the locked server's environment alone, by the command that started it: fd TETHER_FD is its tie. */
+export const TIED = 'CTXBENCH_MCP_TETHER';
+
+/**
+ * `ctxbench mcp` again, under `flags`, on this process's stdio and tied to it by a pipe only this
+ * process holds; its exit code, a signal as 128 + n.
+ */
+export function relaunched(flags: readonly string[]): Promise<number> {
+  // The bin by its real path, not the one it was started by: npx and `npm link` start it through
+  // a link in a folder the server may not read, and Node resolves its entry's path before running.
+  const bin = fs.realpathSync(fromRoot('bin', 'ctxbench.js'));
+  const child = spawn(process.execPath, [...flags, bin, ...process.argv.slice(2)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+    env: { ...process.env, [TIED]: String(TETHER_FD) },
+  });
+  // Held, never read or written: its end is the child's word that this process is gone.
+  (child.stdio[TETHER_FD] as Socket).unref();
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, forward(s));
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) =>
+      resolve(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGKILL' ? 137 : 143)),
+    );
+  });
 }

@@ -1,16 +1,14 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import type { Socket } from 'node:net';
 import { MAX_TEXT_BYTES } from '../../harness/corpus/index.js';
 import { UsageError } from '../../harness/errors.js';
-import { fromRoot } from '../../harness/paths.js';
 import {
   DEFAULT_MAX_MESSAGE,
   LineTransport,
   mcpServer,
+  relaunched,
   rootsOf,
   serverFlags,
   TETHER_FD,
+  TIED,
   tether,
   underPermission,
 } from '../../mcp/index.js';
@@ -18,8 +16,6 @@ import { defineCommand, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT, type ExitCode } from '../io.js';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
-/** Set in the locked server's environment alone, by the command that started it: fd TETHER_FD is its tie. */
-const TIED = 'CTXBENCH_MCP_TETHER';
 
 /**
  * The compiler served to an MCP client (Claude Desktop and Code, VS Code, Cursor) over stdio:
@@ -59,7 +55,8 @@ export const mcp = defineCommand({
     const maxMessage = a.maxMessage;
     if (!Number.isSafeInteger(maxMessage) || maxMessage < 1 || maxMessage > MAX_TEXT_BYTES)
       throw new UsageError(`--max-message must be a whole number of bytes from 1 to ${MAX_TEXT_BYTES}`);
-    if (!FROM_SOURCE && !underPermission()) return relaunched(serverFlags(roots));
+    // The server's exit code is this command's: a code the CLI gives, or a signal's as 128 + n.
+    if (!FROM_SOURCE && !underPermission()) return (await relaunched(serverFlags(roots))) as ExitCode;
     if (process.env[TIED] === String(TETHER_FD)) {
       delete process.env[TIED];
       tether(TETHER_FD, 'self');
@@ -76,26 +73,3 @@ export const mcp = defineCommand({
     return EXIT.ok;
   },
 });
-
-/**
- * This command again, under `flags`, on this process's stdio and tied to it by a pipe only this
- * process holds; its exit code, a signal as 128 + n.
- */
-function relaunched(flags: readonly string[]): Promise<ExitCode> {
-  // The bin by its real path, not the one it was started by: npx and `npm link` start it through
-  // a link in a folder the server may not read, and Node resolves its entry's path before running.
-  const bin = fs.realpathSync(fromRoot('bin', 'ctxbench.js'));
-  const child = spawn(process.execPath, [...flags, bin, ...process.argv.slice(2)], {
-    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
-    env: { ...process.env, [TIED]: String(TETHER_FD) },
-  });
-  // Held, never read or written: its end is the child's word that this process is gone.
-  (child.stdio[TETHER_FD] as Socket).unref();
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, forward(s));
-  return new Promise((resolve) => {
-    child.on('exit', (code, signal) =>
-      resolve((code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGKILL' ? 137 : 143)) as ExitCode),
-    );
-  });
-}
