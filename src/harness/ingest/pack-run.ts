@@ -38,8 +38,12 @@ export interface Packed {
   readonly refused: boolean;
 }
 
-/** The least room a try gives up when the printed text runs over: the tries stay few. */
-const TRIES = 8;
+/**
+ * How many times a pack compiles again when its printed text runs over the budget. Each time the
+ * room shrinks by at least a token, by the whole excess; one time is what a run over takes in
+ * practice (a token across an item's edge).
+ */
+const REPRINTS = 8;
 
 /**
  * One pack at one printed budget: the compilation (null when the format's frame alone is over the
@@ -102,7 +106,7 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
       if (next === null) break;
       levels = next;
     }
-    for (let tries = 0; ; tries++) {
+    for (let reprints = 0; ; ) {
       if (room < 0) return { out: null, room, levels, text: '', tokens: 0 };
       const out = await compileAt(room, levels);
       const next = fixed ? null : required.poorer(levels);
@@ -114,7 +118,8 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
       const text = printPack(head(budget, out.record.bundle_hash ?? ''), out.live, o.format);
       const tokens = count(text);
       if (tokens <= budget) return { out, room, levels, text, tokens };
-      if (tries >= TRIES) throw new Error(`pack could not print within ${budget} tokens in ${TRIES} tries`);
+      if (++reprints > REPRINTS)
+        throw new Error(`pack could not print within ${budget} tokens in ${REPRINTS} compilations`);
       room -= tokens - budget;
     }
   };
