@@ -272,7 +272,27 @@ function swapIn(root, made) {
   fs.rmSync(old, { recursive: true, force: true });
 }
 
+/** Whether the process `pid` is running (a build's folders are named by their builder's pid). */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+/** The folders a build that was stopped halfway left (dist.build-<pid>, dist.old-<pid>): removed. */
+function clearLeftovers(root) {
+  for (const name of fs.readdirSync(root)) {
+    const left = /^dist\.(?:build|old)-(\d+)$/.exec(name);
+    if (left !== null && !running(Number(left[1])))
+      fs.rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+}
+
 function build(root, force) {
+  clearLeftovers(root);
   const dist = path.join(root, 'dist');
   const inputs = inputsDigest(root);
   const stamp = path.join(dist, STAMP);
