@@ -19,11 +19,15 @@ export const report = defineCommand({
   options: (y) =>
     y
       .positional('run', { type: 'string', demandOption: true })
-      .option('out', { type: 'string', describe: 'write the reports here instead of the run folder' }),
+      .option('out', { type: 'string', describe: 'write the reports here instead of the run folder' })
+      .option('corpus', {
+        type: 'string',
+        describe: "an ingested run's corpus folder, where the manifest's has moved (held to its digest)",
+      }),
   run: async (a, { io }) => {
     const run = a.run as string;
     const folder = readRunFolder(run);
-    const files = await runReportFiles(folder);
+    const files = await runReportFiles(folder, a.corpus);
     const out = a.out ?? run;
     const inputs = runInputs(run);
     // Every file is checked before the first is written: a refusal leaves the reports as they were.

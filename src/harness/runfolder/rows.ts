@@ -111,14 +111,20 @@ export async function reportFiles(
   };
 }
 
-/** The report files of a run folder as read, for `report`: as its run wrote them, were its rows the same. */
-export const runReportFiles = (run: RunFolder): Promise<Record<string, string>> =>
+/**
+ * The report files of a run folder as read, for `report`: as its run wrote them, were its rows the
+ * same. An ingested run's texts are read from its corpus, the manifest's or `corpusDir`.
+ */
+export const runReportFiles = (
+  run: RunFolder,
+  corpusDir?: string | undefined,
+): Promise<Record<string, string>> =>
   reportFiles(
     run.rows,
     run.corpus.name,
     run.compilations,
     run.manifest?.corpus.ingested === true,
-    folderTexts(run.dir, run.manifest),
+    folderTexts(run.dir, run.manifest, corpusDir),
   );
 
 /** rows.jsonl and every file derived from it: what a run folder holds besides compilations. */

@@ -50,7 +50,10 @@ export function folderTexts(
     if (!fs.existsSync(from) || !fs.statSync(from).isDirectory())
       throw new InputError(file, `corpus.dir ${from} is gone: ${why}`);
     if (corpusDigest(from) !== manifest.corpus.digest)
-      throw new InputError(file, `corpus.digest: ${from} has changed since the run: ${why}`);
+      throw new InputError(
+        file,
+        `corpus.digest: ${from} is not the corpus the run read (changed since, or another): ${why}`,
+      );
     return new Map(loadCorpus(from).cases.map((c) => [c.name, c.candidates]));
   };
   return {

@@ -195,7 +195,7 @@ describe('the folder, as the other commands read it', () => {
     const texts = folderTexts(run.dir, run.manifest, copy);
     expect(() => texts?.candidates(project.corpus.cases[0]?.name as string)).toThrow(InputError);
     expect(() => texts?.candidates(project.corpus.cases[0]?.name as string)).toThrow(
-      /has changed since the run/,
+      /is not the corpus the run read/,
     );
   });
 });
