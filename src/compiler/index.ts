@@ -53,6 +53,7 @@ export {
   registerTokenCounter,
   roundHalfEven,
   separatorCost,
+  TOKEN_PROVENANCE,
   type TokenCounter,
 } from './tokens.js';
 export { type Decision, makeTrace, traceEntry } from './trace.js';

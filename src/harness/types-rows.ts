@@ -169,6 +169,12 @@ export interface CompilationLine {
   readonly case: string;
   readonly budget: BudgetName;
   readonly strategy: string;
+  /**
+   * The corpus digest, for a line of an ingested corpus whose texts are by reference to it
+   * (runfolder/by-reference.ts): its bundle, trace and rendered text are then read back by
+   * `expandLine`. Absent for a line that holds everything itself.
+   */
+  readonly by_reference?: string | undefined;
   readonly bundle: unknown;
   readonly result: unknown;
   readonly rendered_text: string | null;

@@ -88,7 +88,7 @@ export const study = defineCommand({
       return EXIT[outcome.reason.signal];
     }
     end(outcome.rows.length);
-    const { note, table, errors } = finishedText(outcome, out);
+    const { note, table, errors } = finishedText(outcome, out, study.corpus.ingested);
     const printed = tableOutput(io, a.format, a.quiet);
     printed.note(note);
     printed.table(table);

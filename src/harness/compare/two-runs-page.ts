@@ -5,18 +5,22 @@
  * bundles beside each other included) read as one run of twice the strategies. For two
  * strategies of one run, it is that run's page of those two.
  */
-import fs from 'node:fs';
-import { linesOf } from '../corpus/index.js';
 import { reportHtml } from '../report/index.js';
-import { compilationId, type RunFolder } from '../runfolder/index.js';
+import { compilationId, compiledLines, folderTexts, type RunFolder } from '../runfolder/index.js';
 import type { Row } from '../types.js';
 
-/** A run's compilation lines by compilation, as its rows name them; none without the file. */
-function linesById(run: RunFolder): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!fs.existsSync(run.compilations)) return out;
+type Line = string | Record<string, unknown>;
+
+const ingested = (run: RunFolder) => run.manifest?.corpus.ingested === true;
+
+/**
+ * A run's compilation lines by compilation, as its rows name them, those of an ingested corpus
+ * read back from its corpus where they hold their texts by reference; none without the file.
+ */
+function linesById(run: RunFolder): Map<string, Line> {
+  const out = new Map<string, Line>();
   let k = 0;
-  for (const line of linesOf(run.compilations)) {
+  for (const line of compiledLines(run.compilations, folderTexts(run.dir, run.manifest))) {
     const r = run.rows[k++];
     if (r === undefined) break;
     if (line !== '') out.set(compilationId(r), line);
@@ -25,8 +29,9 @@ function linesById(run: RunFolder): Map<string, string> {
 }
 
 /** A line under another strategy's name, so that it stays its row's own; unreadable lines stay as they are. */
-function renamed(line: string | undefined, strategy: string): string {
+function renamed(line: Line | undefined, strategy: string): Line {
   if (line === undefined) return '';
+  if (typeof line !== 'string') return { ...line, strategy };
   try {
     return JSON.stringify({ ...JSON.parse(line), strategy });
   } catch {
@@ -39,7 +44,7 @@ export function comparisonPage(a: RunFolder, b: RunFolder): Promise<string> {
   const [linesA, linesB] = [linesById(a), linesById(b)];
   const rowsB = new Map(b.rows.map((r) => [compilationId(r), r]));
   const rows: Row[] = [];
-  const lines: string[] = [];
+  const lines: Line[] = [];
   for (const ra of a.rows) {
     const rb = rowsB.get(compilationId(ra));
     if (rb === undefined) continue;
@@ -52,7 +57,8 @@ export function comparisonPage(a: RunFolder, b: RunFolder): Promise<string> {
       lines.push(renamed(from.get(compilationId(r)), strategy));
     }
   }
-  return reportHtml(rows, `Comparison: ${a.dir} (A) and ${b.dir} (B)`, lines);
+  const title = `Comparison: ${a.dir} (A) and ${b.dir} (B)`;
+  return reportHtml(rows, title, lines, false, undefined, ingested(a) || ingested(b));
 }
 
 /** Two strategies of one run, side by side: its page of those two. */
@@ -63,5 +69,8 @@ export function strategiesPage(run: RunFolder, x: string, y: string): Promise<st
     rows,
     `Comparison: ${x} and ${y} in ${run.dir}`,
     rows.map((r) => lines.get(compilationId(r)) ?? ''),
+    false,
+    undefined,
+    ingested(run),
   );
 }

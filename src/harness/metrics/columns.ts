@@ -46,6 +46,10 @@ export const COLUMNS = {
   expected_held: { label: 'needed files expected held', kind: 'mean', range: nonNegative },
   held_full_text: { label: 'needed files held, full text', kind: 'count', range: count },
   held_any_form: { label: 'needed files held, any form', kind: 'count', range: count },
+  // The verdict an ingested corpus's report leads with (report/verdict.ts): where a strategy
+  // stands at one budget, and the needed files there, over the cells where a bundle is expected.
+  standing: { label: 'standing' },
+  needed_files: { label: 'needed files', kind: 'count', range: count },
 
   // A strategy against the oracle (stats.ts, oracleGap): the strategy minus the oracle in tokens,
   // the oracle minus the strategy in recall.
@@ -122,6 +126,26 @@ export const COLUMN_TABLES = {
     'file_precision',
     'mean_tokens',
     'refusals',
+  ],
+  verdict: [
+    'strategy',
+    'standing',
+    'all_full_text',
+    'held_full_text',
+    'all_any_form',
+    'held_any_form',
+    'mean_tokens',
+  ],
+  // The headline `study` and `report` print for an ingested corpus: the file-recall figures over
+  // every budget, few and short enough for a 100-column terminal.
+  ingested_headline: [
+    'strategy',
+    'all_full_text',
+    'avg_full_text',
+    'all_any_form',
+    'mean_tokens',
+    'refusals',
+    'violations',
   ],
   oracle_gap: [
     'strategy',

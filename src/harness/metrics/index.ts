@@ -15,6 +15,7 @@ export {
   ROW_METRICS,
   rowMetric,
   type TableName,
+  violationTotal,
 } from './catalogue.js';
 export { estimateOf, rateOf } from './figure-intervals.js';
 export { localizationOf } from './found-files.js';

@@ -114,12 +114,20 @@ export async function prefixStability(
 }
 
 /**
- * Each row's rendered text from a run's compilations.jsonl, line for line, read as it is asked
- * for: null where the row has no bundle, or the line is missing, unreadable or another
- * compilation's.
+ * Each row's rendered text from a run's compilations.jsonl (or its lines, a line as text or
+ * already read), line for line, read as it is asked for: null where the row has no bundle, or
+ * the line is missing, unreadable or another compilation's.
  */
-export function* renderedTexts(rows: readonly Row[], compilations: string): Generator<string | null> {
-  const lines: Iterator<string> = fs.existsSync(compilations) ? linesOf(compilations) : [][Symbol.iterator]();
+export function* renderedTexts(
+  rows: readonly Row[],
+  compilations: string | Iterable<string | Record<string, unknown>>,
+): Generator<string | null> {
+  const lines: Iterator<string | Record<string, unknown>> =
+    typeof compilations !== 'string'
+      ? compilations[Symbol.iterator]()
+      : fs.existsSync(compilations)
+        ? linesOf(compilations)
+        : [][Symbol.iterator]();
   try {
     for (const r of rows) {
       const next = lines.next();
@@ -132,13 +140,14 @@ export function* renderedTexts(rows: readonly Row[], compilations: string): Gene
 }
 
 /** The line's rendered text when the line is this row's compilation; null otherwise. */
-function renderedText(line: string, r: Row): string | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    return null;
-  }
+function renderedText(line: string | Record<string, unknown>, r: Row): string | null {
+  let parsed: unknown = line;
+  if (typeof line === 'string')
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return null;
+    }
   const c = parsed as Record<string, unknown> | null;
   if (c === null || c.case !== r.case || c.budget !== r.budget || c.strategy !== r.strategy) return null;
   return typeof c.rendered_text === 'string' ? c.rendered_text : null;

@@ -3,7 +3,8 @@
  * each carrying what the page shows when it is opened: the bundle's items, the rendered text and
  * the decision trace, read from compilations.jsonl. Details are capped per compilation and in
  * all, so a survey of 18,000 compilations still makes a page a browser opens; every cap is a
- * count, never a clock, and says where the whole record is.
+ * count, never a clock, and says where the whole record is. A packed page (packed-page.ts) holds
+ * each text once, so its rendered texts are whole.
  */
 import fs from 'node:fs';
 import { linesOf } from '../corpus/index.js';
@@ -11,6 +12,7 @@ import { int, plural } from '../format.js';
 import { columnOf, fieldsOf, headersOf, rowViolations } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
+import type { PagePacker } from './packed-page.js';
 
 /** What a compilation came to, against what the corpus expected. */
 export type GridOutcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';
@@ -63,7 +65,8 @@ type Cell = string | number | boolean | null;
 /** What opening a cell shows, beyond its row. */
 export interface CellDetail {
   readonly bundle: { readonly id: Cell; readonly items: readonly (readonly Cell[])[] } | null;
-  readonly text: string | null;
+  /** The rendered text; on a packed page, its pieces (packed-page.ts), none of it cut. */
+  readonly text: string | readonly (string | number)[] | null;
   readonly trace: readonly (readonly Cell[])[];
   readonly traceTotal: number;
   /** A refusal's record as JSON text (capped), and its fields in words. */
@@ -131,8 +134,8 @@ function refusalFacts(f: Record<string, unknown>, where: string): (readonly [str
   return headersOf('refusal_facts').map((label, k) => [label, facts[k] as string] as const);
 }
 
-/** A compilations.jsonl line, boiled down to what the page shows. */
-function detailOf(line: Record<string, unknown>, k: number): CellDetail {
+/** A compilations.jsonl line, boiled down to what the page shows (packed by `packer` when given). */
+function detailOf(line: Record<string, unknown>, k: number, packer: PagePacker | undefined): CellDetail {
   const where = `compilations.jsonl line ${k + 1}`;
   const result = obj(line.result);
   const entries = Array.isArray(obj(result.trace).entries) ? (obj(result.trace).entries as unknown[]) : [];
@@ -140,7 +143,17 @@ function detailOf(line: Record<string, unknown>, k: number): CellDetail {
   const notes: string[] = [];
   if (entries.length > CAPS.trace)
     notes.push(`the trace's first ${CAPS.trace} of ${entries.length} entries; the whole is in ${where}`);
-  const text = typeof line.rendered_text === 'string' ? cut(line.rendered_text, CAPS.text, where) : null;
+  const rendered = typeof line.rendered_text === 'string' ? line.rendered_text : null;
+  const text =
+    rendered === null
+      ? null
+      : packer === undefined
+        ? cut(rendered, CAPS.text, where)
+        : packer.text(
+            rendered,
+            items.map((i) => obj(i).content),
+          );
+  const traceRow = (e: unknown) => TRACE_FIELDS.map((c) => scalar(obj(e)[c]));
   return {
     bundle:
       line.bundle === null || line.bundle === undefined
@@ -150,7 +163,10 @@ function detailOf(line: Record<string, unknown>, k: number): CellDetail {
             items: items.map((item) => ITEM_COLUMNS.map((c) => scalar(obj(item)[c]))),
           },
     text,
-    trace: entries.slice(0, CAPS.trace).map((e) => TRACE_FIELDS.map((c) => scalar(obj(e)[c]))),
+    trace:
+      packer === undefined
+        ? entries.slice(0, CAPS.trace).map(traceRow)
+        : packer.trace(entries.slice(0, CAPS.trace).map(traceRow)),
     traceTotal: entries.length,
     failure:
       result.failure === null || result.failure === undefined
@@ -192,17 +208,24 @@ function cellOf(r: Row, k: number, detail: CellDetail | null, missing: string | 
 
 const NO_LINE = 'no compilation recorded for this row (no compilations.jsonl line)';
 
-/** Where a page's compilations come from: a compilations.jsonl, its lines in row order, or none. */
-export type CompilationSource = string | Iterable<string> | null;
+/**
+ * Where a page's compilations come from: a compilations.jsonl, its lines in row order (as text,
+ * or already read), or none.
+ */
+export type CompilationSource = string | Iterable<string | Record<string, unknown>> | null;
 
-const linesFrom = (source: CompilationSource): Iterable<string> =>
+const linesFrom = (source: CompilationSource): Iterable<string | Record<string, unknown>> =>
   source === null ? [] : typeof source !== 'string' ? source : fs.existsSync(source) ? linesOf(source) : [];
 
 /**
  * The grid's cells in row order, with details from `compilations` (a compilations.jsonl or its
  * lines, null where there are none). A line that is not the row's own compilation gives no details.
  */
-export function gridCells(rows: readonly Row[], compilations: CompilationSource): GridCell[] {
+export function gridCells(
+  rows: readonly Row[],
+  compilations: CompilationSource,
+  packer?: PagePacker,
+): GridCell[] {
   const details: (CellDetail | string)[] = [];
   let spent = 0;
   for (const line of linesFrom(compilations)) {
@@ -221,7 +244,7 @@ export function gridCells(rows: readonly Row[], compilations: CompilationSource)
     const r = rows[k] as Row;
     let parsed: Record<string, unknown>;
     try {
-      parsed = obj(JSON.parse(line));
+      parsed = typeof line === 'string' ? obj(JSON.parse(line)) : line;
     } catch {
       details.push(`compilations.jsonl line ${k + 1} is not JSON`);
       continue;
@@ -230,7 +253,7 @@ export function gridCells(rows: readonly Row[], compilations: CompilationSource)
       details.push(`compilations.jsonl line ${k + 1} is not this compilation's`);
       continue;
     }
-    const d = detailOf(parsed, k);
+    const d = detailOf(parsed, k, packer);
     spent += JSON.stringify(d).length;
     details.push(d);
   }

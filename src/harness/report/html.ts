@@ -16,7 +16,6 @@ import {
 } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { type CellTable, exactProse, exactTables } from './against-exact.js';
 import { type Chart, renderCharts } from './charts.js';
 import {
   COLOUR_MEASURES,
@@ -28,23 +27,22 @@ import {
   TRACE_COLUMNS,
 } from './grid.js';
 import { headlineTable } from './headline.js';
+import {
+  cellTable,
+  escapeHtml,
+  exactSectionHtml,
+  htmlTable,
+  localizationSectionHtml,
+  peersSectionHtml,
+  verdictSectionHtml,
+} from './html-sections.js';
 import { intervalTable } from './intervals.js';
-import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
 import { measureSections } from './measure-sections.js';
-import { SCRIPT, STYLE } from './page.js';
-import { peerNames, peersSection } from './peers.js';
-import { shownCells, type Table } from './table.js';
+import { PagePacker } from './packed-page.js';
+import { PACKED_SCRIPT, SCRIPT, STYLE } from './page.js';
+import { peerNames } from './peers.js';
 
-const ENTITIES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text for an element's content or a quoted attribute value. */
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+export { escapeHtml } from './html-sections.js';
 
 /**
  * JSON for a `<script type="application/json">`: every `<` escaped inside its strings (none
@@ -61,17 +59,6 @@ const scriptJson = (x: unknown): string =>
  * reader opening a hostile run's report makes no request whatever the page holds.
  */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
-
-function htmlTable(t: CellTable, id: string, numeric: (k: number) => boolean = () => false): string {
-  const head = t.headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const body = t.lines
-    .map(
-      (line) =>
-        `<tr>${line.map((c, k) => `<td${numeric(k) ? ' class="n"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`,
-    )
-    .join('\n');
-  return `<table id="${id}"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
-}
 
 function chartsSection(charts: readonly Chart[]): string {
   const figures = charts.map(
@@ -112,12 +99,20 @@ function gridControls(names: readonly string[], budgets: readonly string[]): str
   ].join(' ');
 }
 
-/** The case x budget x strategy grid: a row per case, a column per budget and strategy. */
-function gridSection(cells: readonly GridCell[], names: readonly string[]): string {
-  const budgets = BUDGETS.filter((b) => cells.some((c) => c.budget === b));
+/** The budgets and cases of the grid, in its order. */
+const gridShape = (cells: readonly GridCell[]) => ({
+  budgets: BUDGETS.filter((b) => cells.some((c) => c.budget === b)),
+  cases: [...new Set(cells.map((c) => c.case))],
+});
+
+/**
+ * The case x budget x strategy grid: a row per case, a column per budget and strategy. A packed
+ * page's script builds its rows from the data (PACKED_SCRIPT): the same cells, the page smaller.
+ */
+function gridSection(cells: readonly GridCell[], names: readonly string[], packed: boolean): string {
+  const { budgets, cases } = gridShape(cells);
   const label = new Map(OUTCOME_LEGEND.map((o) => [o.outcome, o.label]));
   const at = new Map(cells.map((c) => [`${c.case}\n${c.budget}\n${c.strategy}`, c]));
-  const cases = [...new Set(cells.map((c) => c.case))];
   const head1 = budgets
     .map(
       (b) =>
@@ -128,7 +123,7 @@ function gridSection(cells: readonly GridCell[], names: readonly string[]): stri
   const head2 = budgets
     .flatMap((b) => names.map((n) => `<th class="s" ${column(b, n)}>${escapeHtml(n)}</th>`))
     .join('');
-  const body = cases.map((kase) => {
+  const body = (packed ? [] : cases).map((kase) => {
     const tds = budgets.flatMap((b) =>
       names.map((n) => {
         const c = at.get(`${kase}\n${b}\n${n}`);
@@ -153,7 +148,7 @@ function gridSection(cells: readonly GridCell[], names: readonly string[]): stri
     '<p class="legend" id="measure-legend" hidden></p>',
     '<div class="grid-and-detail">',
     `<table id="grid-table"><thead><tr><th rowspan="2">${columnOf('case').label}</th>${head1}</tr><tr>${head2}</tr></thead><tbody>`,
-    body.join('\n'),
+    ...(packed ? [] : [body.join('\n')]),
     '</tbody></table>',
     '<div id="detail" hidden></div>',
     '</div>',
@@ -182,61 +177,12 @@ function headlineSection(
   ].join('\n');
 }
 
-const cellTable = (t: Table): CellTable => ({ headers: t.headers, lines: shownCells(t) });
-
-/**
- * A section of tables by budget, as report.md's peers and localization sections have them: a
- * heading, its prose, an optional table over every budget, then one table per budget.
- */
-function budgetSection(
-  id: string,
-  title: string,
-  prose: string,
-  whole: Table | null,
-  budgets: readonly { readonly budget: string; readonly table: Table }[],
-): string {
-  return [
-    `<section id="${id}"><h2>${escapeHtml(title)}</h2>`,
-    `<p>${escapeHtml(prose)}</p>`,
-    ...(whole === null ? [] : [htmlTable(cellTable(whole), `${id}-table`, (k) => k > 0)]),
-    ...budgets.flatMap(({ budget, table }) => [
-      `<h3>${budget}</h3>`,
-      htmlTable(cellTable(table), `${id}-${budget}`, (k) => k > 0),
-    ]),
-    '</section>',
-  ].join('\n');
-}
-
-/** report.md's section of the compilers against the peers: only when both ran. */
-function peersSectionHtml(rows: readonly Row[], names: readonly string[]): string {
-  const p = peersSection(rows, names);
-  return p === null ? '' : budgetSection('peers', p.title, p.prose, p.whole, p.budgets);
-}
-
-/** report.md's localization section, for an ingested corpus. */
-const localizationSectionHtml = (rows: readonly Row[], names: readonly string[]): string =>
-  budgetSection('localization', 'Localization', LOCALIZATION_PROSE, null, localizationTables(rows, names));
-
-/** The exact sections of report.md, as HTML tables: only when `exact` ran. */
-function exactSectionHtml(rows: readonly Row[], names: readonly string[]): string {
-  if (!names.includes('exact')) return '';
-  const t = exactTables(rows, names);
-  const p = exactProse(t, (s) => `<code>${s}</code>`, String);
-  return [
-    `<section id="exact"><h2>${p.refusalsTitle}</h2>`,
-    `<p>${p.refusals}</p>`,
-    htmlTable(t.refusals, 'exact-refusals'),
-    `<h2>${p.againstTitle}</h2>`,
-    `<p>${p.against}</p>`,
-    htmlTable(t.against, 'exact-against', (k) => k > 0),
-    '</section>',
-  ].join('\n');
-}
-
 /**
  * The page of a run: `rows` in loop order, `compilations` the run's compilations.jsonl or its
  * lines in the rows' order (null or a missing file: the grid's cells then hold no details),
- * `title` the report's title.
+ * `title` the report's title. An ingested corpus's page leads with the verdict and the
+ * localization measures, and its data is packed (packed-page.ts): `packed` says so for a page of
+ * another title (compare's).
  */
 export async function reportHtml(
   rows: readonly Row[],
@@ -244,11 +190,13 @@ export async function reportHtml(
   compilations: CompilationSource,
   ingested = false,
   prefix?: ReadonlyMap<string, PrefixStability>,
+  packed = ingested,
 ): Promise<string> {
   const names = strategiesOf(rows);
   const stats = statsByStrategy(rows, names);
   const cases = new Set(rows.map((r) => r.case)).size;
-  const cells = gridCells(rows, compilations);
+  const packer = packed ? new PagePacker() : undefined;
+  const cells = gridCells(rows, compilations, packer);
   const charts = await renderCharts(rows, names);
   const data = {
     outcomes: Object.fromEntries(OUTCOME_LEGEND.map((o) => [o.outcome, o.label])),
@@ -258,17 +206,19 @@ export async function reportHtml(
     itemColumns: ITEM_COLUMNS,
     traceColumns: TRACE_COLUMNS,
     cells,
+    ...(packer === undefined ? {} : { grid: { ...gridShape(cells), names } }),
   };
   const sections = [
     `<h1>${escapeHtml(title)}</h1>`,
     `<p>${count(rows.length, 'compilation')}: ${count(cases, 'case')} x ${BUDGETS.length} budgets x ` +
       `${count(names.length, 'strategy')}. ` +
       'Generated from rows.jsonl and compilations.jsonl; every number is computed, none is typed in.</p>',
-    `<nav>${ingested ? '<a href="#localization">Localization</a>' : ''}<a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${rows.some((r) => r.measures) ? '<a href="#placement">Measures</a>' : ''}${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    `<nav>${ingested ? '<a href="#verdict">Verdict</a><a href="#localization">Localization</a>' : ''}<a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${rows.some((r) => r.measures) ? '<a href="#placement">Measures</a>' : ''}${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    ingested ? verdictSectionHtml(rows, names) : '',
     ingested ? localizationSectionHtml(rows, names) : '',
     headlineSection(rows, names, stats),
     chartsSection(charts),
-    gridSection(cells, names),
+    gridSection(cells, names, packer !== undefined),
     ...measureSections(rows, names, stats, prefix).map(
       (m) =>
         `<section id="${m.id}"><h2>${escapeHtml(m.title)}</h2>\n<p>${escapeHtml(m.prose)}</p>\n${htmlTable(cellTable(m.table), `${m.id}-table`, (k) => k > 0)}\n</section>`,
@@ -285,8 +235,8 @@ export async function reportHtml(
     `<style>${STYLE}</style>`,
     '</head><body>',
     ...sections.filter((s) => s !== ''),
-    `<script type="application/json" id="report-data">${scriptJson(data)}</script>`,
-    `<script>${SCRIPT}</script>`,
+    `<script type="application/json" id="report-data">${packer === undefined ? scriptJson(data) : packer.payload(data)}</script>`,
+    `<script>${packer === undefined ? SCRIPT : PACKED_SCRIPT}</script>`,
     '</body></html>',
     '',
   ].join('\n');

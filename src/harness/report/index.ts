@@ -15,3 +15,4 @@ export {
   type TableFormat,
 } from './table.js';
 export { traceJSON, traceTable, traceView } from './trace-text.js';
+export { ingestedHeadline, verdictText } from './verdict.js';

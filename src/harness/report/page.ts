@@ -4,6 +4,7 @@
  * the corpus is ever parsed as markup in the browser either.
  */
 import { OUTCOME_LEGEND } from './grid.js';
+import { UNPACK } from './packed-page.js';
 
 /** The page's style: fixed fonts and sizes, the outcome colours of the grid. */
 export const STYLE = `
@@ -42,11 +43,7 @@ ${OUTCOME_LEGEND.map((o) => `.o-${o.outcome} { background: ${o.colour}; }`).join
  * Opens a grid cell: its facts, bundle items, rendered text and decision trace, from the JSON
  * the page carries. Plain ES2017, no modules and no fetch: it works from file://.
  */
-export const SCRIPT = `
-(function () {
-  'use strict';
-  var data = JSON.parse(document.getElementById('report-data').textContent);
-  var panel = document.getElementById('detail');
+const BODY = `  var panel = document.getElementById('detail');
   var selected = null;
   function el(tag, text, attrs) {
     var e = document.createElement(tag);
@@ -219,5 +216,26 @@ export const SCRIPT = `
       if (selected !== null) selected.scrollIntoView({ block: 'center' });
     }
   }
+`;
+
+export const SCRIPT = `
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+${BODY}})();
+`;
+
+/**
+ * The script of a page whose data is packed (packed-page.ts): the same, once the data is
+ * unpacked. The page's JSON is then one string, the data gzipped and in base64, which the browser
+ * unpacks itself (DecompressionStream, no network); each cell's rendered text is joined from the
+ * page's one table of texts, and each trace entry read back from the tables its repeated parts
+ * are in, when the cell is opened.
+ */
+export const PACKED_SCRIPT = `
+(function () {
+  'use strict';
+${UNPACK}  unpack(function (data) {
+${BODY}  });
 })();
 `;

@@ -12,6 +12,7 @@ import type { CompilationLine } from '../types.js';
 import { RUN_FILE } from './files.js';
 import { corpusDigest } from './manifest.js';
 import { compilationsOf, type RunFolder, readRunFolder } from './read.js';
+import { folderTexts } from './run-texts.js';
 
 export interface FindingsInputs {
   /** The template's file. */
@@ -61,7 +62,7 @@ function findingsRun(dir: string, given: string | undefined, warn: (line: string
   return {
     rows: run.rows,
     get compilations() {
-      lines ??= compilationsOf(run);
+      lines ??= compilationsOf(run, folderTexts(run.dir, run.manifest, given));
       return lines;
     },
     get purposes() {

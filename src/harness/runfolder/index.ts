@@ -1,5 +1,6 @@
 /** Run folder: the one reader and writer of a run folder, its typed manifest, its list of files, shards merged. */
 
+export { byReference, expandLine } from './by-reference.js';
 export { RUN_FILE, RUN_MARKS, runInputs } from './files.js';
 export { findingsDocument } from './findings-runs.js';
 export { corpusDigest, manifestOf, type RunManifest, runLabel } from './manifest.js';
@@ -15,4 +16,5 @@ export {
 } from './read.js';
 export { reportFiles, runReportFiles } from './rows.js';
 export { finishedManifest, runLines, strayFiles } from './run-lines.js';
+export { compiledLines, corpusTexts, folderTexts } from './run-texts.js';
 export { RunWriter, type Vet } from './writer.js';

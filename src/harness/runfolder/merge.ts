@@ -13,6 +13,7 @@ import { RUN_FILE } from './files.js';
 import type { RunManifest } from './manifest.js';
 import { type RunFolder, readRunFolder } from './read.js';
 import { writeRows } from './rows.js';
+import { folderTexts } from './run-texts.js';
 
 interface ShardFolder {
   readonly run: RunFolder;
@@ -77,7 +78,13 @@ export async function mergeShards(
       });
     }
     lines.close();
-    await writeRows(w, rows, first.m.corpus.name, first.m.corpus.ingested === true);
+    await writeRows(
+      w,
+      rows,
+      first.m.corpus.name,
+      first.m.corpus.ingested === true,
+      folderTexts(first.run.dir, first.m),
+    );
     const { shard: _none, ...rest } = first.m;
     const manifest: RunManifest = {
       ...rest,

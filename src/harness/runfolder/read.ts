@@ -13,6 +13,7 @@ import { InputError } from '../errors.js';
 import { ROW_MEASURES, ROW_METRICS } from '../metrics/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
+import { expandLine, type RunTexts } from './by-reference.js';
 import { RUN_FILE } from './files.js';
 import { manifestIn, type RunManifest } from './manifest.js';
 
@@ -133,10 +134,21 @@ export function readRunFolder(dir: string): RunFolder {
   };
 }
 
-/** A run's compilations, one a line, as its compilations.jsonl holds them; none without the file. */
-export const compilationsOf = (run: RunFolder): CompilationLine[] =>
+/**
+ * A run's compilations, one a line, as the study compiled them (a line holding its texts by
+ * reference read back against `texts`); none without the file.
+ */
+export const compilationsOf = (run: RunFolder, texts: RunTexts | null = null): CompilationLine[] =>
   fs.existsSync(run.compilations)
-    ? readJsonLines(run.compilations).map(({ value }) => value as CompilationLine)
+    ? readJsonLines(run.compilations).map(({ line, value }) => {
+        if (!isPlainObject(value) || value.by_reference === undefined) return value as CompilationLine;
+        try {
+          return expandLine(value, texts) as unknown as CompilationLine;
+        } catch (e) {
+          if (e instanceof InputError) throw e;
+          throw new InputError(run.compilations, (e as Error).message, `line ${line}`);
+        }
+      })
     : [];
 
 export const casesOf = (cells: Iterable<{ readonly case: string }>): string[] =>

@@ -20,8 +20,10 @@ import type { FolderWriter } from '../output/index.js';
 import { jsonText as json } from '../output/index.js';
 import { reportHtml, reportMarkdown } from '../report/index.js';
 import type { Row } from '../types.js';
+import type { RunTexts } from './by-reference.js';
 import { RUN_FILE } from './files.js';
 import type { RunFolder } from './read.js';
+import { compiledLines, folderTexts } from './run-texts.js';
 
 /** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */
 export function rowsCsv(rows: readonly Row[]): string {
@@ -91,24 +93,39 @@ export const prefixOf = (
  * Every report file of a run folder: the files derived from the rows, and report.html, whose grid
  * also shows each compilation from `compilations` (the run's compilations.jsonl), whose rendered
  * texts also give prefix stability. The one place that makes them, for `study`, `merge` and
- * `report` alike.
+ * `report` alike. The lines of an ingested corpus are read back against `texts` where they hold
+ * their texts by reference.
  */
 export async function reportFiles(
   rows: readonly Row[],
   corpusName: string,
   compilations: string,
   ingested = false,
+  texts: RunTexts | null = null,
 ): Promise<Record<string, string>> {
-  const prefix = await prefixOf(rows, renderedTexts(rows, compilations));
+  const lines = () => (ingested ? compiledLines(compilations, texts) : compilations);
+  const prefix = await prefixOf(rows, renderedTexts(rows, lines()));
   return {
     ...derivedFiles(rows, corpusName, ingested, prefix),
-    [RUN_FILE.html]: await reportHtml(rows, reportTitle(corpusName), compilations, ingested, prefix),
+    [RUN_FILE.html]: await reportHtml(rows, reportTitle(corpusName), lines(), ingested, prefix),
   };
 }
 
-/** The report files of a run folder as read, for `report`: as its run wrote them, were its rows the same. */
-export const runReportFiles = (run: RunFolder): Promise<Record<string, string>> =>
-  reportFiles(run.rows, run.corpus.name, run.compilations, run.manifest?.corpus.ingested === true);
+/**
+ * The report files of a run folder as read, for `report`: as its run wrote them, were its rows the
+ * same. An ingested run's texts are read from its corpus, the manifest's or `corpusDir`.
+ */
+export const runReportFiles = (
+  run: RunFolder,
+  corpusDir?: string | undefined,
+): Promise<Record<string, string>> =>
+  reportFiles(
+    run.rows,
+    run.corpus.name,
+    run.compilations,
+    run.manifest?.corpus.ingested === true,
+    folderTexts(run.dir, run.manifest, corpusDir),
+  );
 
 /** rows.jsonl and every file derived from it: what a run folder holds besides compilations. */
 export async function writeRows(
@@ -116,11 +133,12 @@ export async function writeRows(
   rows: readonly Row[],
   corpusName: string,
   ingested = false,
+  texts: RunTexts | null = null,
 ): Promise<void> {
   const out = folder.lines(RUN_FILE.rows);
   for (const r of rows) out.add(JSON.stringify(r));
   out.close();
-  await writeDerived(folder, rows, corpusName, ingested);
+  await writeDerived(folder, rows, corpusName, ingested, texts);
 }
 
 /** The report files, into a folder being written; its compilations.jsonl is already whole. */
@@ -129,12 +147,14 @@ export async function writeDerived(
   rows: readonly Row[],
   corpusName: string,
   ingested = false,
+  texts: RunTexts | null = null,
 ): Promise<void> {
   const files = await reportFiles(
     rows,
     corpusName,
     path.join(folder.partial, RUN_FILE.compilations),
     ingested,
+    texts,
   );
   for (const [name, text] of Object.entries(files)) folder.write(name, text);
 }

@@ -14,6 +14,7 @@ import type { CompilationLine, Row } from '../types.js';
 import { RUN_FILE, RUN_IDENTITY } from './files.js';
 import { type ManifestFacts, manifestOf } from './manifest.js';
 import { writeDerived } from './rows.js';
+import { corpusTexts } from './run-texts.js';
 
 /** Everything a resumed run must share with the run it continues; `run.json` holds it. */
 export type RunIdentity = Readonly<Record<string, unknown>>;
@@ -83,7 +84,13 @@ export class RunWriter {
   async finish(facts: ManifestFacts): Promise<void> {
     this.close();
     fs.rmSync(path.join(this.folder.partial, RUN_IDENTITY));
-    await writeDerived(this.folder, this.rows, facts.corpus.name, facts.corpus.ingested);
+    await writeDerived(
+      this.folder,
+      this.rows,
+      facts.corpus.name,
+      facts.corpus.ingested,
+      facts.corpus.ingested ? corpusTexts(facts.corpus) : null,
+    );
     this.folder.write(RUN_FILE.manifest, json(manifestOf(facts, this.rows.length)));
     this.folder.commit();
   }

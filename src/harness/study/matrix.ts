@@ -6,6 +6,7 @@ import { bundleToJSON } from '../../compiler/index.js';
 import { auditTokens, realTokens } from '../corpus/index.js';
 import { auditOf } from '../kit/index.js';
 import { measureBundle, NO_METRICS, score } from '../metrics/index.js';
+import { byReference, corpusTexts } from '../runfolder/index.js';
 import type {
   BudgetName,
   CaseLedger,
@@ -113,6 +114,7 @@ export interface CellResult {
 
 interface Measured {
   readonly cell: Cell<StrategyInfo>;
+  readonly corpus: Corpus;
   readonly out: Compiled;
   readonly truth: CaseLedger;
   readonly input: StrategyInput;
@@ -126,13 +128,17 @@ function measured(
 ): Measured {
   const truth = ledger.get(cell.kase.name) as CaseLedger;
   const input = strategyInput(cell.strategy, caseInputs(cell.kase, cell.budget, corpus.policy, truth));
-  return { cell, out: compile(input), truth, input };
+  return { cell, corpus, out: compile(input), truth, input };
 }
 
-const resultOf = (m: Measured, real: RealTokens | null): CellResult => ({
-  row: rowOf(m.cell, m.out, m.truth, m.input, real),
-  compilation: compilationOf(m.cell, m.out),
-});
+/** A cell's row and line; an ingested corpus's line holds its texts by reference to the corpus. */
+function resultOf(m: Measured, real: RealTokens | null): CellResult {
+  const line = compilationOf(m.cell, m.out);
+  return {
+    row: rowOf(m.cell, m.out, m.truth, m.input, real),
+    compilation: m.corpus.ingested ? byReference(line, corpusTexts(m.corpus)) : line,
+  };
+}
 
 /** A cell's row and line from a compilation made by `compile`, here or in a strategy's process. */
 export function finishCell(

@@ -9,6 +9,7 @@
  */
 import { isPlainObject, readBundle, readResult } from '../../compiler/index.js';
 import { checkCompilation, derivedExtrasAwaited, extrasVerdict, problemText } from '../audit/index.js';
+import { corpusTexts, expandLine } from '../runfolder/index.js';
 import type { CaseLedger, CompilationLine, Corpus, CorpusCase, Row, StrategyInfo } from '../types.js';
 import { type Cell, finishCell } from './matrix.js';
 import { compileAnswer, errorCompiled } from './measure-answer.js';
@@ -173,6 +174,14 @@ export async function checkCell(
   if (linesSay !== null || line === null || !isPlainObject(line.value))
     return { row: null, line: null, rows: rowsSay, compilations: linesSay, error: null };
   const stored = line.value;
+  // What the line says, its texts read back where it holds them by reference to the corpus.
+  let said: Record<string, unknown>;
+  try {
+    said = corpus.ingested ? expandLine(stored, corpusTexts(corpus)) : stored;
+  } catch (e) {
+    const text = `cannot be read back: ${(e as Error).message}`;
+    return { row: null, line: null, rows: rowsSay, compilations: text, error: null };
+  }
   const storedRow = row?.value;
   const claims = ownRow === rowText ? storedRow : ownRow === undefined ? undefined : parsed(ownRow)?.value;
   const message =
@@ -180,19 +189,19 @@ export async function checkCell(
       ? claims.extras.error
       : '';
   const inputs = cellInputs(cell, corpus);
-  const extras = await extrasOf(cell, stored, inputs, claims);
+  const extras = await extrasOf(cell, said, inputs, claims);
   let again: { row: Row; compilation: CompilationLine };
   try {
     again = finishCell(cell, corpus, ledger, (input) =>
-      stored.result === null
+      said.result === null
         ? errorCompiled(message)
-        : compileAnswer(cell.strategy.name, input, answerOf(stored, extras.want)),
+        : compileAnswer(cell.strategy.name, input, answerOf(said, extras.want)),
     );
   } catch (e) {
     const text = `its selection cannot be measured again: ${(e as Error).message}`;
     return { row: null, line: null, rows: rowsSay, compilations: text, error: null };
   }
-  const problems = stored.result === null ? [] : recordProblems(stored, inputs);
+  const problems = said.result === null ? [] : recordProblems(said, inputs);
   const lineDiff = firstByteDifference(stored, again.compilation);
   const compilations =
     lineDiff !== null
@@ -211,7 +220,7 @@ export async function checkCell(
         ? 'is not written as the study writes it'
         : null);
   // Without the cell's own row its words are unknown, and so is the row the study wrote.
-  const claimed = stored.result === null && claims !== undefined && rows === null && compilations === null;
+  const claimed = said.result === null && claims !== undefined && rows === null && compilations === null;
   return {
     row: claims === undefined ? null : again.row,
     line: again.compilation,

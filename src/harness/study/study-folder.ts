@@ -8,9 +8,9 @@ import type { CompilerPolicy } from '../../compiler/index.js';
 import { type Lint, ledgerDirFor, loadCorpus, loadLedger } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { count } from '../format.js';
-import { statsByStrategy } from '../metrics/index.js';
+import { statsByStrategy, strategiesOf } from '../metrics/index.js';
 import { checkOut, guardOutput, type ProgressSink, progressLine } from '../output/index.js';
-import { headlineTable, type Table } from '../report/index.js';
+import { headlineTable, ingestedHeadline, type Table, verdictText } from '../report/index.js';
 import { RUN_MARKS } from '../runfolder/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
@@ -70,11 +70,13 @@ export function plannedStudy(o: StudyAsked): {
 
 /**
  * What a finished study says: how many compilations went where (which slice, for a shard), the
- * headline per strategy, and every error row, one line each (empty when there is none).
+ * headline per strategy, and every error row, one line each (empty when there is none). For an
+ * ingested corpus, the verdict comes first and the headline holds the file-recall figures.
  */
 export function finishedText(
   outcome: Extract<StudyOutcome, { state: 'finished' }>,
   out: string,
+  ingested = false,
 ): { readonly note: string; readonly table: Table; readonly errors: string } {
   const { rows, shard } = outcome;
   const part = shard
@@ -82,8 +84,8 @@ export function finishedText(
     : '';
   const failed = rows.filter((r) => r.reason === STRATEGY_ERROR);
   return {
-    note: `${count(rows.length, 'compilation')} written to ${out}${part}\n\n`,
-    table: headlineTable(statsByStrategy(rows)),
+    note: `${count(rows.length, 'compilation')} written to ${out}${part}\n\n${ingested ? `${verdictText(rows, strategiesOf(rows))}\n` : ''}`,
+    table: ingested ? ingestedHeadline(rows, strategiesOf(rows)) : headlineTable(statsByStrategy(rows)),
     errors:
       failed.length === 0
         ? ''

@@ -13,6 +13,7 @@ import { ledgerDirFor, loadCorpus, loadLedger, toPolicy } from '../corpus/index.
 import { InputError } from '../errors.js';
 import {
   corpusDigest,
+  corpusTexts,
   finishedManifest,
   RUN_FILE,
   type RunManifest,
@@ -214,7 +215,7 @@ async function compareReports(
   corpus: Corpus,
   say: (d: Disagreement) => void,
 ): Promise<void> {
-  const files = await renderAgain(rows, corpus.name, lines, corpus.ingested === true);
+  const files = await renderAgain(rows, corpus, lines);
   for (const [name, text] of Object.entries(files)) {
     const file = path.join(dir, name);
     const was = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
@@ -229,12 +230,13 @@ async function compareReports(
 }
 
 /** The report files of the re-derived rows; report.html reads compilations from a file. */
-async function renderAgain(rows: readonly Row[], name: string, lines: readonly string[], ingested: boolean) {
+async function renderAgain(rows: readonly Row[], corpus: Corpus, lines: readonly string[]) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-validate-'));
   try {
     const file = path.join(tmp, RUN_FILE.compilations);
     fs.writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
-    return await reportFiles(rows, name, file, ingested);
+    const ingested = corpus.ingested === true;
+    return await reportFiles(rows, corpus.name, file, ingested, ingested ? corpusTexts(corpus) : null);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

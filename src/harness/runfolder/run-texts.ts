@@ -1,0 +1,100 @@
+/**
+ * Where the texts of a run's compilations are read from when its lines hold them by reference
+ * (by-reference.ts): the corpus in hand, for the study and `validate`; for a run folder read
+ * later (`report`, `merge`, `compare`, `findings`), the corpus its manifest names, read the first
+ * time a line asks for it and held to the manifest's digest. A run whose lines hold their texts
+ * never reads a corpus.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { isPlainObject } from '../../compiler/index.js';
+import { linesOf, loadCorpus, toPolicy } from '../corpus/index.js';
+import { InputError } from '../errors.js';
+import type { Corpus } from '../types.js';
+import { expandLine, type RunTexts } from './by-reference.js';
+import { RUN_FILE } from './files.js';
+import { corpusDigest, type RunManifest } from './manifest.js';
+
+const inHand = new WeakMap<Corpus, RunTexts>();
+
+/** The texts of a corpus in hand, under the policy it runs with (its digest taken once). */
+export function corpusTexts(corpus: Corpus): RunTexts {
+  let texts = inHand.get(corpus);
+  if (texts === undefined) {
+    const byName = new Map(corpus.cases.map((c) => [c.name, c.candidates]));
+    texts = {
+      digest: corpusDigest(corpus.dir),
+      frame: corpus.policy.frame,
+      candidates: (kase) => byName.get(kase),
+    };
+    inHand.set(corpus, texts);
+  }
+  return texts;
+}
+
+/**
+ * The texts of a run folder's corpus, read when first asked for: the manifest's folder (or
+ * `corpusDir`), which must still be what the run read. Null for a folder without a manifest.
+ */
+export function folderTexts(
+  dir: string,
+  manifest: RunManifest | null,
+  corpusDir?: string | undefined,
+): RunTexts | null {
+  if (manifest === null) return null;
+  const file = path.join(dir, RUN_FILE.manifest);
+  let byName: Map<string, Corpus['cases'][number]['candidates']> | undefined;
+  const load = () => {
+    const from = path.resolve(corpusDir ?? manifest.corpus.dir);
+    const why = 'its compilations hold their texts by reference to the corpus';
+    if (!fs.existsSync(from) || !fs.statSync(from).isDirectory())
+      throw new InputError(file, `corpus.dir ${from} is gone: ${why}`);
+    if (corpusDigest(from) !== manifest.corpus.digest)
+      throw new InputError(
+        file,
+        `corpus.digest: ${from} is not the corpus the run read (changed since, or another): ${why}`,
+      );
+    return new Map(loadCorpus(from).cases.map((c) => [c.name, c.candidates]));
+  };
+  return {
+    digest: manifest.corpus.digest,
+    frame: toPolicy(file, manifest.policy).frame,
+    candidates: (kase) => {
+      byName ??= load();
+      return byName.get(kase);
+    },
+  };
+}
+
+/**
+ * The lines of a compilations.jsonl as the study compiled them, for the readers that show them:
+ * a line by reference read back against `texts` (parsed), any other as it is (its text), so that
+ * each reader says of an unreadable line what it always has. A line by reference that cannot be
+ * read back stops the read (exit 2), naming the file, the line and why.
+ */
+export function* compiledLines(
+  file: string,
+  texts: RunTexts | null,
+): Generator<string | Record<string, unknown>> {
+  if (!fs.existsSync(file)) return;
+  let k = 0;
+  for (const text of linesOf(file)) {
+    k++;
+    let line: unknown;
+    try {
+      line = JSON.parse(text);
+    } catch {
+      line = null;
+    }
+    if (!isPlainObject(line) || line.by_reference === undefined) {
+      yield text;
+      continue;
+    }
+    try {
+      yield expandLine(line, texts);
+    } catch (e) {
+      if (e instanceof InputError) throw e;
+      throw new InputError(file, (e as Error).message, `line ${k}`);
+    }
+  }
+}
