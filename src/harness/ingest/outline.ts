@@ -16,6 +16,11 @@
  *
  * Go's grouped declarations (`type (`, `const (`, `var (`) give one line per spec, prefixed with
  * its keyword (`type U int`), the line being the spec's own.
+ *
+ * A JavaScript or TypeScript test file's tests are lines too, among the declarations in source
+ * order: `<line>: <indent><callee>('<title>')`, a group's tests one level deeper
+ * (outline-tests.ts). They are not declarations, and the declarations' lines are also given
+ * alone (`Outlined.declarations`): the relevance model reads what the outline declares there.
  */
 import { type Language, languageOf, loadRepoGraph, type Parsers } from '../kit/index.js';
 import { OUTLINERS, Outline } from './outliners.js';
@@ -23,9 +28,19 @@ import { IMPORTS } from './specifiers.js';
 
 export { languageOf };
 
+/** A file's outline, and the lines of it that are declarations (a test file's tests not among them). */
+export interface Outlined {
+  readonly outline: string;
+  readonly declarations: string;
+}
+
+const NOTHING: Outlined = { outline: '', declarations: '' };
+
 export interface Grammars {
   /** The outline (see the module header); never throws, whatever the text. */
   outline(language: Language, text: string): string;
+  /** The outline and its declarations' lines, from one walk of the tree; never throws. */
+  outlined(language: Language, text: string): Outlined;
   /** The module specifiers the text imports, as written, in source order, each once. */
   imports(language: Language, text: string): string[];
 }
@@ -45,18 +60,20 @@ export async function loadGrammars(): Promise<Grammars> {
 }
 
 function grammarsOf(parsers: Parsers): Grammars {
+  const outlined = (language: Language, text: string): Outlined =>
+    parsers.withTree(
+      language,
+      text,
+      (root) => {
+        const out = new Outline(text, language === 'python');
+        OUTLINERS[language](root, out);
+        return { outline: out.lines.join('\n'), declarations: out.declarations.join('\n') };
+      },
+      NOTHING,
+    );
   return {
-    outline: (language, text) =>
-      parsers.withTree(
-        language,
-        text,
-        (root) => {
-          const lines: string[] = [];
-          OUTLINERS[language](root, new Outline(text, lines, language === 'python'));
-          return lines.join('\n');
-        },
-        '',
-      ),
+    outline: (language, text) => outlined(language, text).outline,
+    outlined,
     imports: (language, text) =>
       parsers.withTree(language, text, (root) => [...new Set(IMPORTS[language](root))], []),
   };

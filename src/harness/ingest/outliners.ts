@@ -1,21 +1,27 @@
 /**
  * The outliners: one per grammar, each walking a syntax tree and writing one line per declaration
- * in the format outline.ts describes.
+ * in the format outline.ts describes, and the scripts' test entries (outline-tests.ts).
  */
 import type Parser from 'web-tree-sitter';
 import type { Language } from './ingest-types.js';
+import { type TestEntries, testEntries } from './outline-tests.js';
 
 type Node = Parser.SyntaxNode;
 
-/** Where outline lines are written, and how a header is cut from the source. */
-export class Outline {
-  private readonly text: string;
-  private readonly lines: string[];
+/**
+ * Where outline lines are written, and how a header is cut from the source. Declarations go to
+ * `lines` and to `declarations`; a test file's entries (outline-tests.ts) to `lines` alone.
+ */
+export class Outline implements TestEntries {
+  readonly text: string;
+  /** Every line, in source order: the outline. */
+  readonly lines: string[] = [];
+  /** The declarations' lines alone: what the relevance model's `identifiers_declared` reads. */
+  readonly declarations: string[] = [];
   private readonly python: boolean;
 
-  constructor(text: string, lines: string[], python: boolean) {
+  constructor(text: string, python: boolean) {
     this.text = text;
-    this.lines = lines;
     this.python = python;
   }
 
@@ -31,7 +37,13 @@ export class Outline {
     if (header.endsWith(';')) header = header.slice(0, -1).trimEnd();
     if (this.python && header.endsWith(':')) header = header.slice(0, -1).trimEnd();
     if (header === '') return;
-    this.lines.push(`${first.startPosition.row + 1}: ${'  '.repeat(depth)}${prefix}${header}`);
+    const line = `${first.startPosition.row + 1}: ${'  '.repeat(depth)}${prefix}${header}`;
+    this.lines.push(line);
+    this.declarations.push(line);
+  }
+
+  test(call: Node, header: string, depth: number): void {
+    this.lines.push(`${call.startPosition.row + 1}: ${'  '.repeat(depth)}${header}`);
   }
 }
 
@@ -67,6 +79,7 @@ function scriptStatements(parent: Node, out: Outline, depth: number): void {
     } else if (node.type === 'expression_statement') {
       const inner = node.firstNamedChild;
       if (inner?.type === 'internal_module') scriptDeclaration(inner, node, out, depth, false);
+      else testEntries(node, out, depth);
     } else if (node.type === 'ERROR') {
       scriptStatements(node, out, depth);
     } else {

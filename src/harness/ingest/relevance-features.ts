@@ -189,7 +189,10 @@ export interface FeatureFile {
   readonly size: number;
   readonly test: boolean;
   readonly source: boolean;
-  /** Identifiers its outline declares, each between line breaks (state.ts). */
+  /**
+   * Identifiers its outline declares, each between line breaks: its declarations' lines, a test
+   * file's tests not among them (state.ts).
+   */
   readonly declared: string;
 }
 

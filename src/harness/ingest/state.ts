@@ -21,7 +21,8 @@ interface Facts {
   readonly specifiers: readonly string[];
   /**
    * Identifiers the outline declares, for the identifier boost: each once, between line breaks
-   * (`\nspin\nSpeed\n`). One string, not a set: a repository's versions hold millions of them.
+   * (`\nspin\nSpeed\n`), read off its declarations' lines (a test file's tests are not). One
+   * string, not a set: a repository's versions hold millions of them.
    */
   readonly declared: string;
 }
@@ -99,11 +100,12 @@ export class BlobFacts {
     let facts = this.facts.get(key);
     if (facts === undefined) {
       const lang = f.cls.language;
-      const outline = lang === null ? null : this.grammars.outline(lang, f.text);
+      const outlined = lang === null ? null : this.grammars.outlined(lang, f.text);
       facts = {
-        outline: outline === null ? null : detached(outline),
+        outline: outlined === null ? null : detached(outlined.outline),
         specifiers: lang === null ? [] : this.grammars.imports(lang, f.text).map(detached),
-        declared: `\n${[...new Set(outline?.match(IDENT) ?? [])].join('\n')}\n`,
+        // The declarations alone: the model was fitted on outlines without a test file's tests.
+        declared: `\n${[...new Set(outlined?.declarations.match(IDENT) ?? [])].join('\n')}\n`,
       };
       this.facts.set(key, facts);
     }
