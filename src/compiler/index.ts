@@ -28,6 +28,7 @@ export {
 } from './read-results.js';
 export {
   buildBundle,
+  bundleItem,
   frameTag,
   hashBundle,
   renderBundleText,
@@ -53,7 +54,6 @@ export {
   registerTokenCounter,
   roundHalfEven,
   separatorCost,
-  TOKEN_PROVENANCE,
   type TokenCounter,
 } from './tokens.js';
 export { type Decision, makeTrace, traceEntry } from './trace.js';

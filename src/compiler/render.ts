@@ -29,6 +29,23 @@ export function renderedCost(
 export const renderedIncrement = (c: ContextCandidate, count: number, policy: CompilerPolicy): number =>
   itemRenderCost(c, policy) + (count > 0 ? separatorCost(policy) : 0);
 
+/** The item a candidate makes at `position` of a bundle, costing `tokenCount`. */
+export const bundleItem = (c: ContextCandidate, position: number, tokenCount: number) => ({
+  schema_version: SCHEMA.item,
+  id: c.candidate_id,
+  source: c.source_kind,
+  kind: c.kind,
+  content: c.content,
+  position,
+  token_count: tokenCount,
+  token_provenance: TOKEN_PROVENANCE,
+  authority: null,
+  scope: null,
+  observed_at: null,
+  semantic_id: null,
+  ref: null,
+});
+
 /**
  * The bundle record for candidates already in layout order; each item's `token_count` is its
  * render cost under the policy's overhead tokenizer.
@@ -38,21 +55,7 @@ export function buildBundle(
   request: ContextRequest,
   policy: CompilerPolicy,
 ): ContextBundle {
-  const items = ordered.map((c, position) => ({
-    schema_version: SCHEMA.item,
-    id: c.candidate_id,
-    source: c.source_kind,
-    kind: c.kind,
-    content: c.content,
-    position,
-    token_count: itemRenderCost(c, policy),
-    token_provenance: TOKEN_PROVENANCE,
-    authority: null,
-    scope: null,
-    observed_at: null,
-    semantic_id: null,
-    ref: null,
-  }));
+  const items = ordered.map((c, position) => bundleItem(c, position, itemRenderCost(c, policy)));
   return makeBundle({
     schema_version: SCHEMA.bundle,
     id: `${request.request_id}-bundle`,

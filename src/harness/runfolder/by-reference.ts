@@ -19,13 +19,12 @@
  * reader sees after `expandLine` differs from what the study compiled.
  */
 import {
+  bundleItem,
   type ContextBundle,
   type ContextCandidate,
   type Frame,
   isPlainObject,
   renderBundleText,
-  SCHEMA,
-  TOKEN_PROVENANCE,
 } from '../../compiler/index.js';
 import type { CompilationLine } from '../types.js';
 
@@ -50,21 +49,9 @@ function placeOf(cands: readonly ContextCandidate[], id: unknown): number | unde
 }
 
 /** Candidate n as the harness's bundle writes it at `position` (compiler/render.ts, buildBundle). */
-const itemOf = (c: ContextCandidate, position: number, token_count: unknown): Json => ({
-  schema_version: SCHEMA.item,
-  id: c.candidate_id,
-  source: c.source_kind,
-  kind: c.kind,
-  content: c.content,
-  position,
-  token_count,
-  token_provenance: TOKEN_PROVENANCE,
-  authority: null,
-  scope: null,
-  observed_at: null,
-  semantic_id: null,
-  ref: null,
-});
+const itemOf = (c: ContextCandidate, position: number, tokenCount: unknown): Json =>
+  // A count that is not a number is compared as it is, and never matches: the item stays whole.
+  bundleItem(c, position, tokenCount as number);
 
 /** A trace entry of candidate c, in the order the compiler writes one (v2). */
 function entryOf(c: ContextCandidate, word: readonly unknown[], row: readonly unknown[]): Json {
