@@ -122,6 +122,10 @@ describe('ctxbench mcp', () => {
     const wanted = resources.map((r) => r.uri.replace('ctxbench://', ''));
     expect(wanted.length).toBeGreaterThan(1);
     for (const file of wanted) expect(shipped, file).toContain(file);
+    // The tarball runs as `npx ctxbench` without a build of its own (npm does not run the clone's
+    // `prepare` for it): the bin, the built CLI and the strategies' host are in it.
+    for (const file of ['bin/ctxbench.js', 'dist/src/cli/main.js', 'dist/src/harness/study/host.js'])
+      expect(shipped, file).toContain(file);
   });
 
   it("docs/mcp.md's example conversation is what the server answers now", () => {
