@@ -64,25 +64,46 @@ const real = (p: string): string => {
 
 /**
  * What a strategy process may read: the compiled code (strategies and the data shipped beside
- * them included), the package's package.json, and the node_modules folders modules resolve from.
+ * them included), the package's package.json, and the node_modules folders modules resolve from,
+ * less the package itself where it is installed in one (its ledger is in it).
  */
-const readablePaths = (): string[] => readable([fromRoot('dist'), fromRoot('package.json')]);
+const readablePaths = (): string[] => readable([fromRoot('dist'), fromRoot('package.json')], packageRoot());
 
 /**
  * `paths` and the node_modules folders the package's modules resolve from, each as written and as
  * resolved: the permission model's grants for a process of this package that may read `paths`.
+ * A node_modules folder that holds `without` (the package, installed as a dependency) is granted
+ * entry by entry, that one left out: Node resolves a module by its own folder, never needing to
+ * read the node_modules folder around it.
  */
-export function readable(paths: readonly string[]): string[] {
+export function readable(paths: readonly string[], without?: string, from = packageRoot()): string[] {
   const all = [...paths];
-  for (let dir = packageRoot(); ; dir = path.dirname(dir)) {
+  for (let dir = from; ; dir = path.dirname(dir)) {
     const modules = path.join(dir, 'node_modules');
-    if (visible(modules)) all.push(modules);
+    if (visible(modules))
+      all.push(
+        ...(without !== undefined && inside(without, modules) ? entriesBut(modules, without) : [modules]),
+      );
     if (path.dirname(dir) === dir) break;
   }
   // A linked node_modules needs both.
   const grants = [...new Set(all.flatMap((p) => [path.resolve(p), real(p)]))];
   // A grant inside another adds nothing, and Node 20 then refuses the outer folder itself.
   return grants.filter((p) => !grants.some((q) => q !== p && inside(p, q)));
+}
+
+/**
+ * The entries of `dir`, a scope folder (`@scope`) entered, less the one `without` lies in and
+ * `.bin`, whose links lead into the packages' own folders, the one left out among them, and which
+ * no module is resolved from.
+ */
+function entriesBut(dir: string, without: string): string[] {
+  return fs.readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (name === '.bin') return [];
+    if (!inside(without, p)) return [p];
+    return name.startsWith('@') ? entriesBut(p, without) : [];
+  });
 }
 
 /**
