@@ -10,7 +10,7 @@ import { validateDocumentAwaited, validationText } from '../harness/audit/index.
 import { findingsJSON, lintGiven, tally } from '../harness/corpus/index.js';
 import { UsageError } from '../harness/errors.js';
 import { count } from '../harness/format.js';
-import { PACK_FORMATS, type PackFormat, packContext } from '../harness/ingest/index.js';
+import { PACK_FORMATS, type PackFormat, packContext, REQUIRE_MEANING } from '../harness/ingest/index.js';
 import { jsonText } from '../harness/output/index.js';
 import { fromRoot } from '../harness/paths.js';
 import {
@@ -228,8 +228,7 @@ const pack: Tool = {
         format: { enum: [...PACK_FORMATS], description: 'how the bundle is printed (default md)' },
         require: {
           ...paths,
-          description:
-            'files whose text must be in the bundle: in full, else as an outline, else a refusal; path#full for the full text alone, path#reference to accept the path alone',
+          description: `files whose text must be in the bundle: ${REQUIRE_MEANING}`,
         },
         include: { ...paths, description: 'only paths matching these globs' },
         exclude: { ...paths, description: 'leave out paths matching these globs' },

@@ -1,4 +1,4 @@
-import { PACK_FORMATS, type PackFormat, packContext } from '../../harness/ingest/index.js';
+import { PACK_FORMATS, type PackFormat, packContext, REQUIRE_MEANING } from '../../harness/ingest/index.js';
 import { defineCommand, lintOf, splitList, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -38,8 +38,7 @@ export const packCommand = defineCommand({
       })
       .option('require', {
         type: 'string',
-        describe:
-          'files whose text must be in the bundle (comma-separated paths): in full, else as an outline, else a refusal; path#full for the full text alone, path#reference to accept the path alone',
+        describe: `files whose text must be in the bundle (comma-separated paths): ${REQUIRE_MEANING}`,
       })
       .option('include', { type: 'string', describe: 'only paths matching these globs (comma-separated)' })
       .option('exclude', {

@@ -146,6 +146,10 @@ export async function packPool(dir: string, options: PackOptions): Promise<PackP
   return { request, candidates, policy, files: files.length, skipped: skips.counts, required };
 }
 
+/** What a requirement means, as the CLI's help and the MCP tool's schema say it. */
+export const REQUIRE_MEANING =
+  'in full, else as an outline, else a refusal; path#full for the full text alone, path#reference to accept the path alone';
+
 /** What a requirement may end with to name the poorest form it accepts. */
 const FLOOR = /#(full|outline|reference)$/;
 

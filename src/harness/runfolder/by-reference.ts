@@ -26,6 +26,7 @@ import {
   isPlainObject,
   renderBundleText,
 } from '../../compiler/index.js';
+import { InputError } from '../errors.js';
 import type { CompilationLine } from '../types.js';
 
 /** Where a run's texts are: its corpus, by digest, and the frame its bundles are rendered in. */
@@ -199,5 +200,20 @@ export function byReference(line: CompilationLine, texts: RunTexts): Compilation
     return same(expandLine(packed, texts), line) ? (packed as CompilationLine) : line;
   } catch {
     return line;
+  }
+}
+
+/**
+ * Line `line` of `file`, parsed, as the study compiled it: read back against `texts` when it holds
+ * its texts by reference, else as it is. A line that cannot be read back stops the read (exit 2),
+ * naming the file, the line and why.
+ */
+export function readBack(file: string, line: number, value: unknown, texts: RunTexts | null): unknown {
+  if (!isPlainObject(value) || value.by_reference === undefined) return value;
+  try {
+    return expandLine(value, texts);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(file, (e as Error).message, `line ${line}`);
   }
 }

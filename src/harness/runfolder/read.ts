@@ -13,7 +13,7 @@ import { InputError } from '../errors.js';
 import { ROW_MEASURES, ROW_METRICS } from '../metrics/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { expandLine, type RunTexts } from './by-reference.js';
+import { type RunTexts, readBack } from './by-reference.js';
 import { RUN_FILE } from './files.js';
 import { manifestIn, type RunManifest } from './manifest.js';
 
@@ -140,15 +140,9 @@ export function readRunFolder(dir: string): RunFolder {
  */
 export const compilationsOf = (run: RunFolder, texts: RunTexts | null = null): CompilationLine[] =>
   fs.existsSync(run.compilations)
-    ? readJsonLines(run.compilations).map(({ line, value }) => {
-        if (!isPlainObject(value) || value.by_reference === undefined) return value as CompilationLine;
-        try {
-          return expandLine(value, texts) as unknown as CompilationLine;
-        } catch (e) {
-          if (e instanceof InputError) throw e;
-          throw new InputError(run.compilations, (e as Error).message, `line ${line}`);
-        }
-      })
+    ? readJsonLines(run.compilations).map(
+        ({ line, value }) => readBack(run.compilations, line, value, texts) as CompilationLine,
+      )
     : [];
 
 export const casesOf = (cells: Iterable<{ readonly case: string }>): string[] =>

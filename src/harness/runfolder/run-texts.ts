@@ -11,7 +11,7 @@ import { isPlainObject } from '../../compiler/index.js';
 import { linesOf, loadCorpus, toPolicy } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import type { Corpus } from '../types.js';
-import { expandLine, type RunTexts } from './by-reference.js';
+import { type RunTexts, readBack } from './by-reference.js';
 import { RUN_FILE } from './files.js';
 import { corpusDigest, type RunManifest } from './manifest.js';
 
@@ -86,15 +86,8 @@ export function* compiledLines(
     } catch {
       line = null;
     }
-    if (!isPlainObject(line) || line.by_reference === undefined) {
-      yield text;
-      continue;
-    }
-    try {
-      yield expandLine(line, texts);
-    } catch (e) {
-      if (e instanceof InputError) throw e;
-      throw new InputError(file, (e as Error).message, `line ${k}`);
-    }
+    yield isPlainObject(line) && line.by_reference !== undefined
+      ? (readBack(file, k, line, texts) as Record<string, unknown>)
+      : text;
   }
 }
