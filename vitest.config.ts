@@ -18,6 +18,7 @@ const ISOLATED = [
   'test/harness/output/merge.test.ts',
   'test/harness/report/html.test.ts',
   'test/harness/study/where.test.ts',
+  'test/harness/study/hosts-shared.test.ts',
   'test/strategies/exact-held-levels.test.ts',
 ];
 

@@ -92,6 +92,15 @@ export const REPORT_STRATEGIES = [
 ] as const;
 
 /**
+ * The shipped strategies that share one process per job when a command asks for several of them
+ * (issue 39; docs/reliability.md, "Isolation"): code this project wrote or pinned, all of
+ * REPORT_STRATEGIES but the oracle, which reads the ledger and keeps a process of its own. A
+ * plug-in, whatever its name, is never among them: only these names in the package's own
+ * strategies folder are (hosts.ts).
+ */
+export const SHARED_HOST: readonly string[] = REPORT_STRATEGIES.filter((s) => s !== 'oracle');
+
+/**
  * The generated corpus behind reports/agent-200/: a coding agent's pools of 200 candidates, so
  * that the peers are measured on pools of the size they are built for, not only on the
  * hand-written ones. `npm run reports` generates it with these; its drift test does the same.

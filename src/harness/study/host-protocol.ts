@@ -1,8 +1,8 @@
 /**
  * What the parent (hosts.ts) and a strategy's process (host.ts) say to each other over their
  * channel (frames.ts), and in which order. The process says once, before it is asked anything,
- * that its strategy loaded (`ready`) or could not (`broken`); then, to each request, it sends its
- * answer and nothing else. The strategy runs in that process and may write to the channel
+ * that its strategies loaded (`ready`, what each is, in the order of its files) or that one could
+ * not (`broken`, and which); then, to each request, it sends its answer and nothing else. The strategy runs in that process and may write to the channel
  * itself, so the parent takes nothing on trust: any other message, or one out of this order, is
  * a breach that stops the process (`breach`).
  */
@@ -21,15 +21,17 @@ export interface SharedInputs {
 /** One compilation asked of a host. */
 export interface HostRequest {
   readonly id: number;
+  /** Which of the process's strategies, by the place of its file among the process's arguments. */
+  readonly strategy: number;
   readonly shared?: SharedInputs | undefined;
   readonly request: ContextRequest;
   readonly ledger?: CaseLedger | undefined;
 }
 
-/** Word that the strategy is loaded (or could not be), then per request its answer. */
+/** Word that the strategies are loaded (or one, at `file`, could not be), then per request its answer. */
 export type HostReply =
-  | { readonly ready: StrategyInfo }
-  | { readonly broken: string }
+  | { readonly ready: readonly StrategyInfo[] }
+  | { readonly broken: string; readonly file?: number }
   | { readonly id: number; readonly answer: Answer };
 
 /** Where the parent stands with a process: what it may hear next. */

@@ -1,8 +1,8 @@
 /**
- * A strategy's own process: it loads one strategy module and answers one compilation at a time.
- * Whatever the strategy does to its globals, its input or its memory stays in here; what goes
- * back is the guard's answer, JSON text or a message, as a frame on the channel (`frames.ts`), in
- * the order `protocol.ts` sets.
+ * A strategy process: it loads the strategy modules it is given (one plug-in, or the shipped
+ * strategies a command asks for) and answers one compilation at a time. Whatever a strategy does
+ * to its globals, its input or its memory stays in here; what goes back is the guard's answer,
+ * JSON text or a message, as a frame on the channel (`frames.ts`), in the order `protocol.ts` sets.
  * Before the module loads, every route to another process is closed (`lockdown.ts`). Started by
  * `hosts.ts`, never by hand.
  */
@@ -19,7 +19,7 @@ import { infoOf, loadStrategyFile } from './registry.js';
 import { assembleAwaited, deepFreeze, describeThrown } from './sandbox.js';
 import { strategyInput } from './strategy-input.js';
 
-async function serve(file: string): Promise<void> {
+async function serve(files: readonly string[]): Promise<void> {
   // Opened before the strategy loads, and held here only: a strategy that writes to the fd
   // itself can only break the protocol, and the parent stops its process for that.
   const channel = new net.Socket({ fd: CHANNEL_FD, readable: true, writable: true });
@@ -31,12 +31,13 @@ async function serve(file: string): Promise<void> {
   channel.on('close', () => process.exit(0));
   channel.on('error', () => process.exit(0));
   const asked: HostRequest[] = [];
-  let strategy: Strategy | undefined;
+  let strategies: Strategy[] | undefined;
   let shared: SharedInputs | undefined;
   const answer = async (m: HostRequest) => {
     if (m.shared !== undefined) {
       shared = deepFreeze(m.shared);
     }
+    const strategy = strategies?.[m.strategy];
     if (shared === undefined || strategy === undefined) throw new Error('asked before the inputs were sent');
     const inputs = { ...shared, request: m.request, ledger: m.ledger };
     send({ id: m.id, answer: await assembleAwaited(strategy, strategyInput(strategy, inputs)) });
@@ -50,18 +51,22 @@ async function serve(file: string): Promise<void> {
   };
   channel.on('data', (chunk: Buffer) => {
     for (const m of reader.push(chunk) as HostRequest[]) {
-      if (strategy === undefined) asked.push(m);
+      if (strategies === undefined) asked.push(m);
       else enqueue(m);
     }
   });
   lockDown([process.stdout, process.stderr, channel]);
-  try {
-    strategy = await loadStrategyFile(file);
-  } catch (e) {
-    send({ broken: describeThrown(e) });
-    return;
+  const loaded: Strategy[] = [];
+  for (const [k, file] of files.entries()) {
+    try {
+      loaded.push(await loadStrategyFile(file));
+    } catch (e) {
+      send({ broken: describeThrown(e), file: k });
+      return;
+    }
   }
-  send({ ready: infoOf(strategy) });
+  strategies = loaded;
+  send({ ready: loaded.map(infoOf) });
   for (const m of asked.splice(0)) enqueue(m);
 }
 
@@ -74,5 +79,5 @@ function hosted(): boolean {
   }
 }
 
-const file = process.argv[2];
-if (file !== undefined && hosted()) await serve(file);
+const files = process.argv.slice(2);
+if (files.length > 0 && hosted()) await serve(files);

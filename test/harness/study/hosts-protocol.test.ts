@@ -54,7 +54,8 @@ export default {
   return { name, file };
 }
 
-const INFO = (name: string) => `{ name: '${name}', description: 'forged', readsLedger: false }`;
+/** A ready message's list: what each of a process's strategies is (one here). */
+const INFO = (name: string) => `[{ name: '${name}', description: 'forged', readsLedger: false }]`;
 const INPUTS: Inputs = { request: req(1000), candidates: [cand('a')], policy: policy() };
 
 async function answerOf(ref: StrategyRef) {
