@@ -30,6 +30,21 @@ const SHARED = new Set<string>(SHARED_HOST);
 const mayShare = (ref: StrategyRef): boolean =>
   SHARED.has(ref.name) && path.dirname(ref.file) === STRATEGIES_DIR;
 
+/**
+ * The strategies of each process one job starts for `refs`: the shipped ones that may share in
+ * one (a shipped strategy alone gains nothing from sharing, and keeps its own process's words),
+ * each other in one of its own.
+ */
+function processUnits(refs: readonly StrategyRef[]): StrategyRef[][] {
+  const shared = refs.filter(mayShare);
+  const together = shared.length > 1 ? shared : [];
+  const alone = refs.filter((r) => !together.includes(r)).map((r) => [r]);
+  return together.length > 0 ? [together, ...alone] : alone;
+}
+
+/** How many processes one job of a command starts for `refs`: the floor's count (bench/floor-process.ts). */
+export const processCount = (refs: readonly StrategyRef[]): number => processUnits(refs).length;
+
 /** The strategy processes of one run: idle ones are reused, dead ones replaced. */
 export class Hosts {
   private readonly o: HostOptions;
@@ -55,11 +70,9 @@ export class Hosts {
    * command with its file named, before anything runs.
    */
   async describe(refs: readonly StrategyRef[]): Promise<HostedStrategy[]> {
-    const shared = refs.filter(mayShare);
-    // One shipped strategy alone gains nothing from sharing, and keeps its own process's words.
-    this.together = shared.length > 1 ? shared : [];
-    const alone = refs.filter((r) => !this.together.includes(r)).map((r) => [r]);
-    const hosts = [...(this.together.length > 0 ? [this.together] : []), ...alone].map((u) => this.spawn(u));
+    const units = processUnits(refs);
+    this.together = units.find((u) => u.length > 1) ?? [];
+    const hosts = units.map((u) => this.spawn(u));
     this.idle.push(...hosts);
     for (const host of hosts) {
       const loaded = await host.loaded;

@@ -2,12 +2,12 @@
 
 export { compiledJSON, compiledSummary, invalidLines } from './compiled-text.js';
 export { explainCandidate } from './explain-candidate.js';
-export { Hosts } from './hosts.js';
+export { Hosts, processCount } from './hosts.js';
 export { PERMISSION_FLAG, readable } from './launch.js';
 export { leastBudget } from './least.js';
 export { inside } from './links.js';
 export { compileAwaited } from './measure-answer.js';
-export { infoOf, listStrategies, loadStrategies } from './registry.js';
+export { infoOf, listStrategies, loadStrategies, pickStrategies } from './registry.js';
 export {
   type Compiled,
   type CompileOptions,

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseInputs, Hosts } from '../../../src/harness/study/index.js';
+import { caseInputs, Hosts, processCount } from '../../../src/harness/study/index.js';
 import { pickStrategies } from '../../../src/harness/study/registry.js';
 import type { StrategyRef } from '../../../src/harness/types.js';
 import { corpus, referenceLedger } from '../../helpers/corpus.js';
@@ -50,6 +50,14 @@ describe('Hosts: one process for the shipped strategies, one for each other', ()
     } finally {
       hosts.close();
     }
+  });
+
+  it('counts the processes of a job as it starts them: the floor of a study (bench/floor-process.ts)', () => {
+    expect(processCount(pickStrategies(['dump', 'topk', 'weighted', 'gated', 'compiler', 'oracle']))).toBe(2);
+    expect(processCount(pickStrategies(['compiler-v2']))).toBe(1);
+    expect(processCount(pickStrategies(['oracle', 'compiler-v2']))).toBe(2);
+    expect(processCount([...pickStrategies(['dump', 'gated']), impostor()])).toBe(2);
+    expect(processCount(pickStrategies(undefined))).toBe(2);
   });
 
   it('gives a plug-in named like a shipped strategy a process of its own, and its own answer', async () => {
