@@ -91,6 +91,9 @@ export function countTokens(tokenizer: Tokenizer, text: string): number {
   return count;
 }
 
+/** The vocabularies this thread has loaded so far, in `TOKENIZERS` order. */
+export const loadedVocabularies = (): Tokenizer[] => TOKENIZERS.filter((t) => encodings.has(t));
+
 /** `text` in every real tokenizer's tokens, keyed in `TOKENIZERS` order. */
 export const realTokens = (text: string): RealTokens =>
   Object.fromEntries(TOKENIZERS.map((t) => [t, countTokens(t, text)])) as Record<Tokenizer, number>;

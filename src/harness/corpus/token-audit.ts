@@ -1,14 +1,16 @@
 /**
  * The real-token audit off the main thread. Loading both BPE vocabularies costs most of a second
- * of CPU; a worker thread started when a command begins loads them while this thread reads its
- * inputs and compiles, and then counts each rendered text it is sent. The counts are the same
+ * of CPU; a worker thread started when an audited command begins (`warmTokenAudit`) loads them
+ * while this thread reads its inputs and compiles, and then counts each rendered text it is sent.
+ * A command that only counts in one tokenizer beside its work (ingest) loads that one alone, when
+ * it first counts; one that never counts loads none. The counts are the same
  * numbers `realTokens` gives in this thread (the same module counts them); only when they are
  * ready differs. Run from the sources (the tests), where a worker could not load TypeScript, the
  * audit counts in this thread.
  */
 import { Worker } from 'node:worker_threads';
 import type { RealTokens, Tokenizer } from '../types.js';
-import { countTokens, realTokens } from './bpe.js';
+import { countTokens, loadedVocabularies, realTokens } from './bpe.js';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
@@ -16,11 +18,12 @@ interface Reply {
   readonly id: number;
   readonly counts?: RealTokens;
   readonly count?: number;
+  readonly loaded?: Tokenizer[];
   readonly error?: string;
 }
 
 interface Waiting {
-  readonly resolve: (c: RealTokens | number) => void;
+  readonly resolve: (c: RealTokens | number | Tokenizer[]) => void;
   readonly reject: (e: Error) => void;
 }
 
@@ -36,6 +39,7 @@ class TokenAudit {
       this.waiting.delete(r.id);
       if (r.counts !== undefined) w?.resolve(r.counts);
       else if (r.count !== undefined) w?.resolve(r.count);
+      else if (r.loaded !== undefined) w?.resolve(r.loaded);
       else w?.reject(new Error(`counting real tokens failed: ${r.error}`));
       this.idle();
     });
@@ -45,14 +49,30 @@ class TokenAudit {
   }
 
   count(text: string, tokenizer?: Tokenizer): Promise<RealTokens | number> {
+    return this.asked((id) => (tokenizer === undefined ? { id, text } : { id, text, tokenizer })) as Promise<
+      RealTokens | number
+    >;
+  }
+
+  /** The vocabularies the worker has loaded so far. */
+  loaded(): Promise<Tokenizer[]> {
+    return this.asked((id) => ({ id, loaded: true })) as Promise<Tokenizer[]>;
+  }
+
+  private asked(message: (id: number) => object): Promise<RealTokens | number | Tokenizer[]> {
     const id = this.next++;
     // Held while an answer is awaited, so the process waits for it; let go when idle, so an
     // unused counter never keeps a finished command alive.
     this.worker.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage(tokenizer === undefined ? { id, text } : { id, text, tokenizer });
+      this.worker.postMessage(message(id));
     });
+  }
+
+  /** Load both vocabularies now, before the first text to audit. */
+  warm(): void {
+    this.worker.postMessage({ warm: true });
   }
 
   private idle(): void {
@@ -69,7 +89,9 @@ let audit: TokenAudit | undefined;
 
 /** Start loading the vocabularies now, beside whatever this thread does next. */
 export function warmTokenAudit(): void {
-  if (!FROM_SOURCE) audit ??= new TokenAudit();
+  if (FROM_SOURCE) return;
+  audit ??= new TokenAudit();
+  audit.warm();
 }
 
 /** `text` in every real tokenizer's tokens, counted by the worker once it has loaded. */
@@ -87,4 +109,14 @@ export function countTokensBeside(tokenizer: Tokenizer, text: string): Promise<n
   if (FROM_SOURCE) return Promise.resolve(countTokens(tokenizer, text));
   audit ??= new TokenAudit();
   return audit.count(text, tokenizer) as Promise<number>;
+}
+
+/**
+ * The vocabularies the audit's thread has loaded so far (this thread's from the sources): what a
+ * command that counts in one tokenizer, or none, has paid for.
+ */
+export function auditedVocabularies(): Promise<Tokenizer[]> {
+  if (FROM_SOURCE) return Promise.resolve(loadedVocabularies());
+  audit ??= new TokenAudit();
+  return audit.loaded();
 }

@@ -81,6 +81,8 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
     timeout: o.timeout,
     policy: (p) => p,
     lint: o.lint,
+    // The pack is counted in the corpus tokenizer here, never audited in both vocabularies.
+    audited: false,
   });
   const name = session.strategy.name;
   const head = (budget: number, bundleHash: string): PackHead => ({ budget, strategy: name, bundleHash });

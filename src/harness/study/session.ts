@@ -55,6 +55,12 @@ export interface CompileOptions {
   readonly lint: Lint;
   /** A truth file no strategy process may read unless it reads the ledger. */
   readonly ledger?: string | undefined;
+  /**
+   * Whether the compilations are audited in real tokens (`compile`'s JSON), so that both
+   * vocabularies load from the start, beside the reading; false where only `measured` is asked
+   * (`pack`), which counts nothing in them. True when not given.
+   */
+  readonly audited?: boolean | undefined;
 }
 
 /** A strategy ready to compile, and its process; close it when done. */
@@ -74,7 +80,7 @@ export class CompileSession {
       throw new UsageError('--budget must be a whole number of tokens >= 0');
     const ref = strategyNamed(o.strategy);
     // The vocabularies load in their thread while the inputs are read and compiled here.
-    warmTokenAudit();
+    if (o.audited !== false) warmTokenAudit();
     const hosts = new Hosts({
       timeout: o.timeout,
       keep: 1,

@@ -3,6 +3,7 @@
  * against the tokenizer called here directly; the per-strategy figures recomputed from the rows.
  */
 
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -151,5 +152,25 @@ describe('the audit thread of the built package', () => {
     ];
     const counted = await Promise.all(texts.map((t) => auditTokens(t)));
     expect(counted).toEqual(texts.map((t) => realTokens(t)));
+  });
+
+  it('loads a vocabulary only when it counts with it, and both when warmed for an audit', () => {
+    // A process of its own: the thread is one per process, and this file's may be warm already.
+    const built = pathToFileURL(path.join(process.cwd(), 'dist/src/harness/corpus/index.js')).href;
+    const script = path.join(tempDir('token-audit'), 'loaded.mjs');
+    fs.writeFileSync(
+      script,
+      `import { auditedVocabularies, countTokensBeside, warmTokenAudit } from ${JSON.stringify(built)};
+const seen = [await auditedVocabularies()];
+await countTokensBeside('cl100k', 'one tokenizer');
+seen.push(await auditedVocabularies());
+warmTokenAudit();
+seen.push(await auditedVocabularies());
+console.log(JSON.stringify(seen));
+`,
+    );
+    const r = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual([[], ['cl100k'], ['o200k', 'cl100k']]);
   });
 });
