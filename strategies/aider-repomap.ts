@@ -185,11 +185,16 @@ function rankedTags(
   return tags;
 }
 
-// The last ranking and what it was made of: the study asks for each pool at three budgets, and
-// the ranking does not depend on the budget.
-let last:
-  | { readonly files: ReadonlyMap<string, File>; readonly key: string; readonly tags: RankedTag[] }
-  | undefined;
+// The last rankings and what each was made of: the study asks for each pool at three budgets, and
+// the ranking does not depend on the budget. More than one, because this module serves two
+// strategies in one process (issue 39: the shipped strategies share one), which a study asks in
+// turn on the same case: the peer on the whole pool and behind the gates on a part of it.
+const RECENT = 4;
+const recent: {
+  readonly files: ReadonlyMap<string, File>;
+  readonly key: string;
+  readonly tags: RankedTag[];
+}[] = [];
 
 function rankedOnce(
   files: ReadonlyMap<string, File>,
@@ -197,12 +202,16 @@ function rankedOnce(
   message: string,
 ): RankedTag[] {
   const key = JSON.stringify([[...chat], message]);
-  const same = (prior: NonNullable<typeof last>) =>
+  const same = (prior: (typeof recent)[number]) =>
     prior.key === key &&
     prior.files.size === files.size &&
     [...files].every(([n, f]) => prior.files.get(n)?.whole.content === f.whole.content);
-  if (last === undefined || !same(last)) last = { files, key, tags: rankedTags(files, chat, message) };
-  return last.tags;
+  const found = recent.find(same);
+  if (found !== undefined) return found.tags;
+  const made = { files, key, tags: rankedTags(files, chat, message) };
+  recent.unshift(made);
+  recent.length = Math.min(recent.length, RECENT);
+  return made.tags;
 }
 
 /** `to_tree`'s files: a file whose tags in the slice are definitions shows them, any other its name. */
