@@ -29,4 +29,4 @@ export {
   toPolicy,
   toRequest,
 } from './records.js';
-export { auditedVocabularies, auditTokens, countTokensBeside, warmTokenAudit } from './token-audit.js';
+export { auditTokens, countTokensBeside, warmTokenAudit } from './token-audit.js';
