@@ -1,20 +1,23 @@
 /**
- * One tool call, as a runner does it (runner.ts): the tool's own pipeline on its arguments. An
+ * One tool call, as a runner does it (runner.ts): the tool's own pipeline on its arguments, its
+ * strategy's process taken from the runner's warm ones (`warm`) where it may be. An
  * error the CLI would print is the call's result, with `isError: true`; anything else is a bug of
  * ctxbench's and is thrown.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InputError, UsageError } from '../harness/errors.js';
+import type { WarmHosts } from '../harness/study/index.js';
 import { failed, type McpOptions, TOOLS } from './tools.js';
 
 export async function call(
   name: string,
   args: Record<string, unknown>,
   o: McpOptions,
+  warm?: WarmHosts,
 ): Promise<CallToolResult> {
   try {
     const tool = TOOLS.find((t) => t.name === name);
-    if (tool !== undefined) return await tool.run(args, o);
+    if (tool !== undefined) return await tool.run(args, o, warm);
     return failed(`ctxbench: unknown tool "${name}" (tools: ${TOOLS.map((t) => t.name).join(', ')})`);
   } catch (e) {
     if (e instanceof InputError) return failed(`ctxbench: ${e.line}`);

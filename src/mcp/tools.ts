@@ -18,6 +18,7 @@ import {
   checkedInputs,
   compiledSummary,
   explainCandidate,
+  type WarmHosts,
   withSession as withOpened,
 } from '../harness/study/index.js';
 import { servedFolder } from './permission.js';
@@ -41,7 +42,8 @@ export interface Tool {
   readonly description: string;
   /** Its input schema, made once when the server starts. */
   readonly schema: () => Schema;
-  readonly run: (args: Args, o: McpOptions) => Promise<CallToolResult>;
+  /** `warm`: the runner's strategy processes, kept from call to call (a compiling tool's). */
+  readonly run: (args: Args, o: McpOptions, warm?: WarmHosts) => Promise<CallToolResult>;
 }
 
 const schema = (name: string): Schema => {
@@ -106,13 +108,21 @@ function nameOf(strategy: unknown): string {
   return strategy;
 }
 
-/** A session for the call's strategy and budget, closed whatever happens. */
-async function withSession<T>(args: Args, o: McpOptions, use: (s: CompileSession) => Promise<T>): Promise<T> {
+/** A session for the call's strategy and budget, its process taken from `warm`, closed whatever happens. */
+async function withSession<T>(
+  args: Args,
+  o: McpOptions,
+  warm: WarmHosts | undefined,
+  use: (s: CompileSession) => Promise<T>,
+): Promise<T> {
   const strategy = nameOf(args.strategy);
   const budget = args.budget;
   if (budget !== undefined && typeof budget !== 'number')
     throw new UsageError('--budget must be a whole number of tokens >= 0');
-  return withOpened({ strategy, timeout: o.timeout, budget, policy: (p) => p, lint: { strict: false } }, use);
+  return withOpened(
+    { strategy, timeout: o.timeout, budget, policy: (p) => p, lint: { strict: false }, warm },
+    use,
+  );
 }
 
 /** The records of a call as a `compile --batch` line holds them. */
@@ -127,8 +137,8 @@ const compile: Tool = {
   description:
     "Compile a pool into a bundle for a request, or a named refusal: ctxbench compile's JSON (bundle, result with its trace, rendered text, validation, real token counts), then a one-line summary.",
   schema: () => compilingSchema(),
-  run: (args, o) =>
-    withSession(args, o, async (session) => {
+  run: (args, o, warm) =>
+    withSession(args, o, warm, async (session) => {
       const out = await session.object('arguments', records(args));
       if ('error' in out) return failed(`ctxbench: ${out.error}`);
       return text(jsonText(out), compiledSummary(out));
@@ -143,8 +153,8 @@ const explain: Tool = {
     compilingSchema({ candidate: { type: 'string', description: 'the candidate_id to explain' } }, [
       'candidate',
     ]),
-  run: (args, o) =>
-    withSession(args, o, async (session) => {
+  run: (args, o, warm) =>
+    withSession(args, o, warm, async (session) => {
       if (typeof args.candidate !== 'string')
         throw new UsageError('explain needs "candidate", a candidate id');
       const e = await explainCandidate(session, session.inputs('arguments', records(args)), args.candidate);

@@ -10,7 +10,7 @@ import {
 import { checkCompilation, problemText, rememberCompilerRun } from '../audit/index.js';
 import { auditTokens, type InputFiles, located } from '../corpus/index.js';
 import type { Compiled, HostedStrategy, RealTokens, StrategyRef } from '../types.js';
-import type { Hosts } from './hosts.js';
+import type { StrategyHosts } from './hosts.js';
 import { compileAnswer } from './measure-answer.js';
 import { type Inputs, strategyInput } from './strategy-input.js';
 
@@ -57,7 +57,7 @@ export async function compilationJSON(
  * The strategy `compile` runs: the compiler as the package's own engine, in this process; any
  * other loaded in a process of its own, which says what it is.
  */
-export async function compileStrategy(ref: StrategyRef, hosts: Hosts): Promise<HostedStrategy> {
+export async function compileStrategy(ref: StrategyRef, hosts: StrategyHosts): Promise<HostedStrategy> {
   if (ref.name === ENGINE) return { ...ref, description: 'the Context Compiler', readsLedger: false };
   return (await hosts.describe([ref]))[0] as HostedStrategy;
 }
@@ -66,7 +66,7 @@ const ENGINE = 'compiler';
 
 /** One compilation by a strategy in a process of its own; `key` names the inputs it shares. */
 export async function compileHosted(
-  hosts: Hosts,
+  hosts: StrategyHosts,
   strategy: HostedStrategy,
   key: string,
   inputs: Inputs,
@@ -84,7 +84,7 @@ export async function compileOne(
   strategy: HostedStrategy,
   inputs: Inputs,
   files: InputFiles,
-  hosts: Hosts,
+  hosts: StrategyHosts,
   key: string,
 ): Promise<CompilationJSON | { readonly error: string }> {
   if (strategy.name === ENGINE) {

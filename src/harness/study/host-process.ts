@@ -61,6 +61,8 @@ export class HostProcess {
   private heldKey: string | undefined;
   private nextId = 0;
   dead = false;
+  /** Whether it was stopped for taking longer than the timeout (a warm process is then not asked again). */
+  timedOut = false;
   /** The first reason a host stopped is the one its cell reports. */
   private ended: string | undefined;
 
@@ -144,6 +146,7 @@ export class HostProcess {
       this.heldKey = key;
       // The whole answer is timed: from the cell sent to a loaded strategy to its answer read.
       this.clock.start(this.timeout, () => {
+        this.timedOut = true;
         this.stop();
         this.reply({
           ok: false,

@@ -45,6 +45,9 @@ function processUnits(refs: readonly StrategyRef[]): StrategyRef[][] {
 /** How many processes one job of a command starts for `refs`: the floor's count (bench/floor-process.ts). */
 export const processCount = (refs: readonly StrategyRef[]): number => processUnits(refs).length;
 
+/** What a compile session asks of its strategy processes: a run's own `Hosts`, or an MCP call's warm ones (`warm-hosts.ts`). */
+export type StrategyHosts = Pick<Hosts, 'describe' | 'ask' | 'close'>;
+
 /** The strategy processes of one run: idle ones are reused, dead ones replaced. */
 export class Hosts {
   private readonly o: HostOptions;

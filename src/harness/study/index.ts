@@ -20,3 +20,4 @@ export { caseInputs, strategyInput } from './strategy-input.js';
 export { runStudy } from './study.js';
 export { finishedText, plannedStudy, stoppedLine } from './study-folder.js';
 export { checkRunFolder, runCheckText } from './validate-run.js';
+export { WARM_KEEP, WarmHosts } from './warm-hosts.js';

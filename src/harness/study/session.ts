@@ -37,9 +37,10 @@ import type {
   StrategyRef,
 } from '../types.js';
 import { type CompilationJSON, compileHosted, compileOne, compileStrategy } from './compile-one.js';
-import { Hosts } from './hosts.js';
+import { Hosts, type StrategyHosts } from './hosts.js';
 import { pickStrategies } from './registry.js';
 import { caseInputs, type Inputs } from './strategy-input.js';
+import type { WarmHosts } from './warm-hosts.js';
 
 /** One compilation's output object, or why the strategy gave none. */
 export type Compiled = CompilationJSON | { readonly error: string };
@@ -61,15 +62,20 @@ export interface CompileOptions {
    * (`pack`), which counts nothing in them. True when not given.
    */
   readonly audited?: boolean | undefined;
+  /**
+   * Processes kept warm between sessions (the MCP runner's): the strategy's process is taken from
+   * them and given back when the session closes. Without them the session starts its own.
+   */
+  readonly warm?: WarmHosts | undefined;
 }
 
 /** A strategy ready to compile, and its process; close it when done. */
 export class CompileSession {
   readonly strategy: HostedStrategy;
-  private readonly hosts: Hosts;
+  private readonly hosts: StrategyHosts;
   private readonly o: CompileOptions;
 
-  private constructor(strategy: HostedStrategy, hosts: Hosts, o: CompileOptions) {
+  private constructor(strategy: HostedStrategy, hosts: StrategyHosts, o: CompileOptions) {
     this.strategy = strategy;
     this.hosts = hosts;
     this.o = o;
@@ -81,11 +87,13 @@ export class CompileSession {
     const ref = strategyNamed(o.strategy);
     // The vocabularies load in their thread while the inputs are read and compiled here.
     if (o.audited !== false) warmTokenAudit();
-    const hosts = new Hosts({
-      timeout: o.timeout,
-      keep: 1,
-      secrets: o.ledger === undefined ? [] : [o.ledger],
-    });
+    const hosts =
+      o.warm?.lease() ??
+      new Hosts({
+        timeout: o.timeout,
+        keep: 1,
+        secrets: o.ledger === undefined ? [] : [o.ledger],
+      });
     try {
       return new CompileSession(await compileStrategy(ref, hosts), hosts, o);
     } catch (e) {
