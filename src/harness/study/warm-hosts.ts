@@ -95,7 +95,10 @@ export class WarmHosts {
 
   /** A call is done with `held`: kept warm if it may be and is alive, stopped otherwise. */
   give(held: Held): void {
-    if (!held.keep || held.host.dead || this.closed) return held.host.stop();
+    if (!held.keep || held.host.dead || this.closed) {
+      held.host.stop();
+      return;
+    }
     this.idle.push(held.host);
     while (this.idle.length > this.o.keep) this.idle.shift()?.stop();
   }
