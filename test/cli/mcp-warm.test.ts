@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_WARM_KEEP as WARM_KEEP } from '../helpers/limits.js';
 import { childrenOf, RawServer, referenceCase, resultTexts, running, treeOf, until } from '../helpers/mcp.js';
 import { type BuiltProject, copyOfBuilt, sharedProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/temp.js';
@@ -18,8 +19,6 @@ import { tempDir } from '../helpers/temp.js';
 const tmp = fs.realpathSync(tempDir('mcp-warm'));
 /** However long a loaded machine takes to answer or to reap a process: only a failure waits it out. */
 const PATIENCE = 120_000;
-/** The warm processes a runner keeps at most (docs/reliability.md). */
-const WARM_KEEP = 2;
 
 /**
  * A plug-in that keeps what it can between calls: a count in its module, a global, and every pool

@@ -14,3 +14,5 @@ export const EXTRAS_CAP = 64 * 1024;
 export const MCP_RUNNERS = 4;
 /** What the MCP server's waiting calls may hold between them, in message limits. */
 export const MCP_WAITING_MESSAGES = 4;
+/** The shipped strategies' processes one MCP runner keeps warm between calls, at most. */
+export const MCP_WARM_KEEP = 2;

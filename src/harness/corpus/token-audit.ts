@@ -6,7 +6,9 @@
  * it first counts; one that never counts loads none. The counts are the same
  * numbers `realTokens` gives in this thread (the same module counts them); only when they are
  * ready differs. Run from the sources (the tests), where a worker could not load TypeScript, the
- * audit counts in this thread.
+ * audit counts in this thread. A thread that stops (it ran out of memory, say) fails the counts it
+ * was asked, and the next count starts another: a long-lived process (an MCP runner) is never
+ * left with a counter that no longer answers.
  */
 import { Worker } from 'node:worker_threads';
 import type { RealTokens, Tokenizer } from '../types.js';
@@ -31,6 +33,8 @@ class TokenAudit {
   private readonly worker: Worker;
   private readonly waiting = new Map<number, Waiting>();
   private next = 0;
+  /** Stopped or failed: it answers nothing more, and the next count starts another thread. */
+  dead = false;
 
   constructor() {
     this.worker = new Worker(new URL('./token-worker.js', import.meta.url));
@@ -79,7 +83,13 @@ class TokenAudit {
     if (this.waiting.size === 0) this.worker.unref();
   }
 
+  /** Stop the thread, as a crash would. */
+  stop(): Promise<number> {
+    return this.worker.terminate();
+  }
+
   private fail(e: Error): void {
+    this.dead = true;
     for (const w of this.waiting.values()) w.reject(e);
     this.waiting.clear();
   }
@@ -87,18 +97,30 @@ class TokenAudit {
 
 let audit: TokenAudit | undefined;
 
+/** The audit's thread: the one running, or a new one when there is none or it stopped. */
+function counter(): TokenAudit {
+  if (audit === undefined || audit.dead) audit = new TokenAudit();
+  return audit;
+}
+
 /** Start loading the vocabularies now, beside whatever this thread does next. */
 export function warmTokenAudit(): void {
   if (FROM_SOURCE) return;
-  audit ??= new TokenAudit();
-  audit.warm();
+  counter().warm();
+}
+
+/**
+ * Stop the audit's thread as a crash would (what it was asked fails); the next count starts
+ * another. For the tests of that replacement.
+ */
+export async function stopTokenAudit(): Promise<void> {
+  await audit?.stop();
 }
 
 /** `text` in every real tokenizer's tokens, counted by the worker once it has loaded. */
 export function auditTokens(text: string): Promise<RealTokens> {
   if (FROM_SOURCE) return Promise.resolve(realTokens(text));
-  audit ??= new TokenAudit();
-  return audit.count(text) as Promise<RealTokens>;
+  return counter().count(text) as Promise<RealTokens>;
 }
 
 /**
@@ -107,8 +129,7 @@ export function auditTokens(text: string): Promise<RealTokens> {
  */
 export function countTokensBeside(tokenizer: Tokenizer, text: string): Promise<number> {
   if (FROM_SOURCE) return Promise.resolve(countTokens(tokenizer, text));
-  audit ??= new TokenAudit();
-  return audit.count(text, tokenizer) as Promise<number>;
+  return counter().count(text, tokenizer) as Promise<number>;
 }
 
 /**
@@ -117,6 +138,5 @@ export function countTokensBeside(tokenizer: Tokenizer, text: string): Promise<n
  */
 export function auditedVocabularies(): Promise<Tokenizer[]> {
   if (FROM_SOURCE) return Promise.resolve(loadedVocabularies());
-  audit ??= new TokenAudit();
-  return audit.loaded();
+  return counter().loaded();
 }

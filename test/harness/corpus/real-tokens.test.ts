@@ -154,11 +154,37 @@ describe('the audit thread of the built package', () => {
     expect(counted).toEqual(texts.map((t) => realTokens(t)));
   });
 
+  it('is replaced when it stops: the next count is answered as before', () => {
+    // A process of its own, whose thread this test stops. Before the fix, the next count waited
+    // on the stopped thread for ever, and the process ended with it unsettled.
+    const built = pathToFileURL(path.join(process.cwd(), 'dist/src/harness/corpus/token-audit.js')).href;
+    const script = path.join(tempDir('token-audit'), 'replaced.mjs');
+    fs.writeFileSync(
+      script,
+      `import { auditTokens, stopTokenAudit, warmTokenAudit } from ${JSON.stringify(built)};
+warmTokenAudit();
+const before = await auditTokens('one two three');
+const asked = auditTokens('four '.repeat(50000)).then((c) => ({ counted: c }), (e) => ({ failed: e.message }));
+await stopTokenAudit();
+const meanwhile = await asked;
+const after = [await auditTokens('one two three'), await auditTokens('five six')];
+console.log(JSON.stringify({ before, meanwhile, after }));
+`,
+    );
+    const r = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const { before, meanwhile, after } = JSON.parse(r.stdout);
+    expect(before).toEqual(realTokens('one two three'));
+    // Asked as the thread stopped: counted, or failed with the counter's own words.
+    if ('failed' in meanwhile) expect(meanwhile.failed).toMatch(/^the token counter stopped with code/);
+    else expect(meanwhile.counted).toEqual(realTokens('four '.repeat(50000)));
+    expect(after).toEqual([realTokens('one two three'), realTokens('five six')]);
+  });
+
   it('loads a vocabulary only when it counts with it, and both when warmed for an audit', () => {
     // A process of its own: the thread is one per process, and this file's may be warm already.
-    const built = pathToFileURL(
-      path.join(process.cwd(), 'dist/src/harness/corpus/token-audit.js'),
-    ).href;
+    const built = pathToFileURL(path.join(process.cwd(), 'dist/src/harness/corpus/token-audit.js')).href;
     const script = path.join(tempDir('token-audit'), 'loaded.mjs');
     fs.writeFileSync(
       script,
