@@ -9,8 +9,9 @@
  * At most RUNNERS calls run at once; the others wait for a runner, up to WAITING calls whose
  * messages hold at most WAITING_MESSAGES times the message limit between them. Past that a call is
  * answered at once that the server is busy: what a client sends can make the server hold only so
- * much. Runners keep nothing of a call; one is kept idle for the next, since starting one takes a
- * few hundred milliseconds.
+ * much. Runners keep nothing of a call but the shipped strategies' processes, loaded and given
+ * each call's inputs afresh (warm-hosts.ts); one runner is kept idle for the next call, since
+ * starting one, or a strategy's process, takes a few hundred milliseconds.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

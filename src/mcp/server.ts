@@ -4,7 +4,8 @@
  * to write a valid pool. Tool input schemas are built from the shipped JSON Schemas, never a
  * second hand-written copy. Bad input, an unknown strategy or a strategy that fails is a tool
  * result with `isError: true` and the line the CLI would print, never a crash of the server; a call
- * runs in a process of its own, stopped at its timeout (runners.ts); no state is kept between calls.
+ * runs in a process of its own, stopped at its timeout (runners.ts); nothing of a call is kept for
+ * the next (a shipped strategy's process stays loaded, warm-hosts.ts, each call's inputs sent afresh).
  */
 import fs from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
