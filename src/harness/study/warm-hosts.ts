@@ -129,7 +129,11 @@ class Lease implements StrategyHosts {
     for (const ref of refs) {
       const held = this.hold(ref);
       const loaded = await held.host.loaded;
-      if ('broken' in loaded) throw new InputError(loaded.file, loaded.broken);
+      if ('broken' in loaded) {
+        // Never kept: a process whose strategy did not load answers nothing.
+        held.host.stop();
+        throw new InputError(loaded.file, loaded.broken);
+      }
       infos.push(loaded.infos[0] as HostedStrategy);
     }
     return infos;
