@@ -15,8 +15,8 @@ import { featuresOf, TaskSignals } from './relevance-features.js';
 import { chanceOf } from './relevance-model.js';
 import { RelevanceIndex } from './relevance-score.js';
 
-/** What a file version yields, whatever its path: kept for the whole ingest. */
-interface Facts {
+/** What a file version yields, whatever its path: kept for the whole ingest (and by `pack`'s cache). */
+export interface Facts {
   readonly outline: string | null;
   readonly specifiers: readonly string[];
   /**
@@ -79,19 +79,41 @@ const IDENT = /[A-Za-z_$][\w$]*/g;
  */
 const detached = (s: string): string => ` ${s}`.slice(1);
 
+/** What a caller may put between BlobFacts and the work it does per text (`pack`'s cache). */
+export interface BlobMemo {
+  /** `text`'s tokens: a known count, or `count`'s. */
+  readonly count?: ((text: string, count: (text: string) => number) => number) | undefined;
+  /** A file's facts: known ones, or `make`'s. */
+  readonly facts?: ((language: string, text: string, make: () => Facts) => Facts) | undefined;
+  /**
+   * The only terms the relevance index needs, when the one task it will be asked is known
+   * (`RelevanceIndex`'s `only`).
+   */
+  readonly only?: ReadonlySet<string> | undefined;
+}
+
 /** Per-blob facts and token counts, and the one relevance index. */
 export class BlobFacts {
   private readonly facts = new Map<string, Facts>();
   private readonly tokens = new Map<string, number>();
-  readonly index = new RelevanceIndex();
+  readonly index: RelevanceIndex;
 
   private readonly grammars: Grammars;
   /** What `counter` counts in. */
   readonly tokenizer: Tokenizer;
+  private readonly memo: BlobMemo;
 
-  constructor(grammars: Grammars, tokenizer: Tokenizer = 'o200k') {
+  constructor(grammars: Grammars, tokenizer: Tokenizer = 'o200k', memo: BlobMemo = {}) {
     this.grammars = grammars;
     this.tokenizer = tokenizer;
+    this.memo = memo;
+    this.index = new RelevanceIndex(memo.only);
+  }
+
+  /** `text` in this tokenizer's tokens, through the caller's memo when there is one. */
+  private countText(text: string): number {
+    const count = (t: string) => countTokens(this.tokenizer, t);
+    return this.memo.count === undefined ? count(text) : this.memo.count(text, count);
   }
 
   /** Index the file and find its facts, once per blob (a blob under two languages' names is rare, and keyed by both). */
@@ -100,13 +122,17 @@ export class BlobFacts {
     let facts = this.facts.get(key);
     if (facts === undefined) {
       const lang = f.cls.language;
-      const outlined = lang === null ? null : this.grammars.outlined(lang, f.text);
-      facts = {
-        outline: outlined === null ? null : detached(outlined.outline),
-        specifiers: lang === null ? [] : this.grammars.imports(lang, f.text).map(detached),
-        // The declarations alone: the model was fitted on outlines without a test file's tests.
-        declared: `\n${[...new Set(outlined?.declarations.match(IDENT) ?? [])].join('\n')}\n`,
+      const make = (): Facts => {
+        const outlined = lang === null ? null : this.grammars.outlined(lang, f.text);
+        return {
+          outline: outlined === null ? null : detached(outlined.outline),
+          specifiers: lang === null ? [] : this.grammars.imports(lang, f.text).map(detached),
+          // The declarations alone: the model was fitted on outlines without a test file's tests.
+          declared: `\n${[...new Set(outlined?.declarations.match(IDENT) ?? [])].join('\n')}\n`,
+        };
       };
+      // A file without a grammar is cheap to know, and a cache has nothing to give it.
+      facts = lang === null || this.memo.facts === undefined ? make() : this.memo.facts(lang, f.text, make);
       this.facts.set(key, facts);
     }
     this.index.add({ blob: f.blob, path: f.path, text: f.text });
@@ -165,7 +191,7 @@ export class BlobFacts {
   counter = (key: string, text: string): number => {
     let n = this.tokens.get(key);
     if (n === undefined) {
-      n = countTokens(this.tokenizer, text);
+      n = this.countText(text);
       this.tokens.set(key, n);
     }
     return n;
