@@ -114,11 +114,13 @@ export class PackCache {
   private readonly seen: Segment[] = [];
   private readonly dir: string | null;
   private readonly key: Buffer | null;
+  private readonly bound: number;
   private hits = 0;
 
-  private constructor(dir: string | null, key: Buffer | null) {
+  private constructor(dir: string | null, key: Buffer | null, bound = CACHE_BOUND) {
     this.dir = dir;
     this.key = key;
+    this.bound = bound;
   }
 
   /** A cache kept in memory only: what one pack counts twice it counts once, and nothing is written. */
@@ -128,9 +130,9 @@ export class PackCache {
 
   /**
    * The cache kept in `dir`, read now. A folder that cannot be made or read is a cache kept in
-   * memory: `pack` works the same without one.
+   * memory: `pack` works the same without one. `bound`: the bytes the folder may hold.
    */
-  static open(dir: string): PackCache {
+  static open(dir: string, bound = CACHE_BOUND): PackCache {
     let key: Buffer;
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -138,7 +140,7 @@ export class PackCache {
     } catch {
       return PackCache.memory();
     }
-    const cache = new PackCache(dir, key);
+    const cache = new PackCache(dir, key, bound);
     cache.read();
     return cache;
   }
@@ -215,7 +217,7 @@ export class PackCache {
     let total = 0;
     for (const f of found) {
       this.seen.push({ file: f.file, bytes: f.size });
-      if (total + f.size > CACHE_BOUND) continue;
+      if (total + f.size > this.bound) continue;
       total += f.size;
       const entries = this.parse(readBounded(f.file, f.size));
       if (entries === null) continue;
@@ -274,7 +276,7 @@ export class PackCache {
       if (this.made.size === 0) return;
       const fresh = [...this.made].map((k) => [k, ...(this.entries.get(k) as Entry)]);
       const held = this.seen.reduce((n, s) => n + s.bytes, 0);
-      const merge = this.seen.length + 1 > MAX_SEGMENTS || held + bytesOf(fresh) > CACHE_BOUND;
+      const merge = this.seen.length + 1 > MAX_SEGMENTS || held + bytesOf(fresh) > this.bound;
       if (!merge) {
         this.write(fresh);
         return;
@@ -286,7 +288,7 @@ export class PackCache {
       for (const k of order) {
         const item = [k, ...(this.entries.get(k) as Entry)];
         const n = Buffer.byteLength(JSON.stringify(item)) + 1;
-        if (size + n > CACHE_BOUND / 2) break;
+        if (size + n > this.bound / 2) break;
         kept.push(item);
         size += n;
       }

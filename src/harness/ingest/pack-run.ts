@@ -3,12 +3,12 @@
  * what the command tells about it. The CLI prints it; the MCP server returns it.
  */
 
-import type { Lint } from '../corpus/index.js';
+import { countTokens, type Lint, memoCounts } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { CompileSession, leastBudget } from '../study/index.js';
 import type { Compiled } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
-import { cachedCount, type PackOptions, packPool } from './pack.js';
+import { type PackOptions, type PackPool, packPool } from './pack.js';
 import { PackCache } from './pack-cache.js';
 import { type Levels, Requirements } from './pack-require.js';
 import { shownPath } from './pool.js';
@@ -87,35 +87,38 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
   });
   // Told when awaited, below: a problem of the tree is told first, as before.
   opening.catch(() => {});
-  const cache = o.cache === undefined || o.cache === null ? PackCache.memory() : PackCache.open(o.cache);
-  let pool: Awaited<ReturnType<typeof packPool>>;
+  const kept = o.cache !== undefined && o.cache !== null;
+  const cache = kept ? PackCache.open(o.cache as string) : PackCache.memory();
+  // Every count of this pack, the strategy's rendering priced in this process included, goes
+  // through the cache: a count it knows needs no vocabulary.
+  const forget = kept ? memoCounts((t, text, count) => cache.count(t, text, count)) : () => {};
   try {
-    pool = await packPool(dir, o, cache);
-  } catch (e) {
-    opening.then(
-      (s) => s.close(),
-      () => {},
-    );
-    throw e;
-  }
-  const session = await opening;
-  try {
-    return await packWith(session, pool, o, cache);
+    let pool: PackPool;
+    try {
+      pool = await packPool(dir, o, cache);
+    } catch (e) {
+      opening.then(
+        (s) => s.close(),
+        () => {},
+      );
+      throw e;
+    }
+    const session = await opening;
+    try {
+      return await packWith(session, pool, o);
+    } finally {
+      session.close();
+    }
   } finally {
-    session.close();
+    forget();
     cache.save();
   }
 }
 
 /** The pack of a pool by an open session: its compilations, reprints, refusal and what is told. */
-async function packWith(
-  session: CompileSession,
-  pool: Awaited<ReturnType<typeof packPool>>,
-  o: PackRun,
-  cache: PackCache,
-): Promise<Packed> {
+async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Promise<Packed> {
   // The corpus tokenizer: the pool's forms are counted in it (pool.ts).
-  const count = cachedCount(cache);
+  const count = (text: string): number => countTokens('o200k', text);
   const printed = printedPool(pool.candidates, o.format, count);
   const required = new Requirements(printed, pool.required);
   const task = printed.find((c) => c.candidate_id === INGESTED_TASK_ID)?.token_count ?? 0;

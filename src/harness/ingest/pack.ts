@@ -13,7 +13,6 @@ import {
   type ContextRequest,
   SCHEMA,
 } from '../../compiler/index.js';
-import { countTokens } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { hashWorkingFile } from './git.js';
 import { stateFiles } from './history-trees.js';
@@ -129,16 +128,10 @@ const grammarsFor = (files: readonly StateFile[], cache: PackCache): Promise<Gra
     ? loadGrammars()
     : UNLOADED;
 
-/** Tokens of `text` in the corpus tokenizer (o200k), through `cache`. */
-export const cachedCount =
-  (cache: PackCache) =>
-  (text: string): number =>
-    cache.count('o200k', text, (t) => countTokens('o200k', t));
-
 /**
- * The pool for one task over the working tree at `dir`. `cache` holds the counts and outlines a
- * pack before this one made (pack-cache.ts), and takes the new ones; one kept in memory when none
- * is given. The pool is the same with any cache, or none.
+ * The pool for one task over the working tree at `dir`. `cache` holds the outlines a pack before
+ * this one made (pack-cache.ts), and takes the new ones; one kept in memory when none is given.
+ * The pool is the same with any cache, or none.
  */
 export async function packPool(
   dir: string,
@@ -158,7 +151,6 @@ export async function packPool(
   );
   const required = requirements(options.require ?? [], new Set(files.map((f) => f.path)));
   const known = new BlobFacts(await grammarsFor(files, cache), 'o200k', {
-    count: (text, count) => cache.count('o200k', text, count),
     facts: (language, text, make) => cache.facts(language, text, make),
     // One task is scored: the index keeps its terms alone.
     only: new Set(codeTerms(options.task)),
@@ -172,7 +164,6 @@ export async function packPool(
     scope: name,
     at: 'working tree',
     tokens: known.counter,
-    taskTokens: cachedCount(cache),
   });
   const request: ContextRequest = {
     schema_version: SCHEMA.request,

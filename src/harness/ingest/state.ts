@@ -81,8 +81,6 @@ const detached = (s: string): string => ` ${s}`.slice(1);
 
 /** What a caller may put between BlobFacts and the work it does per text (`pack`'s cache). */
 export interface BlobMemo {
-  /** `text`'s tokens: a known count, or `count`'s. */
-  readonly count?: ((text: string, count: (text: string) => number) => number) | undefined;
   /** A file's facts: known ones, or `make`'s. */
   readonly facts?: ((language: string, text: string, make: () => Facts) => Facts) | undefined;
   /**
@@ -108,12 +106,6 @@ export class BlobFacts {
     this.tokenizer = tokenizer;
     this.memo = memo;
     this.index = new RelevanceIndex(memo.only);
-  }
-
-  /** `text` in this tokenizer's tokens, through the caller's memo when there is one. */
-  private countText(text: string): number {
-    const count = (t: string) => countTokens(this.tokenizer, t);
-    return this.memo.count === undefined ? count(text) : this.memo.count(text, count);
   }
 
   /** Index the file and find its facts, once per blob (a blob under two languages' names is rare, and keyed by both). */
@@ -191,7 +183,7 @@ export class BlobFacts {
   counter = (key: string, text: string): number => {
     let n = this.tokens.get(key);
     if (n === undefined) {
-      n = this.countText(text);
+      n = countTokens(this.tokenizer, text);
       this.tokens.set(key, n);
     }
     return n;
