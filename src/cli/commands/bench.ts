@@ -56,11 +56,7 @@ export const bench = defineCommand({
         describe: `instead of the strategies: whole processes against a yardstick timed beside them (ctxbench --help, a bare JSON.parse, repomix), comma-separated from ${PROCESS_PAIRS.join(', ')}, or all`,
       })
       .option('runs', { type: 'number', default: 3, describe: 'with --processes: counted runs of each side' })
-      .option('tree', {
-        type: 'string',
-        describe:
-          "with --processes pack,pack-warm: the folder to pack (default: a copy of this package's src/ and test/)",
-      })
+      .option('tree', { type: 'string', describe: 'with --processes pack,pack-warm: the tree to pack' })
       .option('seed', {
         type: 'string',
         default: 'bench',

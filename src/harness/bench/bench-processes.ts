@@ -12,13 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { median } from 'simple-statistics';
 import { defaultPolicy } from '../../compiler/index.js';
-import { InputError, UsageError } from '../errors.js';
 import { generateCase } from '../generate/index.js';
 import { jsonText } from '../output/index.js';
 import { fromRoot } from '../paths.js';
 import type { Table } from '../report/index.js';
 import { pickStrategies, processCount } from '../study/index.js';
 import { PUBLISHED_ORDER } from '../vocabulary.js';
+import { packSides } from './bench-pack.js';
 
 export const PROCESS_PAIRS = [
   'study6',
@@ -93,66 +93,6 @@ export interface Pair {
   readonly by: 'wall' | 'cpu';
 }
 
-/** The task and budget `pack` is timed at: a budget of the issue's figures, a task about the tree's code. */
-const PACK_TASK = 'make the second pack of a tree faster: cache the token counts and outlines';
-const PACK_BUDGET = '8000';
-
-/**
- * repomix's command, the yardstick of `pack` (a devDependency: a checkout after `npm ci` has it,
- * an installed package does not).
- */
-function repomix(): string {
-  const bin = fromRoot('node_modules/repomix/bin/repomix.cjs');
-  if (!fs.existsSync(bin))
-    throw new UsageError(
-      '--processes pack: repomix, the yardstick, is a devDependency: run from a checkout after npm ci',
-    );
-  return bin;
-}
-
-/**
- * The tree `pack` is timed on: `tree` when given, else a copy of this package's src/ and test/
- * (what the issue measured, no network), made once in the scratch folder.
- */
-function packTree(scratch: string, tree: string | undefined): string {
-  if (tree !== undefined) {
-    if (!fs.existsSync(tree) || !fs.statSync(tree).isDirectory()) throw new InputError(tree, 'not a folder');
-    return path.resolve(tree);
-  }
-  const dir = path.join(scratch, 'tree', 'ctxbench');
-  if (!fs.existsSync(dir))
-    for (const part of ['src', 'test']) fs.cpSync(fromRoot(part), path.join(dir, part), { recursive: true });
-  return dir;
-}
-
-/**
- * `pack` against repomix on one tree: repomix packs the whole tree into a file (its default
- * output, quiet), ctxbench packs it for a task at 8,000 tokens, without a cache (every count and
- * outline made, as on a cold cache, and nothing written) or with one the warm-up filled.
- */
-function packPair(scratch: string, tree: string | undefined, warm: boolean): Pair {
-  const dir = packTree(scratch, tree);
-  const cache = warm ? ['--cache', path.join(scratch, 'pack-cache')] : ['--no-cache'];
-  return {
-    name: warm ? 'pack-warm' : 'pack',
-    what: `pack ${warm ? 'on a warm cache' : 'without a cache'} / repomix, the whole tree (${path.basename(dir)})`,
-    a: [
-      fromRoot('bin/ctxbench.js'),
-      'pack',
-      dir,
-      '--task',
-      PACK_TASK,
-      '--budget',
-      PACK_BUDGET,
-      '--quiet',
-      ...cache,
-    ],
-    b: [repomix(), dir, '--output', path.join(scratch, 'repomix-output.xml'), '--quiet'],
-    bar: 1,
-    by: 'wall',
-  };
-}
-
 /**
  * How to make each pair, over a scratch folder holding the generated pools and the run folders:
  * made only when chosen, since a pool of 100,000 candidates takes seconds to generate.
@@ -212,8 +152,8 @@ function pairMakers(
       bar: 10,
       by: 'wall',
     }),
-    pack: () => packPair(scratch, tree, false),
-    'pack-warm': () => packPair(scratch, tree, true),
+    pack: () => ({ name: 'pack', ...packSides(scratch, tree, false), bar: 1, by: 'wall' }),
+    'pack-warm': () => ({ name: 'pack-warm', ...packSides(scratch, tree, true), bar: 1, by: 'wall' }),
   };
 }
 

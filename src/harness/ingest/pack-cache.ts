@@ -16,12 +16,13 @@
  * ones it used first, then the most recent, as many as fit in half the bound, and removes the
  * segments it read. A segment it did not read (a concurrent pack's) is left alone.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fromRoot } from '../paths.js';
+import { keyIn, readBounded, SEGMENT, segmentItems, touch, writeSegment } from './pack-cache-files.js';
 import type { Facts } from './state.js';
 
 /** The bytes the cache folder may hold. */
@@ -29,10 +30,7 @@ export const CACHE_BOUND = 64 * 1024 * 1024;
 /** Segments beyond this are merged, so that a cache read stays a few files. */
 export const MAX_SEGMENTS = 16;
 
-const MAGIC = 'ctxbench-pack-cache 1';
-const SEGMENT = /^[0-9a-f]{64}\.seg$/;
 const HEX = /^[0-9a-f]{64}$/;
-const KEY_FILE = 'key';
 
 /** Where the cache lives when nothing says otherwise: `$XDG_CACHE_HOME/ctxbench`, else `~/.cache/ctxbench`. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -226,27 +224,12 @@ export class PackCache {
     }
   }
 
-  /** A segment's entries, or null for one that is not whole, not signed with this key, or not JSON. */
+  /** A segment's entries of the right shapes, or null for one that is not whole, signed with this key and JSON. */
   private parse(bytes: Buffer | null): [string, Entry][] | null {
-    if (bytes === null) return null;
-    const nl = bytes.indexOf(10);
-    if (nl < 0) return null;
-    const head = bytes.subarray(0, nl).toString('latin1').split(' ');
-    const body = bytes.subarray(nl + 1);
-    if (head.length !== 4 || `${head[0]} ${head[1]}` !== MAGIC || head[2] !== String(body.length))
-      return null;
-    const mac = Buffer.from(head[3] ?? '', 'hex');
-    const want = this.sign(body);
-    if (mac.length !== want.length || !timingSafeEqual(mac, want)) return null;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      return null;
-    }
-    if (!Array.isArray(parsed)) return null;
+    const items = bytes === null ? null : segmentItems(bytes, this.key as Buffer);
+    if (items === null) return null;
     const out: [string, Entry][] = [];
-    for (const item of parsed) {
+    for (const item of items) {
       if (!Array.isArray(item) || item.length !== 3 || typeof item[0] !== 'string' || !HEX.test(item[0]))
         continue;
       const [k, kind, v] = item as [string, unknown, unknown];
@@ -254,12 +237,6 @@ export class PackCache {
       else if (kind === 'f' && isFacts(v)) out.push([k, ['f', v]]);
     }
     return out;
-  }
-
-  private sign(body: Buffer): Buffer {
-    return createHmac('sha256', this.key as Buffer)
-      .update(body)
-      .digest();
   }
 
   /**
@@ -300,63 +277,9 @@ export class PackCache {
     }
   }
 
-  /** One signed segment, written whole: a temporary file, then a rename; its path. */
   private write(items: readonly unknown[]): string {
-    const dir = this.dir as string;
-    const body = Buffer.from(JSON.stringify(items), 'utf8');
-    const mac = this.sign(body).toString('hex');
-    const data = Buffer.concat([Buffer.from(`${MAGIC} ${body.length} ${mac}\n`, 'latin1'), body]);
-    const name = `${createHash('sha256').update(data).digest('hex')}.seg`;
-    const tmp = path.join(dir, `.${name}.${process.pid}.tmp`);
-    fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
-    fs.renameSync(tmp, path.join(dir, name));
-    return path.join(dir, name);
+    return writeSegment(this.dir as string, items, this.key as Buffer);
   }
 }
 
 const bytesOf = (items: readonly unknown[]): number => Buffer.byteLength(JSON.stringify(items)) + 200;
-
-/** A regular file's bytes, at most `size` of them, never through a link; null when it cannot be read. */
-function readBounded(file: string, size: number): Buffer | null {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    const buf = Buffer.alloc(size);
-    let got = 0;
-    while (got < size) {
-      const n = fs.readSync(fd, buf, got, size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got === size ? buf : null;
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
-
-function touch(file: string, at: Date): void {
-  try {
-    fs.utimesSync(file, at, at);
-  } catch {
-    // removed meanwhile
-  }
-}
-
-/**
- * The folder's signing key: 32 bytes made once, readable by its owner alone. A key of another
- * length is made again (every segment then reads as foreign, and the cache starts cold).
- */
-function keyIn(dir: string): Buffer {
-  const file = path.join(dir, KEY_FILE);
-  const existing = readBounded(file, 32);
-  if (existing !== null && fs.lstatSync(file).size === 32) return existing;
-  const key = randomBytes(32);
-  const tmp = path.join(dir, `.${KEY_FILE}.${process.pid}.tmp`);
-  fs.writeFileSync(tmp, key, { mode: 0o600 });
-  // Another pack may have made one meanwhile: the later rename wins, and segments signed with the
-  // other key read as foreign once.
-  fs.renameSync(tmp, file);
-  return key;
-}

@@ -156,9 +156,7 @@ describe('the audit thread of the built package', () => {
 
   it('loads a vocabulary only when it counts with it, and both when warmed for an audit', () => {
     // A process of its own: the thread is one per process, and this file's may be warm already.
-    const built = pathToFileURL(
-      path.join(process.cwd(), 'dist/src/harness/corpus/token-audit.js'),
-    ).href;
+    const built = pathToFileURL(path.join(process.cwd(), 'dist/src/harness/corpus/token-audit.js')).href;
     const script = path.join(tempDir('token-audit'), 'loaded.mjs');
     fs.writeFileSync(
       script,
