@@ -177,6 +177,20 @@ export class PackCache {
     return n;
   }
 
+  /**
+   * `text` in `tokenizer`'s tokens, counted elsewhere (`beside`, the worker thread) unless known:
+   * a known count is not sent, and one counted there is kept.
+   */
+  countAhead(tokenizer: string, text: string, beside: (text: string) => Promise<number>): Promise<number> {
+    const key = this.digest('c', versionsNow().counts, tokenizer, text);
+    const e = this.take(key);
+    if (e?.[0] === 'c') return Promise.resolve(e[1]);
+    return beside(text).then((n) => {
+      this.put(key, ['c', n]);
+      return n;
+    });
+  }
+
   /** Whether the facts of `text` in `language` are known (so the grammars need not load). */
   knowsFacts(language: string, text: string): boolean {
     return this.entries.get(this.digest('f', versionsNow().facts, language, text))?.[0] === 'f';

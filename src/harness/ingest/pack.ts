@@ -13,6 +13,7 @@ import {
   type ContextRequest,
   SCHEMA,
 } from '../../compiler/index.js';
+import { countTokensBeside } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { hashWorkingFile } from './git.js';
 import { stateFiles } from './history-trees.js';
@@ -152,9 +153,18 @@ export async function packPool(
   const required = requirements(options.require ?? [], new Set(files.map((f) => f.path)));
   const known = new BlobFacts(await grammarsFor(files, cache), 'o200k', {
     facts: (language, text, make) => cache.facts(language, text, make),
+    ahead: (text) => cache.countAhead('o200k', text, (t) => countTokensBeside('o200k', t)),
     // One task is scored: the index keeps its terms alone.
     only: new Set(codeTerms(options.task)),
   });
+  // Each file learnt (parsed, indexed) here while its forms are counted on the worker thread, as
+  // ingest does: the two cores share a cold pack. The counts are the same (one function counts
+  // both); the pool below finds them counted.
+  for (const f of files) {
+    known.learn(f);
+    known.countAhead(f);
+  }
+  await known.settle();
   const policy = ingestPolicy();
   const name = repositoryName(dir);
   const candidates = buildPool({

@@ -84,6 +84,11 @@ export interface BlobMemo {
   /** A file's facts: known ones, or `make`'s. */
   readonly facts?: ((language: string, text: string, make: () => Facts) => Facts) | undefined;
   /**
+   * How to count a form's text ahead, on the worker thread (`countAhead`): the caller's, so that a
+   * count it knows is not sent and one counted there is kept. `countTokensBeside` when absent.
+   */
+  readonly ahead?: ((text: string) => Promise<number>) | undefined;
+  /**
    * The only terms the relevance index needs, when the one task it will be asked is known
    * (`RelevanceIndex`'s `only`).
    */
@@ -144,7 +149,8 @@ export class BlobFacts {
     for (const [form, text] of formTexts({ path: f.path, text: f.text, outline: facts.outline })) {
       const key = `${f.blob}:${f.path}:${form}`;
       if (form === 'reference' || this.tokens.has(key)) continue;
-      this.pending.push(countTokensBeside(this.tokenizer, text).then((n) => void this.tokens.set(key, n)));
+      const counted = this.memo.ahead?.(text) ?? countTokensBeside(this.tokenizer, text);
+      this.pending.push(counted.then((n) => void this.tokens.set(key, n)));
     }
   }
 
