@@ -65,8 +65,6 @@ export interface PoolSpec {
    * directly when absent.
    */
   readonly tokens?: (key: string, text: string) => number;
-  /** Tokens of the task's text, in `tokenizer`'s tokens: the caller's (`pack`'s cache); counted directly when absent. */
-  readonly taskTokens?: ((text: string) => number) | undefined;
   /**
    * A file's form texts, given a key naming the blob and the path, and how to make them: the
    * caller's, so that a version held by many cases has its texts built once (and the same strings
@@ -277,9 +275,7 @@ export function buildPool(spec: PoolSpec): ContextCandidate[] {
       is_default_form: true,
     },
     spec,
-    spec.taskTokens === undefined
-      ? countTokens(spec.tokenizer ?? 'o200k', spec.task)
-      : spec.taskTokens(spec.task),
+    countTokens(spec.tokenizer ?? 'o200k', spec.task),
   );
   const files = [...spec.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return [task, ...files.flatMap((f) => fileCandidates(f, spec))];
