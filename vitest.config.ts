@@ -22,6 +22,12 @@ const ISOLATED = [
   'test/strategies/exact-held-levels.test.ts',
 ];
 
+/**
+ * No test reads or writes the user's cache of `pack` (pack-cache.ts), nor leaves one behind:
+ * the tests of the cache give it a folder of their own.
+ */
+const NO_CACHE = { CTXBENCH_CACHE: 'off' };
+
 /** Half an hour, two under test:full (whose sweeps take minutes on an idle machine). */
 const HANG_MS = process.env.CTXBENCH_FULL === '1' ? 7_200_000 : 1_800_000;
 
@@ -44,12 +50,12 @@ export default defineConfig({
           exclude: ISOLATED,
           isolate: false,
           // Read by test/helpers/in-thread-hosts.ts, whose vi.mock would leak to other files here.
-          env: { CTXBENCH_SHARED_MODULES: '1' },
+          env: { CTXBENCH_SHARED_MODULES: '1', ...NO_CACHE },
         },
       },
       {
         extends: true,
-        test: { name: 'isolated', include: ISOLATED, globalSetup: ['test/global-setup.ts'] },
+        test: { name: 'isolated', include: ISOLATED, globalSetup: ['test/global-setup.ts'], env: NO_CACHE },
       },
     ],
   },

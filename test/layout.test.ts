@@ -531,6 +531,10 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
     folders: ['harness/audit', 'harness/study'],
     why: "extras derived without waiting for the exact engine, and every cell checked again by the run folder's cell check",
   },
+  'test/cli/pack-cache.test.ts': {
+    folders: ['harness/ingest'],
+    why: "pack's cache opened directly: its bound over many packs, and entries signed with its own key but of the wrong shapes",
+  },
   'test/cli/ingest-swe-bench.test.ts': {
     folders: ['harness/ingest'],
     why: 'the size below which a content stays inline in its candidate line',

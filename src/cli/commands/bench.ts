@@ -53,9 +53,10 @@ export const bench = defineCommand({
       })
       .option('processes', {
         type: 'string',
-        describe: `instead of the strategies: whole processes against a yardstick timed beside them (ctxbench --help, a bare JSON.parse), comma-separated from ${PROCESS_PAIRS.join(', ')}, or all`,
+        describe: `instead of the strategies: whole processes against a yardstick timed beside them (ctxbench --help, a bare JSON.parse, repomix), comma-separated from ${PROCESS_PAIRS.join(', ')}, or all`,
       })
       .option('runs', { type: 'number', default: 3, describe: 'with --processes: counted runs of each side' })
+      .option('tree', { type: 'string', describe: 'with --processes pack,pack-warm: the tree to pack' })
       .option('seed', {
         type: 'string',
         default: 'bench',
@@ -72,7 +73,7 @@ export const bench = defineCommand({
     const progress = { sink: io, quiet: a.quiet };
     if (a.processes !== undefined) {
       const names = splitList(a.processes) ?? [];
-      const o = { names, runs: a.runs, seed: a.seed, version: ctx.version(), progress };
+      const o = { names, runs: a.runs, seed: a.seed, version: ctx.version(), progress, tree: a.tree };
       const { records, file } = benchProcesses(o);
       if (a.save) writeFileAtomic(a.save, jsonText(file));
       tableOutput(io, a.format, a.quiet).table(processTable(records));

@@ -1,4 +1,10 @@
-import { PACK_FORMATS, type PackFormat, packContext, REQUIRE_MEANING } from '../../harness/ingest/index.js';
+import {
+  cacheDirOf,
+  PACK_FORMATS,
+  type PackFormat,
+  packContext,
+  REQUIRE_MEANING,
+} from '../../harness/ingest/index.js';
 import { defineCommand, lintOf, splitList, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -46,6 +52,11 @@ export const packCommand = defineCommand({
         describe: 'leave out paths matching these globs (comma-separated)',
       })
       .option('max-bytes', { type: 'number', default: 1_000_000, describe: 'skip files larger than this' })
+      .option('cache', {
+        type: 'string',
+        describe:
+          'where counts and outlines are kept for the next pack (default $CTXBENCH_CACHE, else $XDG_CACHE_HOME/ctxbench or ~/.cache/ctxbench; CTXBENCH_CACHE=off for none); --no-cache reads and writes none',
+      })
       .option('quiet', { type: 'boolean', default: false, describe: 'nothing on stderr but errors' })
       .option('timeout', timeoutOption),
   run: async (a, { io }) => {
@@ -62,6 +73,8 @@ export const packCommand = defineCommand({
       format: a.format,
       timeout: timeoutOf(a.timeout),
       lint: lintOf(false, io),
+      // `--no-cache` comes as false.
+      cache: cacheDirOf((a.cache as string | boolean | undefined) === false ? false : a.cache),
     });
     io.out(packed.text);
     for (const t of packed.told) if (t.always || !a.quiet) io.err(`${t.line}\n`);

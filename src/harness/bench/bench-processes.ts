@@ -3,7 +3,7 @@
  * the same minute (the study's floor, `ctxbench --help`, a bare JSON.parse of the same file),
  * alternated A B A B so that drift in the machine's speed falls on both, each ratio taken pair by
  * pair and the median quoted. These are the bars of issues 22 and 39; an absolute time (exact at
- * 10,000 candidates) is quoted alone. Timing starts a process from outside, so it counts what a user waits for: Node's start,
+ * 10,000 candidates) is quoted alone; `pack` is timed against repomix on the same tree. Timing starts a process from outside, so it counts what a user waits for: Node's start,
  * loading modules, strategy processes, writing the run folder.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,8 +18,17 @@ import { fromRoot } from '../paths.js';
 import type { Table } from '../report/index.js';
 import { pickStrategies, processCount } from '../study/index.js';
 import { PUBLISHED_ORDER } from '../vocabulary.js';
+import { packSides } from './bench-pack.js';
 
-export const PROCESS_PAIRS = ['study6', 'study', 'study6-help', 'compile100k', 'exact10k'] as const;
+export const PROCESS_PAIRS = [
+  'study6',
+  'study',
+  'study6-help',
+  'compile100k',
+  'exact10k',
+  'pack',
+  'pack-warm',
+] as const;
 export type ProcessPair = (typeof PROCESS_PAIRS)[number];
 
 export interface ProcessRecord {
@@ -88,7 +97,11 @@ export interface Pair {
  * How to make each pair, over a scratch folder holding the generated pools and the run folders:
  * made only when chosen, since a pool of 100,000 candidates takes seconds to generate.
  */
-function pairMakers(scratch: string, seed: string): Record<ProcessPair, () => Pair> {
+function pairMakers(
+  scratch: string,
+  seed: string,
+  tree: string | undefined,
+): Record<ProcessPair, () => Pair> {
   const cli = fromRoot('bin/ctxbench.js');
   const help = [cli, '--help'];
   const six = [...PUBLISHED_ORDER];
@@ -139,6 +152,8 @@ function pairMakers(scratch: string, seed: string): Record<ProcessPair, () => Pa
       bar: 10,
       by: 'wall',
     }),
+    pack: () => ({ name: 'pack', ...packSides(scratch, tree, false), bar: 1, by: 'wall' }),
+    'pack-warm': () => ({ name: 'pack-warm', ...packSides(scratch, tree, true), bar: 1, by: 'wall' }),
   };
 }
 
@@ -186,11 +201,17 @@ function writePool(scratch: string, size: number, seed: string): Pool {
  */
 export function runProcessPairs(
   chosen: readonly ProcessPair[],
-  options: { readonly runs: number; readonly seed: string; readonly say: (line: string) => void },
+  options: {
+    readonly runs: number;
+    readonly seed: string;
+    readonly say: (line: string) => void;
+    /** The tree `pack` and `pack-warm` are timed on (default: a copy of src/ and test/). */
+    readonly tree?: string | undefined;
+  },
 ): ProcessRecord[] {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-processes-'));
   try {
-    const make = pairMakers(scratch, options.seed);
+    const make = pairMakers(scratch, options.seed, options.tree);
     return PROCESS_PAIRS.filter((name) => chosen.includes(name)).map((name) => {
       const p = make[name]();
       options.say(`timing ${p.name}: ${p.what}, ${options.runs} runs`);

@@ -62,6 +62,8 @@ export interface ProcessesBench {
   readonly seed: string;
   readonly version: string;
   readonly progress: { readonly sink: ProgressSink; readonly quiet: boolean };
+  /** The tree `pack` is timed on; a copy of src/ and test/ when absent. */
+  readonly tree?: string | undefined;
 }
 
 /** Whole processes against their yardsticks: the records, and the file `--save` writes. */
@@ -78,7 +80,7 @@ export function benchProcesses(o: ProcessesBench): {
     if (!o.progress.quiet) o.progress.sink.err(`${line}\n`);
   };
   say(`seed ${o.seed}`);
-  const records = runProcessPairs(chosen as ProcessPair[], { runs: o.runs, seed: o.seed, say });
+  const records = runProcessPairs(chosen as ProcessPair[], { runs: o.runs, seed: o.seed, say, tree: o.tree });
   return { records, file: { ...benchFile(o.version, [], new Date().toISOString()), processes: records } };
 }
 

@@ -70,11 +70,35 @@ export function longRunCuts(text: string): number[] {
 }
 
 /**
+ * What stands between a count and the vocabulary while a command keeps counts it made before
+ * (`pack`'s cache): given the tokenizer, the text and how to count it, the count.
+ */
+export type CountMemo = (tokenizer: Tokenizer, text: string, count: () => number) => number;
+
+let memo: CountMemo | null = null;
+
+/**
+ * Count through `m` in this thread until the returned function is called: a count `m` knows skips
+ * the vocabulary, which then need not load at all. One at a time: a second is an error.
+ */
+export function memoCounts(m: CountMemo): () => void {
+  if (memo !== null) throw new Error('counts are already remembered by another memo');
+  memo = m;
+  return () => {
+    if (memo === m) memo = null;
+  };
+}
+
+/**
  * `text` in one tokenizer's tokens: the library's count, piece by piece; a run longer than
  * LONGEST_RUN counted in parts of that length (a few tokens off the whole run's count, the same
- * however the text is counted, here or in the audit).
+ * however the text is counted, here or in the audit). Through the memo when one is set.
  */
 export function countTokens(tokenizer: Tokenizer, text: string): number {
+  return memo === null ? counted(tokenizer, text) : memo(tokenizer, text, () => counted(tokenizer, text));
+}
+
+function counted(tokenizer: Tokenizer, text: string): number {
   let encoding = encodings.get(tokenizer);
   if (encoding === undefined) {
     encoding = load(`gpt-tokenizer/encoding/${tokenizer}_base`) as Encoding;

@@ -19,7 +19,7 @@ export { Findings, findingLine, type Lint, settle } from './lint.js';
 export { identitiesOf } from './lint-corpus.js';
 export { lintBatchShape } from './lint-files.js';
 export { walk } from './lint-target.js';
-export { countTokens, realTokens } from './real-tokens.js';
+export { countTokens, memoCounts, realTokens } from './real-tokens.js';
 export {
   loadCandidates,
   loadPolicy,

@@ -8,7 +8,7 @@ import { registerTokenCounter } from '../../compiler/index.js';
 import { TOKENIZERS } from '../vocabulary.js';
 import { countTokens } from './bpe.js';
 
-export { countTokens, realTokens } from './bpe.js';
+export { countTokens, memoCounts, realTokens } from './bpe.js';
 
 /** Every real tokenizer, registered with the compiler as an overhead counter (a repeat replaces). */
 export function registerRealCounters(): void {

@@ -3,12 +3,13 @@
  * what the command tells about it. The CLI prints it; the MCP server returns it.
  */
 
-import { countTokens, type Lint } from '../corpus/index.js';
+import { countTokens, type Lint, memoCounts } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { CompileSession, leastBudget } from '../study/index.js';
 import type { Compiled } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
-import { type PackOptions, packPool } from './pack.js';
+import { type PackOptions, type PackPool, packPool } from './pack.js';
+import { PackCache } from './pack-cache.js';
 import { type Levels, Requirements } from './pack-require.js';
 import { shownPath } from './pool.js';
 import { frameOf, leftOut, type PackFormat, type PackHead, printedPool, printPack } from './render.js';
@@ -19,6 +20,11 @@ export interface PackRun extends PackOptions {
   /** Per compilation, in milliseconds, for a strategy in a process of its own. */
   readonly timeout: number;
   readonly lint: Lint;
+  /**
+   * The folder of the cache a later pack reuses (pack-cache.ts); absent or null for none, which
+   * writes nothing (the MCP server's packs, the tests).
+   */
+  readonly cache?: string | null | undefined;
 }
 
 /** A line `pack` tells on stderr; `always` ones are told under `--quiet` too. */
@@ -70,13 +76,8 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
     throw new UsageError('--budget must be a whole number of tokens >= 0');
   if (!Number.isSafeInteger(o.maxBytes) || o.maxBytes < 1)
     throw new UsageError('--max-bytes must be a whole number >= 1');
-  const pool = await packPool(dir, o);
-  // The corpus tokenizer: the pool's forms are counted in it (pool.ts).
-  const count = (text: string): number => countTokens('o200k', text);
-  const printed = printedPool(pool.candidates, o.format, count);
-  const required = new Requirements(printed, pool.required);
-  const task = printed.find((c) => c.candidate_id === INGESTED_TASK_ID)?.token_count ?? 0;
-  const session = await CompileSession.open({
+  // The strategy's process starts, loads and waits while this one reads and parses the tree.
+  const opening = CompileSession.open({
     strategy: o.strategy,
     timeout: o.timeout,
     policy: (p) => p,
@@ -84,6 +85,43 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
     // The pack is counted in the corpus tokenizer here, never audited in both vocabularies.
     audited: false,
   });
+  // Told when awaited, below: a problem of the tree is told first, as before.
+  opening.catch(() => {});
+  const kept = o.cache !== undefined && o.cache !== null;
+  const cache = kept ? PackCache.open(o.cache as string) : PackCache.memory();
+  // Every count of this pack, the strategy's rendering priced in this process included, goes
+  // through the cache: a count it knows needs no vocabulary.
+  const forget = kept ? memoCounts((t, text, count) => cache.count(t, text, count)) : () => {};
+  try {
+    let pool: PackPool;
+    try {
+      pool = await packPool(dir, o, cache);
+    } catch (e) {
+      opening.then(
+        (s) => s.close(),
+        () => {},
+      );
+      throw e;
+    }
+    const session = await opening;
+    try {
+      return await packWith(session, pool, o);
+    } finally {
+      session.close();
+    }
+  } finally {
+    forget();
+    cache.save();
+  }
+}
+
+/** The pack of a pool by an open session: its compilations, reprints, refusal and what is told. */
+async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Promise<Packed> {
+  // The corpus tokenizer: the pool's forms are counted in it (pool.ts).
+  const count = (text: string): number => countTokens('o200k', text);
+  const printed = printedPool(pool.candidates, o.format, count);
+  const required = new Requirements(printed, pool.required);
+  const task = printed.find((c) => c.candidate_id === INGESTED_TASK_ID)?.token_count ?? 0;
   const name = session.strategy.name;
   const head = (budget: number, bundleHash: string): PackHead => ({ budget, strategy: name, bundleHash });
   // A bundle hash is 64 hex digits: a placeholder of as many prices the frame before there is one.
@@ -128,65 +166,61 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
 
   const told: Told[] = [];
   const tell = (line: string, always = false) => told.push({ line, always });
-  try {
-    const got = await attempt(o.budget, required.richest(), false);
-    const skipped = Object.entries(pool.skipped).map(([k, n]) => `${k} ${n}`);
-    tell(
-      `pack: ${pool.files} files in the pool${skipped.length > 0 ? `; skipped: ${skipped.join(', ')}` : ''}`,
-    );
-    const out = got.out;
-    if (out?.outcome === 'error') {
-      tell(`ctxbench: ${name} failed: ${out.message}`, true);
-      return { text: '', told, failed: true, refused: false };
-    }
-    if (out === null || out.outcome === 'refusal') {
-      const frame = frameAt(o.budget);
-      if (out === null)
-        tell(
-          `pack: the ${o.format} format's head and tail take ${frame} tokens, over the budget of ${o.budget}`,
-          true,
-        );
-      else {
-        const failure = out.record.failure;
-        tell(
-          `pack: ${name} refused the ${got.room} tokens the budget of ${o.budget} leaves after the format's ${o.budget - got.room}: ` +
-            `${out.reason}${failure?.diagnostic ? `: ${failure.diagnostic}` : ''}` +
-            `${failure?.blocking_ids?.length ? ` (blocking ${failure.blocking_ids.join(', ')})` : ''}`,
-          true,
-        );
-      }
-      if (required.paths.length > 0) tell(shortOf(o.budget, frame, task, required, got.levels), true);
-      const richest = required.richest();
-      const need = await leastBudget(
-        (b) => attempt(b, richest, true).then((t) => t.out),
-        o.budget,
-        printed.reduce((n, c) => n + c.token_count, 0),
-        (c) => c?.outcome === 'bundle',
-      );
-      const held = required.paths.length > 0 ? ', every required file in full' : '';
+  const got = await attempt(o.budget, required.richest(), false);
+  const skipped = Object.entries(pool.skipped).map(([k, n]) => `${k} ${n}`);
+  tell(
+    `pack: ${pool.files} files in the pool${skipped.length > 0 ? `; skipped: ${skipped.join(', ')}` : ''}`,
+  );
+  const out = got.out;
+  if (out?.outcome === 'error') {
+    tell(`ctxbench: ${name} failed: ${out.message}`, true);
+    return { text: '', told, failed: true, refused: false };
+  }
+  if (out === null || out.outcome === 'refusal') {
+    const frame = frameAt(o.budget);
+    if (out === null)
       tell(
-        need === null
-          ? 'pack: no budget up to the whole pool gives a bundle'
-          : `pack: a budget of ${need} tokens gives a bundle${held}`,
+        `pack: the ${o.format} format's head and tail take ${frame} tokens, over the budget of ${o.budget}`,
         true,
       );
-      return { text: '', told, failed: false, refused: true };
+    else {
+      const failure = out.record.failure;
+      tell(
+        `pack: ${name} refused the ${got.room} tokens the budget of ${o.budget} leaves after the format's ${o.budget - got.room}: ` +
+          `${out.reason}${failure?.diagnostic ? `: ${failure.diagnostic}` : ''}` +
+          `${failure?.blocking_ids?.length ? ` (blocking ${failure.blocking_ids.join(', ')})` : ''}`,
+        true,
+      );
     }
-    for (const [path, form] of got.levels)
-      if (form !== 'full')
-        tell(
-          `pack: ${shownPath(path)} is required: its full text (${required.cost(path, 'full')} tokens as printed) does not fit, so its ${form} is in (${required.cost(path, form)})`,
-          true,
-        );
-    tell(
-      `pack: ${out.live.length} items, ${got.tokens} of ${o.budget} tokens as printed (${o.format}); left out:`,
+    if (required.paths.length > 0) tell(shortOf(o.budget, frame, task, required, got.levels), true);
+    const richest = required.richest();
+    const need = await leastBudget(
+      (b) => attempt(b, richest, true).then((t) => t.out),
+      o.budget,
+      printed.reduce((n, c) => n + c.token_count, 0),
+      (c) => c?.outcome === 'bundle',
     );
-    for (const line of leftOut(pool.candidates, out.record.trace.entries, new Set(out.admitted)))
-      tell(`  ${line}`);
-    return { text: got.text, told, failed: false, refused: false };
-  } finally {
-    session.close();
+    const held = required.paths.length > 0 ? ', every required file in full' : '';
+    tell(
+      need === null
+        ? 'pack: no budget up to the whole pool gives a bundle'
+        : `pack: a budget of ${need} tokens gives a bundle${held}`,
+      true,
+    );
+    return { text: '', told, failed: false, refused: true };
   }
+  for (const [path, form] of got.levels)
+    if (form !== 'full')
+      tell(
+        `pack: ${shownPath(path)} is required: its full text (${required.cost(path, 'full')} tokens as printed) does not fit, so its ${form} is in (${required.cost(path, form)})`,
+        true,
+      );
+  tell(
+    `pack: ${out.live.length} items, ${got.tokens} of ${o.budget} tokens as printed (${o.format}); left out:`,
+  );
+  for (const line of leftOut(pool.candidates, out.record.trace.entries, new Set(out.admitted)))
+    tell(`  ${line}`);
+  return { text: got.text, told, failed: false, refused: false };
 }
 
 /**

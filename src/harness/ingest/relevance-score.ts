@@ -83,15 +83,31 @@ interface TermScores {
 /** Term scores kept, in (version, score) pairs, at most: about 50 MB. */
 const TERM_CACHE = 4_000_000;
 
+/** A term as a string of its own: a piece of a file's text would keep the whole text alive. */
+const detached = (t: string): string => (t.length < 13 ? t : ` ${t}`.slice(1));
+
 /** The ingest's one BM25 index over file versions. */
 export class RelevanceIndex {
-  private search: MiniSearch<{ id: string; path: string; text: string }> | null = new MiniSearch({
-    fields: ['path', 'text'],
-    tokenize: (text) => codeTerms(text).map((t) => (t.length < 13 ? t : ` ${t}`.slice(1))),
-    // codeTerms already lower-cases; nothing is a stop word in code.
-    processTerm: (t) => t,
-    searchOptions: { boost: { path: 2 }, combineWith: 'OR' },
-  });
+  private search: MiniSearch<{ id: string; path: string; text: string }> | null;
+  /** The only terms indexed, when the one task to be scored is known; undefined for every term. */
+  private readonly only: ReadonlySet<string> | undefined;
+
+  /**
+   * `only`: the terms of the one task this index will score (`codeTerms`), when the caller knows
+   * it (`pack`). The others are then left out of the index, and the scores are the same to the
+   * bit: minisearch takes a field's length from its tokens before `processTerm` drops any, and a
+   * term's scores read only its own postings, the document count and the lengths.
+   */
+  constructor(only?: ReadonlySet<string>) {
+    this.only = only;
+    this.search = new MiniSearch({
+      fields: ['path', 'text'],
+      tokenize: (text) => codeTerms(text),
+      // codeTerms already lower-cases; nothing is a stop word in code.
+      processTerm: only === undefined ? detached : (t) => (only.has(t) ? detached(t) : null),
+      searchOptions: { boost: { path: 2 }, combineWith: 'OR' },
+    });
+  }
   /** Each version's place, in the order added. */
   private readonly places = new Map<string, number>();
   private readonly blobs: string[] = [];
@@ -165,7 +181,11 @@ export class RelevanceIndex {
     const sum = new Float64Array(n);
     const matched = new Int32Array(n);
     const seen = new Set<string>();
-    for (const t of codeTerms(task)) {
+    const terms = codeTerms(task);
+    const only = this.only;
+    if (only !== undefined && !terms.every((t) => only.has(t)))
+      throw new Error('the relevance index was built for the terms of another task');
+    for (const t of terms) {
       const first = !seen.has(t);
       seen.add(t);
       const { docs, scores } = this.term(t);

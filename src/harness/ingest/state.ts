@@ -15,8 +15,8 @@ import { featuresOf, TaskSignals } from './relevance-features.js';
 import { chanceOf } from './relevance-model.js';
 import { RelevanceIndex } from './relevance-score.js';
 
-/** What a file version yields, whatever its path: kept for the whole ingest. */
-interface Facts {
+/** What a file version yields, whatever its path: kept for the whole ingest (and by `pack`'s cache). */
+export interface Facts {
   readonly outline: string | null;
   readonly specifiers: readonly string[];
   /**
@@ -79,19 +79,38 @@ const IDENT = /[A-Za-z_$][\w$]*/g;
  */
 const detached = (s: string): string => ` ${s}`.slice(1);
 
+/** What a caller may put between BlobFacts and the work it does per text (`pack`'s cache). */
+export interface BlobMemo {
+  /** A file's facts: known ones, or `make`'s. */
+  readonly facts?: ((language: string, text: string, make: () => Facts) => Facts) | undefined;
+  /**
+   * How to count a form's text ahead, on the worker thread (`countAhead`): the caller's, so that a
+   * count it knows is not sent and one counted there is kept. `countTokensBeside` when absent.
+   */
+  readonly ahead?: ((text: string) => Promise<number>) | undefined;
+  /**
+   * The only terms the relevance index needs, when the one task it will be asked is known
+   * (`RelevanceIndex`'s `only`).
+   */
+  readonly only?: ReadonlySet<string> | undefined;
+}
+
 /** Per-blob facts and token counts, and the one relevance index. */
 export class BlobFacts {
   private readonly facts = new Map<string, Facts>();
   private readonly tokens = new Map<string, number>();
-  readonly index = new RelevanceIndex();
+  readonly index: RelevanceIndex;
 
   private readonly grammars: Grammars;
   /** What `counter` counts in. */
   readonly tokenizer: Tokenizer;
+  private readonly memo: BlobMemo;
 
-  constructor(grammars: Grammars, tokenizer: Tokenizer = 'o200k') {
+  constructor(grammars: Grammars, tokenizer: Tokenizer = 'o200k', memo: BlobMemo = {}) {
     this.grammars = grammars;
     this.tokenizer = tokenizer;
+    this.memo = memo;
+    this.index = new RelevanceIndex(memo.only);
   }
 
   /** Index the file and find its facts, once per blob (a blob under two languages' names is rare, and keyed by both). */
@@ -100,13 +119,17 @@ export class BlobFacts {
     let facts = this.facts.get(key);
     if (facts === undefined) {
       const lang = f.cls.language;
-      const outlined = lang === null ? null : this.grammars.outlined(lang, f.text);
-      facts = {
-        outline: outlined === null ? null : detached(outlined.outline),
-        specifiers: lang === null ? [] : this.grammars.imports(lang, f.text).map(detached),
-        // The declarations alone: the model was fitted on outlines without a test file's tests.
-        declared: `\n${[...new Set(outlined?.declarations.match(IDENT) ?? [])].join('\n')}\n`,
+      const make = (): Facts => {
+        const outlined = lang === null ? null : this.grammars.outlined(lang, f.text);
+        return {
+          outline: outlined === null ? null : detached(outlined.outline),
+          specifiers: lang === null ? [] : this.grammars.imports(lang, f.text).map(detached),
+          // The declarations alone: the model was fitted on outlines without a test file's tests.
+          declared: `\n${[...new Set(outlined?.declarations.match(IDENT) ?? [])].join('\n')}\n`,
+        };
       };
+      // A file without a grammar is cheap to know, and a cache has nothing to give it.
+      facts = lang === null || this.memo.facts === undefined ? make() : this.memo.facts(lang, f.text, make);
       this.facts.set(key, facts);
     }
     this.index.add({ blob: f.blob, path: f.path, text: f.text });
@@ -126,7 +149,8 @@ export class BlobFacts {
     for (const [form, text] of formTexts({ path: f.path, text: f.text, outline: facts.outline })) {
       const key = `${f.blob}:${f.path}:${form}`;
       if (form === 'reference' || this.tokens.has(key)) continue;
-      this.pending.push(countTokensBeside(this.tokenizer, text).then((n) => void this.tokens.set(key, n)));
+      const counted = this.memo.ahead?.(text) ?? countTokensBeside(this.tokenizer, text);
+      this.pending.push(counted.then((n) => void this.tokens.set(key, n)));
     }
   }
 

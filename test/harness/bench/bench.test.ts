@@ -179,7 +179,7 @@ describe('bench --processes', () => {
     const r = await cli('bench', '--processes', 'study6,nope');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /--processes: nope is none of study6, study, study6-help, compile100k, exact10k, all/,
+      /--processes: nope is none of study6, study, study6-help, compile100k, exact10k, pack, pack-warm, all/,
     );
   });
 });

@@ -72,6 +72,29 @@ describe(`RelevanceIndex.scores (fast-check seed ${SEED})`, () => {
     );
   });
 
+  it("an index of one task's terms alone (pack's) gives that task the same scores, to the bit", () => {
+    fc.assert(
+      fc.property(
+        corpus,
+        words(8),
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        (docs, task, picks) => {
+          const only = new RelevanceIndex(new Set(codeTerms(task)));
+          for (const d of docs) only.add(d);
+          const blobs = new Set(docs.filter((_, i) => picks[i]).map((d) => d.blob));
+          expect([...only.scores(task, blobs)].sort()).toEqual([...reference(docs, task, blobs)].sort());
+        },
+      ),
+      { seed: SEED, numRuns: 400 },
+    );
+  });
+
+  it("an index of one task's terms refuses to score another task", () => {
+    const only = new RelevanceIndex(new Set(codeTerms('parse tree')));
+    only.add({ blob: 'a', path: 'a.ts', text: 'parse tree node' });
+    expect(() => only.scores('parse node', new Set(['a']))).toThrow(/another task/);
+  });
+
   it('scores a version added after a search with the grown index (worked by hand: the best is 1)', () => {
     const index = new RelevanceIndex();
     index.add({ blob: 'a', path: 'a.ts', text: 'parse tree' });
