@@ -7,12 +7,26 @@
  * names the strategies it runs, or looks for its own in the list, so the others in the copy
  * change nothing it checks.
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import type { StrategyRef } from '../../src/harness/types.js';
 import { ROOT } from './corpus.js';
+import { tempDir } from './temp.js';
 
 /** A plug-in whose `assemble` body is `body`; type checks off, as a careless author's might be. */
 export const plugin = (name: string, body: string, top = '') =>
   `// @ts-nocheck\n${top}\nexport default { name: '${name}', description: 'hostile: ${name}', assemble(input) {\n${body}\n} };\n`;
+/**
+ * A plug-in in a folder of its own outside the package, as a module file named like `name`
+ * (possibly a shipped strategy's name: the host must still not treat it as shipped).
+ */
+export function outsidePlugin(name: string, source: string): StrategyRef {
+  const dir = tempDir(`plugin-${name}`);
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  const file = path.join(dir, `${name}.mjs`);
+  fs.writeFileSync(file, source);
+  return { name, file };
+}
 export const ON_ONE_CASE = "input.request.request_id.startsWith('wrong-scope')";
 
 /**

@@ -3,28 +3,22 @@
  * the ledger, and any plug-in keep one of their own, a plug-in even when it takes a shipped
  * strategy's name. Sharing changes no answer: each is what the strategy gives in this thread.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseInputs, Hosts, processCount } from '../../../src/harness/study/index.js';
 import { pickStrategies } from '../../../src/harness/study/registry.js';
 import type { StrategyRef } from '../../../src/harness/types.js';
 import { corpus, referenceLedger } from '../../helpers/corpus.js';
 import { Hosts as InThreadHosts } from '../../helpers/in-thread-hosts.js';
-import { tempDir } from '../../helpers/temp.js';
+import { outsidePlugin } from '../../helpers/plugins.js';
 
 const SHIPPED = ['dump', 'topk', 'gated', 'compiler-v2'];
 
 /** A plug-in outside the package that takes a shipped strategy's name, and answers with nothing. */
 function impostor(): StrategyRef {
-  const dir = tempDir('hosts-shared');
-  fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
-  const file = path.join(dir, 'topk.mjs');
-  fs.writeFileSync(
-    file,
+  return outsidePlugin(
+    'topk',
     "export default { name: 'topk', description: 'not the shipped one', assemble: () => ({ admitted: [] }) };\n",
   );
-  return { name: 'topk', file };
 }
 
 describe('Hosts: one process for the shipped strategies, one for each other', () => {

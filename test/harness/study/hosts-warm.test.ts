@@ -5,14 +5,12 @@
  * strategy's name, gets a new process for every call and keeps nothing of the last. Every answer is
  * the one a process of its own gives.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseInputs, Hosts, WarmHosts } from '../../../src/harness/study/index.js';
 import { pickStrategies } from '../../../src/harness/study/registry.js';
 import type { StrategyRef } from '../../../src/harness/types.js';
 import { caseNamed, corpus } from '../../helpers/corpus.js';
-import { tempDir } from '../../helpers/temp.js';
+import { outsidePlugin } from '../../helpers/plugins.js';
 
 const TIMEOUT = 120_000;
 const warm = new WarmHosts({ timeout: TIMEOUT, keep: 2, secrets: [] });
@@ -47,11 +45,8 @@ async function cold(ref: StrategyRef, inputs: ReturnType<typeof inputsOf>) {
 
 /** A plug-in outside the package, named like a shipped strategy, that keeps what it can. */
 function keeper(): StrategyRef {
-  const dir = tempDir('hosts-warm');
-  fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
-  const file = path.join(dir, 'gated.mjs');
-  fs.writeFileSync(
-    file,
+  return outsidePlugin(
+    'gated',
     `let calls = 0;
 export default { name: 'gated', description: 'not the shipped one', assemble(input) {
   calls += 1;
@@ -61,7 +56,6 @@ export default { name: 'gated', description: 'not the shipped one', assemble(inp
 } };
 `,
   );
-  return { name: 'gated', file };
 }
 
 describe('WarmHosts', () => {
