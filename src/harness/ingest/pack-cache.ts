@@ -161,20 +161,25 @@ export class PackCache {
     return e;
   }
 
-  private put(key: string, e: Entry): void {
+  /** Keep `e` under `key`; its value back. */
+  private put<E extends Entry>(key: string, e: E): E[1] {
     this.entries.set(key, e);
     this.made.add(key);
     this.used.add(key);
+    return e[1];
+  }
+
+  /** The key of `text`'s count in `tokenizer`, and the count when it is known. */
+  private counted(tokenizer: string, text: string): { readonly key: string; readonly n: number | undefined } {
+    const key = this.digest('c', versionsNow().counts, tokenizer, text);
+    const e = this.take(key);
+    return { key, n: e?.[0] === 'c' ? e[1] : undefined };
   }
 
   /** `text` in `tokenizer`'s tokens: the cached count, else `count`'s, kept. */
   count(tokenizer: string, text: string, count: (text: string) => number): number {
-    const key = this.digest('c', versionsNow().counts, tokenizer, text);
-    const e = this.take(key);
-    if (e?.[0] === 'c') return e[1];
-    const n = count(text);
-    this.put(key, ['c', n]);
-    return n;
+    const { key, n } = this.counted(tokenizer, text);
+    return n ?? this.put(key, ['c', count(text)]);
   }
 
   /**
@@ -182,13 +187,8 @@ export class PackCache {
    * a known count is not sent, and one counted there is kept.
    */
   countAhead(tokenizer: string, text: string, beside: (text: string) => Promise<number>): Promise<number> {
-    const key = this.digest('c', versionsNow().counts, tokenizer, text);
-    const e = this.take(key);
-    if (e?.[0] === 'c') return Promise.resolve(e[1]);
-    return beside(text).then((n) => {
-      this.put(key, ['c', n]);
-      return n;
-    });
+    const { key, n } = this.counted(tokenizer, text);
+    return n !== undefined ? Promise.resolve(n) : beside(text).then((made) => this.put(key, ['c', made]));
   }
 
   /** Whether the facts of `text` in `language` are known (so the grammars need not load). */

@@ -116,18 +116,11 @@ async function entriesOf(
  */
 const AHEAD_CHARS = 4_000_000;
 
-/** What stands for the grammars when every outline a pack needs is cached: never asked. */
-const UNLOADED: Grammars = {
-  outline: () => {
-    throw new Error('the grammars were not loaded');
-  },
-  outlined: () => {
-    throw new Error('the grammars were not loaded');
-  },
-  imports: () => {
-    throw new Error('the grammars were not loaded');
-  },
+const notLoaded = (): never => {
+  throw new Error('the grammars were not loaded');
 };
+/** What stands for the grammars when every outline a pack needs is cached: never asked. */
+const UNLOADED: Grammars = { outline: notLoaded, outlined: notLoaded, imports: notLoaded };
 
 /** The grammars, loaded only when a file's facts are not in the cache. */
 const grammarsFor = (files: readonly StateFile[], cache: PackCache): Promise<Grammars> | Grammars =>

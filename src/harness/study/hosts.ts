@@ -11,24 +11,16 @@
  * for share one process per job (issue 39): one start and one copy of each case's pool where
  * there were one per strategy. The oracle, which reads the ledger, is not among them.
  */
-import path from 'node:path';
 import { InputError } from '../errors.js';
 import type { HostedStrategy, StrategyRef } from '../types.js';
-import { SHARED_HOST } from '../vocabulary.js';
 import { type HostOptions, HostProcess } from './host-process.js';
 import { type Launch, launch } from './launch.js';
 import { Printed } from './printed.js';
-import { STRATEGIES_DIR } from './registry.js';
+import { mayShare } from './registry.js';
 import type { Answer } from './sandbox.js';
 import type { Inputs } from './strategy-input.js';
 
 export type { HostOptions } from './host-process.js';
-
-const SHARED = new Set<string>(SHARED_HOST);
-
-/** Whether `ref` is one of the package's own strategies that may share a process: its name and its place. */
-const mayShare = (ref: StrategyRef): boolean =>
-  SHARED.has(ref.name) && path.dirname(ref.file) === STRATEGIES_DIR;
 
 /**
  * The strategies of each process one job starts for `refs`: the shipped ones that may share in

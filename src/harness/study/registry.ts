@@ -14,12 +14,21 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError, UsageError } from '../errors.js';
 import type { Strategy, StrategyInfo, StrategyInput, StrategyRef } from '../types.js';
-import { PUBLISHED_ORDER, STRATEGY_GROUPS } from '../vocabulary.js';
+import { PUBLISHED_ORDER, SHARED_HOST, STRATEGY_GROUPS } from '../vocabulary.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /** From src/harness/study (tests, tsx) or dist/src/harness/study (the bin), `strategies/` sits three up. */
 export const STRATEGIES_DIR = path.resolve(here, '../../../strategies');
+
+const SHARED = new Set<string>(SHARED_HOST);
+
+/**
+ * Whether `ref` is one of the package's own strategies that may share a process (hosts.ts) or stay
+ * warm between MCP calls (warm-hosts.ts): its name and its place, so a plug-in named like one is not.
+ */
+export const mayShare = (ref: StrategyRef): boolean =>
+  SHARED.has(ref.name) && path.dirname(ref.file) === STRATEGIES_DIR;
 /**
  * The folder plug-ins are written in, `strategies/` at the package's root: STRATEGIES_DIR itself
  * from the sources, the folder the build compiled and copied from when running from dist/.

@@ -21,26 +21,18 @@
  * The processes are the runner's children, in its process group: a runner killed at --timeout,
  * or when the server stops, takes them with it (docs/reliability.md, the MCP server).
  */
-import path from 'node:path';
 import { InputError } from '../errors.js';
 import type { HostedStrategy, StrategyRef } from '../types.js';
-import { SHARED_HOST } from '../vocabulary.js';
 import { type HostOptions, HostProcess } from './host-process.js';
 import type { StrategyHosts } from './hosts.js';
 import { type Launch, launch } from './launch.js';
 import { Printed } from './printed.js';
-import { STRATEGIES_DIR } from './registry.js';
+import { mayShare } from './registry.js';
 import type { Answer } from './sandbox.js';
 import type { Inputs } from './strategy-input.js';
 
 /** Warm processes a runner keeps at most: the default strategy and one other. */
 export const WARM_KEEP = 2;
-
-const SHIPPED = new Set<string>(SHARED_HOST);
-
-/** Whether `ref` is one of the package's own strategies, by its name and its place (as `hosts.ts` decides). */
-const shipped = (ref: StrategyRef): boolean =>
-  SHIPPED.has(ref.name) && path.dirname(ref.file) === STRATEGIES_DIR;
 
 /** A process a call holds: whether it answered an earlier call, and whether it may be kept after. */
 interface Held {
@@ -80,13 +72,13 @@ export class WarmHosts {
   start(ref: StrategyRef): HostProcess {
     this.how ??= launch(this.o.secrets, this.o.memory);
     this.started++;
-    const declared = shipped(ref) ? this.declared : new Map<string, HostedStrategy>();
+    const declared = mayShare(ref) ? this.declared : new Map<string, HostedStrategy>();
     return new HostProcess([ref], this.o, this.how, new Printed(ref.name), declared);
   }
 
   /** A warm process for a shipped `ref`, a new one if none is idle; and whether it was warm. */
   take(ref: StrategyRef): Held {
-    if (!shipped(ref)) return { host: this.start(ref), reused: false, keep: false };
+    if (!mayShare(ref)) return { host: this.start(ref), reused: false, keep: false };
     this.idle = this.idle.filter((h) => !h.dead);
     const k = this.idle.findIndex((h) => h.holds(ref.file));
     if (k >= 0) return { host: this.idle.splice(k, 1)[0] as HostProcess, reused: true, keep: true };

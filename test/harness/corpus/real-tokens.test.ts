@@ -137,6 +137,17 @@ describe('a study counts every bundle', () => {
   });
 });
 
+/**
+ * `script` run in a process of its own, its `BUILT` the built token-audit.js: the audit's thread is
+ * one per process, and this file's may be warm already.
+ */
+function builtAudit(script: string) {
+  const built = pathToFileURL(path.join(process.cwd(), 'dist/src/harness/corpus/token-audit.js')).href;
+  const file = path.join(tempDir('token-audit'), 'script.mjs');
+  fs.writeFileSync(file, script.replace('BUILT', JSON.stringify(built)));
+  return spawnSync(process.execPath, [file], { encoding: 'utf8' });
+}
+
 describe('the audit thread of the built package', () => {
   it('gives each text the counts this thread gives it, however many are asked at once', async () => {
     // From dist/: from the sources the audit counts in this thread, and the worker is not met.
@@ -157,11 +168,8 @@ describe('the audit thread of the built package', () => {
   it('is replaced when it stops: the next count is answered as before', () => {
     // A process of its own, whose thread this test stops. Before the fix, the next count waited
     // on the stopped thread for ever, and the process ended with it unsettled.
-    const built = pathToFileURL(path.join(process.cwd(), 'dist/src/harness/corpus/token-audit.js')).href;
-    const script = path.join(tempDir('token-audit'), 'replaced.mjs');
-    fs.writeFileSync(
-      script,
-      `import { auditTokens, stopTokenAudit, warmTokenAudit } from ${JSON.stringify(built)};
+    const r = builtAudit(
+      `import { auditTokens, stopTokenAudit, warmTokenAudit } from BUILT;
 warmTokenAudit();
 const before = await auditTokens('one two three');
 const asked = auditTokens('four '.repeat(50000)).then((c) => ({ counted: c }), (e) => ({ failed: e.message }));
@@ -171,7 +179,6 @@ const after = [await auditTokens('one two three'), await auditTokens('five six')
 console.log(JSON.stringify({ before, meanwhile, after }));
 `,
     );
-    const r = spawnSync(process.execPath, [script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const { before, meanwhile, after } = JSON.parse(r.stdout);
@@ -184,11 +191,8 @@ console.log(JSON.stringify({ before, meanwhile, after }));
 
   it('loads a vocabulary only when it counts with it, and both when warmed for an audit', () => {
     // A process of its own: the thread is one per process, and this file's may be warm already.
-    const built = pathToFileURL(path.join(process.cwd(), 'dist/src/harness/corpus/token-audit.js')).href;
-    const script = path.join(tempDir('token-audit'), 'loaded.mjs');
-    fs.writeFileSync(
-      script,
-      `import { auditedVocabularies, countTokensBeside, warmTokenAudit } from ${JSON.stringify(built)};
+    const r = builtAudit(
+      `import { auditedVocabularies, countTokensBeside, warmTokenAudit } from BUILT;
 const seen = [await auditedVocabularies()];
 await countTokensBeside('cl100k', 'one tokenizer');
 seen.push(await auditedVocabularies());
@@ -197,7 +201,6 @@ seen.push(await auditedVocabularies());
 console.log(JSON.stringify(seen));
 `,
     );
-    const r = spawnSync(process.execPath, [script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual([[], ['cl100k'], ['o200k', 'cl100k']]);
   });
