@@ -2,6 +2,6 @@
 
 export { ingestRun } from './ingest-run.js';
 export { REQUIRE_MEANING } from './pack.js';
-export { cacheDirOf } from './pack-cache.js';
+export { cacheDirOf } from './pack-cache-folder.js';
 export { packContext } from './pack-run.js';
 export { PACK_FORMATS, type PackFormat } from './render.js';

@@ -1,17 +1,25 @@
 /**
- * The files of `pack`'s cache folder (pack-cache.ts): segments, each a line of head (a magic
- * word, the body's length, the HMAC-SHA-256 of the body under the folder's key) and a JSON body,
- * written whole; and the key. Nothing here trusts what it reads: a file that is not a regular one,
- * not whole, or not signed with the key is nothing.
+ * The segment files of `pack`'s cache folder (pack-cache.ts; the folder and its key are
+ * pack-cache-folder.ts's): each a line of head (a magic word, the body's length, the HMAC-SHA-256
+ * of the body under the folder's key) and a JSON body, written whole. Nothing here trusts what it
+ * reads: a file that is not a regular one, not whole, or not signed with the key is nothing.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeNew } from './pack-cache-folder.js';
 
 const MAGIC = 'ctxbench-pack-cache 1';
 /** A segment's name: the SHA-256 of its bytes. */
 export const SEGMENT = /^[0-9a-f]{64}\.seg$/;
-const KEY_FILE = 'key';
+/** A file being written (a segment or the key), named with the writer's process id. */
+const WRITING = /^\.(?:[0-9a-f]{64}\.seg|key)\.(\d+)\.tmp$/;
+/**
+ * How old a file being written must be before it is taken for a killed pack's, whatever its
+ * process id says (another container's pack may share the folder): writing one takes well under a
+ * second.
+ */
+const STALE_MS = 10 * 60 * 1000;
 
 const sign = (body: Buffer, key: Buffer): Buffer => createHmac('sha256', key).update(body).digest();
 
@@ -40,16 +48,24 @@ export function writeSegment(dir: string, items: readonly unknown[], key: Buffer
   const data = Buffer.concat([Buffer.from(`${MAGIC} ${body.length} ${mac}\n`, 'latin1'), body]);
   const file = path.join(dir, `${createHash('sha256').update(data).digest('hex')}.seg`);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
-  fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
-  fs.renameSync(tmp, file);
+  try {
+    writeNew(tmp, data);
+    fs.renameSync(tmp, file);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
   return file;
 }
 
-/** A regular file's bytes, at most `size` of them, never through a link; null when it cannot be read. */
+/**
+ * A regular file's bytes, at most `size` of them, never through a link and never waiting on a
+ * pipe; null when it cannot be read.
+ */
 export function readBounded(file: string, size: number): Buffer | null {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    if (!fs.fstatSync(fd).isFile()) return null;
     const buf = Buffer.alloc(size);
     let got = 0;
     while (got < size) {
@@ -75,18 +91,25 @@ export function touch(file: string, at: Date): void {
 }
 
 /**
- * The folder's signing key: 32 bytes made once, readable by its owner alone. A key of another
- * length is made again (every segment then reads as foreign, and the cache starts cold).
+ * Whether `name` in the folder is a file some pack was writing, and whether that pack is gone: its
+ * process is not running, or the file is older than any write takes. A killed pack's leftovers
+ * count against the folder's bound until they are removed. Null for a name of another kind.
  */
-export function keyIn(dir: string): Buffer {
-  const file = path.join(dir, KEY_FILE);
-  const existing = readBounded(file, 32);
-  if (existing !== null && fs.lstatSync(file).size === 32) return existing;
-  const key = randomBytes(32);
-  const tmp = path.join(dir, `.${KEY_FILE}.${process.pid}.tmp`);
-  fs.writeFileSync(tmp, key, { mode: 0o600 });
-  // Another pack may have made one meanwhile: the later rename wins, and segments signed with the
-  // other key read as foreign once.
-  fs.renameSync(tmp, file);
-  return key;
+export function leftover(name: string, mtimeMs: number, now: number): { readonly gone: boolean } | null {
+  const m = WRITING.exec(name);
+  if (m === null) return null;
+  const pid = Number(m[1]);
+  // This process writes synchronously, so a file under its own id is an earlier process's.
+  const other = pid !== process.pid && pid > 0 && pid < 2 ** 31;
+  return { gone: !other || now - mtimeMs > STALE_MS || !running(pid) };
+}
+
+/** Whether a process of this id runs (one of another user's answers EPERM: it runs). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -9,7 +9,8 @@
  * a pack never reads half of another's. A segment is signed with an HMAC under a key kept beside
  * them (made once, readable by its owner alone): a segment that is truncated, corrupted, or written
  * by anyone without the key is not parsed at all, and an entry of the wrong shape is dropped. A
- * bad cache is a cold one, never an error, and never changes what `pack` prints.
+ * bad cache is a cold one, never an error, and never changes what `pack` prints. A folder or key
+ * that someone else could have written is not used at all (pack-cache-folder.ts).
  *
  * The folder is bounded (`CACHE_BOUND` bytes): when a pack's new segment would take it over, or
  * when it holds more than `MAX_SEGMENTS`, the pack writes one segment of the entries in use, the
@@ -18,11 +19,11 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fromRoot } from '../paths.js';
-import { keyIn, readBounded, SEGMENT, segmentItems, touch, writeSegment } from './pack-cache-files.js';
+import { leftover, readBounded, SEGMENT, segmentItems, touch, writeSegment } from './pack-cache-files.js';
+import { openFolder } from './pack-cache-folder.js';
 import type { Facts } from './state.js';
 
 /** The bytes the cache folder may hold. */
@@ -31,29 +32,6 @@ export const CACHE_BOUND = 64 * 1024 * 1024;
 export const MAX_SEGMENTS = 16;
 
 const HEX = /^[0-9a-f]{64}$/;
-
-/** Where the cache lives when nothing says otherwise: `$XDG_CACHE_HOME/ctxbench`, else `~/.cache/ctxbench`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  const base = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), '.cache');
-  return path.join(base, 'ctxbench');
-}
-
-/**
- * The cache folder for `pack`'s options: `--cache DIR`, else none under `--no-cache`, else
- * `$CTXBENCH_CACHE` (`off` for none), else the default. Null means no cache.
- */
-export function cacheDirOf(
-  given: string | false | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): string | null {
-  if (given === false) return null;
-  if (given !== undefined) return path.resolve(given);
-  const named = env.CTXBENCH_CACHE;
-  if (named === 'off') return null;
-  if (named !== undefined && named !== '') return path.resolve(named);
-  return defaultCacheDir(env);
-}
 
 /** A digest of the code a cached value comes from, and of the library versions it calls. */
 function versionOf(modules: readonly string[], libraries: readonly string[]): string {
@@ -113,12 +91,22 @@ export class PackCache {
   private readonly dir: string | null;
   private readonly key: Buffer | null;
   private readonly bound: number;
+  /** The bytes of files other packs are writing now: they count against the bound. */
+  private writing = 0;
   private hits = 0;
+  /** Why the folder asked for is not used (pack-cache-folder.ts), for the one line `pack` tells. */
+  readonly refused: string | null;
 
-  private constructor(dir: string | null, key: Buffer | null, bound = CACHE_BOUND) {
+  private constructor(
+    dir: string | null,
+    key: Buffer | null,
+    bound = CACHE_BOUND,
+    refused: string | null = null,
+  ) {
     this.dir = dir;
     this.key = key;
     this.bound = bound;
+    this.refused = refused;
   }
 
   /** A cache kept in memory only: what one pack counts twice it counts once, and nothing is written. */
@@ -127,18 +115,19 @@ export class PackCache {
   }
 
   /**
-   * The cache kept in `dir`, read now. A folder that cannot be made or read is a cache kept in
-   * memory: `pack` works the same without one. `bound`: the bytes the folder may hold.
+   * The cache kept in `dir`, read now. A folder that may not be used (`refused` says why), or that
+   * cannot be made or read, is a cache kept in memory: `pack` prints the same without one.
+   * `bound`: the bytes the folder may hold.
    */
   static open(dir: string, bound = CACHE_BOUND): PackCache {
-    let key: Buffer;
+    let folder: ReturnType<typeof openFolder>;
     try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      key = keyIn(dir);
-    } catch {
-      return PackCache.memory();
+      folder = openFolder(dir);
+    } catch (e) {
+      folder = { refused: `${dir} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
     }
-    const cache = new PackCache(dir, key, bound);
+    if ('refused' in folder) return new PackCache(null, null, bound, folder.refused);
+    const cache = new PackCache(dir, folder.key, bound);
     cache.read();
     return cache;
   }
@@ -206,21 +195,28 @@ export class PackCache {
     return facts;
   }
 
-  /** Every segment of the folder that is whole and signed, newest first, up to the bound. */
+  /**
+   * Every segment of the folder that is whole and signed, newest first, up to the bound. What a
+   * killed pack was writing is removed; what a running one is writing counts against the bound.
+   */
   private read(): void {
     const dir = this.dir as string;
     let names: string[];
     try {
-      names = fs.readdirSync(dir).filter((n) => SEGMENT.test(n));
+      names = fs.readdirSync(dir);
     } catch {
       return;
     }
     const found: { file: string; mtime: number; size: number }[] = [];
+    const now = Date.now();
     for (const n of names) {
       const file = path.join(dir, n);
       try {
         const s = fs.lstatSync(file);
-        if (s.isFile()) found.push({ file, mtime: s.mtimeMs, size: s.size });
+        const writing = leftover(n, s.mtimeMs, now);
+        if (writing?.gone) fs.rmSync(file, { force: true });
+        else if (writing !== null) this.writing += s.size;
+        else if (SEGMENT.test(n) && s.isFile()) found.push({ file, mtime: s.mtimeMs, size: s.size });
       } catch {
         // removed by another pack meanwhile
       }
@@ -266,7 +262,7 @@ export class PackCache {
       for (const s of this.segments) touch(s.file, now);
       if (this.made.size === 0) return;
       const fresh = [...this.made].map((k) => [k, ...(this.entries.get(k) as Entry)]);
-      const held = this.seen.reduce((n, s) => n + s.bytes, 0);
+      const held = this.seen.reduce((n, s) => n + s.bytes, this.writing);
       const merge = this.seen.length + 1 > MAX_SEGMENTS || held + bytesOf(fresh) > this.bound;
       if (!merge) {
         this.write(fresh);
@@ -279,7 +275,7 @@ export class PackCache {
       for (const k of order) {
         const item = [k, ...(this.entries.get(k) as Entry)];
         const n = Buffer.byteLength(JSON.stringify(item)) + 1;
-        if (size + n > this.bound / 2) break;
+        if (size + n > this.bound / 2 - this.writing) break;
         kept.push(item);
         size += n;
       }

@@ -104,11 +104,16 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
       throw e;
     }
     const session = await opening;
+    let packed: Packed;
     try {
-      return await packWith(session, pool, o);
+      packed = await packWith(session, pool, o);
     } finally {
       session.close();
     }
+    // Told even under --quiet: until the folder is mended, every pack counts everything again.
+    if (cache.refused === null) return packed;
+    const refused = { line: `pack: not using the cache: ${cache.refused}`, always: true };
+    return { ...packed, told: [refused, ...packed.told] };
   } finally {
     forget();
     cache.save();
