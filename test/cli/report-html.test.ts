@@ -11,6 +11,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { headersOf } from '../../src/harness/metrics/index.js';
+import { reportHtml } from '../../src/harness/report/html.js';
+import { readRunFolder } from '../../src/harness/runfolder/index.js';
 import type { Row } from '../../src/harness/types.js';
 import { chromium, noChromium, withBrowser } from '../helpers/browser.js';
 import { cli } from '../helpers/cli.js';
@@ -133,6 +135,53 @@ describe('report.html in headless Chromium', () => {
 
         expect(requested).toEqual([]);
         expect(problems).toEqual([]);
+      });
+    },
+  );
+
+  it.skipIf(chromium === undefined)(
+    'runs its own script and nothing injected into it: a script element, an inline handler, a javascript: link',
+    async () => {
+      const out = path.join(tmp, 'run-csp');
+      const r = await cli('study', '--strategies', 'dump,compiler', '--out', out);
+      expect(r.code, r.stderr).toBe(0);
+      const rows = readRunFolder(out).rows;
+      // The page a study writes, and the packed one of an ingested corpus or of compare: two scripts.
+      const pages = {
+        plain: fs.readFileSync(path.join(out, 'report.html'), 'utf8'),
+        packed: await reportHtml(
+          rows,
+          'packed',
+          path.join(out, 'compilations.jsonl'),
+          false,
+          undefined,
+          true,
+        ),
+      };
+      // What a future flaw in the escaping could let a run's text put into the page.
+      const injected =
+        '<script>window.injected = "script"</script>' +
+        '<img id="bad-img" src="data:," onload="window.injected = \'handler\'">' +
+        '<a id="bad-link" href="javascript:window.injected = \'link\'">x</a>';
+      await withBrowser(async (open) => {
+        for (const [kind, html] of Object.entries(pages)) {
+          const file = path.join(tmp, `injected-${kind}.html`);
+          fs.writeFileSync(file, html.replace('</h1>', `</h1>${injected}`));
+          const { page, problems, requested } = await open();
+          await page.goto(pathToFileURL(file).href);
+          await page.locator('#bad-link').click();
+          // The page's own script ran: a cell opens.
+          await page.locator('#grid-table button.cell').first().click();
+          await expect.poll(() => page.locator('#detail').isVisible()).toBe(true);
+          expect(
+            await page.evaluate(() => (globalThis as { injected?: string }).injected ?? null),
+            kind,
+          ).toBeNull();
+          expect(requested).toEqual([]);
+          // The browser says it refused each, and nothing else went wrong.
+          expect(problems.length, kind).toBeGreaterThanOrEqual(2);
+          for (const p of problems) expect(p, kind).toMatch(/Content Security Policy/);
+        }
       });
     },
   );

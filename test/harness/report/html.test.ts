@@ -4,6 +4,7 @@
  * per row coloured by its outcome, and the exact tables only when `exact` ran.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -91,6 +92,15 @@ describe('report.html is the same bytes every time', () => {
     expect(markup).not.toMatch(/url\(|@import|https?:\/\/(?!www\.w3\.org\/)/);
     expect([...page.matchAll(/<script/g)]).toHaveLength(2);
     expect(page).toContain(`content="default-src 'none';`);
+  });
+
+  it('lets only its own script run: the policy names that script by its hash, and no other way in', () => {
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(page)?.[1] ?? '';
+    const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src ')) ?? '';
+    const code = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1] ?? '';
+    expect(code.length).toBeGreaterThan(1000);
+    // A policy that allowed inline script in general would run an injected one too.
+    expect(scriptSrc).toBe(`script-src 'sha256-${createHash('sha256').update(code).digest('base64')}'`);
   });
 });
 
