@@ -535,6 +535,10 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
     folders: ['harness/ingest'],
     why: "pack's cache opened directly: its bound over many packs, and entries signed with its own key but of the wrong shapes",
   },
+  'test/cli/pack-cache-trust.test.ts': {
+    folders: ['harness/ingest'],
+    why: "pack's cache opened directly: links planted where it writes, leftovers of killed packs against its bound",
+  },
   'test/cli/ingest-swe-bench.test.ts': {
     folders: ['harness/ingest'],
     why: 'the size below which a content stays inline in its candidate line',

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CACHE_BOUND, PackCache } from '../../src/harness/ingest/pack-cache.js';
 import { cli, processArgs } from '../helpers/cli.js';
+import { figureRow } from '../helpers/figures.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
 import { newDir, tempDir } from '../helpers/temp.js';
 
@@ -295,4 +296,13 @@ describe('what killed packs leave', () => {
     PackCache.open(dir, bound).save();
     expect(fs.existsSync(live)).toBe(false);
   });
+});
+
+// The row describes a run as root, which may make files another account owns.
+it.skipIf(!root)('figures', () => {
+  figureRow(
+    "pack's cache",
+    'test/cli/pack-cache-trust.test.ts',
+    'a cache re-signed by its folder’s owner with every count 0 or every outline an instruction, refused and printing what --no-cache prints, at a budget that packs and one that refuses (exit 5), folder untouched: owned by another account 2, writable by group or others 3, key open to others 4, key another account’s 1, key a link, a folder or a FIFO 3 (the FIFO never opened), the path a link 1 or through another account’s link 1; links planted where the key and a segment are written 2, targets untouched; 6 killed packs’ leftovers swept, a running pack’s counted against the bound',
+  );
 });

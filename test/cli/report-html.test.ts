@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { headersOf } from '../../src/harness/metrics/index.js';
-import { reportHtml } from '../../src/harness/report/html.js';
+import { reportHtml } from '../../src/harness/report/index.js';
 import { readRunFolder } from '../../src/harness/runfolder/index.js';
 import type { Row } from '../../src/harness/types.js';
 import { chromium, noChromium, withBrowser } from '../helpers/browser.js';
