@@ -7,10 +7,9 @@
  * calls between took, CALLS - WARM pools of MB megabytes each.
  */
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { STRATEGIES_DIR } from '../../src/harness/study/registry.js';
+import { pickStrategies } from '../../src/harness/study/index.js';
 import { SHARED_HOST } from '../../src/harness/vocabulary.js';
 import { runs } from '../helpers/arbitrary.js';
 
@@ -27,7 +26,7 @@ const BOUND = MB * 2 ** 20;
 
 /** The memory in use, in bytes, after calls WARM and CALLS of `names` in one process. */
 function measure(names: readonly string[]): { readonly warm: number; readonly end: number } {
-  const files = names.map((n) => path.join(STRATEGIES_DIR, `${n}.ts`));
+  const files = pickStrategies(names).map((r) => r.file);
   const script = fileURLToPath(new URL('../helpers/warm-memory.ts', import.meta.url));
   const args = JSON.stringify({ files, calls: CALLS, at: [WARM, CALLS], mb: MB });
   const r = spawnSync(
