@@ -65,22 +65,37 @@ function filesOf(candidates: readonly ContextCandidate[]): Map<string, File> {
   return files;
 }
 
-// Each path's last tags: the study asks for each pool at three budgets.
-const tagCache = new Map<string, { readonly text: string; readonly tags: FileTags | undefined }>();
+// The last rankings, what each was made of and its files' tags: the study asks for each pool at
+// three budgets, and the ranking does not depend on the budget. More than one, because this module
+// serves two strategies in one process (issue 39: the shipped strategies share one), which a study
+// asks in turn on the same case: the peer on the whole pool and behind the gates on a part of it.
+// A new ranking reuses the tags of a file whose text one of these had (the gates' part, the next
+// case of the same repository); nothing else is kept, so a warm process holds the texts of RECENT
+// calls at most, however many calls and file names it has seen (issue 47).
+const RECENT = 4;
+/** A file's tags and the text they were made from. */
+type Tagged = { readonly text: string; readonly tags: FileTags | undefined };
+const recent: {
+  readonly files: ReadonlyMap<string, File>;
+  readonly key: string;
+  readonly tags: RankedTag[];
+  readonly tagged: ReadonlyMap<string, Tagged>;
+}[] = [];
 
-/** `get_tags_raw`: definitions and references from the file's query, or none without one. */
-function tagsOf(f: File): FileTags | undefined {
+/** `get_tags_raw`: definitions and references from the file's query, or none without one; noted in `made`. */
+function tagsFor(f: File, made: Map<string, Tagged>): FileTags | undefined {
   const text = f.whole.content;
-  const cached = tagCache.get(f.name);
-  if (cached?.text === text) return cached.tags;
-  const captures = runTags(f.name, text);
-  const of = (kind: string) => (captures ?? []).filter((c) => c.capture.startsWith(`name.${kind}.`));
-  const [defs, refs] = [of('definition'), of('reference')];
-  // Definitions and no reference: every name of the text is one (Aider's Pygments fallback).
-  const names = refs.length === 0 && defs.length > 0 ? (runNames(f.name, text) ?? []) : refs;
-  const tags = captures === undefined ? undefined : { defs, refs: names.map((c) => c.text) };
-  tagCache.set(f.name, { text, tags });
-  return tags;
+  let t = recent.map((r) => r.tagged.get(f.name)).find((had) => had?.text === text);
+  if (t === undefined) {
+    const captures = runTags(f.name, text);
+    const of = (kind: string) => (captures ?? []).filter((c) => c.capture.startsWith(`name.${kind}.`));
+    const [defs, refs] = [of('definition'), of('reference')];
+    // Definitions and no reference: every name of the text is one (Aider's Pygments fallback).
+    const names = refs.length === 0 && defs.length > 0 ? (runNames(f.name, text) ?? []) : refs;
+    t = { text, tags: captures === undefined ? undefined : { defs, refs: names.map((c) => c.text) } };
+  }
+  made.set(f.name, t);
+  return t.tags;
 }
 
 /** Aider's identifier weight (`mul`), before the x50 for references from chat files. */
@@ -102,6 +117,7 @@ function rankedTags(
   files: ReadonlyMap<string, File>,
   chat: ReadonlySet<string>,
   message: string,
+  tagsOf: (f: File) => FileTags | undefined,
 ): RankedTag[] {
   const names = [...files.keys()];
   const mentioned = mentionsOf(message, names, chat);
@@ -185,17 +201,6 @@ function rankedTags(
   return tags;
 }
 
-// The last rankings and what each was made of: the study asks for each pool at three budgets, and
-// the ranking does not depend on the budget. More than one, because this module serves two
-// strategies in one process (issue 39: the shipped strategies share one), which a study asks in
-// turn on the same case: the peer on the whole pool and behind the gates on a part of it.
-const RECENT = 4;
-const recent: {
-  readonly files: ReadonlyMap<string, File>;
-  readonly key: string;
-  readonly tags: RankedTag[];
-}[] = [];
-
 function rankedOnce(
   files: ReadonlyMap<string, File>,
   chat: ReadonlySet<string>,
@@ -208,7 +213,8 @@ function rankedOnce(
     [...files].every(([n, f]) => prior.files.get(n)?.whole.content === f.whole.content);
   const found = recent.find(same);
   if (found !== undefined) return found.tags;
-  const made = { files, key, tags: rankedTags(files, chat, message) };
+  const tagged = new Map<string, Tagged>();
+  const made = { files, key, tags: rankedTags(files, chat, message, (f) => tagsFor(f, tagged)), tagged };
   recent.unshift(made);
   recent.length = Math.min(recent.length, RECENT);
   return made.tags;

@@ -26,10 +26,18 @@ export function roundHalfEven(x: number): number {
   return floor % 2 === 0 ? floor : floor + 1;
 }
 
+/**
+ * The longest text a counter remembers. What it remembers for (headers, decorations, separators)
+ * is far shorter; a text of a caller's own, or a request id of any length, is counted each time,
+ * so that what a process keeps between compilations is bounded in bytes, not only in entries.
+ */
+const REMEMBERED_CHARS = 1024;
+
 /** A counter that remembers: headers, decorations and separators repeat endlessly. */
 function remembering(count: TokenCounter): TokenCounter {
   const known = new Map<string, number>();
   return (text) => {
+    if (text.length > REMEMBERED_CHARS) return count(text);
     const seen = known.get(text);
     if (seen !== undefined) return seen;
     const tokens = count(text);

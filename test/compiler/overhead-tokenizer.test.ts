@@ -127,6 +127,28 @@ describe('without a registered counter', () => {
       registerTokenCounter('cl100k', COUNT.cl100k);
     }
   });
+
+  it('remembers short texts only: a long request id is counted again, never kept (issue 47)', () => {
+    // A warm strategy process prices call after call: what its counter remembers must not grow
+    // with the ids its callers choose.
+    const asked: number[] = [];
+    registerTokenCounter('cl100k', (text) => {
+      asked.push(text.length);
+      return 1;
+    });
+    try {
+      const p = policy({ overhead_tokenizer: 'cl100k' });
+      const [short, long] = [
+        req(100, { request_id: 'r'.repeat(900) }),
+        req(100, { request_id: 'r'.repeat(1100) }),
+      ];
+      for (const r of [short, short, long, long]) headerCost(r, p);
+      const header = (r: typeof short) => `${r.request_id} ${r.task_id} ${p.policy_version}`.length;
+      expect(asked).toEqual([header(short), header(long), header(long)]);
+    } finally {
+      registerTokenCounter('cl100k', COUNT.cl100k);
+    }
+  });
 });
 
 /** What a bundle's rendered cost is under a counter, by docs/compiler.md §3 and §11.2. */

@@ -99,20 +99,39 @@ export function analyze(text: string): string[] {
   return terms;
 }
 
-/** Analysed tokens by their text: a repository repeats its words, and stemming is the dear part. */
+/**
+ * Analysed tokens by their text: a repository repeats its words, and stemming is the dear part.
+ * It outlives a call in a warm process (the MCP server's), so it is bounded in entries and in
+ * characters, and holds copies: a token is cut from a document, and V8 keeps the whole document
+ * alive while a piece cut from it lives, so a memo of the pieces would keep every document that
+ * brought a new word (issue 47).
+ */
 const memo = new Map<string, string | null>();
 const MEMO_LIMIT = 1_000_000;
+/** Keys' and terms' characters; a token of code is about 10 (this repository's 9.5): entries bind first. */
+const MEMO_CHARS = 32_000_000;
+let memoChars = 0;
+
+/** `s` in a string of its own, tied to no text it was cut from: a JSON round trip is exact. */
+const detached = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
 
 /** EnglishPossessiveFilter, LowerCaseFilter, StopFilter and PorterStemFilter on one token. */
-function analyzeToken(token: string): string | null {
-  const known = memo.get(token);
+function analyzeToken(cut: string): string | null {
+  const known = memo.get(cut);
   if (known !== undefined) return known;
+  // The term is made from the copy, so it holds no document either.
+  const token = detached(cut);
   const n = token.length;
   const possessive = n >= 2 && APOSTROPHES.has(token[n - 2] as string) && /[sS]/.test(token[n - 1] as string);
   const lower = lowerCase(possessive ? token.slice(0, n - 2) : token);
   const term = ENGLISH_STOP_WORDS.has(lower) ? null : porter(lower);
-  if (memo.size >= MEMO_LIMIT) memo.clear();
+  const chars = n + (term?.length ?? 0);
+  if (memo.size >= MEMO_LIMIT || memoChars + chars > MEMO_CHARS) {
+    memo.clear();
+    memoChars = 0;
+  }
   memo.set(token, term);
+  memoChars += chars;
   return term;
 }
 
