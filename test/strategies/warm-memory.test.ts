@@ -48,21 +48,17 @@ describe(`a warm process, ${CALLS} calls of ${MB} MB with new file names`, () =>
   it('aider-repomap and aider-repomap+gates keep no more after the last call than after the tenth', () => {
     const { warm, end } = measure(['aider-repomap', 'aider-repomap+gates']);
     expect(end - warm).toBeLessThan(BOUND);
-  }, 120_000);
+  });
 
   it('bm25 keeps no more after the last call than after the tenth', () => {
     const { warm, end } = measure(['bm25']);
     expect(end - warm).toBeLessThan(BOUND);
-  }, 120_000);
+  });
 
   // Every strategy a warm process may hold, in one process: a cache added to any of them later is
   // met here. The full tier only: it is the two above, and the rest, which keep nothing.
-  it.runIf(process.env.CTXBENCH_FULL)(
-    'every shipped strategy that stays warm, together',
-    () => {
-      const { warm, end } = measure(SHARED_HOST);
-      expect(end - warm).toBeLessThan(BOUND);
-    },
-    600_000,
-  );
+  it.runIf(process.env.CTXBENCH_FULL)('every shipped strategy that stays warm, together', () => {
+    const { warm, end } = measure(SHARED_HOST);
+    expect(end - warm).toBeLessThan(BOUND);
+  });
 });
