@@ -510,6 +510,7 @@ const OWN_UNITS: Readonly<Record<string, string>> = {
   'harness/metrics': "McNemar's test, common prefixes, the catalogue's tables",
   'harness/output': 'the background writer, line files, durations',
   'harness/bench': 'one pair of processes measured',
+  'harness/runfolder': "a folder's digest under limits small enough to reach",
   mcp: "the head of a message too long to keep, and the runners' queue",
 };
 

@@ -135,8 +135,12 @@ export class BlobStore {
     const bytes = Buffer.alloc(place.bytes);
     let read = 0;
     try {
-      const fd = fs.openSync(file, 'r');
+      // A corpus is anyone's folder: a pack that is a FIFO would block a plain open, and a device
+      // (a link to /dev/zero) is no pack. Neither is read.
+      const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
       try {
+        const kind = fs.fstatSync(fd);
+        if (!kind.isFile()) return { problem: `${where}: the pack is not a file` };
         while (read < place.bytes) {
           const n = fs.readSync(fd, bytes, read, place.bytes - read, place.offset + read);
           if (n === 0) break;

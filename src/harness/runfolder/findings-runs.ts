@@ -9,8 +9,8 @@ import { loadCorpus } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { FindingsError, type FindingsRun, renderFindings } from '../report/index.js';
 import type { CompilationLine } from '../types.js';
+import { corpusDigest } from './digest.js';
 import { RUN_FILE } from './files.js';
-import { corpusDigest } from './manifest.js';
 import { compilationsOf, type RunFolder, readRunFolder } from './read.js';
 import { folderTexts } from './run-texts.js';
 
@@ -51,8 +51,14 @@ function findingsRun(dir: string, given: string | undefined, warn: (line: string
       const corpusDir = given ?? recorded.dir;
       if (!fs.existsSync(corpusDir))
         throw new InputError(corpusDir, "the run's corpus folder is not found from here: pass --corpus");
+      // The manifest's folder is anyone's: one that is not a folder, or whose digest cannot be
+      // taken (a FIFO, a device, a file gone while read), stops with the manifest's field named.
+      const manifest = path.join(run.dir, RUN_FILE.manifest);
+      const named = given === undefined ? { file: manifest, field: 'corpus.dir' } : undefined;
+      if (named !== undefined && !fs.statSync(corpusDir).isDirectory())
+        throw new InputError(manifest, `corpus.dir ${corpusDir} is not a folder`);
       // Purposes and candidates are read from the folder as it is now, which the run may predate.
-      if (recorded.digest !== undefined && corpusDigest(corpusDir) !== recorded.digest)
+      if (recorded.digest !== undefined && corpusDigest(corpusDir, named) !== recorded.digest)
         warn(`${corpusDir} has changed since the run; its purposes and candidates may not match`);
       const c = loadCorpus(corpusDir);
       corpus = { purposes: c.purposes, candidates: new Map(c.cases.map((k) => [k.name, k.candidates])) };

@@ -1,9 +1,10 @@
 /** Run folder: the one reader and writer of a run folder, its typed manifest, its list of files, shards merged. */
 
 export { byReference, expandLine } from './by-reference.js';
+export { corpusDigest } from './digest.js';
 export { RUN_FILE, RUN_MARKS, runInputs } from './files.js';
 export { findingsDocument } from './findings-runs.js';
-export { corpusDigest, manifestOf, type RunManifest, runLabel } from './manifest.js';
+export { manifestOf, type RunManifest, runLabel } from './manifest.js';
 export { mergeShards } from './merge.js';
 export {
   type CorpusFacts,

@@ -4,14 +4,14 @@
  * strategies ran under) and with what (the version, the command, when). Written here, and read
  * back here as one type, so that no reader guesses at its fields.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler/index.js';
-import { BLOB_INDEX, CORPUS_MANIFEST, readJsonFile } from '../corpus/index.js';
+import { CORPUS_MANIFEST, MAX_TEXT_BYTES, readJsonFile } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { count } from '../format.js';
 import type { Corpus, ShardInfo, StrategyInfo } from '../types.js';
+import { corpusDigest } from './digest.js';
 import { RUN_FILE } from './files.js';
 
 /** manifest.json as a run writes it; the optional fields are written only when they apply. */
@@ -60,26 +60,6 @@ export interface ManifestFacts {
 export interface Made {
   readonly node: string;
   readonly created_at: string;
-}
-
-/**
- * SHA-256 over `<file> <sha256>\n` for the corpus folder's files, sorted by name, and its blob
- * index when it has one: the index names every blob by its digest, and every reader checks a
- * blob's bytes against it, so the index pins the blobs without reading the packs.
- */
-export function corpusDigest(dir: string): string {
-  const files = fs
-    .readdirSync(dir)
-    .filter((f) => fs.statSync(path.join(dir, f)).isFile())
-    .sort();
-  if (fs.existsSync(path.join(dir, BLOB_INDEX))) files.push(BLOB_INDEX);
-  const lines = files.map(
-    (f) =>
-      `${f} ${createHash('sha256')
-        .update(fs.readFileSync(path.join(dir, f)))
-        .digest('hex')}\n`,
-  );
-  return createHash('sha256').update(lines.join('')).digest('hex');
 }
 
 /** The one file allowed to differ between reruns: it records when and with what. */
@@ -161,6 +141,20 @@ export const manifestIn = (dir: string): RunManifest | null => {
   return fs.existsSync(file) ? readRunManifest(file) : null;
 };
 
+/**
+ * Whether `file` is a regular file (through a link) no larger than an input may be: a manifest's
+ * corpus.dir is anyone's, and its budget manifest a FIFO or a link to /dev/zero would block or
+ * never end a read made for a label.
+ */
+function isRegular(file: string): boolean {
+  try {
+    const s = fs.statSync(file);
+    return s.isFile() && s.size <= MAX_TEXT_BYTES;
+  } catch {
+    return false;
+  }
+}
+
 /** What `generate` records of how it made a corpus, as far as a label needs it. */
 interface Generated {
   readonly candidates?: unknown;
@@ -175,7 +169,7 @@ interface Generated {
 export function runLabel(dir: string): string {
   const m = manifestIn(dir);
   const corpusManifest = m === null ? null : path.join(m.corpus.dir, CORPUS_MANIFEST);
-  if (corpusManifest !== null && fs.existsSync(corpusManifest)) {
+  if (corpusManifest !== null && isRegular(corpusManifest)) {
     const read = readJsonFile(corpusManifest);
     const g: Generated | null = isPlainObject(read) && isPlainObject(read.generator) ? read.generator : null;
     if (typeof g?.candidates === 'number') {

@@ -12,8 +12,9 @@ import { linesOf, loadCorpus, toPolicy } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import type { Corpus } from '../types.js';
 import { type RunTexts, readBack } from './by-reference.js';
+import { corpusDigest } from './digest.js';
 import { RUN_FILE } from './files.js';
-import { corpusDigest, type RunManifest } from './manifest.js';
+import type { RunManifest } from './manifest.js';
 
 const inHand = new WeakMap<Corpus, RunTexts>();
 
@@ -47,12 +48,13 @@ export function folderTexts(
   const load = () => {
     const from = path.resolve(corpusDir ?? manifest.corpus.dir);
     const why = 'its compilations hold their texts by reference to the corpus';
-    if (!fs.existsSync(from) || !fs.statSync(from).isDirectory())
-      throw new InputError(file, `corpus.dir ${from} is gone: ${why}`);
-    if (corpusDigest(from) !== manifest.corpus.digest)
+    if (!fs.existsSync(from)) throw new InputError(file, `corpus.dir ${from} is gone: ${why}`);
+    if (!fs.statSync(from).isDirectory())
+      throw new InputError(file, `corpus.dir ${from} is not a folder: ${why}`);
+    if (corpusDigest(from, { file, field: 'corpus.dir', why }) !== manifest.corpus.digest)
       throw new InputError(
         file,
-        `corpus.digest: ${from} is not the corpus the run read (changed since, or another): ${why}`,
+        `corpus.digest: corpus.dir ${from} is not the corpus the run read (changed since, or another): ${why}`,
       );
     return new Map(loadCorpus(from).cases.map((c) => [c.name, c.candidates]));
   };

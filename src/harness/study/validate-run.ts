@@ -73,15 +73,22 @@ export type Asking =
     }
   | { readonly in: 'thread'; readonly strategies: readonly Strategy[] };
 
-/** The manifest's record of an input folder, read again and held to its digest; exit 2 when not. */
+/**
+ * The manifest's record of an input folder, read again and held to its digest; exit 2 when not.
+ * The folder is digested even when the manifest records no digest (a run made without naming its
+ * ledger): the digest is what refuses a FIFO, a device or a link to one before a reader opens it.
+ */
 function inputDir(manifestFile: string, field: string, dir: string, digest: string | undefined): string {
   const resolved = path.resolve(dir);
-  if (!fs.existsSync(resolved) || !fs.statSync(resolved).isDirectory())
-    throw new InputError(manifestFile, `${field}.dir ${dir} is gone: the run cannot be re-derived`);
-  if (digest !== undefined && corpusDigest(resolved) !== digest)
+  const why = 'the run cannot be re-derived';
+  if (!fs.existsSync(resolved)) throw new InputError(manifestFile, `${field}.dir ${dir} is gone: ${why}`);
+  if (!fs.statSync(resolved).isDirectory())
+    throw new InputError(manifestFile, `${field}.dir ${dir} is not a folder: ${why}`);
+  const now = corpusDigest(resolved, { file: manifestFile, field: `${field}.dir`, why });
+  if (digest !== undefined && now !== digest)
     throw new InputError(
       manifestFile,
-      `${field}.digest: ${dir} has changed since the run (its files' digest differs): the run cannot be re-derived`,
+      `${field}.digest: ${field}.dir ${dir} has changed since the run (its files' digest differs): ${why}`,
     );
   return resolved;
 }

@@ -1,0 +1,132 @@
+/**
+ * The other readers of a run folder on a manifest written to hurt them (issue 47): `report`,
+ * `compare --html` and `findings` read the corpus the manifest names (the first two only for a
+ * compilation line that holds its texts by reference, which anyone may write), and `survey` reads
+ * its budget manifest for a label. A corpus.dir in /proc, one holding a FIFO or a link to
+ * /dev/zero, or one that is not a folder: each ends by itself, with exit 2 and one line naming
+ * the manifest and corpus.dir, nothing written; or, where the corpus is not needed, as it would.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  bin,
+  CASE,
+  fifo,
+  filesOf,
+  type HostileRuns,
+  hostileRuns,
+  type Ran,
+} from '../helpers/hostile-folders.js';
+import { tempDir } from '../helpers/temp.js';
+
+const tmp = tempDir('validate-hostile-readers');
+let runs: HostileRuns;
+
+beforeAll(() => {
+  runs = hostileRuns(tmp);
+}, 600_000);
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Ended by itself, exit 2, one line naming the run's manifest and `what`, no output. */
+function refused(r: Ran, run: string, what: RegExp): void {
+  expect(r.ended, 'ended by itself').toBe(true);
+  expect([r.status, r.stdout]).toEqual([2, '']);
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(new RegExp(`^ctxbench: ${escaped(path.join(run, 'manifest.json'))}: `));
+  expect(lines[0]).toMatch(what);
+}
+
+/** The hostile corpora, each with what the line says of it. */
+const HOSTILE: readonly (readonly [
+  string,
+  () => { corpusDir?: string; breakCorpus?: (d: string) => void },
+  RegExp,
+])[] = [
+  ['/proc/self/fdinfo', () => ({ corpusDir: '/proc/self/fdinfo' }), /corpus\.dir \/proc\/self\/fdinfo\b/],
+  [
+    'a FIFO for a request',
+    () => ({
+      breakCorpus: (d) => {
+        fs.rmSync(path.join(d, `${CASE}.request.json`));
+        fifo(path.join(d, `${CASE}.request.json`));
+      },
+    }),
+    new RegExp(`corpus\\.dir \\S+: "${CASE}\\.request\\.json" is a FIFO`),
+  ],
+  [
+    'a link to /dev/zero for candidates',
+    () => ({
+      breakCorpus: (d) => {
+        fs.rmSync(path.join(d, `${CASE}.candidates.json`));
+        fs.symlinkSync('/dev/zero', path.join(d, `${CASE}.candidates.json`));
+      },
+    }),
+    new RegExp(`corpus\\.dir \\S+: "${CASE}\\.candidates\\.json" is a link to a device`),
+  ],
+  [
+    'a FIFO for the folder',
+    () => ({ corpusDir: fifo(path.join(tmp, `corpus-fifo-${made}`)) }),
+    /corpus\.dir \S+ is not a folder/,
+  ],
+];
+
+let made = 0;
+const hostile = (make: () => { corpusDir?: string; breakCorpus?: (d: string) => void }) =>
+  runs.hostile(`hostile-${++made}`, { ...make(), byReference: true });
+
+describe('report reads the corpus of a line by reference', () => {
+  it.each(HOSTILE)('%s: exit 2, one line, the reports as they were', (_, make, what) => {
+    const run = hostile(make);
+    const before = filesOf(run);
+    refused(bin(tmp, 'report', run), run, what);
+    expect(filesOf(run)).toEqual(before);
+  });
+});
+
+describe('compare --html reads the corpus of a line by reference', () => {
+  it.each(HOSTILE)('%s: exit 2, one line, no page written', (_, make, what) => {
+    const run = hostile(make);
+    const page = path.join(tmp, `page-${made}.html`);
+    refused(bin(tmp, 'compare', run, runs.run, '--html', page), run, what);
+    expect(fs.existsSync(page)).toBe(false);
+  });
+
+  it('without --html, compare reads rows alone: done (exit 0), whatever the corpus', () => {
+    const run = hostile(() => ({ corpusDir: '/proc/self/fdinfo' }));
+    const r = bin(tmp, 'compare', run, runs.run);
+    expect([r.ended, r.status, r.stderr]).toEqual([true, 0, '']);
+  });
+});
+
+describe('findings reads the corpus for a purpose', () => {
+  it.each(HOSTILE)('%s: exit 2, one line', (_, make, what) => {
+    const run = hostile(make);
+    const template = path.join(tmp, `template-${made}.md`);
+    fs.writeFileSync(template, `{{purpose ${CASE}}}\n`);
+    refused(bin(tmp, 'findings', run, '--template', template), run, what);
+  });
+});
+
+describe("survey reads the corpus's budget manifest for a label", () => {
+  it.each([
+    ['a FIFO', (f: string) => fifo(f)],
+    ['a link to /dev/zero', (f: string) => fs.symlinkSync('/dev/zero', f)],
+  ])('that manifest %s is not one: the corpus is named by its folder, done', (_, make) => {
+    const run = runs.hostile(`survey-${++made}`, {
+      breakCorpus: (d) => {
+        fs.rmSync(path.join(d, 'manifest.json'));
+        make(path.join(d, 'manifest.json'));
+      },
+    });
+    const r = bin(tmp, 'survey', run, runs.run);
+    // Its one line of what it read, as for any two runs: the label fell back to the corpus's name.
+    expect([r.ended, r.status, r.stderr]).toEqual([
+      true,
+      0,
+      expect.stringMatching(/^survey: 2 runs, 6 rows in \d+ ms\n$/),
+    ]);
+  });
+});
