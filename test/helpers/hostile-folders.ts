@@ -16,7 +16,7 @@ import { ROOT } from './corpus.js';
  * Far past what refusing a folder takes on a loaded machine (a fraction of a second), short of
  * waiting out a hang: a child still running then is killed, and the test says it did not end.
  */
-const HANG_MS = 30_000;
+const HANG_MS = 120_000;
 
 /** What a command did: `ended` is false when it had to be killed. */
 export interface Ran {
