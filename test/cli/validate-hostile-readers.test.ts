@@ -130,3 +130,37 @@ describe("survey reads the corpus's budget manifest for a label", () => {
     ]);
   });
 });
+
+/**
+ * A run folder's own files are anyone's too: `rows.jsonl`, `manifest.json` or `compilations.jsonl`
+ * a FIFO that no one writes, or a link to `/dev/zero`, would hold every reader for ever. Each
+ * reader ends by itself with exit 2 and one line naming the file and what it is.
+ */
+describe("a run folder's own files that are not files", () => {
+  const FILES = ['rows.jsonl', 'manifest.json', 'compilations.jsonl'] as const;
+  const KINDS = [
+    ['a FIFO', (f: string) => fifo(f), 'a FIFO'],
+    ['a link to /dev/zero', (f: string) => fs.symlinkSync('/dev/zero', f), 'a device'],
+  ] as const;
+  const COMMANDS: readonly (readonly [string, (run: string) => string[]])[] = [
+    ['validate', (run) => ['validate', run]],
+    ['report', (run) => ['report', run, '--out', path.join(tmp, `page-${made}.html`)]],
+    ['compare', (run) => ['compare', run, runs.run, '--html', path.join(tmp, `cmp-${made}.html`)]],
+  ];
+  for (const file of FILES)
+    for (const [kind, make, said] of KINDS)
+      it.each(COMMANDS)(`${file} ${kind}: %s ends with exit 2 and one line`, (_, args) => {
+        const run = path.join(tmp, `own-${++made}`);
+        fs.cpSync(runs.run, run, { recursive: true });
+        fs.rmSync(path.join(run, file));
+        make(path.join(run, file));
+        const r = bin(tmp, ...args(run));
+        expect(r.ended, 'ended by itself').toBe(true);
+        expect([r.status, r.stdout]).toEqual([2, '']);
+        const lines = r.stderr.trimEnd().split('\n');
+        expect(lines, r.stderr).toHaveLength(1);
+        expect(lines[0]).toContain(
+          `${path.join(run, file)}: cannot read file: it is ${said}, not a regular file`,
+        );
+      });
+});

@@ -10,21 +10,66 @@ import { decodeText, parseJson } from './json.js';
  */
 export const MAX_TEXT_BYTES = 2 ** 29 - 24;
 
-/** A file's bytes, or stop with one line naming it (unreadable, too large for one string). */
-function readBytes(file: string): Buffer {
-  let bytes: Buffer;
+/** What a file that is not a regular one is, for the line that refuses it. */
+function kindOf(s: fs.Stats): string {
+  if (s.isDirectory()) return 'a folder';
+  if (s.isFIFO()) return 'a FIFO';
+  if (s.isSocket()) return 'a socket';
+  return s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : 'not a regular file';
+}
+
+/**
+ * `file` opened for reading, a regular file, or stop with one line naming it. Opened without
+ * waiting (a FIFO nobody writes would hold the command for ever) and checked on the open file: an
+ * input folder is anybody's (a run folder, a corpus), and a FIFO, a socket or a device (a link to
+ * `/dev/zero`) in it is no input. A link is followed to what it leads to, as before.
+ */
+function openRegular(file: string): number {
+  let fd: number;
   try {
-    bytes = fs.readFileSync(file);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new InputError(file, `cannot read file (${code})`);
   }
-  if (bytes.length > MAX_TEXT_BYTES)
-    throw new InputError(
-      file,
-      `too large: ${bytes.length} bytes, over the ${MAX_TEXT_BYTES} one JSON text can hold`,
-    );
-  return bytes;
+  const s = fs.fstatSync(fd);
+  if (s.isFile()) return fd;
+  fs.closeSync(fd);
+  throw new InputError(file, `cannot read file: it is ${kindOf(s)}, not a regular file`);
+}
+
+/** Bytes read into `buf` until it is full or the file ends; how many. */
+function fill(fd: number, buf: Buffer): number {
+  let got = 0;
+  for (let n = 1; n > 0 && got < buf.length; got += n) n = fs.readSync(fd, buf, got, buf.length - got, null);
+  return got;
+}
+
+/** A file's bytes, or stop with one line naming it (unreadable, not a file, too large for one string). */
+function readBytes(file: string): Buffer {
+  const fd = openRegular(file);
+  const size = fs.fstatSync(fd).size;
+  const tooLarge = (n: number) =>
+    new InputError(file, `too large: ${n} bytes, over the ${MAX_TEXT_BYTES} one JSON text can hold`);
+  try {
+    if (size > MAX_TEXT_BYTES) throw tooLarge(size);
+    // Its measured size and one byte more; a file that grew meanwhile reads on, to the bound.
+    const parts = [Buffer.allocUnsafe(size + 1)];
+    let got = fill(fd, parts[0] as Buffer);
+    if (got <= size) return (parts[0] as Buffer).subarray(0, got);
+    for (let n = got; n > 0 && got <= MAX_TEXT_BYTES; got += n) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, MAX_TEXT_BYTES + 1 - got));
+      n = fill(fd, chunk);
+      parts.push(chunk.subarray(0, n));
+    }
+    if (got > MAX_TEXT_BYTES) throw tooLarge(got);
+    return Buffer.concat(parts);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(file, `cannot read file (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** A text file as UTF-8, or stop with one line naming it (unreadable, UTF-16, invalid bytes). */
@@ -78,7 +123,7 @@ export function readJsonLines(file: string): { readonly line: number; readonly v
  * The file is closed when the lines run out or the loop over them stops.
  */
 export function* linesOf(file: string): Generator<string, void, undefined> {
-  const fd = fs.openSync(file, 'r');
+  const fd = openRegular(file);
   const chunk = Buffer.alloc(1 << 20);
   // A character may straddle two chunks: the decoder holds its first bytes back until the rest come.
   const decoder = new StringDecoder('utf8');
