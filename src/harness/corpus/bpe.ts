@@ -58,7 +58,16 @@ const PLAIN = { disallowedSpecial: new Set<string>() };
  */
 export const LONGEST_RUN = 1000;
 
-type Kind = 'letter' | 'digit' | 'space' | 'other';
+/**
+ * The longest stretch of characters of two kinds that one piece can hold, counted in one part:
+ * punctuation and combining marks (cl100k's `[^\s\p{L}\p{N}]+`), and line breaks and `/` (what
+ * o200k's punctuation takes after it, `[\r\n/]*`). Kinds alternating escape LONGEST_RUN: `!` and
+ * 64,000 `/\n` were one o200k piece, 18 s to count. Twice LONGEST_RUN, so that only such a stretch
+ * is cut: a run of one kind within it is cut at LONGEST_RUN before.
+ */
+export const LONGEST_PIECE = 2 * LONGEST_RUN;
+
+type Kind = 'letter' | 'mark' | 'digit' | 'space' | 'other';
 
 const ASCII_KIND: readonly Kind[] = Array.from({ length: 128 }, (_, c) => {
   const ch = String.fromCharCode(c);
@@ -70,31 +79,47 @@ function kindOf(text: string, at: number): Kind {
   const code = text.charCodeAt(at);
   if (code < 128) return ASCII_KIND[code] as Kind;
   const ch = String.fromCodePoint(text.codePointAt(at) ?? code);
-  return /[\p{L}\p{M}]/u.test(ch)
+  return /\p{L}/u.test(ch)
     ? 'letter'
-    : /\p{N}/u.test(ch)
-      ? 'digit'
-      : /\s/u.test(ch)
-        ? 'space'
-        : 'other';
+    : /\p{M}/u.test(ch)
+      ? 'mark'
+      : /\p{N}/u.test(ch)
+        ? 'digit'
+        : /\s/u.test(ch)
+          ? 'space'
+          : 'other';
 }
 
 /**
  * Where to cut `text` so that no run of one kind (letters and marks, white space, other
  * characters) is longer than LONGEST_RUN characters: every LONGEST_RUN characters into such a run,
  * never inside a character. Digits are never cut: the vocabularies group them by three from the
- * start of their run. Empty for text with no such run, which is then counted whole, as before.
+ * start of their run. And where a stretch of punctuation and marks, or of line breaks and `/`,
+ * reaches LONGEST_PIECE characters since the last cut. Empty for text with no such run or stretch,
+ * which is then counted whole, as before.
  */
 export function longRunCuts(text: string): number[] {
   const cuts: number[] = [];
   let length = 0;
   let kind: Kind | undefined;
+  let glued = 0;
+  let tail = 0;
   for (let i = 0; i < text.length; ) {
     const k = kindOf(text, i);
-    if (k !== kind) {
-      kind = k;
+    const run = k === 'mark' ? 'letter' : k;
+    if (run !== kind) {
+      kind = run;
       length = 0;
-    } else if (k !== 'digit' && length % LONGEST_RUN === 0) cuts.push(i);
+    }
+    const code = text.charCodeAt(i);
+    glued = k === 'other' || k === 'mark' ? glued + 1 : 0;
+    tail = code === 10 || code === 13 || code === 47 ? tail + 1 : 0;
+    const longRun = length > 0 && run !== 'digit' && length % LONGEST_RUN === 0;
+    if (longRun || glued > LONGEST_PIECE || tail > LONGEST_PIECE) {
+      cuts.push(i);
+      glued = Math.min(glued, 1);
+      tail = Math.min(tail, 1);
+    }
     length++;
     i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
   }
@@ -123,8 +148,8 @@ export function memoCounts(m: CountMemo): () => void {
 
 /**
  * `text` in one tokenizer's tokens: the library's count, piece by piece; a run longer than
- * LONGEST_RUN counted in parts of that length (a few tokens off the whole run's count, the same
- * however the text is counted, here or in the audit). Through the memo when one is set. Text longer
+ * LONGEST_RUN, or a stretch longer than LONGEST_PIECE, counted in parts of that length (a few
+ * tokens off the whole's count, the same however the text is counted, here or in the audit). Through the memo when one is set. Text longer
  * than MERGE_CACHE is counted in parts cut where the count cannot change (`piece-cuts.ts`).
  */
 export function countTokens(tokenizer: Tokenizer, text: string): number {
