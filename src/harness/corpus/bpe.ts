@@ -11,22 +11,30 @@ import { parts } from './piece-cuts.js';
 type Encoding = typeof import('gpt-tokenizer/encoding/o200k_base');
 
 /**
- * The size of each vocabulary's merge cache, in entries, and the most characters counted between
- * two clears of it. gpt-tokenizer remembers the tokens of each piece it merges; full (100,000
- * entries by default), it forgets the oldest entry at every new piece, and V8 finds the oldest by
- * stepping over the deleted slots at the front of its Map, ever more of them as it churns: 4 MB of
- * distinct words took 45 s where 4 MB of 5,000 words took 1.2 s. An entry is a piece of at least
- * one character, so a cache cleared before the characters counted since the last clear pass its
- * size never fills and never forgets one entry at a time. A million: text of few distinct words
- * then merges each of them again only once per million characters, and the cache of distinct
- * words holds about as much memory as the library's default did (a piece is a word, not a letter).
+ * The size of each vocabulary's merge cache, in entries. gpt-tokenizer remembers the tokens of each
+ * piece it merges; full (100,000 entries by default), it forgets the oldest entry at every new
+ * piece, and V8 finds the oldest by stepping over the deleted slots at the front of its Map, ever
+ * more of them as it churns: 4 MB of distinct words took 37 s where 4 MB of 5,000 words took 0.7 s.
+ * Here the cache is emptied before it could fill, so it never forgets one entry at a time: an
+ * entry is a piece counted since the cache was last emptied, of at least one character and at
+ * least one token, so the entries are never more than the smaller of the characters and the
+ * tokens counted since (`Vocabulary.held`). A million: a word is merged again once per 750,000
+ * tokens or more (1.6 to 3 million characters of text), and the cache of a text of distinct
+ * words holds at most about 280,000 of them (60 MB, where the default's 100,000 took 28).
  */
 export const MERGE_CACHE = 1_000_000;
 
+/**
+ * The most characters of a long text counted in one call of the library: a quarter of the cache,
+ * so that the cache is emptied when the tokens counted since near its size, not at every part.
+ */
+export const PART = MERGE_CACHE / 4;
+
 interface Vocabulary {
   readonly encoding: Encoding;
-  /** The characters counted since its merge cache was last emptied. */
-  since: number;
+  /** At least the entries its merge cache holds: per text counted since it was last emptied, the
+   * smaller of its characters and its tokens. */
+  held: number;
 }
 
 // Loading a vocabulary takes a large part of a second: each is loaded when it first counts, not
@@ -41,7 +49,7 @@ function vocabulary(tokenizer: Tokenizer): Vocabulary {
     const encoding = load(`gpt-tokenizer/encoding/${tokenizer}_base`) as Encoding;
     encoding.setMergeCacheSize(MERGE_CACHE);
     encoding.clearMergeCache();
-    v = { encoding, since: 0 };
+    v = { encoding, held: 0 };
     encodings.set(tokenizer, v);
   }
   return v;
@@ -149,8 +157,9 @@ export function memoCounts(m: CountMemo): () => void {
 /**
  * `text` in one tokenizer's tokens: the library's count, piece by piece; a run longer than
  * LONGEST_RUN, or a stretch longer than LONGEST_PIECE, counted in parts of that length (a few
- * tokens off the whole's count, the same however the text is counted, here or in the audit). Through the memo when one is set. Text longer
- * than MERGE_CACHE is counted in parts cut where the count cannot change (`piece-cuts.ts`).
+ * tokens off the whole's count, the same however the text is counted, here or in the audit).
+ * Text longer than PART is counted in parts cut where the count cannot change
+ * (`piece-cuts.ts`). Through the memo when one is set.
  */
 export function countTokens(tokenizer: Tokenizer, text: string): number {
   return memo === null ? counted(tokenizer, text) : memo(tokenizer, text, () => counted(tokenizer, text));
@@ -159,11 +168,11 @@ export function countTokens(tokenizer: Tokenizer, text: string): number {
 function counted(tokenizer: Tokenizer, text: string): number {
   const v = vocabulary(tokenizer);
   const cuts = longRunCuts(text);
-  if (cuts.length === 0 && text.length <= MERGE_CACHE) return cached(v, text);
+  if (cuts.length === 0 && text.length <= PART) return cached(v, text);
   let count = 0;
   let from = 0;
   for (const to of [...cuts, text.length]) {
-    for (const part of parts(text, from, to, MERGE_CACHE)) {
+    for (const part of parts(text, from, to, PART)) {
       const t = text.slice(from, part.end);
       count += part.long ? uncached(v, t) : cached(v, t);
       from = part.end;
@@ -172,19 +181,23 @@ function counted(tokenizer: Tokenizer, text: string): number {
   return count;
 }
 
-/** `text`, of at most MERGE_CACHE characters, counted with the merge cache, emptied first if full. */
+/**
+ * `text`, of at most PART characters, counted with the merge cache, emptied first when its entries
+ * and the text's characters (at least the entries the text can add) could pass its size.
+ */
 function cached(v: Vocabulary, text: string): number {
-  if (v.since + text.length > MERGE_CACHE) {
+  if (v.held + text.length > MERGE_CACHE) {
     v.encoding.clearMergeCache();
-    v.since = 0;
+    v.held = 0;
   }
-  v.since += text.length;
-  return v.encoding.countTokens(text, PLAIN);
+  const n = v.encoding.countTokens(text, PLAIN);
+  v.held += Math.min(n, text.length);
+  return n;
 }
 
 /**
- * `text` longer than MERGE_CACHE with no safe cut in reach (indented lines of punctuation alone,
- * say), counted with no merge cache: exact, and linear at the cost of merging every piece.
+ * `text` longer than PART with no safe cut in reach (indented lines of punctuation alone, say),
+ * counted with no merge cache: exact, and linear at the cost of merging every piece.
  */
 function uncached(v: Vocabulary, text: string): number {
   v.encoding.setMergeCacheSize(0);
@@ -192,7 +205,7 @@ function uncached(v: Vocabulary, text: string): number {
     return v.encoding.countTokens(text, PLAIN);
   } finally {
     v.encoding.setMergeCacheSize(MERGE_CACHE);
-    v.since = 0;
+    v.held = 0;
   }
 }
 

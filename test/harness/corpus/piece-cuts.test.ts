@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countTokens, MERGE_CACHE } from '../../../src/harness/corpus/bpe.js';
+import { countTokens, PART } from '../../../src/harness/corpus/bpe.js';
 import { parts, safeCut } from '../../../src/harness/corpus/piece-cuts.js';
 import { runs } from '../../helpers/arbitrary.js';
 
@@ -121,15 +121,16 @@ describe(`cuts that keep the count (fast-check seed ${SEED})`, () => {
   });
 });
 
-describe('counting text longer than the merge cache', () => {
+describe('counting text longer than a part', () => {
   it('gives the count of the whole text, also across a stretch with no safe cut', () => {
     // Few distinct pieces, so the library's own count of the whole is quick; the indented empty
-    // objects have no safe cut for more than MERGE_CACHE characters, and are counted uncached.
+    // objects have no safe cut for more than PART characters, and are counted uncached.
     const sample = FRAGMENTS.join(' ').repeat(40);
-    const stuck = '  {},\n'.repeat(Math.ceil((MERGE_CACHE * 1.2) / 6));
-    const t = `${sample.repeat(Math.ceil(MERGE_CACHE / sample.length))}${stuck}${sample.repeat(10)}`;
-    expect(parts(t, 0, t.length, MERGE_CACHE).next().value).toMatchObject({ long: false });
-    expect([...parts(t, 0, t.length, MERGE_CACHE)].some((p) => p.long)).toBe(true);
+    const stuck = '  {},\n'.repeat(Math.ceil((PART * 1.2) / 6));
+    const t = `${sample.repeat(Math.ceil((3 * PART) / sample.length))}${stuck}${sample.repeat(10)}`;
+    const all = [...parts(t, 0, t.length, PART)];
+    expect(all.filter((p) => !p.long).length).toBeGreaterThan(3);
+    expect(all.filter((p) => p.long)).toHaveLength(1);
     for (const [name, count] of Object.entries(VOCABULARIES))
       expect(countTokens(name as 'o200k' | 'cl100k', t), name).toBe(count(t));
   });
