@@ -295,6 +295,17 @@ describe('ingest --swe-bench', () => {
         jsonLines([{ ...a, instance_id: '../escape' }]),
         'line 1: invalid instance_id: "../escape"',
       ],
+      // Past the bounds, before anything is counted: the size and the bound, not the text.
+      [
+        'statement.jsonl',
+        jsonLines([{ ...a, problem_statement: 'why '.repeat(250_001) }]),
+        'line 1: invalid problem_statement: 1,000,004 characters (need at most 1,000,000: the task is whole in every bundle)\n',
+      ],
+      [
+        'long-patch.json',
+        JSON.stringify([a, { ...b, patch: `${b.patch}${'+'.repeat(1_000_000)}` }]),
+        `[1]: invalid patch: ${(String(b.patch).length + 1_000_000).toLocaleString('en-US')} characters (need at most 1,000,000: the answer a model must write)\n`,
+      ],
     ];
     for (const [name, text, said] of cases) {
       const file = write(`bad/${name}`, text);

@@ -307,6 +307,32 @@ describe('a commit whose changed files cannot be read', () => {
   });
 });
 
+describe('a commit whose message is longer than a task may be', () => {
+  it('is skipped and counted, and the other commits are cases as before', async () => {
+    const dir = path.join(tmp, 'long-message');
+    const shas = makeRepository(dir, [
+      { write: 'src/a.ts', content: 'export const a = 1;\n' },
+      { commit: 'root' }, // 0
+      { write: 'src/a.ts', content: 'export const a = 2;\n' },
+      { commit: 'change a' }, // 1: a case
+    ]);
+    // 2: a million characters of body after its subject; through stdin, longer than an argument may be.
+    fs.writeFileSync(path.join(dir, 'src/a.ts'), 'export const a = 3;\n');
+    git(dir, ['add', 'src/a.ts']);
+    git(dir, ['commit', '-q', '-F', '-'], {}, Buffer.from(`change a again\n\n${'word '.repeat(200_000)}`));
+    const out = path.join(tmp, 'long-message-corpus');
+    const r = await cli('ingest', dir, '--out', out, '--quiet');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain('commits skipped: root 1, task-too-long 1');
+    const manifest = readJson(path.join(out, 'manifest.json')) as {
+      fixtures: string[];
+      ingest: { skipped_commits: Record<string, number> };
+    };
+    expect(manifest.fixtures).toEqual([`c1-${(shas[1] as string).slice(0, 10)}`]);
+    expect(manifest.ingest.skipped_commits).toEqual({ root: 1, 'task-too-long': 1 });
+  }, 60_000);
+});
+
 describe('the repository', () => {
   it('is untouched: the same status and HEAD after every ingest', () => {
     expect(repoState()).toEqual(before);

@@ -241,6 +241,10 @@ describe('the MCP tools', () => {
       [{ max_bytes: 'big' }, 'ctxbench: --max-bytes must be a whole number >= 1'],
       [{ format: 'pdf' }, 'ctxbench: format must be one of md, xml, json'],
       [{ include: 'src/*' }, 'ctxbench: include must be a list of strings'],
+      [
+        { task: 'why '.repeat(250_001) },
+        'ctxbench: the task has 1,000,004 characters; a task may have at most 1,000,000 (it is whole in the bundle)',
+      ],
     ];
     for (const [extra, line] of wrong) {
       const r = await client.callTool({

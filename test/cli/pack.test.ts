@@ -280,6 +280,16 @@ describe('pack on a git working tree', () => {
     expect(r.stderr).toContain('src/missing.ts');
   });
 
+  it('refuses a task longer than a task may be: exit 2, one line, nothing printed or kept', async () => {
+    const cache = path.join(tmp, 'long-task-cache');
+    const r = await cli('pack', tree, '--task', 'why '.repeat(250_001), '--budget', '400', '--cache', cache);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(
+      'ctxbench: the task has 1,000,004 characters; a task may have at most 1,000,000 (it is whole in the bundle) (see ctxbench pack --help)\n',
+    );
+    expect(fs.existsSync(cache)).toBe(false);
+  });
+
   it('leaves the repository as it was', () => {
     expect(git(tree, ['rev-parse', 'HEAD'])).toBe(head);
     expect(git(tree, ['status', '--porcelain'])).toBe('?? notes/');

@@ -26,6 +26,15 @@ export const ingestPolicy = (tokenizer: Tokenizer = 'o200k'): CompilerPolicy => 
   overhead_tokenizer: tokenizer,
 });
 
+/**
+ * The most characters a task may have: a SWE-bench problem statement, the message of a commit made
+ * a case, pack's task. A task is whole in every bundle, and a million characters is about a
+ * quarter of a million tokens of prose: five times the largest budget ingest gives a case unless
+ * told (50,000), forty times SWE-bench Lite's longest problem statement (24,770 characters). A
+ * longer one is no task a model is given, and counting it alone took minutes (issue 47).
+ */
+export const TASK_LIMIT = 1_000_000;
+
 /** The task: the commit's subject, and its body when it has one. */
 export const taskText = (c: Commit): string =>
   c.body.trim() === '' ? c.subject : `${c.subject}\n\n${c.body.trim()}`;

@@ -51,7 +51,7 @@ function versionOf(modules: readonly string[], libraries: readonly string[]): st
 let versions: { readonly counts: string; readonly facts: string } | undefined;
 const versionsNow = () =>
   (versions ??= {
-    counts: versionOf(['../corpus/bpe'], ['gpt-tokenizer']),
+    counts: versionOf(['../corpus/bpe', '../corpus/piece-cuts'], ['gpt-tokenizer']),
     facts: versionOf(
       ['outline', 'outliners', 'outline-tests', 'specifiers', 'state', '../kit/repo-graph'],
       ['web-tree-sitter', 'tree-sitter-wasms'],

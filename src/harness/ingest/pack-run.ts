@@ -5,9 +5,11 @@
 
 import { countTokens, type Lint, memoCounts } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
+import { int } from '../format.js';
 import { CompileSession, leastBudget } from '../study/index.js';
 import type { Compiled } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
+import { TASK_LIMIT } from './ingested-corpus.js';
 import { type PackOptions, type PackPool, packPool } from './pack.js';
 import { PackCache } from './pack-cache.js';
 import { type Levels, Requirements } from './pack-require.js';
@@ -76,6 +78,12 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
     throw new UsageError('--budget must be a whole number of tokens >= 0');
   if (!Number.isSafeInteger(o.maxBytes) || o.maxBytes < 1)
     throw new UsageError('--max-bytes must be a whole number >= 1');
+  // Before a file is read or the task counted: the task is whole in the bundle, so one past the
+  // bound gives no bundle a model is sent (an MCP client may send 64 MiB of it).
+  if (o.task.length > TASK_LIMIT)
+    throw new UsageError(
+      `the task has ${int(o.task.length)} characters; a task may have at most ${int(TASK_LIMIT)} (it is whole in the bundle)`,
+    );
   // The strategy's process starts, loads and waits while this one reads and parses the tree.
   const opening = CompileSession.open({
     strategy: o.strategy,

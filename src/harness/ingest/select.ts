@@ -5,6 +5,7 @@
  */
 import seedrandom from 'seedrandom';
 import type { Commit } from './ingest-types.js';
+import { TASK_LIMIT, taskText } from './ingested-corpus.js';
 import { classifyPath, isDependencyBump, isLockfile } from './tree-files.js';
 
 export interface SelectOptions {
@@ -32,6 +33,7 @@ const MAX_CHANGED_PATHS = 50;
 export type IneligibleReason =
   | 'root'
   | 'merge'
+  | 'task-too-long'
   | 'dependency-bump'
   | 'too-many-paths'
   | 'too-few-source-files'
@@ -56,6 +58,10 @@ export function ineligibleReason(
 ): IneligibleReason | null {
   if (commit.parents.length === 0) return 'root';
   if (commit.parents.length > 1) return 'merge';
+  // Skipped and counted, not refused: the history is the repository's, not a file prepared for
+  // ingest, and one message nobody could be given as a task leaves the other commits their cases,
+  // as a merge or a sweep does. Before the subject is read for a bump.
+  if (taskText(commit).length > TASK_LIMIT) return 'task-too-long';
   if (isDependencyBump(commit)) return 'dependency-bump';
   if (commit.changes.length > MAX_CHANGED_PATHS) return 'too-many-paths';
   const files = changedSourceFiles(commit).length;

@@ -10,8 +10,10 @@ import fs from 'node:fs';
 import { quote } from '../../compiler/index.js';
 import { readJsonFile, readJsonLines } from '../corpus/index.js';
 import { InputError, UsageError } from '../errors.js';
+import { int } from '../format.js';
 import { OBJECT_ID } from './git.js';
 import { type PatchFiles, patchFiles } from './gold-patch.js';
+import { TASK_LIMIT } from './ingested-corpus.js';
 
 export interface Instance {
   readonly instance_id: string;
@@ -38,6 +40,18 @@ const NEEDS: Readonly<Record<string, string>> = {
   patch: 'the gold patch, a unified diff',
 };
 
+/**
+ * The longest problem statement and gold patch a record may hold, in characters: past them the
+ * instance cannot be useful, so the record is refused like any other wrong field. The statement
+ * is the task (TASK_LIMIT); the patch is what a model must write, and a million characters is
+ * about a quarter of a million tokens, more than any model writes in one answer (SWE-bench Lite's
+ * longest is 4,929 characters).
+ */
+const BOUNDS: readonly (readonly ['problem_statement' | 'patch', number, string])[] = [
+  ['problem_statement', TASK_LIMIT, 'the task is whole in every bundle'],
+  ['patch', 1_000_000, 'the answer a model must write'],
+];
+
 /** One record's fields checked; the first wrong one stops, named. */
 function instanceOf(file: string, where: string, raw: unknown): Instance {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
@@ -58,6 +72,14 @@ function instanceOf(file: string, where: string, raw: unknown): Instance {
     problem_statement: field('problem_statement', (v) => v.trim() !== ''),
     patch: field('patch', () => true),
   };
+  // Before the patch is parsed and anything counted: a 68 MB problem statement took minutes.
+  for (const [name, limit, why] of BOUNDS)
+    if (instance[name].length > limit)
+      throw new InputError(
+        file,
+        `invalid ${name}: ${int(instance[name].length)} characters (need at most ${int(limit)}: ${why})`,
+        where,
+      );
   const gold = patchFiles(instance.patch);
   if ('problem' in gold) throw new InputError(file, `invalid patch: ${gold.problem}`, where);
   return { ...instance, gold, where };

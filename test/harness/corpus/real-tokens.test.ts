@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { LONGEST_RUN, longRunCuts } from '../../../src/harness/corpus/bpe.js';
+import { LONGEST_PIECE, LONGEST_RUN, longRunCuts } from '../../../src/harness/corpus/bpe.js';
 import { realTokens } from '../../../src/harness/corpus/index.js';
 import { strategyStats } from '../../../src/harness/metrics/index.js';
 import type { Row } from '../../../src/harness/types.js';
@@ -56,6 +56,33 @@ describe('long runs of one kind', () => {
     const sum = (count: (t: string, o: typeof plain) => number) =>
       parts.reduce((n, t) => n + count(t, plain), 0);
     expect(realTokens(long)).toEqual({ o200k: sum(o200k), cl100k: sum(cl100k) });
+  });
+
+  // Two kinds alternating are no run, but one piece all the same: o200k's punctuation takes the
+  // line breaks and slashes after it, cl100k's takes combining marks. Counted whole, such a text
+  // took 18 s for 128,000 characters and four times that for twice as many.
+  it.each([
+    // The `!` is punctuation, not a line break or a slash: the stretch starts after it.
+    ['o200k: slashes and line breaks after punctuation', `!${'/\n'.repeat(run / 2)}`, 1],
+    ['cl100k: punctuation and combining marks', '!\u0301'.repeat(run / 2), 0],
+  ])('%s are counted in parts of LONGEST_PIECE characters', (_kind, long, from) => {
+    const cuts = longRunCuts(long);
+    expect(cuts.length).toBe(run / LONGEST_PIECE - 1);
+    expect(cuts.every((at, k) => at === from + (k + 1) * LONGEST_PIECE)).toBe(true);
+    const starts = [0, ...cuts];
+    const parts = starts.map((from, k) => long.slice(from, starts[k + 1] ?? long.length));
+    const sum = (count: (t: string, o: typeof plain) => number) =>
+      parts.reduce((n, t) => n + count(t, plain), 0);
+    expect(realTokens(long)).toEqual({ o200k: sum(o200k), cl100k: sum(cl100k) });
+  });
+
+  it('cuts only a stretch of two kinds longer than LONGEST_PIECE, where a run of one kind is cut as before', () => {
+    // Just within the bound: whole.
+    expect(longRunCuts(`!${'/\n'.repeat((LONGEST_PIECE - 2) / 2)}!`)).toEqual([]);
+    expect(longRunCuts(`a${'!\u0301'.repeat(LONGEST_PIECE / 2)}a`)).toEqual([]);
+    // A slash, then blank lines: the run of line breaks is cut at LONGEST_RUN, and nowhere else.
+    const blank = `x/${'\n'.repeat(3 * LONGEST_RUN)}y`;
+    expect(longRunCuts(blank)).toEqual([2 + LONGEST_RUN, 2 + 2 * LONGEST_RUN]);
   });
 
   it('leaves text without such runs, and digits of any length, to the tokenizer whole', () => {

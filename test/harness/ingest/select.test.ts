@@ -2,6 +2,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commits, openRepository } from '../../../src/harness/ingest/git.js';
 import type { Commit } from '../../../src/harness/ingest/ingest-types.js';
+import { TASK_LIMIT } from '../../../src/harness/ingest/ingested-corpus.js';
 import { ineligibleReason, neededAtParent, selectCases } from '../../../src/harness/ingest/select.js';
 import { makeRepository, type Step } from '../../helpers/git-fixture.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -144,6 +145,16 @@ describe('neededAtParent', () => {
       Array.from({ length: 7 }, (_, i) => ({ status: 'A' as const, path: `src/n${i}.ts` })),
     );
     expect(ineligibleReason(many, 1, 6)).toBe('too-many-source-files');
+  });
+
+  it('skips a commit whose message, made the task, is longer than a task may be', () => {
+    const changed = commit([{ status: 'M', path: 'src/m.ts' }]);
+    // The task is the subject, a blank line and the body, trimmed: a million characters at most.
+    const body = (n: number) => ({ ...changed, body: `${'b'.repeat(n)}\n` });
+    const at = TASK_LIMIT - changed.subject.length - 2;
+    expect(ineligibleReason(body(at), 1, 6)).toBeNull();
+    expect(ineligibleReason(body(at + 1), 1, 6)).toBe('task-too-long');
+    expect(ineligibleReason({ ...changed, subject: 's'.repeat(TASK_LIMIT + 1) }, 1, 6)).toBe('task-too-long');
   });
 });
 

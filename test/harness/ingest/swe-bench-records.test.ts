@@ -6,8 +6,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TASK_LIMIT } from '../../../src/harness/ingest/ingested-corpus.js';
 import { readInstances, selectInstances } from '../../../src/harness/ingest/swe-bench.js';
 import { ROOT } from '../../helpers/corpus.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const FILE = path.join(ROOT, 'data/swe-bench/lite.jsonl');
 const PER_REPOSITORY = {
@@ -58,5 +60,29 @@ describe('data/swe-bench/lite.jsonl', () => {
     expect(
       selectInstances(all, { instances: ['psf__requests-2317'], repos: ['pallets/flask'] }),
     ).toHaveLength(0);
+  });
+});
+
+describe('the bounds on a record', () => {
+  const [first] = fs.readFileSync(FILE, 'utf8').split('\n') as [string];
+  const record = JSON.parse(first) as { problem_statement: string; patch: string };
+  const dir = tempDir('swe-bench-bounds');
+  const read = (field: 'problem_statement' | 'patch', length: number) => {
+    // The patch padded before its first header, where a diff's preamble goes: it still parses.
+    const pad = (text: string, end: string) =>
+      `${'x'.repeat(length - text.length - end.length)}${end}${text}`;
+    const value = field === 'patch' ? pad(record.patch, '\n') : pad('', '');
+    const file = path.join(dir, `${field}-${length}.jsonl`);
+    fs.writeFileSync(file, `${JSON.stringify({ ...record, [field]: value })}\n`);
+    return () => readInstances(file);
+  };
+
+  it('reads a problem statement or a patch of a million characters, and refuses one more', () => {
+    for (const field of ['problem_statement', 'patch'] as const) {
+      expect(read(field, TASK_LIMIT)()[0]?.[field]).toHaveLength(TASK_LIMIT);
+      expect(read(field, TASK_LIMIT + 1)).toThrow(
+        `invalid ${field}: 1,000,001 characters (need at most 1,000,000`,
+      );
+    }
   });
 });
