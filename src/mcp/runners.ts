@@ -17,7 +17,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serverFlags } from './permission.js';
-import { failed, type McpOptions } from './tools.js';
+import { failed, type McpOptions } from './tools/index.js';
 
 /** Calls that run at once. */
 export const RUNNERS = 4;

@@ -19,7 +19,7 @@ import { MAX_NESTING, tooDeep } from '../harness/corpus/index.js';
 import { InputError } from '../harness/errors.js';
 import { fromRoot } from '../harness/paths.js';
 import { Runners } from './runners.js';
-import { failed, type McpOptions, TOOLS } from './tools.js';
+import { failed, type McpOptions, TOOLS } from './tools/index.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 
 /** The resources: the formats document and every JSON Schema, as files of the package. */
