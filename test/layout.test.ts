@@ -552,6 +552,10 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
     folders: ['harness/generate'],
     why: 'generated corpora written as `generate` writes them, every row held to its range',
   },
+  'test/harness/report/survey.test.ts': {
+    folders: ['harness/metrics'],
+    why: "the Wilson interval worked out by hand, beneath the survey's rates",
+  },
   'test/harness/report/labels.test.ts': {
     folders: ['harness/metrics'],
     why: "the catalogue's own label lists, against every report module's source",

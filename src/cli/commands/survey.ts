@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { count } from '../../harness/format.js';
+import { type SurveyRun, surveyLines } from '../../harness/metrics/index.js';
 import { guardOutput, jsonText, progressLine, writeFileAtomic } from '../../harness/output/index.js';
 import {
   isDataFormat,
-  type SurveyRun,
   sectionNote,
   stackTables,
-  surveyLines,
   surveyMarkdown,
   surveySections,
 } from '../../harness/report/index.js';

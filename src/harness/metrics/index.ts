@@ -1,5 +1,13 @@
 /** Metrics: every measure, figure, paired test and interval, against the ledger, and the only source of their labels and ranges. */
 export {
+  againstExact,
+  cellKey,
+  exactRows,
+  type SurveyLine,
+  type SurveyRun,
+  surveyLines,
+} from './against-exact.js';
+export {
   COLUMN_TABLES,
   columnOf,
   FIGURES,
@@ -32,7 +40,6 @@ export { NO_METRICS, score } from './scores.js';
 export {
   budgetStats,
   lowerMedian,
-  mean,
   oracleGap,
   type Rate,
   rowsOf,
@@ -41,5 +48,4 @@ export {
   strategiesOf,
   strategyStats,
   summary,
-  wilson,
 } from './stats.js';

@@ -4,7 +4,7 @@
  * Everything from the corpus is escaped.
  */
 import type { Row } from '../types.js';
-import { type CellTable, exactProse, exactTables } from './against-exact.js';
+import { type CellTable, exactProse, exactTables } from './exact-sections.js';
 import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
 import { peersSection } from './peers.js';
 import { shownCells, type Table } from './table.js';

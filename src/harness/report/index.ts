@@ -4,7 +4,7 @@ export { FindingsError, type FindingsRun, renderFindings } from './findings-page
 export { headlineTable } from './headline.js';
 export { reportHtml } from './html.js';
 export { reportMarkdown } from './markdown.js';
-export { type SurveyRun, sectionNote, surveyLines, surveyMarkdown, surveySections } from './survey-page.js';
+export { sectionNote, surveyMarkdown, surveySections } from './survey-page.js';
 export {
   type Cell,
   isDataFormat,

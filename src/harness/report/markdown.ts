@@ -18,7 +18,7 @@ import {
 } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { exactSection } from './against-exact.js';
+import { exactSection } from './exact-sections.js';
 import { strategyTable } from './headline.js';
 import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
 import { measureSections } from './measure-sections.js';

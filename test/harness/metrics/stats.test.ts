@@ -3,13 +3,13 @@ import {
   budgetStats,
   FIGURES,
   figuresOf,
-  mean,
   oracleGap,
   rowsOf,
   strategiesOf,
   strategyStats,
   summary,
 } from '../../../src/harness/metrics/index.js';
+import { mean } from '../../../src/harness/metrics/stats.js';
 import type { Row, StrategyStats } from '../../../src/harness/types.js';
 import { STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { row } from '../../helpers/rows.js';

@@ -3,13 +3,9 @@
  * out by hand (0 of 10: 0 to 27.75%; 5 of 10: 23.66% to 76.34%).
  */
 import { describe, expect, it } from 'vitest';
-import { wilson } from '../../../src/harness/metrics/index.js';
-import {
-  formatRate,
-  surveyLines,
-  surveyMarkdown,
-  surveySections,
-} from '../../../src/harness/report/survey-page.js';
+import { surveyLines } from '../../../src/harness/metrics/index.js';
+import { wilson } from '../../../src/harness/metrics/stats.js';
+import { formatRate, surveyMarkdown, surveySections } from '../../../src/harness/report/survey-page.js';
 import type { Audit, Row } from '../../../src/harness/types.js';
 import { row } from '../../helpers/rows.js';
 

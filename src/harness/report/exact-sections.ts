@@ -5,12 +5,10 @@
  */
 
 import { count, DIGITS, int, signed } from '../format.js';
-import { headersOf, mean } from '../metrics/index.js';
+import { againstExact, cellKey, exactRows, headersOf } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import { markdownTable } from './table.js';
-
-const cellKey = (r: Row) => `${r.case}/${r.budget}`;
 
 function verdict(exact: Row | undefined): string {
   if (exact === undefined || exact.reason === STRATEGY_ERROR) return 'unknown (no exact row)';
@@ -35,33 +33,17 @@ function refusalLines(rows: readonly Row[], exactAt: ReadonlyMap<string, Row>): 
 
 /** One strategy against the optimum: its refusals, false refusals, holes and objective gaps. */
 function againstLine(rows: readonly Row[], name: string, exactAt: ReadonlyMap<string, Row>): string[] {
-  const own = rows.filter((r) => r.strategy === name && r.reason !== STRATEGY_ERROR);
-  let falseRefusals = 0;
-  const gapP: number[] = [];
-  const gapD: number[] = [];
-  const gapCost: number[] = [];
-  for (const r of own) {
-    const e = exactAt.get(cellKey(r));
-    if (e === undefined || !e.success || e.audit === null) continue;
-    if (!r.success) falseRefusals++;
-    else if (r.audit !== null) {
-      gapP.push(e.audit.objective.preferred - r.audit.objective.preferred);
-      gapD.push(e.audit.objective.discretionary - r.audit.objective.discretionary);
-      gapCost.push(r.audit.objective.rendered_cost - e.audit.objective.rendered_cost);
-    }
-  }
-  const silent = own.filter((r) => r.success && (r.audit?.missing_required.length ?? 0) > 0).length;
-  const illegal = own.filter((r) => r.success && r.audit?.legal === false).length;
+  const a = againstExact(rows, name, exactAt);
   return [
     name,
-    int(own.filter((r) => !r.success).length),
-    int(falseRefusals),
-    int(silent),
-    int(illegal),
-    signed(mean(gapP), DIGITS.score),
-    signed(mean(gapD), DIGITS.score),
-    signed(mean(gapCost), DIGITS.mean),
-    int(gapP.length),
+    int(a.refusals),
+    int(a.falseRefusals),
+    int(a.incomplete),
+    int(a.illegal),
+    signed(a.gap.preferred, DIGITS.score),
+    signed(a.gap.discretionary, DIGITS.score),
+    signed(a.gap.tokens, DIGITS.mean),
+    int(a.compared),
   ];
 }
 
@@ -76,7 +58,7 @@ export function exactTables(
   rows: readonly Row[],
   names: readonly string[],
 ): { refusals: CellTable; against: CellTable; unproven: number; proven: number } {
-  const exactAt = new Map(rows.filter((r) => r.strategy === 'exact').map((r) => [cellKey(r), r]));
+  const exactAt = exactRows(rows);
   const provenRows = rows.filter((r) => r.strategy === 'exact' && r.success);
   return {
     refusals: { headers: headersOf('exact_refusals'), lines: refusalLines(rows, exactAt) },
