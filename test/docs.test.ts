@@ -234,3 +234,74 @@ describe('the README and docs/', () => {
     expect(citations(page).map((c) => c.path)).toContain('study/study.ts');
   });
 });
+
+/**
+ * What a comment in src/ or strategies/ cites of another module does not rot either (issue 48:
+ * seven comments cited files renamed away). A citation there is a word ending in a module's
+ * extension (`.ts`, `.js`, `.mjs`): by its name alone it must be a file of the repository's code
+ * (src/, strategies/, scripts/, test/, bin/) of that name, its `.ts` for a `.js`; with a folder, it
+ * must exist from the root, src/, src/harness/, test/ or the citing file's own folder. Not
+ * citations: a type declaration (`.d.ts`), an example of one letter (`a.ts`, `x.test.ts`), and
+ * what NOT_OURS names: another project's file a peer follows, an example a comment gives.
+ */
+const NOT_OURS: Readonly<Record<string, readonly string[]>> = {
+  'src/harness/ingest/relevance-features.ts': ['card.test.ts'],
+  'strategies/langchain-trim.ts': ['dist/messages/transformers.js'],
+  'strategies/priompt.ts': ['priompt/src/lib.ts', 'dist/lib.js'],
+  'strategies/prompt-tsx.ts': ['promptRenderer.ts', 'materialized.ts'],
+};
+
+const CODE_FOLDERS = ['src', 'strategies', 'scripts', 'test', 'bin'];
+const codeFiles = CODE_FOLDERS.flatMap((top) =>
+  fs.readdirSync(path.join(ROOT, top), { recursive: true, encoding: 'utf8' }).map((f) => path.join(top, f)),
+);
+const CODE_NAMES = new Set(codeFiles.map((f) => path.basename(f)));
+
+/** The module files a source's comments cite that lead nowhere, as `file:line: path`. */
+function missingInComments(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const c of text.matchAll(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g))
+    for (const [word] of c[0].matchAll(/[\w.@/-]+\.m?[jt]s\b/g)) {
+      const cited = word.replace(/^(\.\.?\/)+/, '');
+      const base = path.basename(cited);
+      if (cited.endsWith('.d.ts') || /^[a-z]\./.test(base) || NOT_OURS[file]?.includes(cited)) continue;
+      const ts = cited.replace(/\.js$/, '.ts');
+      const found = cited.includes('/')
+        ? ['', 'src/', 'src/harness/', 'test/', `${path.dirname(file)}/`].some((b) =>
+            [cited, ts].some((p) => fs.existsSync(path.join(ROOT, b + p))),
+          )
+        : CODE_NAMES.has(base) || CODE_NAMES.has(path.basename(ts));
+      if (!found) out.push(`${file}:${text.slice(0, c.index).split('\n').length}: ${cited}`);
+    }
+  return out;
+}
+
+describe('comments in src/ and strategies/', () => {
+  const sources = codeFiles.filter((f) => /^(src|strategies)\/.*\.ts$/.test(f));
+
+  it('are read: every module of the two folders', () => {
+    expect(sources.length).toBeGreaterThan(200);
+  });
+
+  it('cite only modules that exist', () => {
+    expect(sources.flatMap((f) => missingInComments(f, read(f)))).toEqual([]);
+  });
+
+  it('NOT_OURS names only citations its files still make', () => {
+    for (const [file, cited] of Object.entries(NOT_OURS))
+      for (const c of cited) expect(read(file), `${file}: ${c}`).toContain(c);
+  });
+
+  it('the check names the file, line and module of each citation that is gone', () => {
+    const text = [
+      '/** See frames.ts and (`protocol.ts`), x.test.ts, a.js, lib.d.ts. */',
+      "import { x } from './gone.js';",
+      '// score/measures.ts, metrics/measures.ts, ./host.ts, channel.js',
+    ].join('\n');
+    expect(missingInComments('src/harness/study/here.ts', text)).toEqual([
+      'src/harness/study/here.ts:1: frames.ts',
+      'src/harness/study/here.ts:1: protocol.ts',
+      'src/harness/study/here.ts:3: score/measures.ts',
+    ]);
+  });
+});

@@ -53,7 +53,7 @@ export interface Row extends Metrics {
   readonly audit: Audit | null;
   readonly extras: Readonly<Record<string, unknown>>;
   /**
-   * The field's measures of the bundle (score/measures.ts): null for a refusal or an error, absent
+   * The field's measures of the bundle (metrics/measures.ts): null for a refusal or an error, absent
    * from runs written before ctxbench measured them.
    */
   readonly measures?: Measures | null;

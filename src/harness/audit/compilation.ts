@@ -104,7 +104,7 @@ export function checkCompilation(doc: StoredCompilation, inputs: CheckInputs): P
 
 /**
  * The stored result against every result the harness could have written for the same inputs,
- * admitted set and outcome (rederive.ts): one must match field for field. Otherwise the nearest
+ * admitted set and outcome (audit/expected.ts): one must match field for field. Otherwise the nearest
  * one's first difference is named, once per rule. Hash, token total and positions have rules of
  * their own, checked against the bundle.
  */

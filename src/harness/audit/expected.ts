@@ -165,7 +165,7 @@ export function writtenResult(inputs: CheckInputs, s: Selection, tag: string): C
   if ('refusal' in s) {
     const r = s.refusal;
     return resultOf(inputs, s.trace ?? selectionTrace(input, [], tag), {
-      // A strategy's reason may lie outside the compiler's six, as measure.ts writes it.
+      // A strategy's reason may lie outside the compiler's six, as study/measure-answer.ts writes it.
       reason: r.reason as FailureReason,
       blocking: r.blocking_ids ?? [],
       budgetUsed: typeof r.budget_used === 'number' ? r.budget_used : 0,

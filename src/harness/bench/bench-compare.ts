@@ -46,7 +46,7 @@ export interface Comparison {
   readonly detail: string;
 }
 
-/** Milliseconds as every table shows them (report/format.ts). */
+/** Milliseconds as every table shows them (harness/format.ts). */
 const ms = (x: number): string => figure(x, 'ms');
 const signedMs = (x: number): string => signed(x, DIGITS.ms);
 const times = (r: number): string => (Number.isFinite(r) ? `${figure(r, 'factor')}x` : '-');

@@ -1,5 +1,5 @@
 /**
- * Progress of a bench run (output/progress.ts says how it shows): a full run takes minutes, exact
+ * Progress of a bench run (output/progress-line.ts says how it shows): a full run takes minutes, exact
  * on the largest pool alone three, so the line names the task being timed and how many are done.
  */
 

@@ -4,7 +4,7 @@
  * family of the catalogue (catalogue.ts names them) is a module of its own.
  */
 
-/** How a figure is written: report/format.ts gives each kind its places. */
+/** How a figure is written: harness/format.ts gives each kind its places. */
 export type Kind = 'count' | 'score' | 'mean' | 'factor' | 'percent' | 'ms';
 
 /** Which way is better; null where neither is (how many rows a strategy has). */

@@ -3,7 +3,7 @@
  * needed content lands in the window (the middle third is where long contexts lose it), how well
  * the rendered order ranks it, how much of the window is useful or repeated, how close to the
  * budget a bundle gets, and what the window is made of. Each is defined in docs/formats.md
- * ("Measures") and catalogued in catalogue.ts. Like metrics.ts, a reader of the ledger.
+ * ("Measures") and catalogued in catalogue.ts. Like scores.ts, a reader of the ledger.
  */
 import {
   type CompilerPolicy,

@@ -1,5 +1,5 @@
 /**
- * The catalogue's figures of one compilation: the book's metrics (metrics.ts) and the field's
+ * The catalogue's figures of one compilation: the book's metrics (scores.ts) and the field's
  * bundle measures (measures.ts), each a field of every row. The strategy figures over many rows
  * are in figures.ts.
  */

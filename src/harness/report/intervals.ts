@@ -3,7 +3,7 @@
  * with their 95% Wilson interval and its means with a 95% bootstrap interval (seeded by the
  * strategy's and the figure's names, so the page is the same bytes for the same rows). A reader
  * sees at a glance which strategies' figures overlap, before `compare` tests a pair cell by cell.
- * The figures and their intervals are the catalogue's (score/figure-intervals.ts); this writes them.
+ * The figures and their intervals are the catalogue's (metrics/figure-intervals.ts); this writes them.
  */
 
 import { DIGITS, fixed, int } from '../format.js';

@@ -81,7 +81,7 @@ export class HostProcess {
       this.onLoad = resolve;
     });
     // Not fork: Node's IPC channel would deserialize what the strategy sends where no try/catch
-    // reaches (frames.ts). The channel is a pipe of our own, fd 3 in the child.
+    // reaches (channel.ts). The channel is a pipe of our own, fd 3 in the child.
     this.child = spawn(process.execPath, [...how.execArgv, how.entry, ...refs.map((r) => r.file)], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });

@@ -1,6 +1,6 @@
 /**
  * What the parent (hosts.ts) and a strategy's process (host.ts) say to each other over their
- * channel (frames.ts), and in which order. The process says once, before it is asked anything,
+ * channel (channel.ts), and in which order. The process says once, before it is asked anything,
  * that its strategies loaded (`ready`, what each is, in the order of its files) or that one could
  * not (`broken`, and which); then, to each request, it sends its answer and nothing else. The strategy runs in that process and may write to the channel
  * itself, so the parent takes nothing on trust: any other message, or one out of this order, is

@@ -2,7 +2,7 @@
  * A strategy process: it loads the strategy modules it is given (one plug-in, or the shipped
  * strategies a command asks for) and answers one compilation at a time. Whatever a strategy does
  * to its globals, its input or its memory stays in here; what goes back is the guard's answer,
- * JSON text or a message, as a frame on the channel (`frames.ts`), in the order `protocol.ts` sets.
+ * JSON text or a message, as a frame on the channel (`channel.ts`), in the order `host-protocol.ts` sets.
  * Before the module loads, every route to another process is closed (`lockdown.ts`). Started by
  * `hosts.ts`, never by hand.
  */

@@ -1,8 +1,8 @@
 /**
  * A run folder checked as a whole (`ctxbench validate <run-folder>`): the inputs its manifest
  * names read again and held to their digests, every cell re-derived from its compilation line
- * (rederive.ts) in the order the study writes them, every error row's strategy asked its cell
- * again (recheck.ts), the manifest re-derived (check-manifest.ts), no file a run does not write,
+ * (remeasure.ts) in the order the study writes them, every error row's strategy asked its cell
+ * again (recheck.ts), the manifest re-derived (validate-manifest.ts), no file a run does not write,
  * and every report file rendered again from the re-derived rows by the code that writes them,
  * compared to the byte.
  */
