@@ -88,11 +88,6 @@ export interface BlobMemo {
    * count it knows is not sent and one counted there is kept. `countTokensBeside` when absent.
    */
   readonly ahead?: ((text: string) => Promise<number>) | undefined;
-  /**
-   * The only terms the relevance index needs, when the one task it will be asked is known
-   * (`RelevanceIndex`'s `only`).
-   */
-  readonly only?: ReadonlySet<string> | undefined;
 }
 
 /** Per-blob facts and token counts, and the one relevance index. */
@@ -106,11 +101,20 @@ export class BlobFacts {
   readonly tokenizer: Tokenizer;
   private readonly memo: BlobMemo;
 
-  constructor(grammars: Grammars, tokenizer: Tokenizer = 'o200k', memo: BlobMemo = {}) {
+  /**
+   * `only`: the only terms the relevance index needs, when the one task it will be asked is known
+   * (`RelevanceIndex`'s `only`).
+   */
+  constructor(
+    grammars: Grammars,
+    tokenizer: Tokenizer = 'o200k',
+    memo: BlobMemo = {},
+    only?: ReadonlySet<string> | undefined,
+  ) {
     this.grammars = grammars;
     this.tokenizer = tokenizer;
     this.memo = memo;
-    this.index = new RelevanceIndex(memo.only);
+    this.index = new RelevanceIndex(only);
   }
 
   /** Index the file and find its facts, once per blob (a blob under two languages' names is rare, and keyed by both). */

@@ -2,6 +2,7 @@
 
 export {
   BlobFacts,
+  type BlobMemo,
   type Facts,
   poolFiles,
   repositoryName,

@@ -21,7 +21,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Facts } from '../ingest/index.js';
+import { countTokensBeside, memoCounts } from '../corpus/index.js';
+import type { BlobMemo, Facts } from '../ingest/index.js';
 import { fromRoot } from '../paths.js';
 import { leftover, readBounded, SEGMENT, segmentItems, touch, writeSegment } from './pack-cache-files.js';
 import { openFolder } from './pack-cache-folder.js';
@@ -53,7 +54,14 @@ const versionsNow = () =>
   (versions ??= {
     counts: versionOf(['../corpus/bpe', '../corpus/piece-cuts'], ['gpt-tokenizer']),
     facts: versionOf(
-      ['outline', 'outliners', 'outline-tests', 'specifiers', 'state', '../kit/repo-graph'],
+      [
+        '../ingest/outlines/outline',
+        '../ingest/outlines/outliners',
+        '../ingest/outlines/outline-tests',
+        '../ingest/outlines/specifiers',
+        '../ingest/blob-facts',
+        '../kit/repo-graph',
+      ],
       ['web-tree-sitter', 'tree-sitter-wasms'],
     ),
   });
@@ -79,7 +87,7 @@ interface Segment {
 }
 
 /** The counts and facts a pack reuses and adds, and the folder they are kept in (or none). */
-export class PackCache {
+export class PackCache implements BlobMemo {
   /** Every entry known, by key; the newest segment's first when two hold one key. */
   private readonly entries = new Map<string, Entry>();
   /** Keys this pack used or made, in that order. */
@@ -172,12 +180,14 @@ export class PackCache {
   }
 
   /**
-   * `text` in `tokenizer`'s tokens, counted elsewhere (`beside`, the worker thread) unless known:
-   * a known count is not sent, and one counted there is kept.
+   * `text` in the pool's tokens (o200k), counted on the worker thread unless known (BlobFacts'
+   * `ahead`): a known count is not sent, and one counted there is kept.
    */
-  countAhead(tokenizer: string, text: string, beside: (text: string) => Promise<number>): Promise<number> {
-    const { key, n } = this.counted(tokenizer, text);
-    return n !== undefined ? Promise.resolve(n) : beside(text).then((made) => this.put(key, ['c', made]));
+  ahead(text: string): Promise<number> {
+    const { key, n } = this.counted('o200k', text);
+    return n !== undefined
+      ? Promise.resolve(n)
+      : countTokensBeside('o200k', text).then((made) => this.put(key, ['c', made]));
   }
 
   /** Whether the facts of `text` in `language` are known (so the grammars need not load). */
@@ -293,3 +303,23 @@ export class PackCache {
 }
 
 const bytesOf = (items: readonly unknown[]): number => Buffer.byteLength(JSON.stringify(items)) + 200;
+
+/**
+ * The one way a pack uses its cache: the one kept in `folder` (null: one in memory, which writes
+ * nothing), every count this thread makes going through it while `use` runs (the strategy's
+ * pricing included: a count it knows needs no vocabulary), and what was made saved when `use`
+ * ends, however it ends.
+ */
+export async function withPackCache<T>(
+  folder: string | null,
+  use: (cache: PackCache) => Promise<T>,
+): Promise<T> {
+  const cache = folder === null ? PackCache.memory() : PackCache.open(folder);
+  const forget = folder === null ? () => {} : memoCounts((t, text, count) => cache.count(t, text, count));
+  try {
+    return await use(cache);
+  } finally {
+    forget();
+    cache.save();
+  }
+}

@@ -13,7 +13,6 @@ import {
   type ContextRequest,
   SCHEMA,
 } from '../../compiler/index.js';
-import { countTokensBeside } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import type { TreeEntry } from '../ingest/index.js';
 import {
@@ -163,12 +162,14 @@ export async function packPool(
     skips,
   );
   const required = requirements(options.require ?? [], new Set(files.map((f) => f.path)));
-  const known = new BlobFacts(await grammarsFor(files, cache), 'o200k', {
-    facts: (language, text, make) => cache.facts(language, text, make),
-    ahead: (text) => cache.countAhead('o200k', text, (t) => countTokensBeside('o200k', t)),
-    // One task is scored: the index keeps its terms alone.
-    only: new Set(codeTerms(options.task)),
-  });
+  // The cache is what stands between each file and its facts and counts; one task is scored,
+  // so the index keeps its terms alone.
+  const known = new BlobFacts(
+    await grammarsFor(files, cache),
+    'o200k',
+    cache,
+    new Set(codeTerms(options.task)),
+  );
   // In a large tree each file is learnt (parsed, indexed) here while its forms are counted on the
   // worker thread, as ingest does: the two cores share a cold pack. The counts are the same (one
   // function counts both); the pool below finds them counted. A small tree is counted here: the

@@ -3,14 +3,14 @@
  * what the command tells about it. The CLI prints it; the MCP server returns it.
  */
 
-import { countTokens, type Lint, memoCounts } from '../corpus/index.js';
+import { countTokens, type Lint } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { int } from '../format.js';
 import { shownPath, TASK_LIMIT } from '../ingest/index.js';
 import { CompileSession, leastBudget } from '../session/index.js';
 import type { Compiled } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
-import { PackCache } from './pack-cache.js';
+import { withPackCache } from './pack-cache.js';
 import { frameOf, leftOut, type PackFormat, type PackHead, printedPool, printPack } from './pack-formats.js';
 import { type PackOptions, type PackPool, packPool } from './pack-pool.js';
 import { type Levels, Requirements } from './pack-require.js';
@@ -94,12 +94,7 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
   });
   // Told when awaited, below: a problem of the tree is told first, as before.
   opening.catch(() => {});
-  const kept = o.cache !== undefined && o.cache !== null;
-  const cache = kept ? PackCache.open(o.cache as string) : PackCache.memory();
-  // Every count of this pack, the strategy's rendering priced in this process included, goes
-  // through the cache: a count it knows needs no vocabulary.
-  const forget = kept ? memoCounts((t, text, count) => cache.count(t, text, count)) : () => {};
-  try {
+  return withPackCache(o.cache ?? null, async (cache) => {
     let pool: PackPool;
     try {
       pool = await packPool(dir, o, cache);
@@ -121,10 +116,7 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
     if (cache.refused === null) return packed;
     const refused = { line: `pack: not using the cache: ${cache.refused}`, always: true };
     return { ...packed, told: [refused, ...packed.told] };
-  } finally {
-    forget();
-    cache.save();
-  }
+  });
 }
 
 /** The pack of a pool by an open session: its compilations, reprints, refusal and what is told. */

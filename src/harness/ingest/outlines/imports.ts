@@ -79,7 +79,7 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 /** A path joined and normalised; null when it climbs out of the repository. */
 function inRepo(folder: string, relative: string): string | null {
   const joined = posix.normalize(posix.join(folder === '' ? '.' : folder, relative));
-  if (joined === '..' || joined.startsWith('../../') || posix.isAbsolute(joined)) return null;
+  if (joined === '..' || joined.startsWith('../') || posix.isAbsolute(joined)) return null;
   return joined === '.' ? '' : joined.replace(/\/$/, '');
 }
 
@@ -154,7 +154,7 @@ function pythonCandidates(fromPath: string, specifier: string): readonly string[
   };
   if (dots > 0) {
     // One dot is the importing module's package (its folder); each more dot climbs one folder.
-    const base = inRepo(posix.dirname(fromPath), '../../'.repeat(dots - 1) || '.');
+    const base = inRepo(posix.dirname(fromPath), '../'.repeat(dots - 1) || '.');
     return base === null ? [] : modules(base);
   }
   if (parts.length === 0) return [];
