@@ -134,9 +134,9 @@ describe('the shipped strategies', () => {
     const [a] = CASES as [(typeof CASES)[number]];
     for (const strategy of ['topk', 'weighted', 'gated', 'dump']) await compile({ ...a.args, strategy });
     for (const runner of childrenOf(server.server()))
-      expect(childrenOf(runner).filter((p) => commandOf(p).includes('strategy-host.js')).length).toBeLessThanOrEqual(
-        WARM_KEEP,
-      );
+      expect(
+        childrenOf(runner).filter((p) => commandOf(p).includes('strategy-host.js')).length,
+      ).toBeLessThanOrEqual(WARM_KEEP);
   });
 
   it('a warm process killed between calls is replaced, and the call is answered as before', async () => {
