@@ -20,12 +20,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { countTokensBeside, memoCounts } from '../corpus/index.js';
 import type { BlobMemo, Facts } from '../ingest/index.js';
-import { fromRoot } from '../paths.js';
 import { leftover, readBounded, SEGMENT, segmentItems, touch, writeSegment } from './pack-cache-files.js';
 import { openFolder } from './pack-cache-folder.js';
+import { versionsNow } from './pack-cache-versions.js';
 
 /** The bytes the cache folder may hold. */
 export const CACHE_BOUND = 64 * 1024 * 1024;
@@ -33,38 +32,6 @@ export const CACHE_BOUND = 64 * 1024 * 1024;
 export const MAX_SEGMENTS = 16;
 
 const HEX = /^[0-9a-f]{64}$/;
-
-/** A digest of the code a cached value comes from, and of the library versions it calls. */
-function versionOf(modules: readonly string[], libraries: readonly string[]): string {
-  const h = createHash('sha256');
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  for (const m of modules) h.update(`${m}\0`).update(fs.readFileSync(path.join(here, `${m}${ext}`)));
-  const pkg = JSON.parse(fs.readFileSync(fromRoot('package.json'), 'utf8')) as {
-    version: string;
-    dependencies: Record<string, string>;
-  };
-  h.update(`ctxbench ${pkg.version}\0`);
-  for (const l of libraries) h.update(`${l} ${pkg.dependencies[l] ?? '?'}\0`);
-  return h.digest('hex');
-}
-
-let versions: { readonly counts: string; readonly facts: string } | undefined;
-const versionsNow = () =>
-  (versions ??= {
-    counts: versionOf(['../corpus/bpe', '../corpus/piece-cuts'], ['gpt-tokenizer']),
-    facts: versionOf(
-      [
-        '../ingest/outlines/outline',
-        '../ingest/outlines/outliners',
-        '../ingest/outlines/outline-tests',
-        '../ingest/outlines/specifiers',
-        '../ingest/blob-facts',
-        '../kit/repo-graph',
-      ],
-      ['web-tree-sitter', 'tree-sitter-wasms'],
-    ),
-  });
 
 /** Whether a parsed value is a Facts (an entry of another shape is a miss). */
 function isFacts(x: unknown): x is Facts {
