@@ -17,8 +17,8 @@ const ISOLATED = [
   'test/harness/corpus/real-tokens.test.ts',
   'test/harness/output/merge.test.ts',
   'test/harness/report/html.test.ts',
-  'test/harness/study/where.test.ts',
-  'test/harness/study/hosts-shared.test.ts',
+  'test/harness/hosts/where.test.ts',
+  'test/harness/hosts/hosts-shared.test.ts',
   'test/strategies/exact-held-levels.test.ts',
 ];
 

@@ -4,7 +4,7 @@
 // Lite instances of the mirrors under DIR (SWE_BENCH_LITE), keeps every pool file's features
 // (relevance-features.ts) and whether its case needed it (the ledger's `must`), fits a logistic
 // regression on the cases of the development split (relevance-split.ts: `heldOut` false), checks it
-// on the others, and writes src/harness/ingest/relevance-model.json: the weights, what they were
+// on the others, and writes src/harness/ingest/relevance/relevance-model.json: the weights, what they were
 // fitted on, and the calibration on both halves. The features are kept in runs/relevance/ so that
 // `--cached` fits again without ingesting (about ten minutes).
 import fs from 'node:fs';
@@ -17,10 +17,10 @@ import { root } from './cli.mjs';
 const built = (module) => import(pathToFileURL(path.join(root, 'dist/src/harness', module)).href);
 const { SELF_CORPUS, SWE_BENCH_LITE } = await built('vocabulary.js');
 const { ingestRun } = await built('ingest/index.js');
-const { FEATURES } = await built('ingest/relevance-features.js');
-const { calibration, fitLogistic } = await built('ingest/relevance-fit.js');
+const { FEATURES } = await built('ingest/relevance/relevance-features.js');
+const { calibration, fitLogistic } = await built('ingest/relevance/relevance-fit.js');
 const { heldOut } = await built('relevance-split.js');
-const { chanceOf } = await built('ingest/relevance-model.js');
+const { chanceOf } = await built('ingest/relevance/relevance-model.js');
 
 const { values } = parseArgs({ options: { repos: { type: 'string' }, cached: { type: 'boolean' } } });
 if ((values.repos === undefined) === (values.cached === undefined)) {
@@ -127,6 +127,6 @@ const written = {
     held_out: { self: checked(part('self', true)), 'swe-bench': checked(part('swe-bench', true)) },
   },
 };
-const file = path.join(root, 'src/harness/ingest/relevance-model.json');
+const file = path.join(root, 'src/harness/ingest/relevance/relevance-model.json');
 fs.writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
 process.stderr.write(`${path.relative(root, file)} written: ${dev.length} files of the development split\n`);

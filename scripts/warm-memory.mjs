@@ -23,7 +23,7 @@ if (!Number.isSafeInteger(every) || every < 1) throw new Error('EVERY must be a 
 
 const built = (m) => import(pathToFileURL(path.join(root, 'dist/src', m)).href);
 const { SCHEMA, defaultPolicy } = await built('compiler/index.js');
-const { WarmHosts, pickStrategies } = await built('harness/study/index.js');
+const { WarmHosts, pickStrategies } = await built('harness/hosts/index.js');
 
 const cand = (id, over) => ({
   schema_version: SCHEMA.candidate,

@@ -216,7 +216,7 @@ describe('the README and docs/', () => {
     const page = [
       'the compiler of `reading/tiered-compile-context.txt`, not {case/budget/strategy.field}',
       '| test/harness/run/slice.test.ts | 41 |',
-      'see hosts-gone.test.ts and run/nowhere.ts; `study/study.ts`, ../src/harness/kit/index.js',
+      'see hosts-gone.test.ts and run/nowhere.ts; `study/run-study.ts`, ../src/harness/kit/index.js',
       '`guard.ts`, full(a.ts), runs/x/rows.jsonl, DIR/ledger/, strategies/zz-probe.ts, `.vscode/mcp.json`',
       '[priompt/src/lib.ts](https://github.com/anysphere/priompt), @modelcontextprotocol/sdk/client/index.js, notes/x.txt',
       '```',
@@ -231,7 +231,7 @@ describe('the README and docs/', () => {
       'p.md:7: src/harness/nope/',
     ]);
     expect(citations(page).map((c) => c.path)).toContain('src/harness/kit/index.js');
-    expect(citations(page).map((c) => c.path)).toContain('study/study.ts');
+    expect(citations(page).map((c) => c.path)).toContain('study/run-study.ts');
   });
 });
 
@@ -245,7 +245,7 @@ describe('the README and docs/', () => {
  * what NOT_OURS names: another project's file a peer follows, an example a comment gives.
  */
 const NOT_OURS: Readonly<Record<string, readonly string[]>> = {
-  'src/harness/ingest/relevance-features.ts': ['card.test.ts'],
+  'src/harness/ingest/relevance/relevance-features.ts': ['card.test.ts'],
   'strategies/langchain-trim.ts': ['dist/messages/transformers.js'],
   'strategies/priompt.ts': ['priompt/src/lib.ts', 'dist/lib.js'],
   'strategies/prompt-tsx.ts': ['promptRenderer.ts', 'materialized.ts'],
@@ -294,14 +294,14 @@ describe('comments in src/ and strategies/', () => {
 
   it('the check names the file, line and module of each citation that is gone', () => {
     const text = [
-      '/** See frames.ts and (`protocol.ts`), x.test.ts, a.js, lib.d.ts. */',
+      '/** See frames.ts and (`host-protocol.ts`), x.test.ts, a.js, lib.d.ts. */',
       "import { x } from './gone.js';",
-      '// score/measures.ts, metrics/measures.ts, ./host.ts, channel.js',
+      '// score/measures.ts, metrics/measures.ts, ./hosts.ts, channel.js',
     ].join('\n');
-    expect(missingInComments('src/harness/study/here.ts', text)).toEqual([
-      'src/harness/study/here.ts:1: frames.ts',
-      'src/harness/study/here.ts:1: protocol.ts',
-      'src/harness/study/here.ts:3: score/measures.ts',
+    expect(missingInComments('src/harness/hosts/here.ts', text)).toEqual([
+      'src/harness/hosts/here.ts:1: frames.ts',
+      'src/harness/hosts/here.ts:1: host-protocol.ts',
+      'src/harness/hosts/here.ts:3: score/measures.ts',
     ]);
   });
 });

@@ -248,11 +248,32 @@ describe('the harness in folders by concern', () => {
     expect(text).not.toMatch(/export \*/);
   });
 
-  it('no two modules of the harness share a file name (a name means one thing)', () => {
+  it('no two modules of src/ share a file name, doors aside (a name means one thing)', () => {
     const byName = new Map<string, string[]>();
-    for (const f of filesUnder(HARNESS).filter((f) => path.basename(f) !== 'index.ts'))
+    for (const f of filesUnder(SRC).filter((f) => path.basename(f) !== 'index.ts'))
       byName.set(path.basename(f), [...(byName.get(path.basename(f)) ?? []), rel(f)]);
     expect([...byName.values()].filter((fs) => fs.length > 1)).toEqual([]);
+  });
+
+  it('no folder of src/ holds more than 25 files flat: a larger room is split by what it holds', () => {
+    const folders = [
+      SRC,
+      ...fs.readdirSync(SRC, { recursive: true, encoding: 'utf8' }).map((f) => path.join(SRC, f)),
+    ].filter((d) => fs.statSync(d).isDirectory());
+    const crowded = folders
+      .map(
+        (d) => [rel(d), fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isFile()).length] as const,
+      )
+      .filter(([, n]) => n > 25);
+    expect(folders.length).toBeGreaterThan(20);
+    expect(crowded).toEqual([]);
+  });
+
+  it('ingest starts no strategy process: nothing under ingest/ reaches hosts/, session/ or study/', () => {
+    const reached = filesUnder(path.join(HARNESS, 'ingest')).flatMap((f) => [...reach(f)]);
+    const above = ['hosts', 'session', 'study'].map((f) => path.join(HARNESS, f) + path.sep);
+    expect(reached.length).toBeGreaterThan(30);
+    expect([...new Set(reached.filter((r) => above.some((a) => r.startsWith(a))).map(rel))]).toEqual([]);
   });
 
   it('only index files and modules of one concern: no module over 300 lines', () => {
@@ -269,13 +290,16 @@ const ORDER = [
   'corpus',
   'metrics',
   'output',
+  'ingest',
   'report',
   'runfolder',
   'audit',
   'compare',
+  'hosts',
+  'session',
   'study',
   'generate',
-  'ingest',
+  'pack',
   'bench',
 ];
 
@@ -511,8 +535,9 @@ describe('comments cite documents the repository holds', () => {
 const OWN_UNITS: Readonly<Record<string, string>> = {
   'harness/ingest': 'git plumbing, gitignore rules, outlines, imports, relevance and case selection',
   'harness/corpus': "each record's lint, the schemas held against it, the tokenizer's long-run cuts",
-  'harness/study':
-    'the matrix and its re-check, the cut of texts, printed output, links, shards, the registry',
+  'harness/study': 'the matrix and its re-check, shards',
+  'harness/hosts': 'the registry, printed output, links, grants, the cut of texts',
+  'harness/pack': 'its working tree listed beside git',
   'harness/report': 'the grid, HTML escaping, text tables, localization, survey rates, the README headline',
   'harness/metrics': "McNemar's test, common prefixes, the catalogue's tables",
   'harness/output': 'the background writer, line files, durations',
@@ -535,16 +560,36 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
     folders: ['harness/compare'],
     why: 'two rows compared field by field',
   },
+  'test/harness/hosts/registry.test.ts': {
+    folders: ['harness/session'],
+    why: "a strategy's answer measured as the study measures it, for the registry's own strategies",
+  },
+  'test/harness/pack/ignore-rules.test.ts': {
+    folders: ['harness/ingest'],
+    why: "the gitignore matcher's own automaton, beside pack's listing of a working tree",
+  },
+  'test/harness/study/groups.test.ts': {
+    folders: ['harness/hosts'],
+    why: 'the registry order the study runs its strategies in',
+  },
+  'test/harness/study/layout-own.test.ts': {
+    folders: ['harness/session'],
+    why: "one compilation's answer measured as compile measures it, beside the study's",
+  },
+  'test/harness/study/texts.test.ts': {
+    folders: ['harness/hosts', 'harness/session'],
+    why: "a strategy's texts cut where they enter, measured as the study measures them",
+  },
   'test/harness/audit/extras.test.ts': {
     folders: ['harness/audit', 'harness/study'],
     why: "extras derived without waiting for the exact engine, and every cell checked again by the run folder's cell check",
   },
   'test/cli/pack-cache.test.ts': {
-    folders: ['harness/ingest'],
+    folders: ['harness/pack'],
     why: "pack's cache opened directly: its bound over many packs, and entries signed with its own key but of the wrong shapes",
   },
   'test/cli/pack-cache-trust.test.ts': {
-    folders: ['harness/ingest'],
+    folders: ['harness/pack'],
     why: "pack's cache opened directly: links planted where it writes, leftovers of killed packs against its bound",
   },
   'test/cli/ingest-swe-bench.test.ts': {

@@ -8,7 +8,7 @@ import { type CompilerPolicy, OVERHEAD_TOKENIZERS, type OverheadTokenizer } from
 import { UsageError } from '../harness/errors.js';
 // Registers the real tokenizers, which `--tokenizer` may name.
 import '../harness/corpus/index.js';
-import type { CompileOptions } from '../harness/study/index.js';
+import type { CompileOptions } from '../harness/session/index.js';
 import { lintOf, timeoutOf } from './command.js';
 import type { Io } from './io.js';
 

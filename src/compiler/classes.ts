@@ -2,8 +2,8 @@
  * Requirement classes after promotion (docs/compiler.md §6): a candidate the request names is
  * REQUIRED unless it is already MANDATORY. Only the named form is promoted, not its siblings.
  */
-import type { ContextCandidate, RequirementClass } from './types.js';
-import { REQUIREMENT_CLASSES } from './vocabulary.js';
+import type { ContextCandidate, RequirementClass } from './compiler-types.js';
+import { REQUIREMENT_CLASSES } from './compiler-vocabulary.js';
 
 export const promotedClass = (c: ContextCandidate, named: ReadonlySet<string>): RequirementClass =>
   named.has(c.candidate_id) && c.requirement !== 'MANDATORY' ? 'REQUIRED' : c.requirement;

@@ -30,27 +30,7 @@
  * algorithm as written, and a fast one that makes the same decisions without rescanning
  * (§18). `IMPLEMENTATIONS` below is the one place that decides which runs.
  */
-import { checkCompilerInputs } from './inputs.js';
-import { Pool } from './pool.js';
-import { buildBundle, hashBundle } from './render.js';
-import { bundleResult, refusedResult } from './result.js';
-import { finalCloseOut } from './stages/close-out.js';
-import { internalCheck } from './stages/final-check.js';
-import { checkNamedCandidates, hardGatePass } from './stages/gate-pass.js';
-import { greedyFast } from './stages/greedy/fast.js';
-import { greedyReference } from './stages/greedy/reference.js';
-import { mandatoryCloseOut, mandatoryStage } from './stages/mandatory.js';
-import { plannedStage } from './stages/planned.js';
-import type { StageRefusal } from './stages/refusal.js';
-import { repairFast } from './stages/repair/fast.js';
-import { layOutAndRepair, type Placed } from './stages/repair/layout.js';
-import { repairReference } from './stages/repair/reference.js';
-import type { Repair } from './stages/repair/victims.js';
-import { requiredStage } from './stages/required.js';
-import { checkRequiredSources } from './stages/sources.js';
-import { CompileState } from './state.js';
-import { overheadCounter } from './tokens.js';
-import { makeTrace } from './trace.js';
+
 import type {
   CompileOutput,
   CompilerPolicy,
@@ -58,8 +38,29 @@ import type {
   ContextRequest,
   Engine,
   GreedyClass,
-} from './types.js';
-import { GREEDY_CLASSES } from './vocabulary.js';
+} from './compiler-types.js';
+import { GREEDY_CLASSES } from './compiler-vocabulary.js';
+import { checkCompilerInputs } from './inputs.js';
+import { Pool } from './pool.js';
+import { buildBundle, hashBundle } from './render.js';
+import { bundleResult, refusedResult } from './result.js';
+import { finalCloseOut } from './stages/close-out.js';
+import { internalCheck } from './stages/final-check.js';
+import { checkNamedCandidates, hardGatePass } from './stages/gate-pass.js';
+import { greedyFast } from './stages/greedy/greedy-fast.js';
+import { greedyReference } from './stages/greedy/greedy-reference.js';
+import { mandatoryCloseOut, mandatoryStage } from './stages/mandatory.js';
+import { plannedStage } from './stages/planned.js';
+import type { StageRefusal } from './stages/refusal.js';
+import { layOutAndRepair, type Placed } from './stages/repair/layout.js';
+import { repairFast } from './stages/repair/repair-fast.js';
+import { repairReference } from './stages/repair/repair-reference.js';
+import type { Repair } from './stages/repair/victims.js';
+import { requiredStage } from './stages/required.js';
+import { checkRequiredSources } from './stages/sources.js';
+import { CompileState } from './state.js';
+import { overheadCounter } from './tokens.js';
+import { makeTrace } from './trace-entry.js';
 
 type GreedyStage = (s: CompileState, band: GreedyClass) => void;
 

@@ -1,4 +1,4 @@
-import type { ContextCandidate, GateCode } from './types.js';
+import type { ContextCandidate, GateCode } from './compiler-types.js';
 
 export interface GateVerdict {
   readonly code: GateCode;

@@ -1,5 +1,5 @@
 /** All-or-none groups (docs/compiler.md §9). */
-import type { ContextCandidate } from './types.js';
+import type { ContextCandidate } from './compiler-types.js';
 
 /** A required (all-or-none) group: a non-empty `group_id` with `group_required`. */
 export const requiredGroupOf = (c: ContextCandidate): string | null =>

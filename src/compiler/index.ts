@@ -6,6 +6,44 @@
  */
 export { promotedClass, strongerClass } from './classes.js';
 export { dependencyClosure, walkClosure } from './closure.js';
+export type {
+  CompilationResult,
+  CompileFailure,
+  CompileOutput,
+  CompilerPolicy,
+  ContextBundle,
+  ContextCandidate,
+  ContextItem,
+  ContextRequest,
+  DecisionTrace,
+  Engine,
+  FailureReason,
+  Frame,
+  GateCode,
+  GreedyClass,
+  MandatoryForm,
+  OverheadTokenizer,
+  Pricing,
+  RequiredMissing,
+  RequirementClass,
+  TraceDecision,
+  TraceEntry,
+} from './compiler-types.js';
+export {
+  ENGINES,
+  FAILURE_REASONS,
+  FRAMES,
+  GATE_CODES,
+  GREEDY_CLASSES,
+  MANDATORY_FORMS,
+  OVERHEAD_TOKENIZERS,
+  PRICINGS,
+  REAL_TOKENIZERS,
+  REQUIRED_MISSING_MODES,
+  REQUIREMENT_CLASSES,
+  SCHEMA,
+  TRACE_DECISIONS,
+} from './compiler-vocabulary.js';
 export { type CompileOptions, compileContext } from './engine.js';
 export { type FrameV2Reading, frameV2, frameV2Tag, notOneLine, readFrameV2 } from './frame.js';
 export { type GateVerdict, gate } from './gates.js';
@@ -56,46 +94,8 @@ export {
   separatorCost,
   type TokenCounter,
 } from './tokens.js';
-export { type Decision, makeTrace, traceEntry } from './trace.js';
-export type {
-  CompilationResult,
-  CompileFailure,
-  CompileOutput,
-  CompilerPolicy,
-  ContextBundle,
-  ContextCandidate,
-  ContextItem,
-  ContextRequest,
-  DecisionTrace,
-  Engine,
-  FailureReason,
-  Frame,
-  GateCode,
-  GreedyClass,
-  MandatoryForm,
-  OverheadTokenizer,
-  Pricing,
-  RequiredMissing,
-  RequirementClass,
-  TraceDecision,
-  TraceEntry,
-} from './types.js';
-export { validateBundle, validateResult } from './validate.js';
-export {
-  ENGINES,
-  FAILURE_REASONS,
-  FRAMES,
-  GATE_CODES,
-  GREEDY_CLASSES,
-  MANDATORY_FORMS,
-  OVERHEAD_TOKENIZERS,
-  PRICINGS,
-  REAL_TOKENIZERS,
-  REQUIRED_MISSING_MODES,
-  REQUIREMENT_CLASSES,
-  SCHEMA,
-  TRACE_DECISIONS,
-} from './vocabulary.js';
+export { type Decision, makeTrace, traceEntry } from './trace-entry.js';
+export { validateBundle, validateResult } from './validate-output.js';
 export {
   bundleToJSON,
   candidateToJSON,

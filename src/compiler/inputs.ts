@@ -1,8 +1,8 @@
+import type { CompilerPolicy, ContextCandidate, ContextRequest } from './compiler-types.js';
+import { MANDATORY_FORMS, OVERHEAD_TOKENIZERS } from './compiler-vocabulary.js';
 import { notOneLine } from './frame.js';
 import { requiredGroupOf } from './groups.js';
 import { quote, RecordError } from './json.js';
-import type { CompilerPolicy, ContextCandidate, ContextRequest } from './types.js';
-import { MANDATORY_FORMS, OVERHEAD_TOKENIZERS } from './vocabulary.js';
 
 /**
  * Malformed input is thrown before any decision is made (docs/compiler.md §4); every

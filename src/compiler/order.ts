@@ -2,7 +2,7 @@
  * Every ordering the compiler uses. Strings compare by UTF-16 code units, never by locale, so the
  * same inputs sort the same everywhere (docs/compiler.md §1).
  */
-import type { ContextCandidate } from './types.js';
+import type { ContextCandidate } from './compiler-types.js';
 
 /** Ascending candidate id: the order of every scan, every trace and every tie-break. */
 export const byCandidateId = (

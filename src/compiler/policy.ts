@@ -1,10 +1,10 @@
-import type { CompilerPolicy } from './types.js';
+import type { CompilerPolicy } from './compiler-types.js';
 import {
   DEFAULT_ORDER_ROLES,
   DEFAULT_POLICY_VERSION,
   REPAIR_DROP_LAST_DISCRETIONARY,
   SCHEMA,
-} from './vocabulary.js';
+} from './compiler-vocabulary.js';
 
 /** The policy record's read defaults, which are exactly `compiler-policy-v1` (docs/compiler.md §2.3). */
 export const defaultPolicy = (): CompilerPolicy => ({

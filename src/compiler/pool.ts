@@ -4,11 +4,11 @@
  */
 import { promotedClass, strongerClass } from './classes.js';
 import { walkClosure } from './closure.js';
+import type { CompilerPolicy, ContextCandidate, ContextRequest, RequirementClass } from './compiler-types.js';
 import { type GateVerdict, gate } from './gates.js';
 import { requiredGroupOf } from './groups.js';
 import { byCandidateId } from './order.js';
-import type { WorkingEntry } from './trace.js';
-import type { CompilerPolicy, ContextCandidate, ContextRequest, RequirementClass } from './types.js';
+import type { WorkingEntry } from './trace-entry.js';
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
   const list = map.get(key);

@@ -2,6 +2,18 @@
  * Readers of what the compiler writes (docs/compiler.md §2.4 to §2.6): items, bundles, traces,
  * failures and results, so a stored compilation can be validated or compared.
  */
+
+import type {
+  CompilationResult,
+  CompileFailure,
+  ContextBundle,
+  ContextItem,
+  DecisionTrace,
+  FailureReason,
+  TraceDecision,
+  TraceEntry,
+} from './compiler-types.js';
+import { FAILURE_REASONS, SCHEMA, TRACE_DECISIONS } from './compiler-vocabulary.js';
 import {
   asObject,
   checkSchema,
@@ -17,17 +29,6 @@ import {
   traceInt,
 } from './json.js';
 import { byCandidateId, sortedUnique } from './order.js';
-import type {
-  CompilationResult,
-  CompileFailure,
-  ContextBundle,
-  ContextItem,
-  DecisionTrace,
-  FailureReason,
-  TraceDecision,
-  TraceEntry,
-} from './types.js';
-import { FAILURE_REASONS, SCHEMA, TRACE_DECISIONS } from './vocabulary.js';
 
 export function readItem(raw: unknown): ContextItem {
   const o = asObject(raw, 'item');

@@ -4,6 +4,29 @@
  * RecordError.
  */
 
+import type {
+  CompilerPolicy,
+  ContextCandidate,
+  ContextRequest,
+  Frame,
+  MandatoryForm,
+  OverheadTokenizer,
+  Pricing,
+  RequiredMissing,
+  RequirementClass,
+} from './compiler-types.js';
+import {
+  DEFAULT_ORDER_ROLES,
+  DEFAULT_POLICY_VERSION,
+  FRAMES,
+  MANDATORY_FORMS,
+  OVERHEAD_TOKENIZERS,
+  PRICINGS,
+  REPAIR_DROP_LAST_DISCRETIONARY,
+  REQUIRED_MISSING_MODES,
+  REQUIREMENT_CLASSES,
+  SCHEMA,
+} from './compiler-vocabulary.js';
 import { checkRequestId, plannedNeedsRefuse } from './inputs.js';
 import {
   asObject,
@@ -21,29 +44,6 @@ import {
   strList,
   strOrNull,
 } from './json.js';
-import type {
-  CompilerPolicy,
-  ContextCandidate,
-  ContextRequest,
-  Frame,
-  MandatoryForm,
-  OverheadTokenizer,
-  Pricing,
-  RequiredMissing,
-  RequirementClass,
-} from './types.js';
-import {
-  DEFAULT_ORDER_ROLES,
-  DEFAULT_POLICY_VERSION,
-  FRAMES,
-  MANDATORY_FORMS,
-  OVERHEAD_TOKENIZERS,
-  PRICINGS,
-  REPAIR_DROP_LAST_DISCRETIONARY,
-  REQUIRED_MISSING_MODES,
-  REQUIREMENT_CLASSES,
-  SCHEMA,
-} from './vocabulary.js';
 
 export function readCandidate(raw: unknown): ContextCandidate {
   const o = asObject(raw, 'candidate');

@@ -3,12 +3,18 @@
  * against (docs/compiler.md §11.2), the bundle record (§13) and the text renderer (§13).
  */
 
+import type {
+  CompilerPolicy,
+  ContextBundle,
+  ContextCandidate,
+  ContextRequest,
+  Frame,
+} from './compiler-types.js';
+import { SCHEMA } from './compiler-vocabulary.js';
 import { frameV2, frameV2Tag } from './frame.js';
 import { bundleHash } from './hash.js';
 import { makeBundle } from './read-results.js';
 import { headerCost, itemRenderCost, SEPARATOR, separatorCost, TOKEN_PROVENANCE } from './tokens.js';
-import type { CompilerPolicy, ContextBundle, ContextCandidate, ContextRequest, Frame } from './types.js';
-import { SCHEMA } from './vocabulary.js';
 
 /**
  * The exact cost of a rendered bundle: every item with its decoration, a separator between

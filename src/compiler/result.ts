@@ -1,5 +1,5 @@
 /** The two shapes of a CompilationResult (docs/compiler.md §2.6, §12, §13), built in one place. */
-import { sortedUnique } from './order.js';
+
 import type {
   CompilationResult,
   CompileFailure,
@@ -8,8 +8,9 @@ import type {
   ContextRequest,
   DecisionTrace,
   FailureReason,
-} from './types.js';
-import { SCHEMA } from './vocabulary.js';
+} from './compiler-types.js';
+import { SCHEMA } from './compiler-vocabulary.js';
+import { sortedUnique } from './order.js';
 
 /** What a refusal says; `blocking` is sorted and de-duplicated on the way in. */
 export interface RefusalFacts {

@@ -2,10 +2,11 @@
  * The working state of one compilation (docs/compiler.md §8): remaining budget, what is
  * admitted, the contents and coverage keys that covers, and the trace entries.
  */
+
+import type { ContextCandidate, RequirementClass, TraceDecision } from './compiler-types.js';
 import type { Content, Fact, Pool } from './pool.js';
 import { headerCost, itemRenderCost, separatorCost } from './tokens.js';
-import { traceEntry, type WorkingEntry } from './trace.js';
-import type { ContextCandidate, RequirementClass, TraceDecision } from './types.js';
+import { traceEntry, type WorkingEntry } from './trace-entry.js';
 
 export interface Priced {
   readonly cost: number;

@@ -3,10 +3,16 @@
  * register beside it, and the costs of the text the engine adds, priced by whichever the policy
  * names.
  */
+
+import type {
+  CompilerPolicy,
+  ContextCandidate,
+  ContextRequest,
+  OverheadTokenizer,
+} from './compiler-types.js';
+import { OVERHEAD_TOKENIZERS, REAL_TOKENIZERS } from './compiler-vocabulary.js';
 import { frameV2 } from './frame.js';
 import { quote, RecordError } from './json.js';
-import type { CompilerPolicy, ContextCandidate, ContextRequest, OverheadTokenizer } from './types.js';
-import { OVERHEAD_TOKENIZERS, REAL_TOKENIZERS } from './vocabulary.js';
 
 /**
  * How many tokens a text is. It must be a pure function of the text: the compiler is one only

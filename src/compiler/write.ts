@@ -8,8 +8,8 @@ import type {
   ContextRequest,
   DecisionTrace,
   TraceEntry,
-} from './types.js';
-import { SCHEMA } from './vocabulary.js';
+} from './compiler-types.js';
+import { SCHEMA } from './compiler-vocabulary.js';
 
 /*
  * Writers return plain objects whose key order is the record's write order (docs/compiler.md

@@ -2,7 +2,7 @@
  * The split of ingested cases into those the relevance model is fitted on (development) and those
  * it is checked on (held out), fixed before any fit: a case is held out when the first byte of the
  * SHA-256 of `relevance-split:<case>` is odd. About half the cases, the same on every machine, and
- * independent of a case's repository, size or outcome. The fit (ingest/relevance-fit.ts) and the
+ * independent of a case's repository, size or outcome. The fit (ingest/relevance/relevance-fit.ts) and the
  * findings' `RUN@held-out` views (report/findings-page.ts) read it here.
  */
 import { createHash } from 'node:crypto';

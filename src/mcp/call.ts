@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InputError, UsageError } from '../harness/errors.js';
-import type { WarmHosts } from '../harness/study/index.js';
+import type { WarmHosts } from '../harness/hosts/index.js';
 import { failed, type McpOptions, TOOLS } from './tools/index.js';
 
 export async function call(

@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { UsageError } from '../harness/errors.js';
+import { inside, PERMISSION_FLAG, readable } from '../harness/hosts/index.js';
 import { fromRoot, packageRoot } from '../harness/paths.js';
-import { inside, PERMISSION_FLAG, readable } from '../harness/study/index.js';
 import { TETHER_FD } from './tether.js';
 
 /** The folders given, each an existing folder, resolved through links. */

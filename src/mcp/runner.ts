@@ -6,7 +6,7 @@
  * server is gone, this process and every process it started are killed. Started by runners.ts,
  * never by hand.
  */
-import { WARM_KEEP, WarmHosts } from '../harness/study/index.js';
+import { WARM_KEEP, WarmHosts } from '../harness/hosts/index.js';
 import { call } from './call.js';
 import type { RunnerJob, RunnerReply } from './runners.js';
 import { TETHER_FD, tether } from './tether.js';

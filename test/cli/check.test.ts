@@ -23,7 +23,7 @@ import { CORPUS_DIR } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('check');
 type Json = Record<string, unknown>;

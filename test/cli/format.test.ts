@@ -12,7 +12,7 @@ import { expectMarkdownTable, expectSameRows, parseCsv, textTables } from '../he
 import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('format');
 

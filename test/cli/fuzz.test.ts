@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { listStrategies } from '../../src/harness/study/index.js';
+import { listStrategies } from '../../src/harness/hosts/index.js';
 import { COMPILE_KEYS, cli, inputFlags } from '../helpers/cli.js';
 import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 import { counted, figureRow, n } from '../helpers/figures.js';
@@ -18,7 +18,7 @@ import { breakDocument, describeMutations, type Json, mutations } from '../helpe
 import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 /** Inputs per target: compile's files one input each, batch files of BATCH_LINES inputs. */

@@ -18,7 +18,7 @@ import {
 import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = fs.realpathSync(tempDir('swe-bench'));
 const corpus = path.join(tmp, 'corpus');

@@ -10,7 +10,7 @@ import { ELIGIBLE, MAX_BYTES, MESSAGES, makeProject } from '../helpers/ingest-fi
 import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 interface Truth {
   readonly identity_truth: Record<string, { eval_class: string; min_representation: string }>;

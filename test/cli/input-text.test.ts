@@ -11,7 +11,7 @@ import { CORPUS_DIR } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('input-text');
 const request = path.join(CORPUS_DIR, 'wrong-scope.request.json');

@@ -8,14 +8,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { listStrategies } from '../../src/harness/study/index.js';
+import { listStrategies } from '../../src/harness/hosts/index.js';
 import { cli, processArgs } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The run stopped is a process of its own, strategy processes and all; the runs that resume it
 // and the baseline are about the run folder, so in them strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const FULL = process.env.CTXBENCH_FULL === '1';
 const tmp = tempDir('kill');

@@ -36,10 +36,10 @@ const servingMb = (pid: number): number => {
   return sum;
 };
 
-/** Whether a process is a strategy's (`host.js`), which a runner may keep warm between calls. */
+/** Whether a process is a strategy's (`strategy-host.js`), which a runner may keep warm between calls. */
 const isHost = (pid: number): boolean => {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('host.js');
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('strategy-host.js');
   } catch {
     return false;
   }

@@ -91,7 +91,7 @@ const commandOf = (pid: number): string => {
     return '';
   }
 };
-const isHost = (pid: number) => commandOf(pid).includes('host.js');
+const isHost = (pid: number) => commandOf(pid).includes('strategy-host.js');
 /** git reading the configuration that includes the FIFO: `git ... config --list`. */
 const isGit = (pid: number) => commandOf(pid).startsWith('git\0');
 

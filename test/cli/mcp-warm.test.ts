@@ -84,7 +84,7 @@ function hosts(): Map<number, string> {
   const found = new Map<number, string>();
   for (const pid of treeOf(server.server())) {
     const argv = commandOf(pid).split('\0');
-    if (argv.some((a) => a.endsWith('host.js')) && running(pid))
+    if (argv.some((a) => a.endsWith('strategy-host.js')) && running(pid))
       found.set(pid, path.basename(argv.at(-2) ?? ''));
   }
   return found;
@@ -134,9 +134,9 @@ describe('the shipped strategies', () => {
     const [a] = CASES as [(typeof CASES)[number]];
     for (const strategy of ['topk', 'weighted', 'gated', 'dump']) await compile({ ...a.args, strategy });
     for (const runner of childrenOf(server.server()))
-      expect(childrenOf(runner).filter((p) => commandOf(p).includes('host.js')).length).toBeLessThanOrEqual(
-        WARM_KEEP,
-      );
+      expect(
+        childrenOf(runner).filter((p) => commandOf(p).includes('strategy-host.js')).length,
+      ).toBeLessThanOrEqual(WARM_KEEP);
   });
 
   it('a warm process killed between calls is replaced, and the call is answered as before', async () => {
@@ -186,7 +186,7 @@ describe('stopping the server', () => {
     await other.initialize();
     await other.call('w', 'compile', { ...a.args, strategy: 'gated' });
     const tree = treeOf(other.server());
-    expect(tree.some((p) => commandOf(p).includes('host.js'))).toBe(true);
+    expect(tree.some((p) => commandOf(p).includes('strategy-host.js'))).toBe(true);
     other.child.stdin?.end();
     await other.exited;
     expect(

@@ -124,7 +124,11 @@ describe('ctxbench mcp', () => {
     for (const file of wanted) expect(shipped, file).toContain(file);
     // The tarball runs as `npx ctxbench` without a build of its own (npm does not run the clone's
     // `prepare` for it): the bin, the built CLI and the strategies' host are in it.
-    for (const file of ['bin/ctxbench.js', 'dist/src/cli/main.js', 'dist/src/harness/study/host.js'])
+    for (const file of [
+      'bin/ctxbench.js',
+      'dist/src/cli/main.js',
+      'dist/src/harness/hosts/child/strategy-host.js',
+    ])
       expect(shipped, file).toContain(file);
   });
 

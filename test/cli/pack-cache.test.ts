@@ -8,13 +8,13 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PackCache } from '../../src/harness/ingest/pack-cache.js';
+import { PackCache } from '../../src/harness/pack/pack-cache.js';
 import { cli } from '../helpers/cli.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
 import { newDir, tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('pack-cache');
 const tree = path.join(tmp, 'tree');

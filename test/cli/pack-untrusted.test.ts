@@ -16,7 +16,7 @@ import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = fs.realpathSync(tempDir('pack-untrusted'));
 const TASK = 'Fix clamp so that lo < hi';

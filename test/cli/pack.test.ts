@@ -8,7 +8,7 @@ import { MAX_BYTES, makeProject, UTIL_V2 } from '../helpers/ingest-fixture.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = fs.realpathSync(tempDir('pack'));
 const tree = path.join(tmp, 'tree');

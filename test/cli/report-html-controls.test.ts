@@ -14,7 +14,7 @@ import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 if (chromium === undefined) console.log(`report-html-controls: ${noChromium}`);
 

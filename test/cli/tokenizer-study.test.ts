@@ -14,7 +14,7 @@ import { corpus } from '../helpers/corpus.js';
 import { realCost } from '../helpers/real-cost.js';
 import { tempDir } from '../helpers/temp.js';
 
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('tokenizer-study');
 

@@ -12,7 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InputError } from '../../src/harness/errors.js';
-import { checkRunFolder, loadStrategies } from '../../src/harness/study/index.js';
+import { loadStrategies } from '../../src/harness/hosts/index.js';
+import { checkRunFolder } from '../../src/harness/study/index.js';
 import type { Corpus, Strategy } from '../../src/harness/types.js';
 import { runs } from '../helpers/arbitrary.js';
 import { cli, corpusCopy } from '../helpers/cli.js';
@@ -34,7 +35,7 @@ import { tempDir } from '../helpers/temp.js';
 type Disagreement = Awaited<ReturnType<typeof checkRunFolder>>['found'][number];
 
 // The process boundary is not what this file is about: the CLI's strategies answer in this thread.
-vi.mock('../../src/harness/study/hosts.js', () => import('../helpers/in-thread-hosts.js'));
+vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('validate-run');
 

@@ -16,9 +16,10 @@ import {
   renderBundleText,
   renderedCost,
 } from '../../src/compiler/index.js';
-import { forgedLine, frameProblems, LINE_BREAKS } from '../../src/harness/audit/frame.js';
+import { forgedLine, frameProblems, LINE_BREAKS } from '../../src/harness/audit/frame-check.js';
 import { checkCompilation } from '../../src/harness/audit/index.js';
-import { caseInputs, compileAwaited, loadStrategies, strategyInput } from '../../src/harness/study/index.js';
+import { caseInputs, loadStrategies, strategyInput } from '../../src/harness/hosts/index.js';
+import { compileAwaited } from '../../src/harness/session/index.js';
 import type { CompiledBundle, Strategy } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { runs as sample } from '../helpers/arbitrary.js';

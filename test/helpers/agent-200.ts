@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { defaultPolicy } from '../../src/compiler/index.js';
 import { writeCorpus } from '../../src/harness/generate/write-case.js';
-import { loadStrategies } from '../../src/harness/study/index.js';
+import { loadStrategies } from '../../src/harness/hosts/index.js';
 import type { CaseLedger, CompilationLine, Corpus, Row } from '../../src/harness/types.js';
 import { AGENT_REPORT } from '../../src/harness/vocabulary.js';
 import { corpusFolder } from './corpus.js';

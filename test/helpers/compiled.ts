@@ -5,7 +5,7 @@
 import type { CompilationResult } from '../../src/compiler/index.js';
 // The synchronous form of the study folder's `compileAwaited`: the same guard and the same
 // ruler, for a test that runs a strategy inside a loop, a property or a map.
-import { compileWith } from '../../src/harness/study/measure-answer.js';
+import { compileWith } from '../../src/harness/session/measure-answer.js';
 import type {
   Compiled,
   CompiledBundle,

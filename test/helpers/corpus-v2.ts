@@ -1,6 +1,7 @@
 /** The corpus-v2 study, run once per test file, and the lookups its tests share. */
+
+import { loadStrategies } from '../../src/harness/hosts/index.js';
 import type { FindingsRun } from '../../src/harness/report/index.js';
-import { loadStrategies } from '../../src/harness/study/index.js';
 import type { CompilationLine, Row } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { shippedCorpus } from './corpus.js';

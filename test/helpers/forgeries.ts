@@ -10,9 +10,10 @@ import type { CheckInputs } from '../../src/harness/audit/compilation.js';
 // The check without the wait for the exact engine: the mutants here are of answers made already.
 import { validateDocument } from '../../src/harness/audit/document.js';
 import { problemText } from '../../src/harness/audit/index.js';
+import { caseInputs, loadStrategies, strategyInput } from '../../src/harness/hosts/index.js';
 import { legalityProblems, selectionTrace } from '../../src/harness/kit/index.js';
-import { compilationJSON } from '../../src/harness/study/compile-one.js';
-import { caseInputs, compileAwaited, loadStrategies, strategyInput } from '../../src/harness/study/index.js';
+import { compilationJSON } from '../../src/harness/session/compile-one.js';
+import { compileAwaited } from '../../src/harness/session/index.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { nullPaths, PLANTED, someOf, withoutField } from './break-it.js';
 import { corpus, referenceLedger } from './corpus.js';

@@ -16,7 +16,7 @@ import {
   readRequest,
   renderBundleText,
 } from '../../src/compiler/index.js';
-import { forgedLine, LINE_BREAKS } from '../../src/harness/audit/frame.js';
+import { forgedLine, LINE_BREAKS } from '../../src/harness/audit/frame-check.js';
 import { checkCompilation } from '../../src/harness/audit/index.js';
 import { INVISIBLE, PLANTED } from './break-it.js';
 import { readersFooled } from './frame-readers.js';

@@ -5,7 +5,7 @@
  * pieces, or other delimiter lines, than the frame put there.
  */
 import { type ContextBundle, type Frame, readFrameV2 } from '../../src/compiler/index.js';
-import { asSeen, LINE_READERS, v1Lookalike } from '../../src/harness/audit/frame.js';
+import { asSeen, LINE_READERS, v1Lookalike } from '../../src/harness/audit/frame-check.js';
 
 const V1_CLOSE = '\n[/CONTEXT BUNDLE]\n';
 

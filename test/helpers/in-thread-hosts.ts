@@ -1,10 +1,10 @@
 /**
- * A stand-in for `Hosts` (src/harness/study/hosts.ts) that runs each strategy in the test's own
+ * A stand-in for `Hosts` (src/harness/hosts/hosts.ts) that runs each strategy in the test's own
  * thread. From the sources every strategy process starts under tsx, about a second of CPU each,
  * and a study starts one per strategy: for tests whose subject is a command's files, tables,
  * exit codes or input checks, not the process boundary, that start-up was most of their time.
  *
- *     vi.mock('../../src/harness/study/hosts.js', () => import('./in-thread-hosts.js'));
+ *     vi.mock('../../src/harness/hosts/hosts.js', () => import('./in-thread-hosts.js'));
  *
  * What a strategy is given is what a host is given: a copy (the channel copies), frozen by the guard, the
  * ledger only for a strategy that reads it, and the guard's answer back. The boundary itself (a
@@ -14,9 +14,10 @@
  * those of the processes.
  */
 import { InputError } from '../../src/harness/errors.js';
-import { infoOf, loadStrategyFile } from '../../src/harness/study/registry.js';
-import { type Answer, assembleAwaited, describeThrown } from '../../src/harness/study/sandbox.js';
-import { type Inputs, strategyInput } from '../../src/harness/study/strategy-input.js';
+import { type Answer, describeThrown } from '../../src/harness/hosts/answer-rules.js';
+import { assembleAwaited } from '../../src/harness/hosts/guard.js';
+import { infoOf, loadStrategyFile } from '../../src/harness/hosts/registry.js';
+import { type Inputs, strategyInput } from '../../src/harness/hosts/strategy-input.js';
 import type { HostedStrategy, Strategy, StrategyRef } from '../../src/harness/types.js';
 
 // A mock outlives its file where files share modules (vitest.config.ts): it would quietly take

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { loadCorpus, requestAt } from '../../src/harness/corpus/index.js';
-import { ingest } from '../../src/harness/ingest/ingest.js';
+import { ingest } from '../../src/harness/ingest/history-ingest.js';
 import type { BudgetName, Corpus, StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { makeRepository, type Step } from './git-fixture.js';

@@ -3,7 +3,7 @@
  * (annotations included, no ledger), then generated `agent` pools of 200 candidates.
  */
 import { generateCase } from '../../src/harness/generate/index.js';
-import { caseInputs, strategyInput } from '../../src/harness/study/index.js';
+import { caseInputs, strategyInput } from '../../src/harness/hosts/index.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import { shippedCorpus } from './corpus.js';

@@ -4,7 +4,8 @@
  * `out` is given, stopped after `stopAt` rows when asked.
  */
 import { ledgerDirFor } from '../../src/harness/corpus/index.js';
-import { loadStrategies, runStudy } from '../../src/harness/study/index.js';
+import { loadStrategies } from '../../src/harness/hosts/index.js';
+import { runStudy } from '../../src/harness/study/index.js';
 import type { CaseLedger, CompilationLine, Corpus, Row, Strategy } from '../../src/harness/types.js';
 import { ledgerOf, corpus as referenceCorpus, referenceLedger } from './corpus.js';
 

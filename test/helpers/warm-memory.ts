@@ -11,10 +11,11 @@
  *
  * Argument: JSON `{ files, calls, at, mb }`.
  */
-import { FrameReader, frame } from '../../src/harness/study/channel.js';
-import { loadStrategyFile } from '../../src/harness/study/registry.js';
-import { assembleAwaited, deepFreeze } from '../../src/harness/study/sandbox.js';
-import { type Inputs, strategyInput } from '../../src/harness/study/strategy-input.js';
+
+import { FrameReader, frame } from '../../src/harness/hosts/channel.js';
+import { assembleAwaited, deepFreeze } from '../../src/harness/hosts/guard.js';
+import { loadStrategyFile } from '../../src/harness/hosts/registry.js';
+import { type Inputs, strategyInput } from '../../src/harness/hosts/strategy-input.js';
 import { cand, policy, req } from './pool.js';
 
 const { files, calls, at, mb } = JSON.parse(process.argv[2] as string) as {

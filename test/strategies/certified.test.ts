@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { type ContextCandidate, compileContext, validateResult } from '../../src/compiler/index.js';
 import { generateCase } from '../../src/harness/generate/index.js';
 import { auditOf, certified, loadExact, objectiveOf } from '../../src/harness/kit/index.js';
-import { compileAwaited } from '../../src/harness/study/index.js';
+import { compileAwaited } from '../../src/harness/session/index.js';
 import type { Selection, StrategyInput } from '../../src/harness/types.js';
 import v2 from '../../strategies/compiler-v2.js';
 import { inputAt } from '../helpers/generated.js';

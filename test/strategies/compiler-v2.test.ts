@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { validateBundle, validateResult } from '../../src/compiler/index.js';
 import { generateCase } from '../../src/harness/generate/index.js';
 import { auditOf, loadExact } from '../../src/harness/kit/index.js';
-import { compileAwaited } from '../../src/harness/study/index.js';
+import { compileAwaited } from '../../src/harness/session/index.js';
 import type { StrategyInput } from '../../src/harness/types.js';
 import { BUDGETS } from '../../src/harness/vocabulary.js';
 import v2 from '../../strategies/compiler-v2.js';

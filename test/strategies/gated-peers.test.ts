@@ -4,8 +4,8 @@
  * answer differently from the peer on the filtered pool.
  */
 import { describe, expect, it } from 'vitest';
+import { loadStrategies } from '../../src/harness/hosts/index.js';
 import { eligible, type TraceEntry } from '../../src/harness/kit/index.js';
-import { loadStrategies } from '../../src/harness/study/index.js';
 import type { Selection, WaitingStrategy } from '../../src/harness/types.js';
 import { GATED_PEERS, PEERS } from '../../src/harness/vocabulary.js';
 import { referenceInputs } from '../helpers/reference-inputs.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileAwaited } from '../../src/harness/study/index.js';
+import { compileAwaited } from '../../src/harness/session/index.js';
 import type { Strategy, StrategyInput } from '../../src/harness/types.js';
 import promptTsx from '../../strategies/prompt-tsx.js';
 import { asBundle, asRefusal } from '../helpers/compiled.js';

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { pickStrategies } from '../../src/harness/study/index.js';
+import { pickStrategies } from '../../src/harness/hosts/index.js';
 import { SHARED_HOST } from '../../src/harness/vocabulary.js';
 import { runs } from '../helpers/arbitrary.js';
 

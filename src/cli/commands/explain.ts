@@ -1,6 +1,6 @@
 import { UsageError } from '../../harness/errors.js';
 import { jsonText } from '../../harness/output/index.js';
-import { explainCandidate, withSession } from '../../harness/study/index.js';
+import { explainCandidate, withSession } from '../../harness/session/index.js';
 import { defineCommand, strictOption, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 import { sessionOptions, tokenizerOption } from '../tokenizer.js';

@@ -4,7 +4,7 @@ import {
   type PackFormat,
   packContext,
   REQUIRE_MEANING,
-} from '../../harness/ingest/index.js';
+} from '../../harness/pack/index.js';
 import { defineCommand, lintOf, splitList, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,5 +1,5 @@
+import { Hosts, infoOf, listStrategies } from '../../harness/hosts/index.js';
 import { jsonText } from '../../harness/output/index.js';
-import { Hosts, infoOf, listStrategies } from '../../harness/study/index.js';
 import { defineCommand, formatOption, oneOutput, tableOutput, timeoutOf, timeoutOption } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -3,7 +3,7 @@ import { UsageError } from '../../harness/errors.js';
 import { count } from '../../harness/format.js';
 import { jsonText } from '../../harness/output/index.js';
 import { traceJSON, traceTable, traceView } from '../../harness/report/index.js';
-import { compileCase } from '../../harness/study/index.js';
+import { compileCase } from '../../harness/session/index.js';
 import type { BudgetName } from '../../harness/types.js';
 import { BUDGETS } from '../../harness/vocabulary.js';
 import {

@@ -1,5 +1,5 @@
+import type { ContextCandidate } from '../compiler-types.js';
 import type { CompileState } from '../state.js';
-import type { ContextCandidate } from '../types.js';
 import type { StageRefusal } from './refusal.js';
 import type { Placed } from './repair/layout.js';
 

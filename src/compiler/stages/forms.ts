@@ -1,6 +1,7 @@
 /** What the MANDATORY and REQUIRED stages share: the `cheapest` rule and "no legal form". */
+
+import type { ContextCandidate, FailureReason, RequirementClass } from '../compiler-types.js';
 import type { CompileState } from '../state.js';
-import type { ContextCandidate, FailureReason, RequirementClass } from '../types.js';
 import { refuse, type StageRefusal } from './refusal.js';
 
 /** Forms ordered by what each costs alone, then id: the `cheapest` rule (docs/compiler.md §7). */

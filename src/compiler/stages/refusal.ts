@@ -1,4 +1,4 @@
-import type { FailureReason } from '../types.js';
+import type { FailureReason } from '../compiler-types.js';
 
 /** A stage's refusal; the engine turns it into the failure record (docs/compiler.md §12). */
 export interface StageRefusal {

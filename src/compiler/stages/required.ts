@@ -1,5 +1,5 @@
+import type { ContextCandidate } from '../compiler-types.js';
 import type { CompileState } from '../state.js';
-import type { ContextCandidate } from '../types.js';
 import { cheapestFirst, noLegalForm } from './forms.js';
 import { refuse, type StageRefusal } from './refusal.js';
 

@@ -31,7 +31,7 @@ import {
   expectedResults,
   isCompilerRun,
 } from './expected.js';
-import { frameProblems } from './frame.js';
+import { frameProblems } from './frame-check.js';
 
 export interface Problem {
   readonly rule: ValidationRule;

@@ -23,7 +23,7 @@ import {
 import { differences } from './expected.js';
 import { derivedExtras, derivedExtrasAwaited, extrasVerdict } from './extras.js';
 
-/** What `compile` prints (src/harness/study/compile-one.ts). */
+/** What `compile` prints (src/harness/session/compile-one.ts). */
 const COMPILED = ['bundle', 'result', 'rendered_text', 'validation', 'real_tokens', 'extras', 'layout'];
 
 /**

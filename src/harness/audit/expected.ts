@@ -157,7 +157,7 @@ function selectionResult(
 }
 
 /**
- * The result the harness writes (src/harness/study/measure-answer.ts) for a selection a strategy named
+ * The result the harness writes (src/harness/session/measure-answer.ts) for a selection a strategy named
  * `tag` returned: its own trace, or the selection trace tagged with its name; its refusal's words.
  */
 export function writtenResult(inputs: CheckInputs, s: Selection, tag: string): CompilationResult {
@@ -165,7 +165,7 @@ export function writtenResult(inputs: CheckInputs, s: Selection, tag: string): C
   if ('refusal' in s) {
     const r = s.refusal;
     return resultOf(inputs, s.trace ?? selectionTrace(input, [], tag), {
-      // A strategy's reason may lie outside the compiler's six, as study/measure-answer.ts writes it.
+      // A strategy's reason may lie outside the compiler's six, as session/measure-answer.ts writes it.
       reason: r.reason as FailureReason,
       blocking: r.blocking_ids ?? [],
       budgetUsed: typeof r.budget_used === 'number' ? r.budget_used : 0,

@@ -17,7 +17,7 @@
  */
 import { count, DIGITS, figure, signed } from '../format.js';
 import type { Table } from '../report/index.js';
-import type { BenchRecord } from './bench.js';
+import type { BenchRecord } from './bench-tasks.js';
 
 /** Slow-downs under 10% are never flagged; noisier tasks need a larger one. */
 export const MIN_SLOWDOWN = 0.1;

@@ -13,10 +13,10 @@ import path from 'node:path';
 import { median } from 'simple-statistics';
 import { defaultPolicy } from '../../compiler/index.js';
 import { generateCase } from '../generate/index.js';
+import { pickStrategies, processCount } from '../hosts/index.js';
 import { jsonText } from '../output/index.js';
 import { fromRoot } from '../paths.js';
 import type { Table } from '../report/index.js';
-import { pickStrategies, processCount } from '../study/index.js';
 import { PUBLISHED_ORDER } from '../vocabulary.js';
 import { packSides } from './bench-pack.js';
 

@@ -6,10 +6,9 @@
 import { ledgerDirFor, loadCorpus, loadLedger } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { DIGITS, fixed } from '../format.js';
+import { loadStrategies } from '../hosts/index.js';
 import type { ProgressSink } from '../output/index.js';
 import type { Table } from '../report/index.js';
-import { loadStrategies } from '../study/index.js';
-import { type BenchFile, benchFile, corpusTasks, peersCost, runBench, scaleTasks } from './bench.js';
 import {
   compareBench,
   comparisonSummary,
@@ -19,6 +18,7 @@ import {
 } from './bench-compare.js';
 import { PROCESS_PAIRS, type ProcessPair, type ProcessRecord, runProcessPairs } from './bench-processes.js';
 import { benchProgress } from './bench-progress.js';
+import { type BenchFile, benchFile, corpusTasks, peersCost, runBench, scaleTasks } from './bench-tasks.js';
 
 export interface StrategiesBench {
   readonly corpus: string;

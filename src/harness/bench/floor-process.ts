@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { PERMISSION_FLAG } from '../study/index.js';
+import { PERMISSION_FLAG } from '../hosts/index.js';
 
 const n = Number(process.argv[2]);
 if (!Number.isSafeInteger(n) || n < 0) {

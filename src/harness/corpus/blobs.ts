@@ -14,7 +14,7 @@ import path from 'node:path';
 import { isPlainObject, quote } from '../../compiler/index.js';
 import { recordName } from '../errors.js';
 import { MAX_TEXT_BYTES, readTextFile } from './input-files.js';
-import { parseJson } from './json.js';
+import { parseJson } from './json-text.js';
 
 /** The folder of a corpus that holds its texts. */
 export const BLOBS_DIR = 'blobs';

@@ -2,7 +2,7 @@
 
 export { BlobWriter } from './blob-writer.js';
 export { BLOB_INDEX } from './blobs.js';
-export { findingsJSON, lintGiven, tally } from './check.js';
+export { findingsJSON, lintGiven, tally } from './check-corpus.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './compiler-checks.js';
 export { CORPUS_MANIFEST, loadCorpus, requestAt } from './folder.js';
 export {
@@ -13,7 +13,7 @@ export {
   readJsonLines,
   readTextLines,
 } from './input-files.js';
-export { MAX_NESTING, parseJson, tooDeep } from './json.js';
+export { MAX_NESTING, parseJson, tooDeep } from './json-text.js';
 export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, mustContents, truthFrom } from './ledger.js';
 export { Findings, findingLine, type Lint, settle } from './lint.js';
 export { identitiesOf } from './lint-corpus.js';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
-import { decodeText, parseJson } from './json.js';
+import { decodeText, parseJson } from './json-text.js';
 
 /**
  * The largest input file: a JavaScript string holds at most 2^29 - 24 UTF-16 units, so a JSON

@@ -9,11 +9,11 @@ import path from 'node:path';
 import { type CompilerPolicy, defaultPolicy, isPlainObject } from '../../compiler/index.js';
 import { InputError } from '../errors.js';
 import { BlobStore } from './blobs.js';
-import { lintGiven } from './check.js';
+import { lintGiven } from './check-corpus.js';
 import { orderRoles } from './compiler-checks.js';
 import { CANDIDATES_SUFFIX, CORPUS_MANIFEST, caseNames, policyFileOf } from './folder.js';
 import { readTextLines } from './input-files.js';
-import { parseJson } from './json.js';
+import { parseJson } from './json-text.js';
 import { Findings } from './lint.js';
 import {
   identitiesOf,

@@ -12,9 +12,9 @@ import {
   requestToJSON,
 } from '../../compiler/index.js';
 import { CORPUS_MANIFEST } from '../corpus/index.js';
+import { strategyInput } from '../hosts/index.js';
 import { loadExact } from '../kit/index.js';
 import { jsonText as json, type LineFile, manifestHas, writeWhole } from '../output/index.js';
-import { strategyInput } from '../study/index.js';
 import type { Profile } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { generateCase } from './case-records.js';

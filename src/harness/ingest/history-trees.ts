@@ -4,10 +4,10 @@
  * a run of cases at a time.
  */
 
-import { type Repository, readBlobs } from './git.js';
+import type { BlobFacts, Skips, StateFile } from './blob-facts.js';
+import { type Repository, readBlobs } from './git/git.js';
 import type { TreeEntry } from './ingest-types.js';
-import type { BlobFacts, Skips, StateFile } from './state.js';
-import { classifyPath, decideEntry, decodeText, makeFilter } from './tree-files.js';
+import { classifyPath, decideEntry, decodeText, makeFilter } from './trees/tree-files.js';
 
 /** What decides whether a tree's entry may enter a pool. */
 export interface EntryOptions {

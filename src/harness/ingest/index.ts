@@ -1,7 +1,31 @@
-/** Ingest: a git repository's history as a corpus, and a working tree's pool for one task (pack). */
+/** Ingest: a git repository's history, or SWE-bench's instances, as a corpus; and the pieces `pack` builds a working tree's pool with. */
 
+export {
+  BlobFacts,
+  type BlobMemo,
+  type Facts,
+  poolFiles,
+  repositoryName,
+  type SkipCounts,
+  Skips,
+  type StateFile,
+} from './blob-facts.js';
+export { hashWorkingFile } from './git/git.js';
+export { gitFolderAsync, runGitAsync } from './git/git-run.js';
+export { stateFiles } from './history-trees.js';
 export { ingestRun } from './ingest-run.js';
-export { REQUIRE_MEANING } from './pack.js';
-export { cacheDirOf } from './pack-cache-folder.js';
-export { packContext } from './pack-run.js';
-export { PACK_FORMATS, type PackFormat } from './render.js';
+export type { TreeEntry } from './ingest-types.js';
+export { ingestPolicy, TASK_LIMIT } from './ingested-corpus.js';
+export { type Grammars, loadGrammars } from './outlines/outline.js';
+export { buildPool, type Form, formId, parseFormId, shownPath } from './pool-builder.js';
+export { codeTerms } from './relevance/relevance-score.js';
+export { MatchBudget, parseRules } from './trees/ignore-rules.js';
+export {
+  classifyPath,
+  decideEntry,
+  decodeText,
+  type IgnoreLevel,
+  ignoredHere,
+  isLockfile,
+  makeFilter,
+} from './trees/tree-files.js';

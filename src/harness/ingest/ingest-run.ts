@@ -7,11 +7,11 @@ import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { count } from '../format.js';
 import { checkOut, guardOutput, type ProgressSink, progressLine } from '../output/index.js';
-import { openRepository } from './git.js';
-import { type IngestOptions, ingest } from './ingest.js';
+import { openRepository } from './git/git.js';
+import { type IngestOptions, ingest } from './history-ingest.js';
 import { historyLines, sweBenchLines } from './ingest-summary.js';
 import { ingestedCorpus } from './ingested-corpus.js';
-import { ingestSweBench } from './swe-ingest.js';
+import { ingestSweBench } from './swe-bench/swe-ingest.js';
 
 /**
  * Where the cases come from, as given: a repository's history, or SWE-bench records over the

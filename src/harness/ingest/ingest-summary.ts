@@ -2,8 +2,8 @@
 import { count } from '../format.js';
 import { lowerMedian } from '../metrics/index.js';
 import type { CorpusSize } from './case-files.js';
-import type { IngestSummary } from './ingest.js';
-import type { SweBenchSummary } from './swe-ingest.js';
+import type { IngestSummary } from './history-ingest.js';
+import type { SweBenchSummary } from './swe-bench/swe-ingest.js';
 
 const MIB = 1024 * 1024;
 const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;

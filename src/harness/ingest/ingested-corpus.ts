@@ -6,7 +6,7 @@ import { type CompilerPolicy, defaultPolicy } from '../../compiler/index.js';
 import { manifestHas } from '../output/index.js';
 import type { Tokenizer } from '../types.js';
 import type { Commit } from './ingest-types.js';
-import { RELEVANCE_MODEL } from './relevance-model.js';
+import { RELEVANCE_MODEL } from './relevance/relevance-model.js';
 
 /** A corpus ingest wrote (its manifest has an `ingest` block): one `ingest --force` may replace. */
 export const ingestedCorpus = (dir: string): boolean => manifestHas(dir, 'ingest', 1 << 26);

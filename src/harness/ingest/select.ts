@@ -6,7 +6,7 @@
 import seedrandom from 'seedrandom';
 import type { Commit } from './ingest-types.js';
 import { TASK_LIMIT, taskText } from './ingested-corpus.js';
-import { classifyPath, isDependencyBump, isLockfile } from './tree-files.js';
+import { classifyPath, isDependencyBump, isLockfile } from './trees/tree-files.js';
 
 export interface SelectOptions {
   readonly count: number;

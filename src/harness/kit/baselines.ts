@@ -2,7 +2,7 @@
 import { byCandidateId, type ContextCandidate, renderedIncrement } from '../../compiler/index.js';
 import type { Selection, StrategyInput } from '../types.js';
 import { costOf } from './ruler.js';
-import { baselineTrace, type Why } from './trace.js';
+import { baselineTrace, type Why } from './strategy-trace.js';
 
 /**
  * The baselines' pool: each content's default form ("the natural rendering"), sorted by id. A

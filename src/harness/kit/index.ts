@@ -40,14 +40,15 @@ export type {
   WaitingStrategy,
 } from '../types.js';
 export { baselineAnswer, defaultFormPool, greedyFill, rankBy, relevanceFill } from './baselines.js';
+export { behindGates } from './behind-gates.js';
 export { selectionOf } from './compiler.js';
 export { type CertifyLimits, certified, DEFAULT_CERTIFY_LIMITS } from './exact/certified.js';
-export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/engine.js';
-export { behindGates } from './gates.js';
+export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/exact-engine.js';
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
 export { bm25Scores, type Indexed, indexed, queryTerms } from './lucene.js';
 export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
 export { costOf, eligible } from './ruler.js';
+export { baselineTrace, selectionTrace, type Why } from './strategy-trace.js';
 export {
   compileTiered,
   DEPTHS,
@@ -58,7 +59,6 @@ export {
   type Tier,
   tierOf,
 } from './tiered.js';
-export { baselineTrace, selectionTrace, type Why } from './trace.js';
 
 /**
  * The exact engine (`solveExact`, `leastLegalCost`, their limits), loaded when first asked for:
@@ -66,7 +66,7 @@ export { baselineTrace, selectionTrace, type Why } from './trace.js';
  * solve should pay for. A strategy awaits it at its top level:
  * `const { solveExact } = await loadExact();`
  */
-export const loadExact = () => import('./exact/engine.js');
+export const loadExact = () => import('./exact/exact-engine.js');
 
 export { type Language, languageOf } from './languages.js';
 export type { Capture, Parsers, QueryRunner } from './repo-graph.js';

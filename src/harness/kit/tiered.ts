@@ -11,7 +11,7 @@
 import { byCandidateId, type ContextCandidate, renderedIncrement } from '../../compiler/index.js';
 import type { Selection, StrategyInput } from '../types.js';
 import { costOf } from './ruler.js';
-import { selectionTrace, type Why } from './trace.js';
+import { selectionTrace, type Why } from './strategy-trace.js';
 
 export const TIERS = ['head', 'R', 'T6', 'T5', 'T3', 'T4'] as const;
 export type Tier = (typeof TIERS)[number];

@@ -11,7 +11,7 @@ import { FindingsError, type FindingsRun, renderFindings } from '../report/index
 import type { CompilationLine } from '../types.js';
 import { corpusDigest } from './digest.js';
 import { RUN_FILE } from './files.js';
-import { compilationsOf, type RunFolder, readRunFolder } from './read.js';
+import { compilationsOf, type RunFolder, readRunFolder } from './read-run.js';
 import { folderTexts } from './run-texts.js';
 
 export interface FindingsInputs {

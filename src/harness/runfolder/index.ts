@@ -5,7 +5,7 @@ export { corpusDigest } from './digest.js';
 export { RUN_FILE, RUN_MARKS, runInputs } from './files.js';
 export { findingsDocument } from './findings-runs.js';
 export { manifestOf, type RunManifest, runLabel } from './manifest.js';
-export { mergeShards } from './merge.js';
+export { mergeShards } from './merge-runs.js';
 export {
   type CorpusFacts,
   casesOf,
@@ -14,7 +14,7 @@ export {
   type RunFolder,
   readRunFolder,
   sameCorpus,
-} from './read.js';
+} from './read-run.js';
 export { reportFiles, runReportFiles } from './rows.js';
 export { finishedManifest, runLines, strayFiles } from './run-lines.js';
 export { compiledLines, corpusTexts, folderTexts } from './run-texts.js';

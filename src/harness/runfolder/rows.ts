@@ -22,7 +22,7 @@ import { reportHtml, reportMarkdown } from '../report/index.js';
 import type { Row } from '../types.js';
 import type { RunTexts } from './by-reference.js';
 import { RUN_FILE } from './files.js';
-import type { RunFolder } from './read.js';
+import type { RunFolder } from './read-run.js';
 import { compiledLines, folderTexts } from './run-texts.js';
 
 /** Flat columns: lists joined by spaces, extras as JSON, null as an empty cell. */

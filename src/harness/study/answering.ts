@@ -3,11 +3,10 @@
  * CLI does) or in this thread. The study, the kept rows of a resumed run and `validate` all ask
  * their cells through it, so a cell asked again is asked as the study asked it.
  */
+
+import { assembleAwaited, Hosts, strategyInput } from '../hosts/index.js';
 import type { HostedStrategy, Strategy, StrategyInfo, StrategyRef } from '../types.js';
-import { Hosts } from './hosts.js';
-import { assembleAwaited } from './sandbox.js';
 import type { Ask } from './slice.js';
-import { strategyInput } from './strategy-input.js';
 
 /** Where the strategies answer. */
 export type Where =

@@ -4,9 +4,11 @@
  */
 import { bundleToJSON } from '../../compiler/index.js';
 import { auditTokens, realTokens } from '../corpus/index.js';
+import { caseInputs, strategyInput } from '../hosts/index.js';
 import { auditOf } from '../kit/index.js';
 import { measureBundle, NO_METRICS, score } from '../metrics/index.js';
 import { byReference, corpusTexts } from '../runfolder/index.js';
+import { rowOutcome } from '../session/index.js';
 import type {
   BudgetName,
   CaseLedger,
@@ -21,8 +23,6 @@ import type {
   StrategyInput,
 } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { rowOutcome } from './measure-answer.js';
-import { caseInputs, strategyInput } from './strategy-input.js';
 
 export interface Cell<S extends StrategyInfo = Strategy> {
   readonly kase: CorpusCase;

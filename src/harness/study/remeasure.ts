@@ -9,12 +9,12 @@
  */
 import { isPlainObject, readBundle, readResult } from '../../compiler/index.js';
 import { checkCompilation, derivedExtrasAwaited, extrasVerdict, problemText } from '../audit/index.js';
+import type { Answer } from '../hosts/index.js';
+import { caseInputs, type Inputs } from '../hosts/index.js';
 import { corpusTexts, expandLine } from '../runfolder/index.js';
+import { compileAnswer, errorCompiled } from '../session/index.js';
 import type { CaseLedger, CompilationLine, Corpus, CorpusCase, Row, StrategyInfo } from '../types.js';
 import { type Cell, finishCell } from './matrix.js';
-import { compileAnswer, errorCompiled } from './measure-answer.js';
-import type { Answer } from './sandbox.js';
-import { caseInputs, type Inputs } from './strategy-input.js';
 
 /** What a cell's stored row and line come to. */
 export interface CellCheck {

@@ -3,11 +3,12 @@
  * its own, or here), up to `jobs` at once, and this thread measures and scores every answer.
  * Rows are taken in loop order whatever order the answers come in, so the job count never shows.
  */
+
+import type { Answer } from '../hosts/index.js';
+import { caseInputs, type Inputs } from '../hosts/index.js';
+import { compileAnswer } from '../session/index.js';
 import type { CaseLedger, CompilationLine, Corpus, Row, StrategyInfo } from '../types.js';
 import { type Cell, type CellResult, finishCellAudited } from './matrix.js';
-import { compileAnswer } from './measure-answer.js';
-import type { Answer } from './sandbox.js';
-import { caseInputs, type Inputs } from './strategy-input.js';
 
 /** Cells [from, to) of the matrix, and where each finished one goes, in loop order. */
 export interface Slice {

@@ -8,15 +8,15 @@ import type { CompilerPolicy } from '../../compiler/index.js';
 import { type Lint, ledgerDirFor, loadCorpus, loadLedger } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { count } from '../format.js';
+import { pickStrategies } from '../hosts/index.js';
 import { statsByStrategy, strategiesOf } from '../metrics/index.js';
 import { checkOut, guardOutput, type ProgressSink, progressLine } from '../output/index.js';
 import { headlineTable, ingestedHeadline, type Table, verdictText } from '../report/index.js';
 import { RUN_MARKS } from '../runfolder/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { pickStrategies } from './registry.js';
+import type { Study, StudyOutcome } from './run-study.js';
 import { parseShard } from './shard.js';
-import type { Study, StudyOutcome } from './study.js';
 
 export interface StudyAsked {
   readonly corpus: string;

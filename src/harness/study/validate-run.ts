@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ledgerDirFor, loadCorpus, loadLedger, toPolicy } from '../corpus/index.js';
 import { InputError } from '../errors.js';
+import { listStrategies, registryOrder } from '../hosts/index.js';
 import {
   corpusDigest,
   corpusTexts,
@@ -26,7 +27,6 @@ import { BUDGETS } from '../vocabulary.js';
 import { answering, type Where } from './answering.js';
 import { cells } from './matrix.js';
 import { type ErrorClaim, recheckErrors } from './recheck.js';
-import { listStrategies, registryOrder } from './registry.js';
 import { checkCell } from './remeasure.js';
 import { sliceOf } from './shard.js';
 import { firstLine, manifestDisagreement } from './validate-manifest.js';

@@ -1,6 +1,6 @@
 /** The `compile` tool: `ctxbench compile` on records passed as arguments. */
 import { jsonText } from '../../harness/output/index.js';
-import { compiledSummary } from '../../harness/study/index.js';
+import { compiledSummary } from '../../harness/session/index.js';
 import { callSession, compilingSchema, failed, records, type Tool, text } from './tool.js';
 
 export const compileTool: Tool = {

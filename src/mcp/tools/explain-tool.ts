@@ -1,7 +1,7 @@
 /** The `explain` tool: why one candidate is in or out of a compilation, and what would admit it. */
 import { UsageError } from '../../harness/errors.js';
 import { jsonText } from '../../harness/output/index.js';
-import { explainCandidate } from '../../harness/study/index.js';
+import { explainCandidate } from '../../harness/session/index.js';
 import { callSession, compilingSchema, records, type Tool, text } from './tool.js';
 
 export const explainTool: Tool = {

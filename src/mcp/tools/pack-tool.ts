@@ -1,7 +1,7 @@
 /** The `pack` tool: the context for one task from a folder of a working tree, as `ctxbench pack` prints it. */
 import path from 'node:path';
 import { UsageError } from '../../harness/errors.js';
-import { PACK_FORMATS, type PackFormat, packContext, REQUIRE_MEANING } from '../../harness/ingest/index.js';
+import { PACK_FORMATS, type PackFormat, packContext, REQUIRE_MEANING } from '../../harness/pack/index.js';
 import { servedFolder } from '../permission.js';
 import { failed, nameOf, object, STRATEGY, type Tool, text } from './tool.js';
 

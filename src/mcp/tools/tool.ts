@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UsageError } from '../../harness/errors.js';
+import type { WarmHosts } from '../../harness/hosts/index.js';
 import { fromRoot } from '../../harness/paths.js';
-import { type CompileSession, type WarmHosts, withSession } from '../../harness/study/index.js';
+import { type CompileSession, withSession } from '../../harness/session/index.js';
 
 /** The strategy a call uses when it names none: the one that refuses only with a proof. */
 export const DEFAULT_STRATEGY = 'compiler-v2';

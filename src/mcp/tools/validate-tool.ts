@@ -1,6 +1,6 @@
 /** The `validate` tool: a stored compilation checked against the records it was compiled from. */
 import { validateDocumentAwaited, validationText } from '../../harness/audit/index.js';
-import { checkedInputs } from '../../harness/study/index.js';
+import { checkedInputs } from '../../harness/session/index.js';
 import { object, records, recordsSchema, type Tool, text } from './tool.js';
 
 export const validateTool: Tool = {

@@ -3,12 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleToJSON, readBundle, readResult, resultToJSON } from '../../../src/compiler/index.js';
 import { checkCompilation } from '../../../src/harness/audit/index.js';
 import { generateCase } from '../../../src/harness/generate/index.js';
-import {
-  caseInputs,
-  compileAwaited,
-  loadStrategies,
-  strategyInput,
-} from '../../../src/harness/study/index.js';
+import { caseInputs, loadStrategies, strategyInput } from '../../../src/harness/hosts/index.js';
+import { compileAwaited } from '../../../src/harness/session/index.js';
 import type { ValidationRule } from '../../../src/harness/types.js';
 import { BUDGETS, VALIDATION_RULES } from '../../../src/harness/vocabulary.js';
 import { corpus, referenceLedger } from '../../helpers/corpus.js';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedExtras, derivedExtrasAwaited } from '../../../src/harness/audit/extras.js';
-import { caseInputs, loadStrategies } from '../../../src/harness/study/index.js';
+import { caseInputs, loadStrategies } from '../../../src/harness/hosts/index.js';
 import { type Cell, cells } from '../../../src/harness/study/matrix.js';
 import { checkCell } from '../../../src/harness/study/remeasure.js';
 import type { CaseLedger, Corpus, Row, Strategy, StrategyInfo } from '../../../src/harness/types.js';

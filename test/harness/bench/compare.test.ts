@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { readBaseline } from '../../../src/harness/bench/bench.js';
 import {
   compareBench,
   comparisonSummary,
@@ -12,6 +11,7 @@ import {
   MIN_SLOWDOWN_MS,
   SPREAD_FACTOR,
 } from '../../../src/harness/bench/bench-compare.js';
+import { readBaseline } from '../../../src/harness/bench/bench-tasks.js';
 import { InputError } from '../../../src/harness/errors.js';
 import { renderTable } from '../../../src/harness/report/index.js';
 import { tempDir } from '../../helpers/temp.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bufferIo } from '../../../src/cli/io.js';
-import { runBench } from '../../../src/harness/bench/bench.js';
 import { benchProgress } from '../../../src/harness/bench/bench-progress.js';
+import { runBench } from '../../../src/harness/bench/bench-tasks.js';
 
 /** A clock that moves only when a test says so: no wall-clock time in any assertion. */
 function fakeClock(start = 1000) {

@@ -19,7 +19,7 @@ import { row } from '../../helpers/rows.js';
 import { tempDir } from '../../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
+vi.mock('../../../src/harness/hosts/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
 
 const tmp = tempDir('real-tokens');
 const plain = { disallowedSpecial: new Set<string>() };

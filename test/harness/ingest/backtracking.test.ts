@@ -6,10 +6,10 @@
  * does not make this test slow; it makes it never finish.
  */
 import { describe, expect, it } from 'vitest';
-import { goModuleOf } from '../../../src/harness/ingest/imports.js';
-import { firstDocLine } from '../../../src/harness/ingest/pool.js';
-import { TaskSignals } from '../../../src/harness/ingest/relevance-features.js';
-import { pathNamer } from '../../../src/harness/ingest/relevance-score.js';
+import { goModuleOf } from '../../../src/harness/ingest/outlines/imports.js';
+import { firstDocLine } from '../../../src/harness/ingest/pool-builder.js';
+import { TaskSignals } from '../../../src/harness/ingest/relevance/relevance-features.js';
+import { pathNamer } from '../../../src/harness/ingest/relevance/relevance-score.js';
 
 const RUN = 2_000_000;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeTerms } from '../../../src/harness/ingest/relevance-score.js';
+import { codeTerms } from '../../../src/harness/ingest/relevance/relevance-score.js';
 
 const SEED = 20_261_202;
 

@@ -9,7 +9,7 @@ import {
   isDependencyBump,
   isLockfile,
   makeFilter,
-} from '../../../src/harness/ingest/tree-files.js';
+} from '../../../src/harness/ingest/trees/tree-files.js';
 import { git, makeRepository } from '../../helpers/git-fixture.js';
 import { tempDir } from '../../helpers/temp.js';
 

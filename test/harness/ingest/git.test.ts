@@ -9,8 +9,8 @@ import {
   type Repository,
   readBlobs,
   tree,
-} from '../../../src/harness/ingest/git.js';
-import { lastChanges } from '../../../src/harness/ingest/history.js';
+} from '../../../src/harness/ingest/git/git.js';
+import { lastChanges } from '../../../src/harness/ingest/git/history.js';
 import type { Change } from '../../../src/harness/ingest/ingest-types.js';
 import {
   EPOCH,

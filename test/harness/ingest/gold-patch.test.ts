@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patchFiles } from '../../../src/harness/ingest/gold-patch.js';
+import { patchFiles } from '../../../src/harness/ingest/swe-bench/gold-patch.js';
 
 /** One file's section of a git diff that modifies it, with a hunk of `body` lines. */
 const modified = (p: string, body: readonly string[]): string[] => {

@@ -3,9 +3,9 @@
  * whose imports are known by reading them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { goModuleOf, importGraph, resolveImport } from '../../../src/harness/ingest/imports.js';
 import type { Language } from '../../../src/harness/ingest/ingest-types.js';
-import { type Grammars, languageOf, loadGrammars } from '../../../src/harness/ingest/outline.js';
+import { goModuleOf, importGraph, resolveImport } from '../../../src/harness/ingest/outlines/imports.js';
+import { type Grammars, languageOf, loadGrammars } from '../../../src/harness/ingest/outlines/outline.js';
 
 let grammars: Grammars;
 beforeAll(async () => {

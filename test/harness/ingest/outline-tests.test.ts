@@ -5,9 +5,9 @@
  * format of outline.ts's header, not taken from the code's output.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BlobFacts } from '../../../src/harness/ingest/blob-facts.js';
 import type { Language } from '../../../src/harness/ingest/ingest-types.js';
-import { type Grammars, loadGrammars } from '../../../src/harness/ingest/outline.js';
-import { BlobFacts } from '../../../src/harness/ingest/state.js';
+import { type Grammars, loadGrammars } from '../../../src/harness/ingest/outlines/outline.js';
 
 let grammars: Grammars;
 beforeAll(async () => {

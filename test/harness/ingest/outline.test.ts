@@ -4,7 +4,7 @@
  * the header up to its body, first line only), not taken from the code's output.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Grammars, languageOf, loadGrammars } from '../../../src/harness/ingest/outline.js';
+import { type Grammars, languageOf, loadGrammars } from '../../../src/harness/ingest/outlines/outline.js';
 
 let grammars: Grammars;
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import {
   stemOf,
   TaskSignals,
   testSubject,
-} from '../../../src/harness/ingest/relevance-features.js';
+} from '../../../src/harness/ingest/relevance/relevance-features.js';
 
 const file = (path: string, over: Partial<FeatureFile> = {}): FeatureFile => ({
   path,

@@ -4,8 +4,8 @@
  */
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { calibration, fitLogistic } from '../../../src/harness/ingest/relevance-fit.js';
-import { chanceOf } from '../../../src/harness/ingest/relevance-model.js';
+import { calibration, fitLogistic } from '../../../src/harness/ingest/relevance/relevance-fit.js';
+import { chanceOf } from '../../../src/harness/ingest/relevance/relevance-model.js';
 import { heldOut } from '../../../src/harness/relevance-split.js';
 
 const SEED = 'relevance-fit-20261203';

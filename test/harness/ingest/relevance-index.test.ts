@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { codeTerms, pathNamer, RelevanceIndex } from '../../../src/harness/ingest/relevance-score.js';
+import {
+  codeTerms,
+  pathNamer,
+  RelevanceIndex,
+} from '../../../src/harness/ingest/relevance/relevance-score.js';
 
 const SEED = 20_261_202;
 

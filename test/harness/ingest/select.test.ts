@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commits, openRepository } from '../../../src/harness/ingest/git.js';
+import { commits, openRepository } from '../../../src/harness/ingest/git/git.js';
 import type { Commit } from '../../../src/harness/ingest/ingest-types.js';
 import { TASK_LIMIT } from '../../../src/harness/ingest/ingested-corpus.js';
 import { ineligibleReason, neededAtParent, selectCases } from '../../../src/harness/ingest/select.js';

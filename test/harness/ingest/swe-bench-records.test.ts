@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TASK_LIMIT } from '../../../src/harness/ingest/ingested-corpus.js';
-import { readInstances, selectInstances } from '../../../src/harness/ingest/swe-bench.js';
+import { readInstances, selectInstances } from '../../../src/harness/ingest/swe-bench/swe-records.js';
 import { ROOT } from '../../helpers/corpus.js';
 import { tempDir } from '../../helpers/temp.js';
 

@@ -2,8 +2,8 @@ import path from 'node:path';
 import seedrandom from 'seedrandom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
-import { openRepository, tree } from '../../../src/harness/ingest/git.js';
-import { treesOf } from '../../../src/harness/ingest/walk.js';
+import { openRepository, tree } from '../../../src/harness/ingest/git/git.js';
+import { treesOf } from '../../../src/harness/ingest/trees/walk.js';
 import { makeRepository, type Step } from '../../helpers/git-fixture.js';
 import { tempDir } from '../../helpers/temp.js';
 

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { type ContextCandidate, defaultPolicy, renderedCost } from '../../../src/compiler/index.js';
 import { ledgerDirFor, loadCorpus, loadLedger } from '../../../src/harness/corpus/index.js';
 import { writeCorpus } from '../../../src/harness/generate/write-case.js';
+import { loadStrategies } from '../../../src/harness/hosts/index.js';
 import {
   COLUMNS,
   FIGURES,
@@ -25,7 +26,6 @@ import { measureBundle } from '../../../src/harness/metrics/measures.js';
 import { score } from '../../../src/harness/metrics/scores.js';
 import { rowsOf, statsByStrategy, strategiesOf } from '../../../src/harness/metrics/stats.js';
 import { readRunFolder } from '../../../src/harness/runfolder/index.js';
-import { loadStrategies } from '../../../src/harness/study/index.js';
 import type { CaseLedger, EvalClass, Row } from '../../../src/harness/types.js';
 import { BUDGETS, EVAL_CLASSES, SELF_CORPUS } from '../../../src/harness/vocabulary.js';
 import { randomCase, runs } from '../../helpers/arbitrary.js';

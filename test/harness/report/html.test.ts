@@ -28,7 +28,7 @@ import { row } from '../../helpers/rows.js';
 import { tempDir } from '../../helpers/temp.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
-vi.mock('../../../src/harness/study/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
+vi.mock('../../../src/harness/hosts/hosts.js', () => import('../../helpers/in-thread-hosts.js'));
 
 /** A figure's or a column's words in the metric catalogue. */
 const label = (name: string): string => columnOf(name).label;

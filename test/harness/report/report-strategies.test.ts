@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { listStrategies, loadStrategies } from '../../../src/harness/study/index.js';
+import { listStrategies, loadStrategies } from '../../../src/harness/hosts/index.js';
 import type { Strategy } from '../../../src/harness/types.js';
 import { REPORT_STRATEGIES } from '../../../src/harness/vocabulary.js';
 import { corpus, ROOT } from '../../helpers/corpus.js';

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
+import { loadStrategies } from '../../../src/harness/hosts/index.js';
 import { reportHtml } from '../../../src/harness/report/index.js';
 import {
   byReference,
@@ -22,7 +23,7 @@ import {
   readRunFolder,
   runReportFiles,
 } from '../../../src/harness/runfolder/index.js';
-import { checkRunFolder, loadStrategies } from '../../../src/harness/study/index.js';
+import { checkRunFolder } from '../../../src/harness/study/index.js';
 import type { CompilationLine, Strategy } from '../../../src/harness/types.js';
 import { chromium, noChromium, withBrowser } from '../../helpers/browser.js';
 import { type IngestedProject, ingestedProject } from '../../helpers/ingest-fixture.js';

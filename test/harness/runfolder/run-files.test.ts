@@ -25,7 +25,7 @@ const CANNOT_IMPORT = (file: string) =>
 /** The other formats' manifest.json, each declared once by its owner. */
 const OTHER_MANIFESTS = [
   { file: 'src/harness/corpus/folder.ts', constant: 'CORPUS_MANIFEST' },
-  { file: 'src/harness/audit/conformance.ts', constant: 'REFERENCE_MANIFEST' },
+  { file: 'src/harness/audit/conformance-check.ts', constant: 'REFERENCE_MANIFEST' },
 ];
 
 interface Literal {

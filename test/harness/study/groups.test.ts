@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../../src/harness/errors.js';
-import { listStrategies } from '../../../src/harness/study/index.js';
-import { pickStrategies } from '../../../src/harness/study/registry.js';
+import { listStrategies } from '../../../src/harness/hosts/index.js';
+import { pickStrategies } from '../../../src/harness/hosts/registry.js';
 import { ALL_PEERS, PEERS } from '../../../src/harness/vocabulary.js';
 import { newDir, tempDir } from '../../helpers/temp.js';
 

@@ -14,9 +14,9 @@ import {
   renderBundleText,
 } from '../../../src/compiler/index.js';
 import { checkCompilation } from '../../../src/harness/audit/index.js';
+import { loadStrategies } from '../../../src/harness/hosts/index.js';
 import { selectionTrace } from '../../../src/harness/kit/index.js';
-import { compilationJSON } from '../../../src/harness/study/compile-one.js';
-import { loadStrategies } from '../../../src/harness/study/index.js';
+import { compilationJSON } from '../../../src/harness/session/compile-one.js';
 import { cells, finishCell } from '../../../src/harness/study/matrix.js';
 import { checkCell } from '../../../src/harness/study/remeasure.js';
 import type {

@@ -6,10 +6,10 @@
  * (`validate`, `--resume`) comes out as the study wrote it.
  */
 import { describe, expect, it } from 'vitest';
+import { cutMessage, cutText } from '../../../src/harness/hosts/answer-rules.js';
+import { compileAnswer } from '../../../src/harness/session/measure-answer.js';
 import { cells, finishCell } from '../../../src/harness/study/matrix.js';
-import { compileAnswer } from '../../../src/harness/study/measure-answer.js';
 import { checkCell } from '../../../src/harness/study/remeasure.js';
-import { cutMessage, cutText } from '../../../src/harness/study/sandbox.js';
 import type { Selection, Strategy, StrategyInput } from '../../../src/harness/types.js';
 import { measured } from '../../helpers/compiled.js';
 import { corpus, referenceLedger } from '../../helpers/corpus.js';

@@ -1,5 +1,5 @@
+import type { ContextCandidate } from '../../compiler-types.js';
 import type { Fact } from '../../pool.js';
-import type { ContextCandidate } from '../../types.js';
 
 /** A unit of the pass: a single candidate or a required group, re-evaluated when it must be. */
 export interface Unit {

@@ -4,8 +4,9 @@
  * not a demand of its own: a member's option brings the whole group, and the group's contents
  * may as well be present in forms outside it (all or none of it, never part).
  */
+
+import type { RequirementClass } from '../../compiler-types.js';
 import type { CompileState } from '../../state.js';
-import type { RequirementClass } from '../../types.js';
 import { noLegalForm } from '../forms.js';
 import { refuse, type StageRefusal } from '../refusal.js';
 import { type Option, Plan } from './plan.js';

@@ -3,11 +3,12 @@
  * it overruns drop the last droppable DISCRETIONARY item. Nothing else is ever dropped:
  * mandatory, required and depended-upon content stays, or the compile refuses (§11.4).
  */
+
+import type { ContextCandidate } from '../../compiler-types.js';
+import { REPAIR_DROP_LAST_DISCRETIONARY } from '../../compiler-vocabulary.js';
 import { orderByRole } from '../../order.js';
 import { renderedCost } from '../../render.js';
 import type { CompileState } from '../../state.js';
-import type { ContextCandidate } from '../../types.js';
-import { REPAIR_DROP_LAST_DISCRETIONARY } from '../../vocabulary.js';
 import type { StageRefusal } from '../refusal.js';
 import type { Repair } from './victims.js';
 

@@ -1,7 +1,8 @@
 /** What both repair implementations share: who is a victim, and what a drop writes. */
+
+import type { ContextCandidate } from '../../compiler-types.js';
 import { requiredGroupOf } from '../../groups.js';
 import type { CompileState } from '../../state.js';
-import type { ContextCandidate } from '../../types.js';
 
 /** A repair: the live list after dropping what must go, or null when nothing more may go. */
 export type Repair = (s: CompileState, start: readonly ContextCandidate[]) => ContextCandidate[] | null;

@@ -80,7 +80,7 @@ export function certified(
   });
   if (!search.aborted || input.candidates.length > limits.ilpCandidates)
     return settle(input, planned, plannerFound, byBranchAndBound(!search.aborted));
-  return import('./engine.js').then(({ settleByIlp }) =>
+  return import('./exact-engine.js').then(({ settleByIlp }) =>
     settle(input, planned, plannerFound, settleByIlp(input, byBranchAndBound(false), limits.ilp)),
   );
 }

@@ -1,0 +1,6 @@
+/** Pack: a working tree's pool for one task, compiled within a budget and printed (Markdown, XML, JSON), with the cache a later pack reuses. */
+
+export { cacheDirOf } from './pack-cache-folder.js';
+export { PACK_FORMATS, type PackFormat } from './pack-formats.js';
+export { REQUIRE_MEANING } from './pack-pool.js';
+export { packContext } from './pack-run.js';
