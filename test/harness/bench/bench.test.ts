@@ -155,15 +155,19 @@ describe('ctxbench bench', () => {
 describe('bench --processes', () => {
   const node = (code: string) => ['-e', code];
   it('times a heavier command as the heavier, pair by pair, and a failing one as failing', () => {
-    // 300 ms of work against none: A/B is above 1 on any machine, however loaded.
-    const busy = node('const t = Date.now(); while (Date.now() - t < 300) {}');
+    // 300 ms of CPU against none: A/B in CPU is above 1 on any machine, however loaded. The loop
+    // counts its own CPU time, not the clock, and no assertion rests on wall time, which a loaded
+    // machine can stretch for either command.
+    const busy = node('while (process.cpuUsage().user < 300_000) {}');
     const r = measure({ name: 'study', what: 'busy / idle', a: busy, b: node('0'), bar: 1, by: 'cpu' }, 2);
     expect(r.runs).toBe(2);
-    expect(r.wall_ratio).toBeGreaterThan(1);
-    // The loop is CPU, so the bar on CPU is missed too (where the system tells CPU time at all).
-    if (r.cpu_ratio !== null) expect(r.cpu_ratio).toBeGreaterThan(1);
-    expect(r.a_wall_ms).toBeGreaterThan(r.b_wall_ms as number);
-    expect(r.within).toBe(false);
+    expect(r.wall_ratio).toBeGreaterThan(0);
+    expect(r.a_wall_ms).toBeGreaterThanOrEqual(300);
+    // Where the system tells CPU time, the ratio and the bar are read from it.
+    if (r.cpu_ratio !== null) {
+      expect(r.cpu_ratio).toBeGreaterThan(1);
+      expect(r.within).toBe(false);
+    }
     expect(r.failures).toEqual([]);
     const failing = measure(
       { name: 'exact10k', what: 'exits 3', a: node('process.exit(3)'), b: null, bar: 60, by: 'wall' },
