@@ -9,14 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { processArgs } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/temp.js';
+import { FULL } from '../helpers/tier.js';
 
 const tmp = tempDir('environment');
 /**
  * Strategies of each kind (the compiler, the exact search, a ledger reader; the baselines too
  * under test:full), each in a process of its own that the settings reach as well.
  */
-const STRATEGIES =
-  process.env.CTXBENCH_FULL === '1' ? 'dump,topk,weighted,compiler,exact,oracle' : 'compiler,exact,oracle';
+const STRATEGIES = FULL ? 'dump,topk,weighted,compiler,exact,oracle' : 'compiler,exact,oracle';
 
 /** A study in a process of its own with `env` on top of this one's: its run folder's files. */
 function studyUnder(env: Record<string, string>): Map<string, string> {

@@ -16,11 +16,11 @@ import { CORPUS_DIR, ROOT } from '../helpers/corpus.js';
 import { counted, figureRow, n } from '../helpers/figures.js';
 import { breakDocument, describeMutations, type Json, mutations } from '../helpers/fuzz.js';
 import { tempDir } from '../helpers/temp.js';
+import { FULL } from '../helpers/tier.js';
 
 // The process boundary is not what this file is about: strategies answer in this thread.
 vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
-const FULL = process.env.CTXBENCH_FULL === '1';
 /** Inputs per target: compile's files one input each, batch files of BATCH_LINES inputs. */
 const RUNS = FULL
   ? { request: 2500, candidates: 2500, policy: 2000, batch: 100, manifest: 500, ledger: 500 }

@@ -12,12 +12,12 @@ import { listStrategies } from '../../src/harness/hosts/index.js';
 import { cli, processArgs } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/temp.js';
+import { FULL } from '../helpers/tier.js';
 
 // The run stopped is a process of its own, strategy processes and all; the runs that resume it
 // and the baseline are about the run folder, so in them strategies answer in this thread.
 vi.mock('../../src/harness/hosts/hosts.js', () => import('../helpers/in-thread-hosts.js'));
 
-const FULL = process.env.CTXBENCH_FULL === '1';
 const tmp = tempDir('kill');
 /**
  * A run long enough that a signal sent after the 90th row still finds it running, even on a

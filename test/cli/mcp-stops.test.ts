@@ -21,6 +21,7 @@ import { MCP_RUNNERS, MCP_WAITING_MESSAGES } from '../helpers/limits.js';
 import { childrenOf, RawServer, referenceCase, resultTexts, running, treeOf, until } from '../helpers/mcp.js';
 import { type BuiltProject, copyOfBuilt, sharedProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/temp.js';
+import { sample } from '../helpers/tier.js';
 
 const tmp = fs.realpathSync(tempDir('mcp-stops'));
 /** Long for an honest call of this file (a check of nothing, a pack of a small tree) on a loaded machine. */
@@ -220,7 +221,7 @@ describe('stopping the server leaves no process behind', () => {
     ['the client closing its end', (s) => s.child.stdin?.end(), 0],
   ];
   // The two kills that leave a process nobody tells to stop run in CI; every way under test:full.
-  it.each(process.env.CTXBENCH_FULL === '1' ? ends : ends.slice(0, 2))('%s', async (_how, stop, code) => {
+  it.each(sample(ends, 2))('%s', async (_how, stop, code) => {
     const { server, tree } = await busyServer();
     // A server, its runners, a strategy's host, git: at least five processes below the command.
     expect(tree.length).toBeGreaterThanOrEqual(6);

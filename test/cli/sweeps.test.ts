@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { RUN_FILE } from '../../src/harness/runfolder/index.js';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { FULL } from '../helpers/tier.js';
 
-const FULL = process.env.CTXBENCH_FULL === '1';
 const tmp = tempDir('sweeps');
 
 /** A run's files but its manifest, which says when and by which command the run was made. */

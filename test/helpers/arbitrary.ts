@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import type { ContextCandidate, ContextRequest, RequirementClass } from '../../src/compiler/index.js';
 import { cand, req } from './pool.js';
 
-/** Runs of the heavy property suites: a fixed sample in CI, all of it under `npm run test:full`. */
-export const runs = (ci: number, full: number): number => (process.env.CTXBENCH_FULL ? full : ci);
+export { runs } from './tier.js';
 
 const BANDS: RequirementClass[] = [
   'MANDATORY',

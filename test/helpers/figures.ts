@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { ROOT } from './corpus.js';
+import { FULL } from './tier.js';
 
 const PAGE = path.join(ROOT, 'docs/reliability.md');
 const START = '<!-- figures:start (written by the suites: npm run figures) -->';
@@ -42,7 +43,7 @@ function tableOf(page: string): { before: string; rows: string[]; after: string 
  * row names; `figure` what it measured. No-op under test:full.
  */
 export function figureRow(suite: string, file: string, figure: string): void {
-  if (process.env.CTXBENCH_FULL === '1') return;
+  if (FULL) return;
   const row = `| ${cell(suite)} | \`npx vitest run ${file}\` | ${cell(figure)} |`;
   const page = fs.readFileSync(PAGE, 'utf8');
   const { before, rows, after } = tableOf(page);

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { pickStrategies } from '../../src/harness/hosts/index.js';
 import { SHARED_HOST } from '../../src/harness/vocabulary.js';
 import { runs } from '../helpers/arbitrary.js';
+import { FULL } from '../helpers/tier.js';
 
 const CALLS = runs(40, 100);
 const WARM = 10;
@@ -57,7 +58,7 @@ describe(`a warm process, ${CALLS} calls of ${MB} MB with new file names`, () =>
 
   // Every strategy a warm process may hold, in one process: a cache added to any of them later is
   // met here. The full tier only: it is the two above, and the rest, which keep nothing.
-  it.runIf(process.env.CTXBENCH_FULL)('every shipped strategy that stays warm, together', () => {
+  it.runIf(FULL)('every shipped strategy that stays warm, together', () => {
     const { warm, end } = measure(SHARED_HOST);
     expect(end - warm).toBeLessThan(BOUND);
   });

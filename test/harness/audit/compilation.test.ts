@@ -12,11 +12,11 @@ import { counted, figureRow, n } from '../../helpers/figures.js';
 import { compilerTraced } from '../../helpers/forgeries.js';
 import { inputAt } from '../../helpers/generated.js';
 import { type Doc, GENERATORS } from '../../helpers/mutants.js';
+import { FULL } from '../../helpers/tier.js';
 
 type CheckInputs = Parameters<typeof checkCompilation>[1];
 
 const SEED = 'validate-mutants-1';
-const FULL = process.env.CTXBENCH_FULL === '1';
 
 interface Honest {
   readonly where: string;

@@ -6,8 +6,8 @@ import { PUBLISHED_ORDER } from '../../../src/harness/vocabulary.js';
 import { corpus, referenceLedger } from '../../helpers/corpus.js';
 import { Hosts as InThreadHosts } from '../../helpers/in-thread-hosts.js';
 import { study, type Where } from '../../helpers/study.js';
+import { FULL } from '../../helpers/tier.js';
 
-const FULL = process.env.CTXBENCH_FULL === '1';
 const ledger = referenceLedger();
 
 /** A study's rows and compilations, as the JSON text a run folder would hold. */

@@ -16,8 +16,8 @@ import { listWorkingTree } from '../../../src/harness/pack/working-tree.js';
 import { figureRow, n } from '../../helpers/figures.js';
 import { git, initRepository } from '../../helpers/git-fixture.js';
 import { tempDir } from '../../helpers/temp.js';
+import { FULL } from '../../helpers/tier.js';
 
-const FULL = process.env.CTXBENCH_FULL === '1';
 const SEED = 'ignore-rules-1';
 const TREES = FULL ? 1500 : 60;
 
