@@ -31,6 +31,8 @@ const lines = (out: string, file: string) =>
     .split('\n');
 const ofGood = (out: string, file: string) =>
   lines(out, file).filter((l) => GOOD.split(',').includes(JSON.parse(l).strategy));
+/** The lines of a run's rows or compilations on the one case the two-job run ran. */
+const onAttackedCase = (all: readonly string[]) => all.filter((l) => JSON.parse(l).case === 'wrong-scope');
 
 /**
  * The looping plug-in, where the timeout is the subject, runs alone on the one case it loops on,
@@ -54,8 +56,9 @@ beforeAll(() => {
     .filter((n) => n !== LOOP && n !== OOM)
     .join(',')},${GOOD}`;
   runs.one = study('one', all);
-  runs.two = study('two', all, '--jobs', '2');
   const loops = oneCaseCorpus(tmp, 'wrong-scope-only', 'wrong-scope');
+  // Two jobs on the one case every plug-in attacks on: the same attacks, a seventh of the cells.
+  runs.two = study('two', all, '--corpus', loops, '--jobs', '2');
   runs.loopOne = study('loop-one', LOOP, '--corpus', loops, '--timeout', LOOP_TIMEOUT);
   runs.loopTwo = study('loop-two', LOOP, '--corpus', loops, '--timeout', LOOP_TIMEOUT, '--jobs', '2');
   runs.oom = study('oom', OOM, '--corpus', loops, '--memory', OOM_MEMORY);
@@ -109,17 +112,19 @@ describe('hostile plug-ins in one study', () => {
   });
 
   it("every other strategy's rows and compilations are byte-identical to a run without the plug-ins", () => {
-    for (const out of ['one', 'two']) {
-      expect(ofGood(out, 'rows.jsonl')).toEqual(lines('base', 'rows.jsonl'));
-      expect(ofGood(out, 'compilations.jsonl')).toEqual(lines('base', 'compilations.jsonl'));
+    for (const f of ['rows.jsonl', 'compilations.jsonl']) {
+      expect(ofGood('one', f)).toEqual(lines('base', f));
+      expect(ofGood('two', f)).toEqual(onAttackedCase(lines('base', f)));
     }
   });
 
   it('one job or two: the same bytes, hostile rows included', () => {
-    for (const f of ['rows.jsonl', 'compilations.jsonl', 'summary.json', 'report.md', 'report.html'])
-      expect(fs.readFileSync(path.join(tmp, 'two', f), 'utf8')).toBe(
-        fs.readFileSync(path.join(tmp, 'one', f), 'utf8'),
-      );
+    // What a run derives from its rows is the same at any number of jobs (sweeps.test.ts).
+    for (const f of ['rows.jsonl', 'compilations.jsonl']) {
+      const two = lines('two', f);
+      expect(two.length, f).toBeGreaterThan(0);
+      expect(two, f).toEqual(onAttackedCase(lines('one', f)));
+    }
   });
 
   it.each([
