@@ -60,20 +60,24 @@ function vocabulary(tokenizer: Tokenizer): Vocabulary {
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
 /**
- * The longest run of letters, spaces or punctuation counted as one piece. gpt-tokenizer merges the
- * byte pairs of a piece in time quadratic in its length (a file of 400,000 `x` took two minutes),
- * and a repository's files are anybody's to write; no text a person reads has such runs.
+ * The most UTF-8 bytes of a run of letters, spaces or punctuation counted as one part.
+ * gpt-tokenizer merges a piece byte pair by byte pair, in time quadratic in its bytes (a file of
+ * 400,000 `x` took two minutes), and a repository's files are anybody's to write; no text a person
+ * reads has such runs. Bytes, not characters: a CJK character is three bytes and an emoji four, so a
+ * bound in characters let their pieces cost up to sixteen times an ASCII piece's. In ASCII a byte
+ * is a character, so ASCII text is cut where it was when this bound counted characters.
  */
-export const LONGEST_RUN = 1000;
+export const LONGEST_RUN_BYTES = 1000;
 
 /**
- * The longest stretch of characters of two kinds that one piece can hold, counted in one part:
- * punctuation and combining marks (cl100k's `[^\s\p{L}\p{N}]+`), and line breaks and `/` (what
- * o200k's punctuation takes after it, `[\r\n/]*`). Kinds alternating escape LONGEST_RUN: `!` and
- * 64,000 `/\n` were one o200k piece, 18 s to count. Twice LONGEST_RUN, so that only such a stretch
- * is cut: a run of one kind within it is cut at LONGEST_RUN before.
+ * The most UTF-8 bytes of a stretch of characters of two kinds that one piece can hold, counted in
+ * one part: punctuation and combining marks (cl100k's `[^\s\p{L}\p{N}]+`, emoji with variation
+ * selectors among them), and line breaks and `/` (what o200k's punctuation takes after it,
+ * `[\r\n/]*`). Kinds alternating escape LONGEST_RUN_BYTES: `!` and 64,000 `/\n` were one o200k
+ * piece, 18 s to count. Twice LONGEST_RUN_BYTES, so that only such a stretch is cut: a run of one
+ * kind within it is cut at LONGEST_RUN_BYTES before.
  */
-export const LONGEST_PIECE = 2 * LONGEST_RUN;
+export const LONGEST_PIECE_BYTES = 2 * LONGEST_RUN_BYTES;
 
 type Kind = 'letter' | 'mark' | 'digit' | 'space' | 'other';
 
@@ -99,37 +103,56 @@ function kindOf(text: string, at: number): Kind {
 }
 
 /**
+ * The UTF-8 bytes of the character at `at`, as the library encodes it: four for a surrogate
+ * pair (two code units), three for a lone surrogate (encoded as U+FFFD).
+ */
+export function bytesAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code < 0x80) return 1;
+  if (code < 0x800) return 2;
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const low = text.charCodeAt(at + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) return 4;
+  }
+  return 3;
+}
+
+/**
  * Where to cut `text` so that no run of one kind (letters and marks, white space, other
- * characters) is longer than LONGEST_RUN characters: every LONGEST_RUN characters into such a run,
- * never inside a character. Digits are never cut: the vocabularies group them by three from the
- * start of their run. And where a stretch of punctuation and marks, or of line breaks and `/`,
- * reaches LONGEST_PIECE characters since the last cut. Empty for text with no such run or stretch,
- * which is then counted whole, as before.
+ * characters) is longer than LONGEST_RUN_BYTES: before the character that would take the run
+ * past it since the run began or was last cut, never inside a character. Digits are never cut:
+ * the vocabularies group them by three from the start of their run. And where a stretch of
+ * punctuation and marks, or of line breaks and `/`, would pass LONGEST_PIECE_BYTES since the last
+ * cut. Empty for text with no such run or stretch, which is then counted whole, as before.
  */
 export function longRunCuts(text: string): number[] {
   const cuts: number[] = [];
-  let length = 0;
   let kind: Kind | undefined;
+  let run = 0;
   let glued = 0;
   let tail = 0;
   for (let i = 0; i < text.length; ) {
     const k = kindOf(text, i);
-    const run = k === 'mark' ? 'letter' : k;
-    if (run !== kind) {
-      kind = run;
-      length = 0;
+    const r = k === 'mark' ? 'letter' : k;
+    if (r !== kind) {
+      kind = r;
+      run = 0;
     }
+    const bytes = bytesAt(text, i);
     const code = text.charCodeAt(i);
-    glued = k === 'other' || k === 'mark' ? glued + 1 : 0;
+    glued = k === 'other' || k === 'mark' ? glued + bytes : 0;
+    // Line breaks and `/` are one byte each.
     tail = code === 10 || code === 13 || code === 47 ? tail + 1 : 0;
-    const longRun = length > 0 && run !== 'digit' && length % LONGEST_RUN === 0;
-    if (longRun || glued > LONGEST_PIECE || tail > LONGEST_PIECE) {
+    const longRun = run > 0 && r !== 'digit' && run + bytes > LONGEST_RUN_BYTES;
+    if (longRun || glued > LONGEST_PIECE_BYTES || tail > LONGEST_PIECE_BYTES) {
       cuts.push(i);
-      glued = Math.min(glued, 1);
+      // A run is cut from where it began or was last cut, whatever else was cut within it.
+      if (longRun) run = 0;
+      glued = Math.min(glued, bytes);
       tail = Math.min(tail, 1);
     }
-    length++;
-    i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+    run += bytes;
+    i += bytes === 4 ? 2 : 1;
   }
   return cuts;
 }
@@ -156,8 +179,9 @@ export function memoCounts(m: CountMemo): () => void {
 
 /**
  * `text` in one tokenizer's tokens: the library's count, piece by piece; a run longer than
- * LONGEST_RUN, or a stretch longer than LONGEST_PIECE, counted in parts of that length (a few
- * tokens off the whole's count, the same however the text is counted, here or in the audit).
+ * LONGEST_RUN_BYTES, or a stretch longer than LONGEST_PIECE_BYTES, counted in parts of at most
+ * that many bytes (a few tokens off the whole's count, the same however the text is counted, here
+ * or in the audit).
  * Text longer than PART is counted in parts cut where the count cannot change
  * (`piece-cuts.ts`). Through the memo when one is set.
  */

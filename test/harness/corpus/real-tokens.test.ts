@@ -10,7 +10,12 @@ import { pathToFileURL } from 'node:url';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { LONGEST_PIECE, LONGEST_RUN, longRunCuts } from '../../../src/harness/corpus/bpe.js';
+import {
+  bytesAt,
+  LONGEST_PIECE_BYTES,
+  LONGEST_RUN_BYTES,
+  longRunCuts,
+} from '../../../src/harness/corpus/bpe.js';
 import { realTokens } from '../../../src/harness/corpus/index.js';
 import { strategyStats } from '../../../src/harness/metrics/index.js';
 import type { Row } from '../../../src/harness/types.js';
@@ -44,10 +49,11 @@ describe('long runs of one kind', () => {
     ['punctuation', '!'],
     ['CJK letters', '\u6f22'],
     ['astral letters', '\u{20000}'],
-  ])('%s are counted in parts of LONGEST_RUN characters, never inside a character', (_kind, ch) => {
+  ])('%s are counted in parts of LONGEST_RUN_BYTES bytes, never inside a character', (_kind, ch) => {
     const long = `1${ch.repeat(run)}2`;
     const cuts = longRunCuts(long);
-    expect(cuts.length).toBe(Math.ceil(run / LONGEST_RUN) - 1);
+    // As many whole characters as the bound holds: 1,000 of ASCII, 333 of CJK, 250 astral.
+    expect(cuts.length).toBe(Math.ceil(run / Math.floor(LONGEST_RUN_BYTES / bytesAt(ch, 0))) - 1);
     for (const at of cuts) expect(Array.from(long.slice(at - 1, at + 1)).length).toBe(2);
     // Each part is counted by the tokenizer itself, and the parts hold the whole text.
     const starts = [0, ...cuts];
@@ -63,12 +69,14 @@ describe('long runs of one kind', () => {
   // took 18 s for 128,000 characters and four times that for twice as many.
   it.each([
     // The `!` is punctuation, not a line break or a slash: the stretch starts after it.
-    ['o200k: slashes and line breaks after punctuation', `!${'/\n'.repeat(run / 2)}`, 1],
-    ['cl100k: punctuation and combining marks', '!\u0301'.repeat(run / 2), 0],
-  ])('%s are counted in parts of LONGEST_PIECE characters', (_kind, long, from) => {
+    ['o200k: slashes and line breaks after punctuation', `!${'/\n'.repeat(run / 2)}`, 1, 1],
+    // Three bytes a pair: `!` one, U+0301 two; cut before whichever character passes the bound.
+    ['cl100k: punctuation and combining marks', '!\u0301'.repeat(run / 2), 0, 1.5],
+  ])('%s are counted in parts of LONGEST_PIECE_BYTES bytes', (_kind, long, from, perChar) => {
     const cuts = longRunCuts(long);
-    expect(cuts.length).toBe(run / LONGEST_PIECE - 1);
-    expect(cuts.every((at, k) => at === from + (k + 1) * LONGEST_PIECE)).toBe(true);
+    const each = Math.floor(LONGEST_PIECE_BYTES / perChar);
+    expect(cuts.length).toBe(Math.ceil(run / each) - 1);
+    expect(cuts.every((at, k) => at === from + (k + 1) * each)).toBe(true);
     const starts = [0, ...cuts];
     const parts = starts.map((from, k) => long.slice(from, starts[k + 1] ?? long.length));
     const sum = (count: (t: string, o: typeof plain) => number) =>
@@ -76,17 +84,17 @@ describe('long runs of one kind', () => {
     expect(realTokens(long)).toEqual({ o200k: sum(o200k), cl100k: sum(cl100k) });
   });
 
-  it('cuts only a stretch of two kinds longer than LONGEST_PIECE, where a run of one kind is cut as before', () => {
+  it('cuts only a stretch of two kinds longer than LONGEST_PIECE_BYTES, where a run of one kind is cut as before', () => {
     // Just within the bound: whole.
-    expect(longRunCuts(`!${'/\n'.repeat((LONGEST_PIECE - 2) / 2)}!`)).toEqual([]);
-    expect(longRunCuts(`a${'!\u0301'.repeat(LONGEST_PIECE / 2)}a`)).toEqual([]);
-    // A slash, then blank lines: the run of line breaks is cut at LONGEST_RUN, and nowhere else.
-    const blank = `x/${'\n'.repeat(3 * LONGEST_RUN)}y`;
-    expect(longRunCuts(blank)).toEqual([2 + LONGEST_RUN, 2 + 2 * LONGEST_RUN]);
+    expect(longRunCuts(`!${'/\n'.repeat((LONGEST_PIECE_BYTES - 2) / 2)}!`)).toEqual([]);
+    expect(longRunCuts(`a${'!\u0301'.repeat(Math.floor(LONGEST_PIECE_BYTES / 3))}a`)).toEqual([]);
+    // A slash, then blank lines: the run of line breaks is cut at LONGEST_RUN_BYTES, and nowhere else.
+    const blank = `x/${'\n'.repeat(3 * LONGEST_RUN_BYTES)}y`;
+    expect(longRunCuts(blank)).toEqual([2 + LONGEST_RUN_BYTES, 2 + 2 * LONGEST_RUN_BYTES]);
   });
 
   it('leaves text without such runs, and digits of any length, to the tokenizer whole', () => {
-    const text = `${'word '.repeat(5000)}${'7'.repeat(50_000)} ${'-'.repeat(LONGEST_RUN)}`;
+    const text = `${'word '.repeat(5000)}${'7'.repeat(50_000)} ${'-'.repeat(LONGEST_RUN_BYTES)}`;
     expect(longRunCuts(text)).toEqual([]);
     expect(realTokens(text)).toEqual({ o200k: o200k(text, plain), cl100k: cl100k(text, plain) });
   });
