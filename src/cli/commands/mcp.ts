@@ -50,7 +50,7 @@ export const mcp = defineCommand({
         describe: 'bytes one message may hold; a longer one is answered with an error and dropped',
       }),
   run: async (a, { version }) => {
-    const roots = rootsOf(a.root ?? [process.cwd()]);
+    const roots = rootsOf(a.root ?? [process.cwd()], a.root === undefined);
     const timeout = timeoutOf(a.timeout);
     const maxMessage = a.maxMessage;
     if (!Number.isSafeInteger(maxMessage) || maxMessage < 1 || maxMessage > MAX_TEXT_BYTES)
