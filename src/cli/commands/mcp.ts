@@ -38,7 +38,8 @@ export const mcp = defineCommand({
       .option('root', {
         type: 'string',
         array: true,
-        describe: 'a folder pack may read (repeat for more; default: the current folder)',
+        describe:
+          'a folder pack may read (repeat for more; default: the current folder); not / or the home folder',
       })
       .option('timeout', {
         ...timeoutOption,
