@@ -9,14 +9,18 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { Socket } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../harness/errors.js';
 import { inside, PERMISSION_FLAG, readable } from '../harness/hosts/index.js';
 import { fromRoot, packageRoot } from '../harness/paths.js';
 import { TETHER_FD } from './tether.js';
 
-/** The folders given, each an existing folder, resolved through links. */
-export function rootsOf(given: readonly string[]): string[] {
+/**
+ * The folders given, each an existing folder, resolved through links. `defaulted`: the one folder
+ * is the current one, no --root given (a client may start the server in / or in the home folder).
+ */
+export function rootsOf(given: readonly string[], defaulted = false): string[] {
   return given.map((r) => {
     let real: string;
     try {
@@ -25,8 +29,34 @@ export function rootsOf(given: readonly string[]): string[] {
       throw new UsageError(`--root ${r}: no such folder`);
     }
     if (!fs.statSync(real).isDirectory()) throw new UsageError(`--root ${r}: not a folder`);
+    const wide = tooWide(real);
+    if (wide !== undefined)
+      throw new UsageError(
+        `--root ${r}${defaulted ? ' (the current folder, as no --root was given)' : ''}: ${wide}; serve the project's folder instead`,
+      );
     return real;
   });
+}
+
+/**
+ * Why a root is too wide to serve, or undefined: pack would read any file of the machine, or of
+ * the user's home folder (keys, tokens, every other project), for whoever speaks to the server.
+ * The home folder, or a folder holding it (`/home`), is refused; a folder inside it is a project.
+ */
+function tooWide(real: string): string | undefined {
+  if (real === path.parse(real).root) return 'that is the whole file system';
+  const home = os.homedir();
+  let realHome = path.resolve(home);
+  try {
+    realHome = fs.realpathSync(home);
+  } catch {
+    // Under the permission model the home folder may not be looked at; its path as given is kept.
+  }
+  const up = path.relative(real, realHome);
+  if (up === '') return 'that is the home folder';
+  if (up !== '..' && !up.startsWith(`..${path.sep}`) && !path.isAbsolute(up))
+    return `it holds the home folder ${realHome}`;
+  return undefined;
 }
 
 /** Node's flags for a server that reads only its package and `roots`. */

@@ -15,7 +15,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_NESTING, tooDeep } from '../harness/corpus/index.js';
+import { loneSurrogate, MAX_NESTING, tooDeep } from '../harness/corpus/index.js';
 import { InputError } from '../harness/errors.js';
 import { fromRoot } from '../harness/paths.js';
 import { Runners } from './runners.js';
@@ -59,6 +59,28 @@ const INSTRUCTIONS =
 const HINTS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /**
+ * The first argument the CLI would refuse were it a file, as that file's error named by the
+ * argument; or undefined. Each argument is a document, held to the bound on a file's nesting
+ * (here, before a runner is handed it, since handing it over walks it with the call stack), and
+ * to Unicode text: JSON may escape half a surrogate pair, which a file is refused for and which
+ * has no UTF-8 bytes to count or hash. `check` reports the second as `ctxbench check` reports
+ * such a file: a problem among its findings (check-tool.ts).
+ */
+function refusedArgument(tool: string, args: Record<string, unknown>): InputError | undefined {
+  const deep = Object.keys(args).find((k) => tooDeep(args[k]));
+  if (deep !== undefined)
+    return new InputError('arguments', `nested deeper than ${MAX_NESTING} levels`, deep);
+  if (tool === 'check') return undefined;
+  for (const [key, value] of Object.entries(args)) {
+    const lone = loneSurrogate(value);
+    if (lone !== null) return new InputError('arguments', lone, key);
+  }
+  // Only an argument's name is left to hold one ("a key of the document").
+  const lone = loneSurrogate(args);
+  return lone === null ? undefined : new InputError('arguments', lone);
+}
+
+/**
  * The server, not yet connected: `ctxbench mcp` connects it to stdio (transport.ts). Its tool calls
  * run in runners (runners.ts), all stopped when the server closes; `maxMessage` is the transport's
  * limit, which bounds what the calls waiting for a runner may hold.
@@ -81,13 +103,8 @@ export function mcpServer(version: string, o: McpOptions, maxMessage = DEFAULT_M
   server.onclose = () => runners.close();
   server.setRequestHandler(CallToolRequestSchema, (r, extra) => {
     const args = r.params.arguments ?? {};
-    // Each argument is a document, held to the CLI's bound on a file's nesting; here, before a
-    // runner is handed it, since handing it over walks it with the call stack.
-    const deep = Object.keys(args).find((k) => tooDeep(args[k]));
-    if (deep !== undefined)
-      return failed(
-        `ctxbench: ${new InputError('arguments', `nested deeper than ${MAX_NESTING} levels`, deep).line}`,
-      );
+    const refused = refusedArgument(r.params.name, args);
+    if (refused !== undefined) return failed(`ctxbench: ${refused.line}`);
     return runners.call(r.params.name, args, sizeOf(extra.requestInfo), extra.signal);
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({

@@ -38,7 +38,8 @@ export const mcp = defineCommand({
       .option('root', {
         type: 'string',
         array: true,
-        describe: 'a folder pack may read (repeat for more; default: the current folder)',
+        describe:
+          'a folder pack may read (repeat for more; default: the current folder); not / or the home folder',
       })
       .option('timeout', {
         ...timeoutOption,
@@ -50,7 +51,7 @@ export const mcp = defineCommand({
         describe: 'bytes one message may hold; a longer one is answered with an error and dropped',
       }),
   run: async (a, { version }) => {
-    const roots = rootsOf(a.root ?? [process.cwd()]);
+    const roots = rootsOf(a.root ?? [process.cwd()], a.root === undefined);
     const timeout = timeoutOf(a.timeout);
     const maxMessage = a.maxMessage;
     if (!Number.isSafeInteger(maxMessage) || maxMessage < 1 || maxMessage > MAX_TEXT_BYTES)

@@ -13,7 +13,7 @@ export {
   readJsonLines,
   readTextLines,
 } from './input-files.js';
-export { MAX_NESTING, parseJson, tooDeep } from './json-text.js';
+export { loneSurrogate, MAX_NESTING, parseJson, tooDeep } from './json-text.js';
 export { classOf, identitiesOfClass, ledgerDirFor, loadLedger, mustContents, truthFrom } from './ledger.js';
 export { Findings, findingLine, type Lint, settle } from './lint.js';
 export { identitiesOf } from './lint-corpus.js';

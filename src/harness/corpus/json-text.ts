@@ -111,9 +111,18 @@ export function parseJson(text: string): { readonly value: unknown } | { readonl
   }
   if (tooDeep(value)) return deepText() ?? { problem: `nested deeper than ${MAX_NESTING} levels` };
   // Valid JSON may still escape half a surrogate pair: not text, and no UTF-8 bytes to hash.
-  const lone = ESCAPED_SURROGATE.test(text) ? loneSurrogateAt(value) : null;
-  if (lone !== null) return { problem: `not Unicode text (a lone surrogate escape in ${lone})` };
-  return { value };
+  const lone = ESCAPED_SURROGATE.test(text) ? loneSurrogate(value) : null;
+  return lone === null ? { value } : { problem: lone };
+}
+
+/**
+ * Why a parsed value is not Unicode text (a string or key holding half a surrogate pair, with
+ * where it is), or null. Also for JSON parsed elsewhere: an MCP call's arguments must be refused
+ * as the same document in a file is.
+ */
+export function loneSurrogate(value: unknown): string | null {
+  const lone = loneSurrogateAt(value);
+  return lone === null ? null : `not Unicode text (a lone surrogate escape in ${lone})`;
 }
 
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;

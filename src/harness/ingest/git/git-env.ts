@@ -65,6 +65,13 @@ export const ALWAYS: readonly (readonly [string, string])[] = [
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
   ['core.quotePath', 'false'],
+  // Files git reads whole, named by the repository: /dev/zero or a FIFO there holds git until its
+  // timeout. No author is read, so no mailmap is needed (`--no-mailmap` on the log call too, for
+  // the `.mailmap` of the working tree); /dev/null is an empty order, where '' would be refused.
+  ['log.mailmap', 'false'],
+  ['mailmap.file', ''],
+  ['mailmap.blob', ''],
+  ['diff.orderFile', '/dev/null'],
 ];
 
 /**

@@ -107,6 +107,7 @@ export function commits(repo: Repository, options: { readonly until?: string } =
       '--no-ext-diff',
       '--no-textconv',
       '--no-show-signature',
+      '--no-mailmap',
       tip,
       '--',
     ],
