@@ -234,11 +234,20 @@ describe("a repository's configured programs", () => {
       try {
         const out = path.join(tmp, `partial-corpus-${older}`);
         const r = await cli('ingest', partial, '--out', out, '--commits', '3', '--quiet');
+        // No program of the repository's ran, whatever git did.
+        expect(taken(), older ? 'a git without GIT_NO_LAZY_FETCH' : 'this git').toEqual([]);
+        // A git that ignores GIT_NO_LAZY_FETCH still starts the fetch the overrides then refuse,
+        // and writing the missing ids to that refused fetch races its exit: git itself dies of
+        // SIGPIPE about half the time. Then ingest stops with one line naming git's refusal.
+        if (older && r.code !== 0) {
+          expect([r.code, r.stdout]).toEqual([2, '']);
+          expect(r.stderr).toMatch(/^ctxbench: \S.*: git [a-z-]+: .+\n$/);
+          continue;
+        }
         // The blob is not read: the file is left out of every pool and counted, once for its one
-        // version, and no program of the repository's ran.
+        // version.
         expect([r.code, r.stderr]).toEqual([0, '']);
         expect(r.stdout).toMatch(/^file versions read: \d+; skipped: .*\bmissing 1\b/m);
-        expect(taken(), older ? 'a git without GIT_NO_LAZY_FETCH' : 'this git').toEqual([]);
       } finally {
         process.env.PATH = saved;
       }
