@@ -9,8 +9,11 @@ export {
   forEachLine,
   linesOf,
   MAX_TEXT_BYTES,
+  openRegular,
+  readBytes,
   readJsonFile,
   readJsonLines,
+  readTextFile,
   readTextLines,
 } from './input-files.js';
 export { MAX_NESTING, parseJson, tooDeep } from './json-text.js';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { forEachLine } from '../corpus/index.js';
+import { forEachLine, readTextFile } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { RUN_FILE, RUN_FILES, RUN_IDENTITY } from './files.js';
 import { type RunManifest, readRunManifest } from './manifest.js';
@@ -24,7 +24,8 @@ export function finishedManifest(dir: string): { file: string; text: string; m: 
     );
   }
   const m = readRunManifest(file);
-  return { file, text: fs.readFileSync(file, 'utf8'), m };
+  // Read again as guarded as the first time: a file swapped meanwhile for a FIFO or a device is refused.
+  return { file, text: readTextFile(file), m };
 }
 
 /** Every line of a run file, without its newline; a last line without one counts. */
