@@ -7,6 +7,7 @@ export { checkInputs, type InputFiles, located, orderRoles } from './compiler-ch
 export { CORPUS_MANIFEST, loadCorpus, requestAt } from './folder.js';
 export {
   forEachLine,
+  isThere,
   linesOf,
   MAX_TEXT_BYTES,
   openRegular,

@@ -37,6 +37,19 @@ export function openRegular(file: string): number {
   throw new InputError(file, `cannot read file: it is ${kindOf(s)}, not a regular file`);
 }
 
+/**
+ * Whether anything is at `file`: unlike `fs.existsSync`, a link that leads nowhere (to a `/proc`
+ * file this machine lacks, say) counts, so a reader opens it and says why it cannot be read
+ * instead of taking the file for absent.
+ */
+export function isThere(file: string): boolean {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** Bytes read into `buf` until it is full or the file ends; how many. */
 function fill(fd: number, buf: Buffer): number {
   let got = 0;

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ledgerDirFor, loadCorpus, loadLedger, readBytes, toPolicy } from '../corpus/index.js';
+import { isThere, ledgerDirFor, loadCorpus, loadLedger, readBytes, toPolicy } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { listStrategies, registryOrder } from '../hosts/index.js';
 import {
@@ -227,7 +227,7 @@ async function compareReports(
     const file = path.join(dir, name);
     // Bounded and only a regular file: a FIFO or a link to /dev/zero in the folder is refused in one
     // line (exit 2), not waited on or read for ever. Bad bytes still only make the file differ.
-    const was = fs.existsSync(file) ? readBytes(file).toString('utf8') : undefined;
+    const was = isThere(file) ? readBytes(file).toString('utf8') : undefined;
     if (was === undefined) say({ file: name, text: 'missing' });
     else if (was !== text)
       say({
