@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { forEachLine, readJsonFile } from '../corpus/index.js';
+import { forEachLine, isThere, readJsonFile } from '../corpus/index.js';
 import { InputError, UsageError } from '../errors.js';
 import { FolderWriter, jsonText as json, type LineFile, openOwnFile } from '../output/index.js';
 import type { CompilationLine, Row } from '../types.js';
@@ -120,7 +120,7 @@ export class RunWriter {
  */
 async function keptRows(partial: string, out: string, identity: RunIdentity, vet: Vet): Promise<Row[]> {
   const idFile = path.join(partial, RUN_IDENTITY);
-  if (!fs.existsSync(idFile)) return [];
+  if (!isThere(idFile)) return [];
   // A leftover folder is anybody's: its run.json a FIFO, a link to /dev/zero or not JSON is refused in one line.
   const was = readJsonFile(idFile) as RunIdentity;
   for (const key of Object.keys(identity)) {
@@ -164,7 +164,7 @@ interface WholeLine {
 /** The whole lines of a file; a last line without its newline was cut by the kill. */
 function wholeLines(file: string): WholeLine[] {
   const lines: WholeLine[] = [];
-  if (!fs.existsSync(file)) return lines;
+  if (!isThere(file)) return lines;
   const size = fs.statSync(file).size;
   let offset = 0;
   forEachLine(file, (text) => {
