@@ -7,10 +7,14 @@ export { checkInputs, type InputFiles, located, orderRoles } from './compiler-ch
 export { CORPUS_MANIFEST, loadCorpus, requestAt } from './folder.js';
 export {
   forEachLine,
+  isThere,
   linesOf,
   MAX_TEXT_BYTES,
+  openRegular,
+  readBytes,
   readJsonFile,
   readJsonLines,
+  readTextFile,
   readTextLines,
 } from './input-files.js';
 export { loneSurrogate, MAX_NESTING, parseJson, tooDeep } from './json-text.js';

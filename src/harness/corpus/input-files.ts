@@ -1,6 +1,5 @@
 /** Reading input files, and finding the package's own files (the reference corpus, its ledger). */
 import fs from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { decodeText, parseJson } from './json-text.js';
 
@@ -24,7 +23,7 @@ function kindOf(s: fs.Stats): string {
  * input folder is anybody's (a run folder, a corpus), and a FIFO, a socket or a device (a link to
  * `/dev/zero`) in it is no input. A link is followed to what it leads to, as before.
  */
-function openRegular(file: string): number {
+export function openRegular(file: string): number {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
@@ -38,6 +37,19 @@ function openRegular(file: string): number {
   throw new InputError(file, `cannot read file: it is ${kindOf(s)}, not a regular file`);
 }
 
+/**
+ * Whether anything is at `file`: unlike `fs.existsSync`, a link that leads nowhere (to a `/proc`
+ * file this machine lacks, say) counts, so a reader opens it and says why it cannot be read
+ * instead of taking the file for absent.
+ */
+export function isThere(file: string): boolean {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** Bytes read into `buf` until it is full or the file ends; how many. */
 function fill(fd: number, buf: Buffer): number {
   let got = 0;
@@ -45,24 +57,33 @@ function fill(fd: number, buf: Buffer): number {
   return got;
 }
 
-/** A file's bytes, or stop with one line naming it (unreadable, not a file, too large for one string). */
-function readBytes(file: string): Buffer {
+/**
+ * A file's bytes, at most `max` of them, or stop with one line naming it (unreadable, not a file,
+ * larger than `max`: by default what one string can hold). The bound holds whatever the file says
+ * of its size: a `/proc` file says 0 and reads on.
+ */
+export function readBytes(file: string, max: number = MAX_TEXT_BYTES): Buffer {
   const fd = openRegular(file);
   const size = fs.fstatSync(fd).size;
   const tooLarge = (n: number) =>
-    new InputError(file, `too large: ${n} bytes, over the ${MAX_TEXT_BYTES} one JSON text can hold`);
+    new InputError(
+      file,
+      max === MAX_TEXT_BYTES
+        ? `too large: ${n} bytes, over the ${MAX_TEXT_BYTES} one JSON text can hold`
+        : `too large: ${n} bytes, over the ${max} it may hold`,
+    );
   try {
-    if (size > MAX_TEXT_BYTES) throw tooLarge(size);
+    if (size > max) throw tooLarge(size);
     // Its measured size and one byte more; a file that grew meanwhile reads on, to the bound.
     const parts = [Buffer.allocUnsafe(size + 1)];
     let got = fill(fd, parts[0] as Buffer);
     if (got <= size) return (parts[0] as Buffer).subarray(0, got);
-    for (let n = got; n > 0 && got <= MAX_TEXT_BYTES; got += n) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, MAX_TEXT_BYTES + 1 - got));
+    for (let n = got; n > 0 && got <= max; got += n) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, max + 1 - got));
       n = fill(fd, chunk);
       parts.push(chunk.subarray(0, n));
     }
-    if (got > MAX_TEXT_BYTES) throw tooLarge(got);
+    if (got > max) throw tooLarge(got);
     return Buffer.concat(parts);
   } catch (e) {
     if (e instanceof InputError) throw e;
@@ -118,24 +139,65 @@ export function readJsonLines(file: string): { readonly line: number; readonly v
   return out;
 }
 
+/** Bytes read into `chunk` at the file's position, or stop with one line naming the file (EIO). */
+function readChunk(file: string, fd: number, chunk: Buffer): number {
+  try {
+    return fs.readSync(fd, chunk, 0, chunk.length, null);
+  } catch (e) {
+    throw new InputError(file, `cannot read file (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+}
+
 /**
  * Each line of a file, read in chunks as it is asked for: the file may be larger than any string.
- * The file is closed when the lines run out or the loop over them stops.
+ * The file is closed when the lines run out or the loop over them stops. Bounded whatever the file
+ * is: a line longer than MAX_TEXT_BYTES (no string holds it; a sparse file of NULs is one such
+ * line) stops with its number, and a file that reads on past its measured size and MAX_TEXT_BYTES
+ * more (a `/proc` file says 0 and reads on for ever) stops too. Only the new chunk is searched for
+ * newlines: the line it continues is kept as its bytes, decoded once it ends, so that a character
+ * cut by a chunk's end is whole again and bad bytes are one bad character each, as before.
  */
 export function* linesOf(file: string): Generator<string, void, undefined> {
   const fd = openRegular(file);
+  const bound = fs.fstatSync(fd).size + MAX_TEXT_BYTES;
   const chunk = Buffer.alloc(1 << 20);
-  // A character may straddle two chunks: the decoder holds its first bytes back until the rest come.
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
+  /** The bytes of the line under way that earlier chunks held, copied: `chunk` is read into again. */
+  let pieces: Buffer[] = [];
+  let held = 0;
+  let line = 1;
+  const tooLong = () =>
+    new InputError(
+      file,
+      `longer than ${MAX_TEXT_BYTES} bytes, more than one string can hold`,
+      `line ${line}`,
+    );
   try {
-    for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) {
-      const lines = (rest + decoder.write(chunk.subarray(0, n))).split('\n');
-      rest = lines.pop() as string;
-      yield* lines;
+    for (let n = readChunk(file, fd, chunk), read = n; n > 0; n = readChunk(file, fd, chunk), read += n) {
+      if (read > bound)
+        throw new InputError(
+          file,
+          `reads on past its size and ${MAX_TEXT_BYTES} bytes more: no file at rest`,
+        );
+      const got = chunk.subarray(0, n);
+      let start = 0;
+      for (let end = got.indexOf(0x0a); end >= 0; end = got.indexOf(0x0a, start)) {
+        if (held + end - start > MAX_TEXT_BYTES) throw tooLong();
+        const bytes = got.subarray(start, end);
+        const text = (held === 0 ? bytes : Buffer.concat([...pieces, bytes])).toString('utf8');
+        pieces = [];
+        held = 0;
+        start = end + 1;
+        line++;
+        yield text;
+      }
+      if (start < n) {
+        held += n - start;
+        if (held > MAX_TEXT_BYTES) throw tooLong();
+        pieces.push(Buffer.from(got.subarray(start)));
+      }
     }
-    rest += decoder.end();
-    if (rest !== '') yield rest;
+    const last = Buffer.concat(pieces).toString('utf8');
+    if (last !== '') yield last;
   } finally {
     fs.closeSync(fd);
   }

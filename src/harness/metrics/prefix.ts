@@ -7,8 +7,7 @@
  * repositories). Computed from the rendered texts of compilations.jsonl, not from the rows, so
  * that a sharded run merged gives the same figures as one run.
  */
-import fs from 'node:fs';
-import { linesOf } from '../corpus/index.js';
+import { isThere, linesOf } from '../corpus/index.js';
 import type { Row } from '../types.js';
 
 /**
@@ -125,7 +124,7 @@ export function* renderedTexts(
   const lines: Iterator<string | Record<string, unknown>> =
     typeof compilations !== 'string'
       ? compilations[Symbol.iterator]()
-      : fs.existsSync(compilations)
+      : isThere(compilations)
         ? linesOf(compilations)
         : [][Symbol.iterator]();
   try {

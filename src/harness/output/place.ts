@@ -109,6 +109,24 @@ const isDir = (p: string): boolean => {
   }
 };
 
+/** Something is at `p`, a link to nothing included. */
+const isThere = (p: string): boolean => {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+};
+
+/** `p` is a folder or a link to one. */
+const isDirFollowed = (p: string): boolean => {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 const namesIn = (dir: string): string[] => {
   try {
     return fs.readdirSync(dir);
@@ -194,6 +212,10 @@ export function outputProblem(place: OutputPlace): string | undefined {
     if (held !== undefined) return `${held}, which replacing it would delete`;
   }
   if (!folder && isDir(out)) return 'it is a folder';
+  // A file goes into a folder: an `--out` folder that is a file, a FIFO or a link to one is refused
+  // here, before anything is read, rather than failing in mkdir after the work is done.
+  const parent = path.dirname(path.resolve(place.path));
+  if (!folder && isThere(parent) && !isDirFollowed(parent)) return `${parent} is not a folder`;
   return undefined;
 }
 

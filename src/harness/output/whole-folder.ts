@@ -6,9 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CORPUS_MANIFEST } from '../corpus/index.js';
+import { CORPUS_MANIFEST, readBytes } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { BackgroundWriter, type Lines } from './background.js';
+import { openOwnFile, replaceFile } from './new-file.js';
 
 /** Appends lines to a file through a buffer: a run's compilations outgrow any single string. */
 export class LineFile implements Lines {
@@ -17,7 +18,8 @@ export class LineFile implements Lines {
 
   /** `append`: keep what the file holds (a resumed run's finished lines). */
   constructor(file: string, append = false) {
-    this.fd = fs.openSync(file, append ? 'a' : 'w');
+    // A resumed run's folder was left for anyone to reach: a link or FIFO in it is refused, not written through.
+    this.fd = openOwnFile(file, append ? 'append' : 'truncate');
   }
 
   add(line: string): void {
@@ -52,9 +54,12 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** A pid is a few digits: a longer file, a FIFO or a device left in its place is no owner. */
+const OWNER_BYTES = 32;
+
 const ownerOf = (partial: string): number => {
   try {
-    return Number(fs.readFileSync(path.join(partial, OWNER), 'utf8'));
+    return Number(readBytes(path.join(partial, OWNER), OWNER_BYTES).toString('utf8'));
   } catch {
     return Number.NaN;
   }
@@ -101,12 +106,13 @@ export class FolderWriter {
     this.partial = `${this.target}.partial`;
     clearLeftovers(this.target, resume);
     fs.mkdirSync(this.partial, { recursive: true });
-    fs.writeFileSync(path.join(this.partial, OWNER), String(process.pid));
+    // A kept folder's .owner may be a link or a FIFO someone left: replaced, never written through.
+    replaceFile(path.join(this.partial, OWNER), String(process.pid));
   }
 
   write(name: string, text: string): void {
     fs.mkdirSync(path.dirname(path.join(this.partial, name)), { recursive: true });
-    fs.writeFileSync(path.join(this.partial, name), text);
+    replaceFile(path.join(this.partial, name), text);
   }
 
   lines(name: string, append = false): LineFile {
@@ -176,8 +182,8 @@ export async function writeWholeAsync(out: string, fill: (w: FolderWriter) => Pr
 export function manifestHas(dir: string, block: string, maxBytes: number): boolean {
   try {
     const file = path.join(dir, CORPUS_MANIFEST);
-    if (fs.statSync(file).size > maxBytes) return false;
-    const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    // Read no further than `maxBytes`, and only a regular file: a FIFO would block the read.
+    const manifest: unknown = JSON.parse(readBytes(file, maxBytes).toString('utf8'));
     return typeof manifest === 'object' && manifest !== null && block in manifest;
   } catch {
     return false;

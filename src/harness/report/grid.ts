@@ -6,8 +6,7 @@
  * count, never a clock, and says where the whole record is. A packed page (packed-page.ts) holds
  * each text once, so its rendered texts are whole.
  */
-import fs from 'node:fs';
-import { linesOf } from '../corpus/index.js';
+import { isThere, linesOf } from '../corpus/index.js';
 import { int, plural } from '../format.js';
 import { columnOf, fieldsOf, headersOf, rowViolations } from '../metrics/index.js';
 import type { Row } from '../types.js';
@@ -215,7 +214,7 @@ const NO_LINE = 'no compilation recorded for this row (no compilations.jsonl lin
 export type CompilationSource = string | Iterable<string | Record<string, unknown>> | null;
 
 const linesFrom = (source: CompilationSource): Iterable<string | Record<string, unknown>> =>
-  source === null ? [] : typeof source !== 'string' ? source : fs.existsSync(source) ? linesOf(source) : [];
+  source === null ? [] : typeof source !== 'string' ? source : isThere(source) ? linesOf(source) : [];
 
 /**
  * The grid's cells in row order, with details from `compilations` (a compilations.jsonl or its

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadCorpus } from '../corpus/index.js';
+import { loadCorpus, readTextFile } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { FindingsError, type FindingsRun, renderFindings } from '../report/index.js';
 import type { CompilationLine } from '../types.js';
@@ -95,11 +95,8 @@ export function findingsDocument(inputs: FindingsInputs): string {
     named.set(name, findingsRun(dir, inputs.corpus, inputs.warn));
   }
   try {
-    return renderFindings(
-      fs.readFileSync(template, 'utf8'),
-      named.values().next().value as FindingsRun,
-      named,
-    );
+    // A template is anybody's file: a FIFO or a link to /dev/zero is refused, not read for ever.
+    return renderFindings(readTextFile(template), named.values().next().value as FindingsRun, named);
   } catch (e) {
     if (!(e instanceof FindingsError)) throw e;
     throw new InputError(template, e.where);

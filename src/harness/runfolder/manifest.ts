@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type CompilerPolicy, isPlainObject, policyToJSON } from '../../compiler/index.js';
-import { CORPUS_MANIFEST, MAX_TEXT_BYTES, readJsonFile } from '../corpus/index.js';
+import { CORPUS_MANIFEST, isThere, MAX_TEXT_BYTES, readJsonFile } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { count } from '../format.js';
 import type { Corpus, ShardInfo, StrategyInfo } from '../types.js';
@@ -138,7 +138,7 @@ export function readRunManifest(file: string): RunManifest {
 /** A run folder's manifest, or null when it has none. */
 export const manifestIn = (dir: string): RunManifest | null => {
   const file = path.join(dir, RUN_FILE.manifest);
-  return fs.existsSync(file) ? readRunManifest(file) : null;
+  return isThere(file) ? readRunManifest(file) : null;
 };
 
 /**

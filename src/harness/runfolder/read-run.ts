@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPlainObject } from '../../compiler/index.js';
-import { readJsonLines } from '../corpus/index.js';
+import { isThere, readJsonLines } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { ROW_MEASURES, ROW_METRICS } from '../metrics/index.js';
 import type { CompilationLine, Row } from '../types.js';
@@ -95,7 +95,7 @@ function rowProblem(row: unknown): string | null {
 /** A run folder's rows, each checked field by field and each compilation once. */
 function readRows(dir: string): Row[] {
   const file = path.join(dir, RUN_FILE.rows);
-  if (!fs.existsSync(file)) throw new InputError(file, `no ${RUN_FILE.rows}: not a run folder`);
+  if (!isThere(file)) throw new InputError(file, `no ${RUN_FILE.rows}: not a run folder`);
   const seen = new Set<string>();
   const rows = readJsonLines(file).map(({ line, value }) => {
     const bad = rowProblem(value);
@@ -139,7 +139,7 @@ export function readRunFolder(dir: string): RunFolder {
  * reference read back against `texts`); none without the file.
  */
 export const compilationsOf = (run: RunFolder, texts: RunTexts | null = null): CompilationLine[] =>
-  fs.existsSync(run.compilations)
+  isThere(run.compilations)
     ? readJsonLines(run.compilations).map(
         ({ line, value }) => readBack(run.compilations, line, value, texts) as CompilationLine,
       )

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { forEachLine } from '../corpus/index.js';
+import { forEachLine, isThere, readTextFile } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { RUN_FILE, RUN_FILES, RUN_IDENTITY } from './files.js';
 import { type RunManifest, readRunManifest } from './manifest.js';
@@ -14,7 +14,7 @@ import { type RunManifest, readRunManifest } from './manifest.js';
 export function finishedManifest(dir: string): { file: string; text: string; m: RunManifest } {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError(dir, 'no such folder');
   const file = path.join(dir, RUN_FILE.manifest);
-  if (!fs.existsSync(file)) {
+  if (!isThere(file)) {
     const partial = fs.existsSync(path.join(dir, RUN_IDENTITY));
     throw new InputError(
       dir,
@@ -24,13 +24,14 @@ export function finishedManifest(dir: string): { file: string; text: string; m: 
     );
   }
   const m = readRunManifest(file);
-  return { file, text: fs.readFileSync(file, 'utf8'), m };
+  // Read again as guarded as the first time: a file swapped meanwhile for a FIFO or a device is refused.
+  return { file, text: readTextFile(file), m };
 }
 
 /** Every line of a run file, without its newline; a last line without one counts. */
 export function runLines(dir: string, name: typeof RUN_FILE.rows | typeof RUN_FILE.compilations): string[] {
   const file = path.join(dir, name);
-  if (!fs.existsSync(file)) throw new InputError(file, 'missing: not a run folder');
+  if (!isThere(file)) throw new InputError(file, 'missing: not a run folder');
   const lines: string[] = [];
   forEachLine(file, (line) => lines.push(line));
   return lines;

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPlainObject } from '../../compiler/index.js';
-import { linesOf, loadCorpus, toPolicy } from '../corpus/index.js';
+import { isThere, linesOf, loadCorpus, toPolicy } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import type { Corpus } from '../types.js';
 import { type RunTexts, readBack } from './by-reference.js';
@@ -78,7 +78,7 @@ export function* compiledLines(
   file: string,
   texts: RunTexts | null,
 ): Generator<string | Record<string, unknown>> {
-  if (!fs.existsSync(file)) return;
+  if (!isThere(file)) return;
   let k = 0;
   for (const text of linesOf(file)) {
     k++;

@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { forEachLine } from '../corpus/index.js';
+import { forEachLine, isThere, readJsonFile } from '../corpus/index.js';
 import { InputError, UsageError } from '../errors.js';
-import { FolderWriter, jsonText as json, type LineFile } from '../output/index.js';
+import { FolderWriter, jsonText as json, type LineFile, openOwnFile } from '../output/index.js';
 import type { CompilationLine, Row } from '../types.js';
 import { RUN_FILE, RUN_IDENTITY } from './files.js';
 import { type ManifestFacts, manifestOf } from './manifest.js';
@@ -120,8 +120,9 @@ export class RunWriter {
  */
 async function keptRows(partial: string, out: string, identity: RunIdentity, vet: Vet): Promise<Row[]> {
   const idFile = path.join(partial, RUN_IDENTITY);
-  if (!fs.existsSync(idFile)) return [];
-  const was = JSON.parse(fs.readFileSync(idFile, 'utf8')) as RunIdentity;
+  if (!isThere(idFile)) return [];
+  // A leftover folder is anybody's: its run.json a FIFO, a link to /dev/zero or not JSON is refused in one line.
+  const was = readJsonFile(idFile) as RunIdentity;
   for (const key of Object.keys(identity)) {
     if (JSON.stringify(was[key]) !== JSON.stringify(identity[key]))
       throw new UsageError(`cannot resume ${out}: it was started with another ${key}; run without --resume`);
@@ -139,9 +140,19 @@ async function keptRows(partial: string, out: string, identity: RunIdentity, vet
     );
   const { rows } = v;
   const n = rows.length;
-  fs.truncateSync(path.join(partial, RUN_FILE.rows), rowLines[n - 1]?.end ?? 0);
-  fs.truncateSync(path.join(partial, RUN_FILE.compilations), compLines[n - 1]?.end ?? 0);
+  truncateOwn(path.join(partial, RUN_FILE.rows), rowLines[n - 1]?.end ?? 0);
+  truncateOwn(path.join(partial, RUN_FILE.compilations), compLines[n - 1]?.end ?? 0);
   return rows;
+}
+
+/** Cut a file of the partial folder back; a link there is refused, never followed to what it names. */
+function truncateOwn(file: string, size: number): void {
+  const fd = openOwnFile(file, 'keep');
+  try {
+    fs.ftruncateSync(fd, size);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 interface WholeLine {
@@ -153,7 +164,7 @@ interface WholeLine {
 /** The whole lines of a file; a last line without its newline was cut by the kill. */
 function wholeLines(file: string): WholeLine[] {
   const lines: WholeLine[] = [];
-  if (!fs.existsSync(file)) return lines;
+  if (!isThere(file)) return lines;
   const size = fs.statSync(file).size;
   let offset = 0;
   forEachLine(file, (text) => {

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { quote } from '../../../compiler/index.js';
-import { readJsonFile, readJsonLines } from '../../corpus/index.js';
+import { openRegular, readJsonFile, readJsonLines } from '../../corpus/index.js';
 import { InputError, UsageError } from '../../errors.js';
 import { int } from '../../format.js';
 import { OBJECT_ID } from '../git/git.js';
@@ -88,12 +88,8 @@ function instanceOf(file: string, where: string, raw: unknown): Instance {
 /** Whether the file opens with `[`: a JSON array, else JSON Lines. */
 function isArrayFile(file: string): boolean {
   const head = Buffer.alloc(4096);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (e) {
-    throw new InputError(file, `cannot read file (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
-  }
+  // Without waiting and only a regular file: a FIFO nobody writes held `open` for ever.
+  const fd = openRegular(file);
   try {
     const n = fs.readSync(fd, head, 0, head.length, 0);
     const text = head
