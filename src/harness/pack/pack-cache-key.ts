@@ -61,8 +61,11 @@ export function openFolder(dir: string, env: NodeJS.ProcessEnv = process.env): C
   if (kept !== null) return { refused: kept };
   const secret = keyIn(keys, uid);
   if ('refused' in secret) return secret;
-  return { key: createHmac('sha256', secret.key).update(PURPOSE).digest() };
+  return { key: segmentKey(secret.key) };
 }
+
+/** The key segments are signed with, from the user's secret. */
+export const segmentKey = (secret: Buffer): Buffer => createHmac('sha256', secret).update(PURPOSE).digest();
 
 /** The key's bytes when it is a regular file of ours, private, of the right length; else why not, or null for none there. */
 function readKey(file: string, uid: number | undefined): Buffer | string | null {

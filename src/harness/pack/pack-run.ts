@@ -128,7 +128,7 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
     // Once: the segments are gone after it.
     if (cache.foreign > 0)
       told.push({
-        line: `pack: removed ${cache.foreign} segment${cache.foreign === 1 ? '' : 's'} of the cache not signed with your key (copied or restored from another machine or account): packed without them`,
+        line: `pack: removed ${cache.foreign} segment${cache.foreign === 1 ? '' : 's'} of the cache not signed with your key (damaged, or copied or restored from another machine or account): packed without them`,
         always: false,
       });
     return { ...packed, told: [...told, ...packed.told] };
