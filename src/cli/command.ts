@@ -116,7 +116,9 @@ function refuseEmpty(words: readonly string[], known: Known): void {
     // A word starting with a dash is the next option, as yargs reads it, unless it is a number.
     const missing = given === undefined || (m[2] === undefined && /^-(?!\d|\.\d)/.test(given));
     if (missing || given.trim() === '')
-      throw new UsageError(`--${name} is given ${missing ? 'no' : 'an empty'} value: give one, or leave it out`);
+      throw new UsageError(
+        `--${name} is given ${missing ? 'no' : 'an empty'} value: give one, or leave it out`,
+      );
   }
 }
 

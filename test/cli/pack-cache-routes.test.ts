@@ -2,7 +2,8 @@
  * Routes into `pack`'s cache that its folder checks cannot see (pack-cache-key.ts, pack-cache.ts):
  * a folder restored from a CI cache archive or copied, key and all, by the user (so it is theirs
  * and private) holds entries another key signed, and reads as a cold cache told in one line;
- * packs running at once on one folder leave it within its bound; a cache inside the tree packed is
+ * packs running at once on one folder leave it within its bound, and what killed packs leave
+ * counts against it until it is swept; a cache inside the tree packed is
  * not used and never packed; and an empty option value is bad usage, for every command.
  */
 import { spawnSync } from 'node:child_process';
@@ -10,9 +11,10 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PackCache } from '../../src/harness/pack/pack-cache.js';
+import { CACHE_BOUND, PackCache } from '../../src/harness/pack/pack-cache.js';
 import { keyDirOf, segmentKey } from '../../src/harness/pack/pack-cache-key.js';
 import { cli } from '../helpers/cli.js';
+import { figureRow } from '../helpers/figures.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
 import { newDir, tempDir } from '../helpers/temp.js';
 
@@ -146,6 +148,53 @@ describe('packs running at once', () => {
   });
 });
 
+describe('what killed packs leave', () => {
+  /** A sparse file of `bytes`: as large as a leftover to the bound, costing no disk. */
+  const sparse = (file: string, bytes: number) => {
+    fs.writeFileSync(file, '');
+    fs.truncateSync(file, bytes);
+  };
+  const held = (dir: string) =>
+    fs.readdirSync(dir).reduce((n, f) => n + fs.lstatSync(path.join(dir, f)).size, 0);
+  /** A process id no process has: one that has just ended. */
+  const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid as number;
+
+  it('are swept: five killed packs leave nothing past the bound', async () => {
+    const dir = newDir('killed', tmp);
+    expect((await pack(150, '--cache', dir)).code).toBe(0);
+    const big = Math.floor(CACHE_BOUND / 2);
+    for (let i = 0; i < 5; i++) sparse(path.join(dir, `.${String(i).repeat(64)}.seg.${deadPid()}.tmp`), big);
+    sparse(path.join(dir, `.key.${deadPid()}.tmp`), 32);
+    expect(held(dir)).toBeGreaterThan(2 * CACHE_BOUND);
+    PackCache.open(dir).save();
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(held(dir)).toBeLessThanOrEqual(CACHE_BOUND);
+    // What the pack had cached is still there.
+    expect((await pack(150, '--cache', dir)).stdout).toBe(plain.stdout);
+  });
+
+  it('a running pack’s file counts against the bound, and one older than any write is swept', () => {
+    const dir = newDir('running', tmp);
+    const bound = 64 * 1024;
+    const first = PackCache.open(dir, bound);
+    for (let i = 0; i < 500; i++) first.count('o200k', `old text ${i}`, () => i);
+    first.save();
+    // Another pack, still running (the parent of this test's process), writing 3/4 of the bound.
+    const live = path.join(dir, `.${'a'.repeat(64)}.seg.${process.ppid}.tmp`);
+    sparse(live, (bound * 3) / 4);
+    const second = PackCache.open(dir, bound);
+    for (let i = 0; i < 500; i++) second.count('o200k', `new text ${i}`, () => i);
+    second.save();
+    expect(fs.existsSync(live)).toBe(true);
+    expect(held(dir) - 32).toBeLessThanOrEqual(bound);
+    // An hour old, it is no pack's any more, whatever its process id says.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(live, hourAgo, hourAgo);
+    PackCache.open(dir, bound).save();
+    expect(fs.existsSync(live)).toBe(false);
+  });
+});
+
 describe('a cache inside the tree packed', () => {
   it('is not used, said in one line, and neither it nor what it holds is packed', async () => {
     const first = path.join(newDir('outside', tmp), 'c');
@@ -195,4 +244,12 @@ describe('an empty option value', () => {
       process.chdir(cwd);
     }
   });
+});
+
+it('figures', () => {
+  figureRow(
+    "pack's cache, routes past its folder checks",
+    'test/cli/pack-cache-routes.test.ts',
+    'a cache forged with another machine’s key and shipped with it, unpacked by the user from tar 1 or cp -a 1: what --no-cache prints at a budget that packs and one that refuses, after one line, none the next time; 4 packs reading the empty folder before any writes: within the bound; 6 killed packs’ leftovers swept, a running pack’s counted against the bound; a cache inside the tree or the tree itself 2: not used, not packed; empty option values 8: exit 2, one line, nothing written',
+  );
 });

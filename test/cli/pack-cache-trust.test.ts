@@ -4,15 +4,15 @@
  * change. A cache folder another account made first (under /tmp) could hold forged outlines and
  * counts of 0: such a folder is told in one line and not used, and `pack` prints what it prints
  * without a cache, even when its entries are signed with the user's own key. Files are made
- * exclusively, a FIFO named `key` is never opened, and what killed packs leave counts against the
- * bound until it is swept. (A folder restored or copied from elsewhere: pack-cache-routes.test.ts.)
+ * exclusively, and a FIFO named `key` is never opened. (A folder restored or copied from elsewhere,
+ * and what killed packs leave: pack-cache-routes.test.ts.)
  */
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CACHE_BOUND, PackCache } from '../../src/harness/pack/pack-cache.js';
+import { PackCache } from '../../src/harness/pack/pack-cache.js';
 import { keyDirOf, segmentKey } from '../../src/harness/pack/pack-cache-key.js';
 import { cli, processArgs } from '../helpers/cli.js';
 import { figureRow } from '../helpers/figures.js';
@@ -287,58 +287,11 @@ describe('files made and read without following links or waiting on pipes', () =
   });
 });
 
-describe('what killed packs leave', () => {
-  /** A sparse file of `bytes`: as large as a leftover to the bound, costing no disk. */
-  const sparse = (file: string, bytes: number) => {
-    fs.writeFileSync(file, '');
-    fs.truncateSync(file, bytes);
-  };
-  const held = (dir: string) =>
-    fs.readdirSync(dir).reduce((n, f) => n + fs.lstatSync(path.join(dir, f)).size, 0);
-  /** A process id no process has: one that has just ended. */
-  const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid as number;
-
-  it('are swept: five killed packs leave nothing past the bound', async () => {
-    const dir = newDir('killed', tmp);
-    expect((await pack(150, '--cache', dir)).code).toBe(0);
-    const big = Math.floor(CACHE_BOUND / 2);
-    for (let i = 0; i < 5; i++) sparse(path.join(dir, `.${String(i).repeat(64)}.seg.${deadPid()}.tmp`), big);
-    sparse(path.join(dir, `.key.${deadPid()}.tmp`), 32);
-    expect(held(dir)).toBeGreaterThan(2 * CACHE_BOUND);
-    PackCache.open(dir).save();
-    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    expect(held(dir)).toBeLessThanOrEqual(CACHE_BOUND);
-    // What the pack had cached is still there.
-    expect((await pack(150, '--cache', dir)).stdout).toBe(plain.stdout);
-  });
-
-  it('a running pack’s file counts against the bound, and one older than any write is swept', () => {
-    const dir = newDir('running', tmp);
-    const bound = 64 * 1024;
-    const first = PackCache.open(dir, bound);
-    for (let i = 0; i < 500; i++) first.count('o200k', `old text ${i}`, () => i);
-    first.save();
-    // Another pack, still running (the parent of this test's process), writing 3/4 of the bound.
-    const live = path.join(dir, `.${'a'.repeat(64)}.seg.${process.ppid}.tmp`);
-    sparse(live, (bound * 3) / 4);
-    const second = PackCache.open(dir, bound);
-    for (let i = 0; i < 500; i++) second.count('o200k', `new text ${i}`, () => i);
-    second.save();
-    expect(fs.existsSync(live)).toBe(true);
-    expect(held(dir) - 32).toBeLessThanOrEqual(bound);
-    // An hour old, it is no pack's any more, whatever its process id says.
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    fs.utimesSync(live, hourAgo, hourAgo);
-    PackCache.open(dir, bound).save();
-    expect(fs.existsSync(live)).toBe(false);
-  });
-});
-
 // The row describes a run as root, which may make files another account owns.
 it.skipIf(!root)('figures', () => {
   figureRow(
     "pack's cache",
     'test/cli/pack-cache-trust.test.ts',
-    'a cache re-signed with the user’s own key with every count 0 or every outline an instruction, refused and printing what --no-cache prints, at a budget that packs and one that refuses (exit 5), folder untouched: owned by another account 2, writable by group or others 3, key open to others 4, key another account’s 1, key a link, a folder or a FIFO 3 (the FIFO never opened), key’s folder writable by others 1, the path a link 1 or through another account’s link 1; links planted where the key and a segment are written 2, targets untouched; 6 killed packs’ leftovers swept, a running pack’s counted against the bound',
+    'a cache re-signed with the user’s own key with every count 0 or every outline an instruction, refused and printing what --no-cache prints, at a budget that packs and one that refuses (exit 5), folder untouched: owned by another account 2, writable by group or others 3, key open to others 4, key another account’s 1, key a link, a folder or a FIFO 3 (the FIFO never opened), key’s folder writable by others 1, the path a link 1 or through another account’s link 1; links planted where the key and a segment are written 2, targets untouched',
   );
 });
