@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // CI asks for the counts from vitest's JSON reporter; the file is written only when asked for.
@@ -24,9 +25,14 @@ const ISOLATED = [
 
 /**
  * No test reads or writes the user's cache of `pack` (pack-cache.ts), nor leaves one behind:
- * the tests of the cache give it a folder of their own.
+ * the tests of the cache give it a folder of their own. Nor the user's key (pack-cache-key.ts):
+ * the run's own, in a folder test/global-setup.ts removes when the run ends (named by this
+ * process's id there too).
  */
-const NO_CACHE = { CTXBENCH_CACHE: 'off' };
+const NO_CACHE = {
+  CTXBENCH_CACHE: 'off',
+  XDG_STATE_HOME: path.join(tmpdir(), `ctxbench-test-state-${process.pid}`),
+};
 
 /** Half an hour, two under test:full (whose sweeps take minutes on an idle machine). */
 const HANG_MS = process.env.CTXBENCH_FULL === '1' ? 7_200_000 : 1_800_000;

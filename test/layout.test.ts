@@ -590,7 +590,11 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
   },
   'test/cli/pack-cache-trust.test.ts': {
     folders: ['harness/pack'],
-    why: "pack's cache opened directly: links planted where it writes, leftovers of killed packs against its bound",
+    why: "pack's cache opened directly: links planted where it and its key write, the user's key read to forge with",
+  },
+  'test/cli/pack-cache-routes.test.ts': {
+    folders: ['harness/pack'],
+    why: "pack's cache opened directly: the user's key read to forge as another machine would, packs that all read the folder before any writes, leftovers of killed packs against its bound",
   },
   'test/cli/ingest-swe-bench.test.ts': {
     folders: ['harness/ingest'],

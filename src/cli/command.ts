@@ -53,6 +53,7 @@ export interface CommandSpec<A> {
 
 export function defineCommand<A>(spec: CommandSpec<A>): Command {
   let lists: ReadonlySet<string> = new Set();
+  let known: Known = { flags: new Set(), booleans: new Set() };
   return {
     register: (parser, listed, ctx, done) =>
       parser.command(
@@ -62,18 +63,63 @@ export function defineCommand<A>(spec: CommandSpec<A>): Command {
           for (const [command, what] of spec.examples) y.example(command, what);
           const built = spec.options(y);
           // yargs 17 has getOptions() at run time but leaves it out of its types.
-          lists = new Set((built as unknown as { getOptions(): { array: string[] } }).getOptions().array);
+          const options = (built as unknown as { getOptions(): YargsOptions }).getOptions();
+          lists = new Set(options.array);
+          known = { flags: new Set(Object.keys(options.key)), booleans: new Set(options.boolean) };
           return built;
         },
         (a) =>
           done(
             (() => {
+              refuseEmpty(ctx.argv, known);
               refuseRepeats(ctx.argv, a, lists);
               return spec.run(a, ctx);
             })(),
           ),
       ),
   };
+}
+
+/** What yargs 17 knows of a command's options, as far as the checks here read it. */
+interface YargsOptions {
+  readonly array: string[];
+  readonly boolean: string[];
+  readonly key: Record<string, unknown>;
+}
+
+/** A command's option names (as declared and camel-cased) and which of them are flags without a value. */
+interface Known {
+  readonly flags: ReadonlySet<string>;
+  readonly booleans: ReadonlySet<string>;
+}
+
+const camelCase = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * No option is given an empty value: `--cache "$DIR"` with DIR unset reads as `--cache ''`, which
+ * yargs takes as '' (the current folder, once resolved) and `--budget ''` as 0, so a typo would
+ * run on something no one asked for. An empty or blank value, `--name=` or `--name ''`, or a value
+ * missing at the end of the line or before the next option, is bad usage, told in one line naming
+ * the option. Checked once for every command, on the words as typed, since yargs has filled them
+ * in by now. A flag without a value (`--quiet`) is not asked for one.
+ */
+function refuseEmpty(words: readonly string[], known: Known): void {
+  for (const [i, word] of words.entries()) {
+    if (word === '--') return;
+    const m = /^--([^=]+)(=(.*))?$/s.exec(word);
+    if (m === null || m[1] === undefined) continue;
+    const name = m[1];
+    const key = known.flags.has(name) ? name : camelCase(name);
+    if (!known.flags.has(key)) continue; // unknown, or `--no-x`: yargs says what it says
+    const given = m[2] !== undefined ? (m[3] as string) : known.booleans.has(key) ? null : words[i + 1];
+    if (given === null) continue;
+    // A word starting with a dash is the next option, as yargs reads it, unless it is a number.
+    const missing = given === undefined || (m[2] === undefined && /^-(?!\d|\.\d)/.test(given));
+    if (missing || given.trim() === '')
+      throw new UsageError(
+        `--${name} is given ${missing ? 'no' : 'an empty'} value: give one, or leave it out`,
+      );
+  }
 }
 
 /**

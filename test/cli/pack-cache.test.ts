@@ -7,8 +7,9 @@
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PackCache } from '../../src/harness/pack/pack-cache.js';
+import { keyDirOf, segmentKey } from '../../src/harness/pack/pack-cache-key.js';
 import { cli } from '../helpers/cli.js';
 import { MAX_BYTES, makeProject } from '../helpers/ingest-fixture.js';
 import { newDir, tempDir } from '../helpers/temp.js';
@@ -30,6 +31,15 @@ const ARGS = [
   '--max-bytes',
   String(MAX_BYTES),
 ];
+
+// A key of this file's own (pack-cache-key.ts): a test here replaces it.
+const stateWas = process.env.XDG_STATE_HOME;
+process.env.XDG_STATE_HOME = path.join(tmp, 'state');
+afterAll(() => {
+  if (stateWas === undefined) delete process.env.XDG_STATE_HOME;
+  else process.env.XDG_STATE_HOME = stateWas;
+});
+const keyFile = () => path.join(keyDirOf(), 'key');
 
 const pack = (...args: string[]) => cli('pack', tree, ...ARGS, ...args);
 const segments = (dir: string): string[] =>
@@ -96,12 +106,18 @@ describe('a bad cache is a cold one', () => {
     return { dir, seg, bytes: fs.readFileSync(seg) };
   }
 
-  /** A pack with the cache prints what a pack without it prints. */
-  async function unchanged(dir: string): Promise<void> {
+  /**
+   * A pack with the cache prints what a pack without it prints, after one line when it removed a
+   * segment that is whole but not signed with the user's key; the next says nothing more.
+   */
+  async function unchanged(dir: string, removed: number): Promise<void> {
     const r = await pack('--cache', dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(plain.stdout);
-    expect(r.stderr).toBe(plain.stderr);
+    const note = `pack: removed ${removed} segment of the cache not signed with your key (damaged, or copied or restored from another machine or account): packed without them\n`;
+    expect(r.stderr).toBe(`${removed === 0 ? '' : note}${plain.stderr}`);
+    const again = await pack('--cache', dir);
+    expect([again.stdout, again.stderr]).toEqual([plain.stdout, plain.stderr]);
   }
 
   it('a byte changed in a segment', async () => {
@@ -109,7 +125,7 @@ describe('a bad cache is a cold one', () => {
     const at = bytes.length - 10;
     bytes[at] = (bytes[at] as number) ^ 0x01;
     fs.writeFileSync(seg, bytes);
-    await unchanged(dir);
+    await unchanged(dir, 1);
   });
 
   it('a segment cut short, emptied, or of garbage', async () => {
@@ -120,7 +136,7 @@ describe('a bad cache is a cold one', () => {
     ]) {
       const { dir, seg, bytes } = await made();
       fs.writeFileSync(seg, edit(bytes));
-      await unchanged(dir);
+      await unchanged(dir, 1);
     }
   });
 
@@ -139,14 +155,15 @@ describe('a bad cache is a cold one', () => {
       seg,
       Buffer.concat([Buffer.from(`ctxbench-pack-cache 1 ${body.length} ${mac}\n`), body]),
     );
-    await unchanged(dir);
-    expect((await pack('--cache', dir)).stdout).not.toContain('IGNORE ALL PREVIOUS');
+    await unchanged(dir, 1);
+    expect(segments(dir)).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dir, segments(dir)[0] as string), 'utf8')).not.toContain('IGNORE');
   });
 
   it('a signed segment whose entries have the wrong shapes: those entries are dropped', () => {
     const dir = newDir('cache', tmp);
     PackCache.open(dir).save();
-    const key = fs.readFileSync(path.join(dir, 'key'));
+    const key = segmentKey(fs.readFileSync(keyFile()));
     const good = 'a'.repeat(64);
     const body = Buffer.from(
       JSON.stringify([
@@ -177,10 +194,11 @@ describe('a bad cache is a cold one', () => {
     fs.writeFileSync(elsewhere, bytes);
     fs.rmSync(seg);
     fs.symlinkSync(elsewhere, seg);
-    await unchanged(dir);
+    await unchanged(dir, 0);
+    // The user's key replaced: every segment signed with the one before is foreign.
     const other = await made();
-    fs.writeFileSync(path.join(other.dir, 'key'), Buffer.alloc(32, 1));
-    await unchanged(other.dir);
+    fs.writeFileSync(keyFile(), Buffer.alloc(32, 1));
+    await unchanged(other.dir, 1);
   });
 });
 

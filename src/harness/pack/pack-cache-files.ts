@@ -1,12 +1,14 @@
 /**
- * The segment files of `pack`'s cache folder (pack-cache.ts; the folder and its key are
- * pack-cache-folder.ts's): each a line of head (a magic word, the body's length, the HMAC-SHA-256
- * of the body under the folder's key) and a JSON body, written whole. Nothing here trusts what it
- * reads: a file that is not a regular one, not whole, or not signed with the key is nothing.
+ * The segment files of `pack`'s cache folder (pack-cache.ts; the folder is pack-cache-folder.ts's,
+ * the key pack-cache-key.ts's): each a line of head (a magic word, the body's length, the
+ * HMAC-SHA-256 of the body under the user's key) and a JSON body, written whole. Nothing here trusts what it
+ * reads: a file that is not a regular one, not whole, or not signed with the key is nothing, and
+ * an entry of another shape is dropped.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Facts } from '../ingest/index.js';
 import { writeNew } from './pack-cache-folder.js';
 
 const MAGIC = 'ctxbench-pack-cache 1';
@@ -21,10 +23,14 @@ const WRITING = /^\.(?:[0-9a-f]{64}\.seg|key)\.(\d+)\.tmp$/;
  */
 const STALE_MS = 10 * 60 * 1000;
 
+/** Whether a name is one of the files a cache folder or the key's holds. */
+export const isCacheFile = (name: string): boolean =>
+  name === 'key' || SEGMENT.test(name) || WRITING.test(name);
+
 const sign = (body: Buffer, key: Buffer): Buffer => createHmac('sha256', key).update(body).digest();
 
 /** A segment's body parsed, or null for one that is not whole, not signed with `key`, or not a JSON array. */
-export function segmentItems(bytes: Buffer, key: Buffer): unknown[] | null {
+function segmentItems(bytes: Buffer, key: Buffer): unknown[] | null {
   const nl = bytes.indexOf(10);
   if (nl < 0) return null;
   const head = bytes.subarray(0, nl).toString('latin1').split(' ');
@@ -39,6 +45,39 @@ export function segmentItems(bytes: Buffer, key: Buffer): unknown[] | null {
   } catch {
     return null;
   }
+}
+
+const HEX = /^[0-9a-f]{64}$/;
+
+/** Whether a parsed value is a Facts (an entry of another shape is a miss). */
+function isFacts(x: unknown): x is Facts {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+  const f = x as Record<string, unknown>;
+  return (
+    Object.keys(f).length === 3 &&
+    (f.outline === null || typeof f.outline === 'string') &&
+    typeof f.declared === 'string' &&
+    Array.isArray(f.specifiers) &&
+    f.specifiers.every((s) => typeof s === 'string')
+  );
+}
+
+/** A cached value: a token count, or a file's facts. */
+export type Entry = readonly ['c', number] | readonly ['f', Facts];
+
+/** A segment's entries of the right shapes, or null for one that is not whole, signed with `key` and JSON. */
+export function entriesOf(bytes: Buffer, key: Buffer): [string, Entry][] | null {
+  const items = segmentItems(bytes, key);
+  if (items === null) return null;
+  const out: [string, Entry][] = [];
+  for (const item of items) {
+    if (!Array.isArray(item) || item.length !== 3 || typeof item[0] !== 'string' || !HEX.test(item[0]))
+      continue;
+    const [k, kind, v] = item as [string, unknown, unknown];
+    if (kind === 'c' && Number.isSafeInteger(v) && (v as number) >= 0) out.push([k, ['c', v as number]]);
+    else if (kind === 'f' && isFacts(v)) out.push([k, ['f', v]]);
+  }
+  return out;
 }
 
 /** One signed segment of `items`, written whole: a temporary file, then a rename; its path. */
@@ -102,6 +141,38 @@ export function leftover(name: string, mtimeMs: number, now: number): { readonly
   // This process writes synchronously, so a file under its own id is an earlier process's.
   const other = pid !== process.pid && pid > 0 && pid < 2 ** 31;
   return { gone: !other || now - mtimeMs > STALE_MS || !running(pid) };
+}
+
+/** A segment file of the folder: its path, bytes and time of last use. */
+export interface Found {
+  readonly file: string;
+  readonly size: number;
+  readonly mtime: number;
+}
+
+/**
+ * The folder's segment files, most recently used first (the name breaks a tie, so that every
+ * pack orders them alike), and the bytes of the files running packs are writing; what killed
+ * packs were writing is removed on the way. Only regular files named as segments count.
+ */
+export function listFolder(dir: string): { readonly segments: Found[]; readonly writing: number } {
+  const segments: Found[] = [];
+  let writing = 0;
+  const now = Date.now();
+  for (const n of fs.readdirSync(dir)) {
+    const file = path.join(dir, n);
+    try {
+      const s = fs.lstatSync(file);
+      const w = leftover(n, s.mtimeMs, now);
+      if (w?.gone) fs.rmSync(file, { force: true });
+      else if (w !== null) writing += s.size;
+      else if (SEGMENT.test(n) && s.isFile()) segments.push({ file, mtime: s.mtimeMs, size: s.size });
+    } catch {
+      // removed by another pack meanwhile
+    }
+  }
+  segments.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
+  return { segments, writing };
 }
 
 /** Whether a process of this id runs (one of another user's answers EPERM: it runs). */

@@ -1,23 +1,16 @@
 /**
- * Whether `pack` may use a cache folder, and its signing key. A segment is trusted because it is
- * signed with the key, so the key must be one that no one else could have written or read: the
- * folder and the key belong to the user running `pack`, no one else can write the folder, no one
- * else can read or write the key, and neither is reached through a link another account could
- * change. Otherwise the folder is refused with one line saying why and how to allow it, as git
- * refuses a repository another user owns and ssh a private key others can read, and `pack` runs
- * with a cache in memory only.
+ * Whether `pack` may use a cache folder. A segment is trusted because it is signed with the user's
+ * key (pack-cache-key.ts), so the folders it is read from and the key is kept in must be ones no one
+ * else could have written: they belong to the user running `pack`, no one else can write them, and
+ * neither is reached through a link another account could change. Otherwise the folder is refused
+ * with one line saying why and how to allow it, as git refuses a repository another user owns and
+ * ssh a private key others can read, and `pack` runs with a cache in memory only.
  *
- * Every file made here is created exclusively (`O_EXCL`, which never follows a link), and the key
- * is opened without following a link and without waiting on a pipe, its kind and owner checked on
- * the open file before a byte is read.
+ * Every file made here is created exclusively (`O_EXCL`, which never follows a link).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-
-const KEY_FILE = 'key';
-const KEY_BYTES = 32;
 
 /** Where the cache lives when nothing says otherwise: `$XDG_CACHE_HOME/ctxbench`, else `~/.cache/ctxbench`. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -42,14 +35,11 @@ export function cacheDirOf(
   return defaultCacheDir(env);
 }
 
-/** The folder's key, or why the folder is not used. */
-export type CacheFolder = { readonly key: Buffer } | { readonly refused: string };
-
 /** The user whose files a cache may be made of; undefined where the system has no owners (Windows). */
-const me = (): number | undefined => process.geteuid?.();
+export const me = (): number | undefined => process.geteuid?.();
 
 /** What a file that should not be there is, for the line that refuses it. */
-function kindOf(s: fs.Stats): string {
+export function kindOf(s: fs.Stats): string {
   if (s.isSymbolicLink()) return 'a link';
   if (s.isDirectory()) return 'a folder';
   if (s.isFIFO()) return 'a FIFO';
@@ -61,7 +51,7 @@ function kindOf(s: fs.Stats): string {
 const octal = (mode: number): string => (mode & 0o777).toString(8).padStart(4, '0');
 
 /** Why `s`, a file or folder of the cache, may not be used; null when it may. */
-function notOurs(s: fs.Stats, uid: number | undefined, what: string, closed: number): string | null {
+export function notOurs(s: fs.Stats, uid: number | undefined, what: string, closed: number): string | null {
   if (uid === undefined) return null;
   if (s.uid !== uid) return `${what} belongs to uid ${s.uid}, not to you (uid ${uid})`;
   if ((s.mode & closed) !== 0)
@@ -96,84 +86,45 @@ function linkOnTheWay(dir: string, uid: number | undefined): string | null {
 }
 
 /**
- * The cache folder `dir` made if missing (readable by its owner alone), checked, and its key read
- * or made; or why it is not used. How to allow it is part of the reason.
+ * `dir` made if missing (readable by its owner alone) and checked: a folder of the user's, that no
+ * one else can write, reached through no link another account owns. Null when it may be used,
+ * else why not; how to allow it is part of the reason. The cache folder and the key's folder
+ * (pack-cache-key.ts) are both held to this.
  */
-export function openFolder(dir: string): CacheFolder {
-  const uid = me();
-  const refuse = (why: string): CacheFolder => ({ refused: why });
+export function privateFolder(dir: string, uid: number | undefined): string | null {
   const through = linkOnTheWay(dir, uid);
-  if (through !== null) return refuse(through);
+  if (through !== null) return through;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (e) {
-    return refuse(`${dir} cannot be made (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    return `${dir} cannot be made (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
   }
   const s = fs.lstatSync(dir);
-  if (!s.isDirectory()) return refuse(`${dir} is ${kindOf(s)}, not a folder`);
+  if (!s.isDirectory()) return `${dir} is ${kindOf(s)}, not a folder`;
   const folder = notOurs(s, uid, dir, 0o022);
-  if (folder !== null) return refuse(`${folder}; remove it or give a folder of your own with --cache`);
-  return keyIn(dir, uid);
+  return folder === null ? null : `${folder}; remove it or give a folder of your own with --cache`;
 }
 
-/** The key's bytes when it is a regular file of ours, private, of the right length; else why not, or null for none there. */
-function readKey(file: string, uid: number | undefined): Buffer | string | null {
-  let s: fs.Stats;
-  try {
-    s = fs.lstatSync(file);
-  } catch {
-    return null;
-  }
-  // Checked before opening, so that a FIFO is never opened; and on the open file, in case the
-  // name was swapped meanwhile.
-  const check = (t: fs.Stats): string | null =>
-    t.isFile() ? notOurs(t, uid, file, 0o077) : `${file} is ${kindOf(t)}, not a regular file`;
-  const before = check(s);
-  if (before !== null) return before;
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch (e) {
-    return `${file} cannot be opened (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
-  }
-  try {
-    const opened = check(fs.fstatSync(fd));
-    if (opened !== null) return opened;
-    const key = Buffer.alloc(KEY_BYTES + 1);
-    const n = fs.readSync(fd, key, 0, key.length, 0);
-    // A key of another length is no key: a new one is made (every segment then reads as foreign).
-    return n === KEY_BYTES ? key.subarray(0, KEY_BYTES) : null;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** The folder's key: the one there, else a new one, readable by its owner alone; or why not. */
-function keyIn(dir: string, uid: number | undefined): CacheFolder {
-  const file = path.join(dir, KEY_FILE);
-  const found = readKey(file, uid);
-  if (Buffer.isBuffer(found)) return { key: found };
-  if (typeof found === 'string') return { refused: `${found}; remove it to start the cache anew` };
-  const key = randomBytes(KEY_BYTES);
-  const tmp = path.join(dir, `.${KEY_FILE}.${process.pid}.tmp`);
-  try {
-    writeNew(tmp, key);
+/**
+ * `file` with every link of the part that exists resolved, the rest as given (a folder not made
+ * yet): so that two spellings of one place, one through a link, compare equal.
+ */
+export function realPlace(file: string): string {
+  const rest: string[] = [];
+  for (let at = path.resolve(file); ; at = path.dirname(at)) {
     try {
-      // A link, not a rename: when another pack made a key meanwhile, the first one made stays
-      // and this pack uses it, so no pack's segments read as foreign.
-      fs.linkSync(tmp, file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      // There is a key: replace it only when it is not one (of another length).
-      if (readKey(file, uid) === null) fs.renameSync(tmp, file);
-      return keyIn(dir, uid);
+      return path.join(fs.realpathSync(at), ...rest.reverse());
+    } catch {
+      if (path.dirname(at) === at) return path.resolve(file);
+      rest.push(path.basename(at));
     }
-    return { key };
-  } catch (e) {
-    return { refused: `${file} cannot be made (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
-  } finally {
-    fs.rmSync(tmp, { force: true });
   }
+}
+
+/** Whether `inner` is `outer` or lies below it, once both are resolved (realPlace). */
+export function within(inner: string, outer: string): boolean {
+  const rel = path.relative(realPlace(outer), realPlace(inner));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /**

@@ -6,47 +6,34 @@
  * Every key is a SHA-256 that also holds a version: the text of the modules that compute the value
  * and the pinned versions of the libraries they call (`versionOf`), so an entry made by other code
  * never applies. The folder holds segment files, each written whole (a temporary file renamed), so
- * a pack never reads half of another's. A segment is signed with an HMAC under a key kept beside
- * them (made once, readable by its owner alone): a segment that is truncated, corrupted, or written
- * by anyone without the key is not parsed at all, and an entry of the wrong shape is dropped. A
- * bad cache is a cold one, never an error, and never changes what `pack` prints. A folder or key
- * that someone else could have written is not used at all (pack-cache-folder.ts).
+ * a pack never reads half of another's. A segment is signed with an HMAC under the user's key,
+ * kept outside the folder (pack-cache-key.ts): a segment that is truncated, corrupted, or signed
+ * by anyone else (a folder copied or restored from another machine or account) is not parsed at
+ * all, and is removed, told in one line; an entry of the wrong shape is dropped. A bad cache is a
+ * cold one, never an error, and never changes what `pack` prints. A folder or key that someone
+ * else could have written is not used at all (pack-cache-folder.ts).
  *
  * The folder is bounded (`CACHE_BOUND` bytes): when a pack's new segment would take it over, or
  * when it holds more than `MAX_SEGMENTS`, the pack writes one segment of the entries in use, the
  * ones it used first, then the most recent, as many as fit in half the bound, and removes the
- * segments it read. A segment it did not read (a concurrent pack's) is left alone.
+ * segments it read. Packs running at once each saw the folder as it was before any of them wrote,
+ * so after its segment is in place every pack lists the folder again and removes the least
+ * recently used segments past the bound (`evict`): whichever pack ends last lists every segment
+ * written, so the folder ends within the bound however the packs interleave, with no lock to go
+ * stale. What a pack prints never depends on it: an entry is a value its key determines.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { countTokensBeside, memoCounts } from '../corpus/index.js';
 import type { BlobMemo, Facts } from '../ingest/index.js';
-import { leftover, readBounded, SEGMENT, segmentItems, touch, writeSegment } from './pack-cache-files.js';
-import { openFolder } from './pack-cache-folder.js';
+import { type Entry, entriesOf, listFolder, readBounded, touch, writeSegment } from './pack-cache-files.js';
+import { openFolder } from './pack-cache-key.js';
 import { versionsNow } from './pack-cache-versions.js';
 
 /** The bytes the cache folder may hold. */
 export const CACHE_BOUND = 64 * 1024 * 1024;
 /** Segments beyond this are merged, so that a cache read stays a few files. */
 export const MAX_SEGMENTS = 16;
-
-const HEX = /^[0-9a-f]{64}$/;
-
-/** Whether a parsed value is a Facts (an entry of another shape is a miss). */
-function isFacts(x: unknown): x is Facts {
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
-  const f = x as Record<string, unknown>;
-  return (
-    Object.keys(f).length === 3 &&
-    (f.outline === null || typeof f.outline === 'string') &&
-    typeof f.declared === 'string' &&
-    Array.isArray(f.specifiers) &&
-    f.specifiers.every((s) => typeof s === 'string')
-  );
-}
-
-type Entry = readonly ['c', number] | readonly ['f', Facts];
 
 interface Segment {
   readonly file: string;
@@ -60,7 +47,7 @@ export class PackCache implements BlobMemo {
   /** Keys this pack used or made, in that order. */
   private readonly used = new Set<string>();
   private readonly made = new Set<string>();
-  /** The segments read and signed, and every segment file seen (foreign, damaged or past the bound too). */
+  /** The segments read and signed, and every segment file seen (damaged or past the bound too). */
   private readonly segments: Segment[] = [];
   private readonly seen: Segment[] = [];
   private readonly dir: string | null;
@@ -69,6 +56,8 @@ export class PackCache implements BlobMemo {
   /** The bytes of files other packs are writing now: they count against the bound. */
   private writing = 0;
   private hits = 0;
+  /** Segments whole but not signed with this user's key: removed, and told. */
+  private foreignSegments = 0;
   /** Why the folder asked for is not used (pack-cache-folder.ts), for the one line `pack` tells. */
   readonly refused: string | null;
 
@@ -105,6 +94,11 @@ export class PackCache implements BlobMemo {
     const cache = new PackCache(dir, folder.key, bound);
     cache.read();
     return cache;
+  }
+
+  /** The segments this pack removed for not being signed with the user's key (copied or restored ones). */
+  get foreign(): number {
+    return this.foreignSegments;
   }
 
   /** What this pack found in the cache and added to it. */
@@ -177,53 +171,33 @@ export class PackCache implements BlobMemo {
    * killed pack was writing is removed; what a running one is writing counts against the bound.
    */
   private read(): void {
-    const dir = this.dir as string;
-    let names: string[];
+    let listed: ReturnType<typeof listFolder>;
     try {
-      names = fs.readdirSync(dir);
+      listed = listFolder(this.dir as string);
     } catch {
       return;
     }
-    const found: { file: string; mtime: number; size: number }[] = [];
-    const now = Date.now();
-    for (const n of names) {
-      const file = path.join(dir, n);
-      try {
-        const s = fs.lstatSync(file);
-        const writing = leftover(n, s.mtimeMs, now);
-        if (writing?.gone) fs.rmSync(file, { force: true });
-        else if (writing !== null) this.writing += s.size;
-        else if (SEGMENT.test(n) && s.isFile()) found.push({ file, mtime: s.mtimeMs, size: s.size });
-      } catch {
-        // removed by another pack meanwhile
-      }
-    }
-    found.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
+    this.writing = listed.writing;
     let total = 0;
-    for (const f of found) {
-      this.seen.push({ file: f.file, bytes: f.size });
-      if (total + f.size > this.bound) continue;
+    for (const f of listed.segments) {
+      if (total + f.size > this.bound) {
+        this.seen.push({ file: f.file, bytes: f.size });
+        continue;
+      }
       total += f.size;
-      const entries = this.parse(readBounded(f.file, f.size));
+      const bytes = readBounded(f.file, f.size);
+      const entries = bytes === null ? null : entriesOf(bytes, this.key as Buffer);
+      if (entries === null && bytes !== null) {
+        // Whole, yet not this user's: it never will be, so it goes rather than count for ever.
+        this.foreignSegments++;
+        fs.rmSync(f.file, { force: true });
+        continue;
+      }
+      this.seen.push({ file: f.file, bytes: f.size });
       if (entries === null) continue;
       this.segments.push({ file: f.file, bytes: f.size });
       for (const [k, e] of entries) if (!this.entries.has(k)) this.entries.set(k, e);
     }
-  }
-
-  /** A segment's entries of the right shapes, or null for one that is not whole, signed with this key and JSON. */
-  private parse(bytes: Buffer | null): [string, Entry][] | null {
-    const items = bytes === null ? null : segmentItems(bytes, this.key as Buffer);
-    if (items === null) return null;
-    const out: [string, Entry][] = [];
-    for (const item of items) {
-      if (!Array.isArray(item) || item.length !== 3 || typeof item[0] !== 'string' || !HEX.test(item[0]))
-        continue;
-      const [k, kind, v] = item as [string, unknown, unknown];
-      if (kind === 'c' && Number.isSafeInteger(v) && (v as number) >= 0) out.push([k, ['c', v as number]]);
-      else if (kind === 'f' && isFacts(v)) out.push([k, ['f', v]]);
-    }
-    return out;
   }
 
   /**
@@ -243,6 +217,7 @@ export class PackCache implements BlobMemo {
       const merge = this.seen.length + 1 > MAX_SEGMENTS || held + bytesOf(fresh) > this.bound;
       if (!merge) {
         this.write(fresh);
+        this.evict();
         return;
       }
       // The entries in use first (this pack's), then the rest, newest first, within half the bound.
@@ -259,9 +234,23 @@ export class PackCache implements BlobMemo {
       const wrote = this.write(kept);
       // Every other segment seen goes: the merged one holds what was worth keeping of them.
       for (const s of this.seen) if (s.file !== wrote) fs.rmSync(s.file, { force: true });
+      this.evict();
     } catch {
       // not kept: the next pack counts again
     }
+  }
+
+  /**
+   * The folder listed again, now that this pack's segment is in place, and the least recently used
+   * segments past the bound removed (what other packs are writing counts against it). Packs that
+   * run it at once remove from one order, so removing twice is removing once.
+   */
+  private evict(): void {
+    const { segments, writing } = listFolder(this.dir as string);
+    let total = writing;
+    for (const f of segments)
+      if (total + f.size > this.bound) fs.rmSync(f.file, { force: true });
+      else total += f.size;
   }
 
   private write(items: readonly unknown[]): string {

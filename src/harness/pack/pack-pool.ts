@@ -37,6 +37,8 @@ import {
   stateFiles,
 } from '../ingest/index.js';
 import { PackCache } from './pack-cache.js';
+import { isCacheFile } from './pack-cache-files.js';
+import { realPlace, within } from './pack-cache-folder.js';
 import { listWorkingTree, readRegular, throughRealFolders } from './working-tree.js';
 
 export interface PackOptions {
@@ -46,6 +48,8 @@ export interface PackOptions {
   readonly exclude?: readonly string[];
   readonly require?: readonly string[];
   readonly maxBytes: number;
+  /** Folders never listed, wherever they lie: the cache's and its key's (pack-run.ts). */
+  readonly apart?: readonly string[];
 }
 
 export interface PackPool {
@@ -83,7 +87,9 @@ async function entriesOf(
   });
   const out: { entry: TreeEntry; bytes: Buffer }[] = [];
   const real = throughRealFolders(dir);
+  const ours = cacheFiles(dir, options.apart ?? []);
   for (const p of listing.files) {
+    if (ours(p)) continue;
     const full = path.join(dir, p);
     if (!real(p)) {
       skips.add(p, '', 'symlink'); // a folder on its way is a link: its target is not the tree's
@@ -120,6 +126,18 @@ async function entriesOf(
     else if (read !== 'gone') skips.add(p, '', CHANGED[read]);
   }
   return out;
+}
+
+/**
+ * Whether a path of the tree at `dir` is a file of the folders `apart`: everything below one that
+ * lies inside the tree, and the cache's own files of one that is the tree itself.
+ */
+function cacheFiles(dir: string, apart: readonly string[]): (p: string) => boolean {
+  const rels = apart
+    .filter((f) => within(f, dir))
+    .map((f) => toPosix(path.relative(realPlace(dir), realPlace(f))));
+  return (p) =>
+    rels.some((r) => (r === '' ? !p.includes('/') && isCacheFile(p) : p === r || p.startsWith(`${r}/`)));
 }
 
 /**

@@ -11,6 +11,8 @@ import { CompileSession, leastBudget } from '../session/index.js';
 import type { Compiled } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
 import { withPackCache } from './pack-cache.js';
+import { within } from './pack-cache-folder.js';
+import { keyDirOf } from './pack-cache-key.js';
 import { frameOf, leftOut, type PackFormat, type PackHead, printedPool, printPack } from './pack-formats.js';
 import { type PackOptions, type PackPool, packPool } from './pack-pool.js';
 import { type Levels, Requirements } from './pack-require.js';
@@ -94,10 +96,15 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
   });
   // Told when awaited, below: a problem of the tree is told first, as before.
   opening.catch(() => {});
-  return withPackCache(o.cache ?? null, async (cache) => {
+  // A cache inside the tree packed would change the tree while it is packed, and be packed by the
+  // next pack: not used, said in one line. Neither it nor the key's folder is ever listed.
+  const asked = o.cache ?? null;
+  const inside = asked !== null && within(asked, dir);
+  const apart = [keyDirOf(), ...(asked === null ? [] : [asked])];
+  return withPackCache(inside ? null : asked, async (cache) => {
     let pool: PackPool;
     try {
-      pool = await packPool(dir, o, cache);
+      pool = await packPool(dir, { ...o, apart }, cache);
     } catch (e) {
       opening.then(
         (s) => s.close(),
@@ -113,9 +120,18 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
       session.close();
     }
     // Told even under --quiet: until the folder is mended, every pack counts everything again.
-    if (cache.refused === null) return packed;
-    const refused = { line: `pack: not using the cache: ${cache.refused}`, always: true };
-    return { ...packed, told: [refused, ...packed.told] };
+    const refused = inside
+      ? `${asked} is inside ${dir}, the folder packed: give one outside it with --cache`
+      : cache.refused;
+    const told: Told[] =
+      refused === null ? [] : [{ line: `pack: not using the cache: ${refused}`, always: true }];
+    // Once: the segments are gone after it.
+    if (cache.foreign > 0)
+      told.push({
+        line: `pack: removed ${cache.foreign} segment${cache.foreign === 1 ? '' : 's'} of the cache not signed with your key (damaged, or copied or restored from another machine or account): packed without them`,
+        always: false,
+      });
+    return { ...packed, told: [...told, ...packed.told] };
   });
 }
 
