@@ -28,7 +28,7 @@ describe('the test tiers', () => {
 
   it('a workflow runs the full tier on a schedule, and every script a workflow names exists', () => {
     const texts = workflows.map((f) => fs.readFileSync(path.join(WORKFLOWS, f), 'utf8'));
-    const scheduled = texts.filter((t) => /^on:[\s\S]*^\s+schedule:\s*\n\s+- cron: '[^']+'/m.test(t));
+    const scheduled = texts.filter((t) => /^on:[\s\S]*^\s+schedule:\s*\n\s+- cron: (['"])[^'"]+\1/m.test(t));
     expect(scheduled.flatMap(scriptsRun)).toContain('test:full');
     for (const [k, t] of texts.entries())
       for (const s of scriptsRun(t))
