@@ -11,6 +11,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bin, fifo, type HostileRuns, hostileRuns, type Ran } from '../helpers/hostile-folders.js';
 import { tempDir } from '../helpers/temp.js';
+import { share } from '../helpers/tier.js';
 
 const tmp = tempDir('runfolder-hostile-files');
 let runs: HostileRuns;
@@ -46,11 +47,25 @@ function victim(): { file: string; kept: () => string } {
   return { file, kept: () => fs.readFileSync(file, 'utf8') };
 }
 
+// Each pair of variants below shares one guarded reader: the fast tier runs one of each pair, a
+// FIFO in one place and a device in another, and test:full runs both.
+/** A FIFO, and a link to a device: two things at a file's name that are no file. */
+const NOT_FILES = [
+  ['a FIFO', (f: string) => fifo(f), 'a FIFO'],
+  ['a link to /dev/zero', (f: string) => fs.symlinkSync('/dev/zero', f), 'a device'],
+] as const;
+
 describe('validate reads the report files it compares bounded', () => {
-  it.each([
-    ['summary.json', 'a link to /dev/zero', (f: string) => fs.symlinkSync('/dev/zero', f), 'a device'],
-    ['report.html', 'a FIFO', (f: string) => fifo(f), 'a FIFO'],
-  ])('%s %s: exit 2, one line naming it', (name, _, make, said) => {
+  it.each(
+    share(
+      [
+        ['summary.json', 'a link to /dev/zero', (f: string) => fs.symlinkSync('/dev/zero', f), 'a device'],
+        ['report.html', 'a FIFO', (f: string) => fifo(f), 'a FIFO'],
+      ] as const,
+      0,
+      2,
+    ),
+  )('%s %s: exit 2, one line naming it', (name, _, make, said) => {
     const run = brokenRun(name, make);
     refused(bin(tmp, 'validate', run), path.join(run, name), `cannot read file: it is ${said}`);
   });
@@ -68,10 +83,7 @@ describe('a compilations.jsonl that is one sparse line of 4 GiB', () => {
 });
 
 describe('findings --template that is no file', () => {
-  it.each([
-    ['a FIFO', (f: string) => fifo(f), 'a FIFO'],
-    ['a link to /dev/zero', (f: string) => fs.symlinkSync('/dev/zero', f), 'a device'],
-  ])('%s: exit 2, one line naming the template', (_, make, said) => {
+  it.each(share(NOT_FILES, 0, 2))('%s: exit 2, one line naming the template', (_, make, said) => {
     const template = path.join(tmp, `template-${++made}.md`);
     make(template);
     refused(bin(tmp, 'findings', runs.run, '--template', template), template, `it is ${said}`);
@@ -110,15 +122,15 @@ describe("a killed run's leftovers in <out>.partial", () => {
   const study = (out: string, ...more: string[]) =>
     bin(tmp, 'study', '--corpus', runs.corpus, '--strategies', 'dump', '--out', out, '--quiet', ...more);
 
-  it.each([
-    ['a FIFO', (f: string) => fifo(f), 'a FIFO'],
-    ['a link to /dev/zero', (f: string) => fs.symlinkSync('/dev/zero', f), 'a device'],
-  ])('run.json %s: study --resume ends with exit 2 and one line naming it', (_, make, said) => {
-    const out = path.join(tmp, `resume-${++made}`);
-    fs.mkdirSync(`${out}.partial`);
-    make(path.join(`${out}.partial`, 'run.json'));
-    refused(study(out, '--resume'), path.join(`${out}.partial`, 'run.json'), `it is ${said}`);
-  });
+  it.each(share(NOT_FILES, 1, 2))(
+    'run.json %s: study --resume ends with exit 2 and one line naming it',
+    (_, make, said) => {
+      const out = path.join(tmp, `resume-${++made}`);
+      fs.mkdirSync(`${out}.partial`);
+      make(path.join(`${out}.partial`, 'run.json'));
+      refused(study(out, '--resume'), path.join(`${out}.partial`, 'run.json'), `it is ${said}`);
+    },
+  );
 
   it('.owner a link to a file: study --resume replaces the link, the victim keeps its bytes', () => {
     const v = victim();

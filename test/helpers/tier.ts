@@ -11,3 +11,10 @@ export const runs = (fast: number, full: number): number => (FULL ? full : fast)
 
 /** The full list under test:full, its first `fast` elements otherwise. */
 export const sample = <T>(all: readonly T[], fast: number): readonly T[] => (FULL ? all : all.slice(0, fast));
+
+/**
+ * The full list under test:full; in the fast tier the elements at `k`, `k + n`, `k + 2n`, ...:
+ * `n` tables given k = 0..n-1 share the variants out, each variant still run once.
+ */
+export const share = <T>(all: readonly T[], k: number, n: number): readonly T[] =>
+  FULL ? all : all.filter((_, i) => i % n === k);
