@@ -106,5 +106,7 @@ it(`answers ${CALLS} mixed calls on one process within ${GROWTH_MB} MB of growth
   await until(() => stray().length === 0);
   expect(stray()).toEqual([]);
   expect(runners().length).toBeLessThanOrEqual(MCP_RUNNERS);
-  for (const r of runners()) expect(childrenOf(r).length).toBeLessThanOrEqual(MCP_WARM_KEEP);
+  // A warm process let go is a child until it is reaped: the count must come down to the bound.
+  for (const r of runners())
+    expect(await until(() => childrenOf(r).length <= MCP_WARM_KEEP), `runner ${r}`).toBe(true);
 }, 3_600_000);
