@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bin, fifo, type HostileRuns, hostileRuns, type Ran } from '../helpers/hostile-folders.js';
+import { bin, fifo, type HostileRuns, hostileRuns, refusedNaming } from '../helpers/hostile-folders.js';
 import { tempDir } from '../helpers/temp.js';
 import { share } from '../helpers/tier.js';
 
@@ -28,16 +28,6 @@ function brokenRun(file: string, make: (at: string) => void): string {
   fs.rmSync(path.join(run, file));
   make(path.join(run, file));
   return run;
-}
-
-/** Ended by itself, exit 2, nothing on stdout, one stderr line naming `file` and saying `what`. */
-function refused(r: Ran, file: string, what: string | RegExp): void {
-  expect(r.ended, 'ended by itself').toBe(true);
-  expect([r.status, r.stdout]).toEqual([2, '']);
-  const lines = r.stderr.trimEnd().split('\n');
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toContain(`ctxbench: ${file}: `);
-  expect(lines[0]).toMatch(what);
 }
 
 /** A file outside the run holding bytes no command may change. */
@@ -67,7 +57,7 @@ describe('validate reads the report files it compares bounded', () => {
     ),
   )('%s %s: exit 2, one line naming it', (name, _, make, said) => {
     const run = brokenRun(name, make);
-    refused(bin(tmp, 'validate', run), path.join(run, name), `cannot read file: it is ${said}`);
+    refusedNaming(bin(tmp, 'validate', run), path.join(run, name), `cannot read file: it is ${said}`);
   });
 });
 
@@ -78,7 +68,7 @@ describe('a compilations.jsonl that is one sparse line of 4 GiB', () => {
       fs.truncateSync(f, 2 ** 32);
     });
     const r = bin(tmp, 'report', run, '--out', path.join(tmp, `reports-${made}`));
-    refused(r, path.join(run, 'compilations.jsonl'), /: line 1: longer than \d+ bytes/);
+    refusedNaming(r, path.join(run, 'compilations.jsonl'), /: line 1: longer than \d+ bytes/);
   }, 60_000);
 });
 
@@ -86,7 +76,7 @@ describe('findings --template that is no file', () => {
   it.each(share(NOT_FILES, 0, 2))('%s: exit 2, one line naming the template', (_, make, said) => {
     const template = path.join(tmp, `template-${++made}.md`);
     make(template);
-    refused(bin(tmp, 'findings', runs.run, '--template', template), template, `it is ${said}`);
+    refusedNaming(bin(tmp, 'findings', runs.run, '--template', template), template, `it is ${said}`);
   });
 });
 
@@ -128,7 +118,7 @@ describe("a killed run's leftovers in <out>.partial", () => {
       const out = path.join(tmp, `resume-${++made}`);
       fs.mkdirSync(`${out}.partial`);
       make(path.join(`${out}.partial`, 'run.json'));
-      refused(study(out, '--resume'), path.join(`${out}.partial`, 'run.json'), `it is ${said}`);
+      refusedNaming(study(out, '--resume'), path.join(`${out}.partial`, 'run.json'), `it is ${said}`);
     },
   );
 
@@ -149,7 +139,7 @@ describe("a killed run's leftovers in <out>.partial", () => {
     const out = path.join(tmp, `lines-${made}`);
     fs.mkdirSync(`${out}.partial`);
     fs.symlinkSync(v.file, path.join(`${out}.partial`, 'rows.jsonl'));
-    refused(study(out, '--resume'), path.join(`${out}.partial`, 'rows.jsonl'), 'it is a link');
+    refusedNaming(study(out, '--resume'), path.join(`${out}.partial`, 'rows.jsonl'), 'it is a link');
     expect(v.kept()).toBe('victim bytes\n');
   });
 });
@@ -169,6 +159,6 @@ describe('ingest --swe-bench records that are a FIFO', () => {
       '--out',
       path.join(dir, 'out'),
     );
-    refused(r, records, 'cannot read file: it is a FIFO, not a regular file');
+    refusedNaming(r, records, 'cannot read file: it is a FIFO, not a regular file');
   });
 });

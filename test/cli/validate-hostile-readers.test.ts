@@ -17,6 +17,7 @@ import {
   type HostileRuns,
   hostileRuns,
   type Ran,
+  refusedNaming,
 } from '../helpers/hostile-folders.js';
 import { tempDir } from '../helpers/temp.js';
 import { share } from '../helpers/tier.js';
@@ -28,17 +29,9 @@ beforeAll(() => {
   runs = hostileRuns(tmp);
 }, 600_000);
 
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Ended by itself, exit 2, one line naming the run's manifest and `what`, no output. */
-function refused(r: Ran, run: string, what: RegExp): void {
-  expect(r.ended, 'ended by itself').toBe(true);
-  expect([r.status, r.stdout]).toEqual([2, '']);
-  const lines = r.stderr.trimEnd().split('\n');
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(new RegExp(`^ctxbench: ${escaped(path.join(run, 'manifest.json'))}: `));
-  expect(lines[0]).toMatch(what);
-}
+/** Refused with one line naming the run's manifest and `what`. */
+const refused = (r: Ran, run: string, what: RegExp): void =>
+  refusedNaming(r, path.join(run, 'manifest.json'), what);
 
 /** The hostile corpora, each with what the line says of it. */
 const HOSTILE: readonly (readonly [

@@ -20,6 +20,7 @@ import {
   type HostileRuns,
   hostileRuns,
   type Ran,
+  refusedNaming,
 } from '../helpers/hostile-folders.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -37,12 +38,7 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function refused(run: string, what: RegExp): Ran {
   const before = filesOf(run);
   const r = bin(tmp, 'validate', run);
-  expect(r.ended, 'ended by itself').toBe(true);
-  expect([r.status, r.stdout]).toEqual([2, '']);
-  const lines = r.stderr.trimEnd().split('\n');
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(new RegExp(`^ctxbench: ${escaped(path.join(run, 'manifest.json'))}: `));
-  expect(lines[0]).toMatch(what);
+  refusedNaming(r, path.join(run, 'manifest.json'), what);
   expect(filesOf(run)).toEqual(before);
   return r;
 }

@@ -9,6 +9,7 @@ import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { oneCaseCorpus } from './cli.js';
 import { ROOT } from './corpus.js';
 
@@ -39,6 +40,19 @@ export function bin(cwd: string, ...args: string[]): Ran {
     },
   );
   return { status: r.status, ended: r.signal === null, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * A refusal as the contract has it: the command ended by itself with exit 2, nothing on stdout,
+ * and one stderr line naming `file` first and saying `what`.
+ */
+export function refusedNaming(r: Ran, file: string, what: string | RegExp): void {
+  expect(r.ended, 'ended by itself').toBe(true);
+  expect([r.status, r.stdout]).toEqual([2, '']);
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]?.startsWith(`ctxbench: ${file}: `), lines[0]).toBe(true);
+  expect(lines[0]).toMatch(what);
 }
 
 /** A FIFO at `file`: Node makes none itself. */
