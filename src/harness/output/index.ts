@@ -1,6 +1,6 @@
 /** Output: where a command may write, files and folders written whole or not at all, progress lines. */
 
-export { openOwnFile } from './new-file.js';
+export { openOwnFile, replaceFile } from './new-file.js';
 export { guardOutput } from './place.js';
 export { type ProgressOptions, type ProgressSink, progressLine } from './progress-line.js';
 export {

@@ -10,13 +10,14 @@ import { InputError } from '../errors.js';
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_APPEND, O_TRUNC } = fs.constants;
 
 /**
- * A new file at `file` holding `data`, made here and now: the open fails on anything already at
- * that name, a link above all (`O_EXCL` with `O_CREAT` never follows one).
+ * A new file at `file` holding `data`, made here and now with `mode` (less the umask): the open
+ * fails on anything already at that name, a link above all (`O_EXCL` with `O_CREAT` never
+ * follows one).
  */
-export function writeNewFile(file: string, data: string): void {
-  const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
+export function writeNewFile(file: string, data: string | Buffer, mode = 0o666): void {
+  const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
   try {
-    const bytes = Buffer.from(data);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at);
   } finally {
     fs.closeSync(fd);
@@ -33,9 +34,9 @@ export function unlinkIfThere(file: string): void {
 }
 
 /** `file` replaced by a new one holding `data`: whatever held the name goes, not what it leads to. */
-export function replaceFile(file: string, data: string): void {
+export function replaceFile(file: string, data: string | Buffer, mode?: number): void {
   unlinkIfThere(file);
-  writeNewFile(file, data);
+  writeNewFile(file, data, mode);
 }
 
 /**

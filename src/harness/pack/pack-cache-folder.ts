@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { replaceFile } from '../output/index.js';
 
 /** Where the cache lives when nothing says otherwise: `$XDG_CACHE_HOME/ctxbench`, else `~/.cache/ctxbench`. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -133,16 +134,4 @@ export function within(inner: string, outer: string): boolean {
  * name holds this process's id, and this process writes one file at a time, so what lies there
  * already is an earlier process's leftover: removed first (a link itself, never its target).
  */
-export function writeNew(file: string, data: Buffer): void {
-  fs.rmSync(file, { force: true });
-  const fd = fs.openSync(
-    file,
-    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
-    0o600,
-  );
-  try {
-    for (let at = 0; at < data.length; ) at += fs.writeSync(fd, data, at);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+export const writeNew = (file: string, data: Buffer): void => replaceFile(file, data, 0o600);
