@@ -75,8 +75,9 @@ function refusedArgument(tool: string, args: Record<string, unknown>): InputErro
     const lone = loneSurrogate(value);
     if (lone !== null) return new InputError('arguments', lone, key);
   }
-  // Only an argument's name is left to hold one ("a key of the document").
-  const lone = loneSurrogate(args);
+  // Only an argument's name is left to hold one ("a key of the document"): the names alone are
+  // walked, the values having been walked above.
+  const lone = loneSurrogate(Object.fromEntries(Object.keys(args).map((k) => [k, null])));
   return lone === null ? undefined : new InputError('arguments', lone);
 }
 

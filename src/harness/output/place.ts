@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CORPUS_MANIFEST } from '../corpus/index.js';
+import { CORPUS_MANIFEST, isThere } from '../corpus/index.js';
 import { UsageError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 
@@ -104,15 +104,6 @@ const within = (a: string, b: string): boolean => {
 const isDir = (p: string): boolean => {
   try {
     return fs.lstatSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
-
-/** Something is at `p`, a link to nothing included. */
-const isThere = (p: string): boolean => {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
