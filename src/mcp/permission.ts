@@ -52,10 +52,8 @@ function tooWide(real: string): string | undefined {
   } catch {
     // Under the permission model the home folder may not be looked at; its path as given is kept.
   }
-  const up = path.relative(real, realHome);
-  if (up === '') return 'that is the home folder';
-  if (up !== '..' && !up.startsWith(`..${path.sep}`) && !path.isAbsolute(up))
-    return `it holds the home folder ${realHome}`;
+  if (real === realHome) return 'that is the home folder';
+  if (inside(realHome, real)) return `it holds the home folder ${realHome}`;
   return undefined;
 }
 
