@@ -9,44 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT } from '../helpers/corpus.js';
+import { tinyProject } from '../helpers/project.js';
 import { tempDir } from '../helpers/temp.js';
-
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    rootDir: '.',
-    outDir: 'dist',
-    noEmit: true,
-    types: [],
-  },
-  include: ['src', 'strategies'],
-};
-
-/** A project of the build script, its configuration and two sources, node_modules linked. */
-function tinyProject(): string {
-  const dir = path.join(tempDir('build-atomic'), 'pkg');
-  const put = (file: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  };
-  put('package.json', '{ "name": "tiny", "type": "module" }\n');
-  put('tsconfig.json', JSON.stringify(TSCONFIG));
-  put('tsconfig.build.json', '{ "extends": "./tsconfig.json", "compilerOptions": { "noEmit": false } }\n');
-  put('scripts/build.mjs', fs.readFileSync(path.join(ROOT, 'scripts/build.mjs'), 'utf8'));
-  put('src/cli/main.ts', 'export const answer: number = 1;\n');
-  put('strategies/zz.ts', 'export default { name: "zz" };\n');
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  return dir;
-}
 
 const build = (dir: string) =>
   spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, encoding: 'utf8' });
 
 it('a build of unchanged inputs is skipped and says so; a changed source is built again', () => {
-  const dir = tinyProject();
+  const dir = tinyProject(tempDir('build-atomic'));
   expect(build(dir).status).toBe(0);
   const main = path.join(dir, 'dist/src/cli/main.js');
   expect(fs.readFileSync(main, 'utf8')).toMatch(/answer = 1/);
@@ -86,7 +56,7 @@ it('a build of unchanged inputs is skipped and says so; a changed source is buil
 });
 
 it('while a build runs, dist/ holds the whole old build until the new one replaces it whole', async () => {
-  const dir = tinyProject();
+  const dir = tinyProject(tempDir('build-atomic'));
   expect(build(dir).status).toBe(0);
   fs.writeFileSync(path.join(dir, 'src/cli/main.ts'), 'export const answer: number = 2;\n');
   const main = path.join(dir, 'dist/src/cli/main.js');

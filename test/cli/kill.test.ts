@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { listStrategies } from '../../src/harness/hosts/index.js';
-import { cli, processArgs } from '../helpers/cli.js';
+import { cli, sourceArgs } from '../helpers/cli.js';
 import { ROOT } from '../helpers/corpus.js';
 import { tempDir } from '../helpers/temp.js';
 import { FULL } from '../helpers/tier.js';
@@ -51,7 +51,7 @@ beforeAll(async () => {
 
 /** A study in a process of its own, from the sources; its output collected. */
 function start(out: string, extra: readonly string[] = []) {
-  const child = spawn(process.execPath, processArgs('study', ...STRATEGIES, '--out', out, ...extra), {
+  const child = spawn(process.execPath, sourceArgs('study', ...STRATEGIES, '--out', out, ...extra), {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

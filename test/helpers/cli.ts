@@ -4,8 +4,21 @@ import { bufferIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { CORPUS_DIR, ROOT } from './corpus.js';
 
-/** Node's arguments for the CLI from the sources in a process of its own (to signal or kill it). */
-export const processArgs = (...args: string[]): string[] => [
+/**
+ * Node's arguments for the CLI in a process of its own (to signal or kill it): the bin, when dist/
+ * is a build of the sources under test (vitest.config.ts), else the sources under tsx, which
+ * costs a second of CPU more per process.
+ */
+export const processArgs = (...args: string[]): string[] =>
+  process.env.CTXBENCH_DIST_CURRENT === '1'
+    ? [path.join(ROOT, 'bin/ctxbench.js'), ...args]
+    : sourceArgs(...args);
+
+/**
+ * The CLI from the sources under tsx, always: for a run folder a command in the test's own thread
+ * goes on with, since a run records its strategies' files, and the sources' are not dist/'s.
+ */
+export const sourceArgs = (...args: string[]): string[] => [
   '--import',
   'tsx/esm',
   path.join(ROOT, 'test/helpers/bin.ts'),

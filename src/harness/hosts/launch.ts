@@ -9,8 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { fromRoot, packageRoot } from '../paths.js';
 import { inside, refuseLinks } from './links.js';
+import { STRATEGIES_DIR } from './registry.js';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+/**
+ * Set by the test run's configuration when dist/ was built from the sources it tests: the
+ * package's own strategies then run as the built package runs them, compiled and under the
+ * permission model, at half the CPU of compiling them again under tsx in every process.
+ */
+const DIST_CURRENT = FROM_SOURCE && process.env.CTXBENCH_DIST_CURRENT === '1';
 
 /**
  * How to start a host. From the sources (the tests) the process registers tsx, which needs to
@@ -18,8 +26,8 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
  * which is what people run, always has it.
  */
 export interface Launch {
-  readonly entry: string;
-  readonly execArgv: string[];
+  /** Node's arguments for a process that loads the strategy modules `files`. */
+  readonly args: (files: readonly string[]) => string[];
   /** The heap limit of each process, in MiB. */
   readonly memory: number;
 }
@@ -33,27 +41,46 @@ export interface Launch {
 export const DEFAULT_MEMORY = 4096;
 
 export function launch(secrets: readonly string[], memory = DEFAULT_MEMORY): Launch {
-  const entry = fileURLToPath(
-    new URL(`./child/strategy-host${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url),
-  );
   const heap = `--max-old-space-size=${memory}`;
-  if (FROM_SOURCE) return { entry, memory, execArgv: [heap, '--import', import.meta.resolve('tsx/esm')] };
+  if (!FROM_SOURCE) return built(secrets, heap, memory);
+  const entry = fileURLToPath(new URL('./child/strategy-host.ts', import.meta.url));
+  const tsx = [heap, '--import', import.meta.resolve('tsx/esm'), entry];
+  if (!DIST_CURRENT) return { memory, args: (files) => [...tsx, ...files] };
+  const dist = built(secrets, heap, memory);
+  return {
+    memory,
+    args: (files) => {
+      const compiled = files.map(compiledOf);
+      return compiled.every((f) => f !== undefined) ? dist.args(compiled) : [...tsx, ...files];
+    },
+  };
+}
+
+/** The build's copy of a shipped strategy's source (`strategies/x.ts` as `dist/strategies/x.js`), if it has one. */
+function compiledOf(file: string): string | undefined {
+  if (path.dirname(file) !== STRATEGIES_DIR || !file.endsWith('.ts')) return undefined;
+  const js = fromRoot('dist/strategies', `${path.basename(file, '.ts')}.js`);
+  return fs.existsSync(js) ? js : undefined;
+}
+
+/** The built package's hosts: dist/'s entry, under the permission model. */
+function built(secrets: readonly string[], heap: string, memory: number): Launch {
+  const entry = FROM_SOURCE
+    ? fromRoot('dist/src/harness/hosts/child/strategy-host.js')
+    : fileURLToPath(new URL('./child/strategy-host.js', import.meta.url));
   const grants = readablePaths();
   const hidden = [...secrets, fromRoot('ledger')].flatMap((s) => [path.resolve(s), real(s)]);
   const secret = hidden.find((s) => grants.some((r) => inside(s, r)));
   if (secret !== undefined)
     throw new UsageError(`the ledger ${secret} lies inside code that strategies may read: move it out`);
   refuseLinks(grants, hidden);
-  return {
-    entry,
-    memory,
-    execArgv: [
-      heap,
-      PERMISSION_FLAG,
-      ...grants.map((p) => `--allow-fs-read=${p}`),
-      '--disable-warning=ExperimentalWarning',
-    ],
-  };
+  const execArgv = [
+    heap,
+    PERMISSION_FLAG,
+    ...grants.map((p) => `--allow-fs-read=${p}`),
+    '--disable-warning=ExperimentalWarning',
+  ];
+  return { memory, args: (files) => [...execArgv, entry, ...files] };
 }
 
 const real = (p: string): string => {

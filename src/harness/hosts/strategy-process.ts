@@ -82,7 +82,7 @@ export class HostProcess {
     });
     // Not fork: Node's IPC channel would deserialize what the strategy sends where no try/catch
     // reaches (channel.ts). The channel is a pipe of our own, fd 3 in the child.
-    this.child = spawn(process.execPath, [...how.execArgv, how.entry, ...refs.map((r) => r.file)], {
+    this.child = spawn(process.execPath, how.args(refs.map((r) => r.file)), {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     this.channel = this.child.stdio[CHANNEL_FD] as Socket;
