@@ -38,6 +38,15 @@ export {
 } from './prefix.js';
 export { NO_METRICS, score } from './scores.js';
 export {
+  type BudgetVerdict,
+  type Call,
+  CEILINGS,
+  MIN_DISCORDANT,
+  type Separation,
+  type Standing,
+  verdictOf,
+} from './standings.js';
+export {
   budgetStats,
   lowerMedian,
   oracleGap,
