@@ -39,8 +39,6 @@ export {
 export { NO_METRICS, score } from './scores.js';
 export {
   type BudgetVerdict,
-  type Call,
-  CEILINGS,
   MIN_DISCORDANT,
   type Separation,
   type Standing,
