@@ -89,8 +89,9 @@ export function verdictSentences(v: BudgetVerdict, code: (s: string) => string =
         `${top.length > 1 ? `At the top, ${listed(top.map((s) => code(s.name)))} each hold` : `At the top, ${code(lead.name)} holds`} ` +
         `every needed file in full text in ${rated(lead)}.`,
     );
-  if (v.next !== null && v.test !== null && v.call !== 'too-few') {
-    const within = v.leaders.includes(v.next);
+  if (v.next !== null && v.test !== null) {
+    // Too few cells separate nobody: the next is within chance of the top whatever the test says.
+    const within = v.call === 'too-few' || v.leaders.includes(v.next);
     out.push(
       `Next: ${code(v.next.name)}, ${percent(v.next.allFullText)}, at ${tokens(v.next)}; ` +
         `${within ? 'within chance of the top' : 'below the top'} by ${tested(v.test, code)}.`,

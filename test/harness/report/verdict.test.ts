@@ -144,6 +144,12 @@ describe('the verdict in words', () => {
       "At tight (1,000 tokens), 3 cells cannot separate the strategies: McNemar's exact test needs at least 6 cells " +
         'where two strategies differ to reach p < 0.05. Highest, every needed file in full text: a, 100.0% of 3 cells',
     );
+    // The test against the next is still given, and said to be within chance.
+    expect(verdictText(rows, ['a', 'b'])).toContain(
+      "Next: b, 0.0%, at 100 tokens a bundle; within chance of the top by McNemar's exact test over the 3 cells " +
+        'both hold: every needed file whole for a alone in 3, for b alone in 0, p = 0.2500; 3 cells differ, ' +
+        'fewer than the 6 any significant difference needs.',
+    );
   });
 
   it('shows the oracle apart, as the ceiling, even where it holds the most', () => {
