@@ -1,7 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate } from '../../src/compiler/index.js';
-import bm25, { bm25Select, documentText, HITS, ranking, splitPool } from '../../strategies/bm25.js';
+import {
+  bm25Selector,
+  documentText,
+  type Fill,
+  HITS,
+  ranking,
+  splitPool,
+} from '../../src/harness/kit/index.js';
+import bm25 from '../../strategies/bm25.js';
+
+/** The retrieval with either fill: the kit's, as `bm25` runs it with 'skip'. */
+const bm25Select = (input: Parameters<typeof bm25.assemble>[0], fill: Fill) =>
+  bm25Selector({ name: 'bm25', fill })(input);
+
 import topk from '../../strategies/topk.js';
 import { asBundle, asRefusal, measured } from '../helpers/compiled.js';
 import { admittedOf, cand, rendered, strategyInputAt } from '../helpers/pool.js';

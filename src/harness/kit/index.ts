@@ -41,6 +41,17 @@ export type {
 } from '../types.js';
 export { baselineAnswer, defaultFormPool, greedyFill, rankBy, relevanceFill } from './baselines.js';
 export { behindGates } from './behind-gates.js';
+export {
+  AnalysedTexts,
+  type Bm25Variant,
+  bm25Selector,
+  documentText,
+  type Fill,
+  HITS,
+  type IndexChoice,
+  ranking,
+  splitPool,
+} from './bm25.js';
 export { selectionOf } from './compiler.js';
 export { type CertifyLimits, certified, DEFAULT_CERTIFY_LIMITS } from './exact/certified.js';
 export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/exact-engine.js';

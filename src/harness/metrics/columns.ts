@@ -46,10 +46,14 @@ export const COLUMNS = {
   expected_held: { label: 'needed files expected held', kind: 'mean', range: nonNegative },
   held_full_text: { label: 'needed files held, full text', kind: 'count', range: count },
   held_any_form: { label: 'needed files held, any form', kind: 'count', range: count },
-  // The verdict an ingested corpus's report leads with (report/verdict.ts): where a strategy
-  // stands at one budget, and the needed files there, over the cells where a bundle is expected.
+  // The verdict an ingested corpus's report leads with (standings.ts): where a strategy stands at
+  // one budget, and the needed files there, over the cells where a bundle is expected; its all in
+  // full text with the 95% Wilson interval, and McNemar's exact p against the top.
   standing: { label: 'standing' },
   needed_files: { label: 'needed files', kind: 'count', range: count },
+  whole_low: { label: '95% low', kind: 'percent', range: fraction },
+  whole_high: { label: '95% high', kind: 'percent', range: fraction },
+  p_top: { label: 'p against the top', kind: 'score', range: fraction },
 
   // A strategy against the oracle (stats.ts, oracleGap): the strategy minus the oracle in tokens,
   // the oracle minus the strategy in recall.
@@ -131,6 +135,9 @@ export const COLUMN_TABLES = {
     'strategy',
     'standing',
     'all_full_text',
+    'whole_low',
+    'whole_high',
+    'p_top',
     'held_full_text',
     'all_any_form',
     'held_any_form',

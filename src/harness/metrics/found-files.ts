@@ -18,6 +18,7 @@
  */
 import type { Row } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
+import { cellKey } from './against-exact.js';
 import { scoredRows } from './samples.js';
 import { lowerMedian, mean } from './stats.js';
 
@@ -70,21 +71,43 @@ function found(shares: readonly number[]): Found {
   return { avg: mean(shares), all: rate((x) => x === 1), any: rate((x) => x > 0) };
 }
 
+/** The scored cells where a bundle is expected and the ledger names needed files: what Avg, All and Any are over. */
+const expectedCells = (rows: readonly Row[]): Row[] =>
+  scoredRows(rows).filter((r) => r.expected.success && (r.must_total ?? 0) > 0);
+
+/**
+ * The share of each expected cell's needed files its bundle holds in full text (a refusal's 0), in
+ * the order of `cells`; null for a run written before ctxbench measured the sufficient form, which
+ * says nothing of it (not 0).
+ */
+function fullTextShares(cells: readonly Row[]): number[] | null {
+  if (cells.some((r) => r.success && r.measures?.must_sufficient_recall === undefined)) return null;
+  return cells.map((r) => (r.success ? (r.measures?.must_sufficient_recall ?? 0) : 0));
+}
+
+/**
+ * Per expected cell (`cellKey`: case and budget), whether its bundle holds every needed file in
+ * full text: the outcome whose share is All in full text, paired cell by cell when two strategies
+ * are tested against each other (standings.ts). Null where `fullTextShares` is.
+ */
+export function wholeByCell(rows: readonly Row[]): ReadonlyMap<string, boolean> | null {
+  const cells = expectedCells(rows);
+  const shares = fullTextShares(cells);
+  return shares === null ? null : new Map(cells.map((r, k) => [cellKey(r), shares[k] === 1]));
+}
+
 export function localizationOf(rows: readonly Row[]): LocalizationFigures {
   const scored = scoredRows(rows);
-  const feasible = scored.filter((r) => r.expected.success && (r.must_total ?? 0) > 0);
+  const feasible = expectedCells(rows);
   const bundles = scored.filter((r) => r.success);
   const precision = bundles.flatMap((r) => {
     const files = r.admitted.filter((id) => id !== INGESTED_TASK_ID).length;
     return files === 0 ? [] : [mustHeld(r) / files];
   });
   const measured = bundles.flatMap((r) => (r.measures ? [r.measures] : []));
-  // A run written before ctxbench measured the sufficient form says nothing of it, not 0.
-  const unmeasured = feasible.some((r) => r.success && r.measures?.must_sufficient_recall === undefined);
+  const whole = fullTextShares(feasible);
   return {
-    fullText: unmeasured
-      ? { avg: null, all: null, any: null }
-      : found(feasible.map((r) => (r.success ? (r.measures?.must_sufficient_recall ?? 0) : 0))),
+    fullText: whole === null ? { avg: null, all: null, any: null } : found(whole),
     anyForm: found(feasible.map((r) => (r.success ? (r.must_recall ?? 0) : 0))),
     must_token_share: mean(
       measured.flatMap((m) => (m.must_token_share === undefined ? [] : [m.must_token_share])),

@@ -38,6 +38,13 @@ export {
 } from './prefix.js';
 export { NO_METRICS, score } from './scores.js';
 export {
+  type BudgetVerdict,
+  MIN_DISCORDANT,
+  type Separation,
+  type Standing,
+  verdictOf,
+} from './standings.js';
+export {
   budgetStats,
   lowerMedian,
   oracleGap,

@@ -3,12 +3,13 @@
  * localization measures of an ingested corpus, the compilers against the peers, the exact tables.
  * Everything from the corpus is escaped.
  */
+import { verdictOf } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { type CellTable, exactProse, exactTables } from './exact-sections.js';
 import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
 import { peersSection } from './peers.js';
 import { shownCells, type Table } from './table.js';
-import { VERDICT_PROSE, verdictOf, verdictSentences, verdictTable } from './verdict.js';
+import { VERDICT_PROSE, verdictSentences, verdictTable } from './verdict.js';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',

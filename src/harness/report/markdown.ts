@@ -15,6 +15,7 @@ import {
   statsByStrategy,
   strategiesOf,
   type TableName,
+  verdictOf,
 } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
@@ -24,7 +25,7 @@ import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
 import { measureSections } from './measure-sections.js';
 import { peersSection } from './peers.js';
 import { markdownTable, renderTable } from './table.js';
-import { VERDICT_PROSE, verdictOf, verdictSentences, verdictTable } from './verdict.js';
+import { VERDICT_PROSE, verdictSentences, verdictTable } from './verdict.js';
 
 const perStrategy = (
   names: readonly string[],

@@ -1,142 +1,102 @@
 /**
- * The answer a report of an ingested corpus leads with: which strategy finds the files each task
- * needed, at what cost. Per budget, the contenders are ranked by the share of the cells (where a
- * bundle is expected) whose bundle holds every needed file in full text, then by the needed files
- * held in full text, then by fewer tokens a bundle, then by name; those equal on the first three
- * are tied, and all of them are named. A file counts only whole: a strategy that admits paths or
- * outlines alone holds none, so it cannot lead, and a strategy that holds no needed file whole
- * leads nothing. The figures in any form (a path counts) are shown apart, and so is the oracle,
- * which reads the ledger: a ceiling, not a contender.
+ * The verdict an ingested corpus's report leads with, in words and a table per budget: the
+ * figures are metrics/standings.ts's (the rates, their intervals, the tests and the call); this
+ * module only writes them, for report.md, report.html and the terminal.
  */
-import { count, int, percent } from '../format.js';
+import { count, DIGITS, fixed, int, percent } from '../format.js';
 import {
+  ALPHA,
+  type BudgetVerdict,
   headersOf,
   kindsOf,
   localizationOf,
+  MIN_DISCORDANT,
   rowsOf,
+  type Separation,
+  type Standing,
   statsByStrategy,
+  verdictOf,
   violationTotal,
 } from '../metrics/index.js';
-import type { BudgetName, Row } from '../types.js';
-import { BUDGETS } from '../vocabulary.js';
+import type { Row } from '../types.js';
 import type { Table } from './table.js';
 
-/** The strategies that read the ledger (the contract allows the oracle alone): a ceiling. */
-export const CEILINGS: readonly string[] = ['oracle'];
-
-/** Where one strategy stands at one budget. */
-export interface Standing {
-  readonly name: string;
-  readonly allFullText: number | null;
-  readonly heldFullText: number;
-  readonly allAnyForm: number | null;
-  readonly heldAnyForm: number;
-  readonly meanTokens: number | null;
-}
-
-export interface BudgetVerdict {
-  readonly budget: BudgetName;
-  readonly budgetTokens: number | null;
-  /** Cells where a bundle is expected, and the needed files over them. */
-  readonly cells: number;
-  readonly needed: number;
-  /** The best in full text and every contender tied with it; empty when none holds a file whole. */
-  readonly leaders: readonly Standing[];
-  /** The best contender after the leaders, in full text. */
-  readonly next: Standing | null;
-  /** The best in any form, when it is not a leader: what a path list tops. */
-  readonly anyForm: Standing | null;
-  readonly ceilings: readonly Standing[];
-}
-
-function standingOf(rows: readonly Row[], name: string, budget: BudgetName): Standing {
-  const f = localizationOf(rowsOf(rows, name, budget));
-  return {
-    name,
-    allFullText: f.fullText.all,
-    heldFullText: f.held_full_text,
-    allAnyForm: f.anyForm.all,
-    heldAnyForm: f.held_any_form,
-    meanTokens: f.mean_tokens,
-  };
-}
-
-const desc = (a: number | null, b: number | null) => (b ?? -1) - (a ?? -1);
-const asc = (a: number | null, b: number | null) =>
-  (a ?? Number.POSITIVE_INFINITY) - (b ?? Number.POSITIVE_INFINITY);
-
-/** The rule: all in full text, then files held whole, then fewer tokens; 0 when tied on all three. */
-const fullTextOrder = (a: Standing, b: Standing): number =>
-  desc(a.allFullText, b.allFullText) || b.heldFullText - a.heldFullText || asc(a.meanTokens, b.meanTokens);
-const anyFormOrder = (a: Standing, b: Standing): number =>
-  desc(a.allAnyForm, b.allAnyForm) || b.heldAnyForm - a.heldAnyForm || asc(a.meanTokens, b.meanTokens);
-const byName = (a: Standing, b: Standing) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
-/** The cells of a budget where a bundle is expected, and the needed files they hold, by case. */
-function neededAt(rows: readonly Row[], budget: BudgetName): { cells: number; needed: number } {
-  const byCase = new Map<string, number>();
-  for (const r of rows)
-    if (r.budget === budget && r.expected.success && (r.must_total ?? 0) > 0)
-      byCase.set(r.case, r.must_total ?? 0);
-  return { cells: byCase.size, needed: [...byCase.values()].reduce((s, n) => s + n, 0) };
-}
-
-/** The verdict at every budget the rows hold, over the strategies `names`. */
-export function verdictOf(rows: readonly Row[], names: readonly string[]): BudgetVerdict[] {
-  return BUDGETS.filter((b) => rows.some((r) => r.budget === b)).map((budget) => {
-    const all = names.map((n) => standingOf(rows, n, budget));
-    const contenders = all
-      .filter((s) => !CEILINGS.includes(s.name))
-      .sort((a, b) => fullTextOrder(a, b) || byName(a, b));
-    const first = contenders[0];
-    const leaders =
-      first === undefined || first.heldFullText === 0
-        ? []
-        : contenders.filter((s) => fullTextOrder(s, first) === 0);
-    const next = contenders[leaders.length] ?? null;
-    const anyForm = [...contenders].sort((a, b) => anyFormOrder(a, b) || byName(a, b))[0] ?? null;
-    return {
-      budget,
-      budgetTokens: rows.find((r) => r.budget === budget)?.budget_tokens ?? null,
-      ...neededAt(rows, budget),
-      leaders,
-      next: leaders.length === 0 ? null : next,
-      anyForm: anyForm === null || leaders.includes(anyForm) || anyForm.heldAnyForm === 0 ? null : anyForm,
-      ceilings: all.filter((s) => CEILINGS.includes(s.name)),
-    };
-  });
-}
-
 export const VERDICT_PROSE =
-  'Which strategy finds the files each task needed: per budget, the strategy whose bundles hold every needed ' +
-  'file in full text in the most cells where a bundle is expected (all, full text); ties go to more needed ' +
-  'files held in full text, then to fewer tokens a bundle, and strategies equal on all three are named ' +
-  'together, by name. A file counts only whole, so a strategy that admits paths or outlines alone cannot ' +
-  'lead; the figures in any form, where a path counts as found, stand apart, with the strategy that leads ' +
-  'them. The oracle reads the ledger: it is the ceiling, not a contender.';
+  'Which strategy finds the files each task needed: per budget, the share of the cells where a bundle is ' +
+  'expected whose bundle holds every needed file in full text (all, full text), with its 95% Wilson score ' +
+  "interval. One strategy leads only when it alone has the highest share and McNemar's exact test (two-sided, " +
+  `on the cells both strategies hold) puts it above the next below it at p < ${ALPHA}; otherwise the top is a ` +
+  'tie, and every strategy that a strategy at the top does not beat at that level is named in it, by share ' +
+  'then by name: nothing breaks a tie, tokens least of all. A run of fewer cells than the test needs to ' +
+  `separate any two strategies (${MIN_DISCORDANT} cells where they differ, all one way) says that it cannot. ` +
+  'A file counts only whole, so a strategy that admits paths or outlines alone cannot lead; the figures in any ' +
+  'form, where a path counts as found, stand apart, with the strategy that leads them. The oracle reads the ' +
+  'ledger: it is the ceiling, not a contender.';
 
 const tokens = (s: Standing) =>
   s.meanTokens === null ? '-' : `${int(Math.round(s.meanTokens))} tokens a bundle`;
 const held = (n: number, of: number, form: string) => `${int(n)} of ${int(of)} needed files ${form}`;
+const interval = (s: Standing) =>
+  s.whole.low === null || s.whole.high === null
+    ? 'no interval'
+    : `95% interval ${percent(s.whole.low)} to ${percent(s.whole.high)}`;
+/** A share of cells with its interval: `38.6% of 140 cells (95% interval 30.9% to 46.9%)`. */
+const rated = (s: Standing) => `${percent(s.allFullText)} of ${count(s.whole.of, 'cell')} (${interval(s)})`;
+/** A p as people read one: four places, and a bound below the smallest they show. */
+const pText = (p: number): string => (p < 1e-4 ? 'p < 0.0001' : `p = ${fixed(p, DIGITS.score)}`);
+const listed = (names: readonly string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 
-/** The verdict at one budget in sentences: the answer, the runner-up, any form and the ceiling apart. */
+/** McNemar's test in words: the discordant cells each way, and p. */
+function tested(t: Separation, code: (s: string) => string): string {
+  const differ = t.aOnly + t.bOnly;
+  const few =
+    differ < MIN_DISCORDANT
+      ? `; ${count(differ, 'cell')} ${differ === 1 ? 'differs' : 'differ'}, fewer than the ${MIN_DISCORDANT} any significant difference needs`
+      : '';
+  return (
+    `McNemar's exact test over the ${count(t.cells, 'cell')} both hold: every needed file whole for ` +
+    `${code(t.a)} alone in ${int(t.aOnly)}, for ${code(t.b)} alone in ${int(t.bOnly)}, ` +
+    `${pText(t.p)}${few}`
+  );
+}
+
+/** The verdict at one budget in sentences: the call, the test against the next, any form and the ceiling apart. */
 export function verdictSentences(v: BudgetVerdict, code: (s: string) => string = (s) => s): string[] {
   const at = `${v.budget}${v.budgetTokens === null ? '' : ` (${int(v.budgetTokens)} tokens)`}`;
-  const named = v.leaders.map((s) => code(s.name));
-  const names = named.length < 2 ? named.join('') : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  const names = listed(v.leaders.map((s) => code(s.name)));
   const lead = v.leaders[0];
-  const out =
-    lead === undefined
-      ? [`At ${at}, no strategy holds a needed file in full text in ${count(v.cells, 'cell')}.`]
-      : [
-          `At ${at}, ${names} ${v.leaders.length > 1 ? `tie: each holds` : 'holds'} every needed file in full ` +
-            `text in ${percent(lead.allFullText)} of ${count(v.cells, 'cell')} (${held(lead.heldFullText, v.needed, 'in full text')}), ` +
-            `at ${tokens(lead)}.`,
-        ];
-  if (v.next !== null)
+  const top = v.leaders.filter((s) => s.allFullText === lead?.allFullText);
+  const out: string[] = [];
+  if (v.call === 'none' || lead === undefined)
     out.push(
-      `Next: ${code(v.next.name)}, ${percent(v.next.allFullText)} (${int(v.next.heldFullText)} files), at ${tokens(v.next)}.`,
+      `At ${at}, no strategy holds every needed file in full text in any of ${count(v.cells, 'cell')}.`,
     );
+  else if (v.call === 'too-few')
+    out.push(
+      `At ${at}, ${count(v.cells, 'cell')} cannot separate the strategies: McNemar's exact test needs at least ` +
+        `${MIN_DISCORDANT} cells where two strategies differ to reach p < ${ALPHA}. Highest, every needed file in ` +
+        `full text: ${names}, ${rated(lead)}.`,
+    );
+  else if (v.call === 'leads')
+    out.push(
+      `At ${at}, ${names} leads: it holds every needed file in full text in ${rated(lead)}, ` +
+        `${held(lead.heldFullText, v.needed, 'in full text')}, at ${tokens(lead)}.`,
+    );
+  else
+    out.push(
+      `At ${at}, no strategy leads: ${names} tie, as no strategy at the top is ahead of them at p < ${ALPHA}. ` +
+        `${top.length > 1 ? `At the top, ${listed(top.map((s) => code(s.name)))} each hold` : `At the top, ${code(lead.name)} holds`} ` +
+        `every needed file in full text in ${rated(lead)}.`,
+    );
+  if (v.next !== null && v.test !== null) {
+    // Too few cells separate nobody: the next is within chance of the top whatever the test says.
+    const within = v.call === 'too-few' || v.leaders.includes(v.next);
+    out.push(
+      `Next: ${code(v.next.name)}, ${percent(v.next.allFullText)}, at ${tokens(v.next)}; ` +
+        `${within ? 'within chance of the top' : 'below the top'} by ${tested(v.test, code)}.`,
+    );
+  }
   if (v.anyForm !== null)
     out.push(
       `In any form (a path counts): ${code(v.anyForm.name)}, ${percent(v.anyForm.allAnyForm)} all, but ` +
@@ -149,28 +109,37 @@ export function verdictSentences(v: BudgetVerdict, code: (s: string) => string =
   return out;
 }
 
-/** The standings of one budget as a table: the leaders, the next, the best in any form, the ceiling. */
+/** What a strategy among the leaders is called in the table, by the budget's call. */
+function leaderStanding(v: BudgetVerdict, s: Standing): string {
+  if (v.call === 'leads') return 'leader';
+  if (v.call === 'too-few') return 'highest (cannot separate)';
+  return s.allFullText === v.leaders[0]?.allFullText ? 'tied, at the top' : 'tied, within chance of the top';
+}
+
+/** The standings of one budget as a table: the leaders or the tie, the next, the best in any form, the ceiling. */
 export function verdictTable(v: BudgetVerdict): Table {
   const line = (standing: string, s: Standing) => [
     s.name,
     standing,
     s.allFullText,
+    s.whole.low,
+    s.whole.high,
+    s.pTop,
     s.heldFullText,
     s.allAnyForm,
     s.heldAnyForm,
     s.meanTokens,
   ];
-  const lead = v.leaders.length > 1 ? 'best in full text (tied)' : 'best in full text';
   return {
     headers: headersOf('verdict'),
     rows: [
-      ...v.leaders.map((s) => line(lead, s)),
-      ...(v.next === null ? [] : [line('next', v.next)]),
+      ...v.leaders.map((s) => line(leaderStanding(v, s), s)),
+      ...(v.next === null || v.leaders.includes(v.next) ? [] : [line('next', v.next)]),
       ...(v.anyForm === null ? [] : [line('best in any form', v.anyForm)]),
       ...v.ceilings.map((s) => line('ceiling (reads the ledger)', s)),
     ],
     kinds: kindsOf('verdict'),
-    align: ['left', 'left', 'right', 'right', 'right', 'right', 'right'],
+    align: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   };
 }
 
@@ -205,8 +174,9 @@ export function verdictText(rows: readonly Row[], names: readonly string[]): str
     verdictSentences(v).map((s, k) => (k === 0 ? s : `  ${s}`)),
   );
   return `${[
-    'Verdict: the strategy whose bundles hold every needed file in full text most often, per budget',
-    '(ties: more needed files held whole, then fewer tokens, then by name; a path alone finds nothing).',
+    'Verdict: the strategy whose bundles hold every needed file in full text most often, per budget, with its',
+    `95% Wilson interval; it leads only when McNemar's exact test puts it above the next at p < ${ALPHA}, else the`,
+    'top is a tie (nothing breaks one, tokens least of all); a path alone finds nothing.',
     ...lines,
   ].join('\n')}\n`;
 }
