@@ -17,10 +17,10 @@ const jsonReport = process.env.CTXBENCH_JSON_REPORT;
 const OWN_GRAPH = /\bvi\.(?:mock|doMock|resetModules|stubEnv)\(|\bprocess\.chdir\(|\bsharedProject\(/;
 
 /**
- * Files with a module graph of their own: those that replace modules (`vi.mock`,
- * `vi.resetModules`), and the command suites of test/cli, whose processes and studies make
- * loading the sources again for each file cost nothing beside them. The rest share one graph
- * per worker, which saves about half of a small file's time (docs/performance.md, "Test suite").
+ * Files with a module graph of their own: the command suites OWN_GRAPH finds, read here, and
+ * the files elsewhere that replace a module. The rest share one graph per worker, which saves
+ * about half of a small file's time (docs/performance.md, "Test suite"): a second of CPU for
+ * each command suite, measured on ten of them.
  */
 const ISOLATED = [
   ...fs
