@@ -6,6 +6,7 @@ export { findingsJSON, lintGiven, tally } from './check-corpus.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './compiler-checks.js';
 export { CORPUS_MANIFEST, loadCorpus, requestAt } from './folder.js';
 export {
+  fileKind,
   forEachLine,
   isThere,
   linesOf,

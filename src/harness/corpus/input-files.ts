@@ -10,11 +10,13 @@ import { decodeText, parseJson } from './json-text.js';
 export const MAX_TEXT_BYTES = 2 ** 29 - 24;
 
 /** What a file that is not a regular one is, for the line that refuses it. */
-function kindOf(s: fs.Stats): string {
+export function fileKind(s: fs.Stats): string {
+  if (s.isSymbolicLink()) return 'a link';
   if (s.isDirectory()) return 'a folder';
   if (s.isFIFO()) return 'a FIFO';
   if (s.isSocket()) return 'a socket';
-  return s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : 'not a regular file';
+  if (s.isCharacterDevice() || s.isBlockDevice()) return 'a device';
+  return s.isFile() ? 'a file' : 'not a regular file';
 }
 
 /**
@@ -34,7 +36,7 @@ export function openRegular(file: string): number {
   const s = fs.fstatSync(fd);
   if (s.isFile()) return fd;
   fs.closeSync(fd);
-  throw new InputError(file, `cannot read file: it is ${kindOf(s)}, not a regular file`);
+  throw new InputError(file, `cannot read file: it is ${fileKind(s)}, not a regular file`);
 }
 
 /**

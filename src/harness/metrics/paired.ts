@@ -55,6 +55,17 @@ export function bootstrapMean(
   return { delta, low: quantileSorted(sorted, ALPHA / 2), high: quantileSorted(sorted, 1 - ALPHA / 2) };
 }
 
+/** Of paired yes-or-no outcomes, those where A alone says yes, and B alone: what McNemar's test reads. */
+export function discordant(pairs: Iterable<readonly [boolean, boolean]>): { aOnly: number; bOnly: number } {
+  let aOnly = 0;
+  let bOnly = 0;
+  for (const [x, y] of pairs) {
+    if (x && !y) aOnly++;
+    if (y && !x) bOnly++;
+  }
+  return { aOnly, bOnly };
+}
+
 /** A figure of a pair of compilations: a yes or no, or a number; null where the row does not define it. */
 export type Pairable = boolean | number | null;
 
@@ -95,8 +106,7 @@ export function pairedTest(pairs: readonly (readonly [Pairable, Pairable])[], se
       rate_b: null,
       significant: interval !== null && (interval.low > 0 || interval.high < 0),
     };
-  const aOnly = both.filter(([x, y]) => x === true && y === false).length;
-  const bOnly = both.filter(([x, y]) => x === false && y === true).length;
+  const { aOnly, bOnly } = discordant(both as [boolean, boolean][]);
   const p = mcnemar(aOnly, bOnly);
   const yes = (k: 0 | 1) => both.filter((pair) => pair[k] === true).length;
   return {

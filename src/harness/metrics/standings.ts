@@ -20,7 +20,7 @@
 import type { BudgetName, Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { localizationOf, wholeByCell } from './found-files.js';
-import { ALPHA, mcnemar } from './paired.js';
+import { ALPHA, discordant, mcnemar } from './paired.js';
 import { type Rate, rowsOf, wilson } from './stats.js';
 
 /** The strategies that read the ledger (the contract allows the oracle alone): a ceiling. */
@@ -102,17 +102,12 @@ export function separation(
   const x = outcomes.get(a);
   const y = outcomes.get(b);
   if (x === undefined || y === undefined) return null;
-  let cells = 0;
-  let aOnly = 0;
-  let bOnly = 0;
-  for (const [cell, ax] of x) {
+  const pairs = [...x].flatMap(([cell, ax]) => {
     const by = y.get(cell);
-    if (by === undefined) continue;
-    cells++;
-    if (ax && !by) aOnly++;
-    if (by && !ax) bOnly++;
-  }
-  return cells === 0 ? null : { a, b, cells, aOnly, bOnly, p: mcnemar(aOnly, bOnly) };
+    return by === undefined ? [] : [[ax, by] as const];
+  });
+  const { aOnly, bOnly } = discordant(pairs);
+  return pairs.length === 0 ? null : { a, b, cells: pairs.length, aOnly, bOnly, p: mcnemar(aOnly, bOnly) };
 }
 
 type Figures = Omit<Standing, 'pTop'>;

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileKind } from '../corpus/index.js';
 import { replaceFile } from '../output/index.js';
 
 /** Where the cache lives when nothing says otherwise: `$XDG_CACHE_HOME/ctxbench`, else `~/.cache/ctxbench`. */
@@ -38,16 +39,6 @@ export function cacheDirOf(
 
 /** The user whose files a cache may be made of; undefined where the system has no owners (Windows). */
 export const me = (): number | undefined => process.geteuid?.();
-
-/** What a file that should not be there is, for the line that refuses it. */
-export function kindOf(s: fs.Stats): string {
-  if (s.isSymbolicLink()) return 'a link';
-  if (s.isDirectory()) return 'a folder';
-  if (s.isFIFO()) return 'a FIFO';
-  if (s.isSocket()) return 'a socket';
-  if (s.isCharacterDevice() || s.isBlockDevice()) return 'a device';
-  return s.isFile() ? 'a file' : 'not a regular file';
-}
 
 const octal = (mode: number): string => (mode & 0o777).toString(8).padStart(4, '0');
 
@@ -101,7 +92,7 @@ export function privateFolder(dir: string, uid: number | undefined): string | nu
     return `${dir} cannot be made (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
   }
   const s = fs.lstatSync(dir);
-  if (!s.isDirectory()) return `${dir} is ${kindOf(s)}, not a folder`;
+  if (!s.isDirectory()) return `${dir} is ${fileKind(s)}, not a folder`;
   const folder = notOurs(s, uid, dir, 0o022);
   return folder === null ? null : `${folder}; remove it or give a folder of your own with --cache`;
 }

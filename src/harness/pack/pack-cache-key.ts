@@ -26,7 +26,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { kindOf, me, notOurs, privateFolder, within, writeNew } from './pack-cache-folder.js';
+import { fileKind } from '../corpus/index.js';
+import { me, notOurs, privateFolder, within, writeNew } from './pack-cache-folder.js';
 
 const KEY_FILE = 'key';
 const KEY_BYTES = 32;
@@ -78,7 +79,7 @@ function readKey(file: string, uid: number | undefined): Buffer | string | null 
   // Checked before opening, so that a FIFO is never opened; and on the open file, in case the
   // name was swapped meanwhile.
   const check = (t: fs.Stats): string | null =>
-    t.isFile() ? notOurs(t, uid, file, 0o077) : `${file} is ${kindOf(t)}, not a regular file`;
+    t.isFile() ? notOurs(t, uid, file, 0o077) : `${file} is ${fileKind(t)}, not a regular file`;
   const before = check(s);
   if (before !== null) return before;
   let fd: number;

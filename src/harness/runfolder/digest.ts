@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { quote } from '../../compiler/index.js';
-import { BLOB_INDEX, MAX_TEXT_BYTES } from '../corpus/index.js';
+import { BLOB_INDEX, fileKind, MAX_TEXT_BYTES } from '../corpus/index.js';
 import { InputError } from '../errors.js';
 import { int } from '../format.js';
 
@@ -72,15 +72,6 @@ interface File {
 
 const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? 'unknown error';
 
-const kindOf = (s: fs.Stats): string =>
-  s.isFIFO()
-    ? 'a FIFO'
-    : s.isSocket()
-      ? 'a socket'
-      : s.isCharacterDevice() || s.isBlockDevice()
-        ? 'a device'
-        : 'something other than a file';
-
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** An entry's name as the corpus readers see it, or null for bytes that are not UTF-8. */
@@ -111,7 +102,7 @@ function look(full: Buffer, shown: string): File | 'folder' | 'absent' | Problem
       return { problem: `${quote(shown)} is a link that leads nowhere (${codeOf(e)})` };
     }
   if (s.isDirectory()) return 'folder';
-  if (!s.isFile()) return { problem: `${quote(shown)} is ${link ? 'a link to ' : ''}${kindOf(s)}` };
+  if (!s.isFile()) return { problem: `${quote(shown)} is ${link ? 'a link to ' : ''}${fileKind(s)}` };
   return { name: shown, full, size: s.size, link };
 }
 
