@@ -87,6 +87,12 @@ export interface Measures {
    * published no ranking or the case has no must content. Its mean is the MRR of the ranking.
    */
   readonly ranked_must_rr?: number | null;
+  /**
+   * The rank in that ranking by which every must content has appeared: file accuracy at k is
+   * this rank from 1 to k. 0 when the ranking lacks one (a must content outside the pool
+   * included); null as for `ranked_must_rr`.
+   */
+  readonly ranked_all_must_rank?: number | null;
   /** Must and should items' tokens over rendered tokens. */
   readonly useful_share: number;
   /** Must items' tokens over rendered tokens. */

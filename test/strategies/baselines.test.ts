@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextCandidate, ContextRequest } from '../../src/compiler/index.js';
-import { defaultFormPool } from '../../src/harness/kit/index.js';
-import type { Strategy, StrategyInput } from '../../src/harness/types.js';
+import { defaultFormPool, RANKED_DEPTH } from '../../src/harness/kit/index.js';
+import type { Selection, Strategy, StrategyInput } from '../../src/harness/types.js';
 import dump from '../../strategies/dump.js';
 import gated from '../../strategies/gated.js';
 import topk from '../../strategies/topk.js';
@@ -120,6 +120,24 @@ describe('topk: relevance descending, ties by id, greedy fill that skips and goe
     ];
     // a: 23 + 4 = 27; +b: 23 + 103 + 1 + 4 = 131 > 40, skipped; +c: 23 + 8 + 1 + 4 = 36 <= 40
     expect(admitted(topk, input(40, three))).toEqual(['a', 'c']);
+  });
+
+  it('publishes its ranking of contents: best form, the mandatory left out, ties by identity, at most RANKED_DEPTH', () => {
+    const forms = [
+      ...pool,
+      // e's outline is its likelier form here; the task is mandatory and ranks nowhere.
+      cand('e#full', { content_identity: 'e', relevance: 0.1 }),
+      cand('e#outline', { content_identity: 'e', representation_id: 'outline', relevance: 0.6 }),
+      cand('task', { requirement: 'MANDATORY', relevance: 1 }),
+    ];
+    const answer = topk.assemble(input(31, forms)) as Selection;
+    expect(answer.extras?.ranked).toEqual(['b', 'e', 'c', 'd', 'a']);
+    const many = Array.from({ length: RANKED_DEPTH + 5 }, (_, i) =>
+      cand(`f${String(i).padStart(3, '0')}`, { relevance: 1 - i / 1000 }),
+    );
+    const long = (topk.assemble(input(31, many)) as Selection).extras?.ranked as string[];
+    expect(long).toHaveLength(RANKED_DEPTH);
+    expect(long.at(-1)).toBe(`f${String(RANKED_DEPTH - 1).padStart(3, '0')}`);
   });
 });
 

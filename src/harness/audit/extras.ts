@@ -8,7 +8,7 @@
  * (src/harness/study/remeasure.ts) both ask here.
  */
 import { isPlainObject, resultToJSON } from '../../compiler/index.js';
-import { certified, compileTiered, loadExact, MODES, selectionOf, TIERED_NAMES } from '../kit/index.js';
+import { certified, compileTiered, loadExact, MODES, selectionOf, TIERED_NAMES, withRanking } from '../kit/index.js';
 import type { Selection } from '../types.js';
 import {
   type CheckInputs,
@@ -79,7 +79,10 @@ const DERIVERS: readonly Deriver[] = [
     name: V2,
     may: (result, inputs) =>
       tagged(V2)(result, inputs) || same(result, resultToJSON(compilerOutput(inputs, V2).result)),
-    answer: (inputs) => certified(strategyInput(inputs), compilerOutput(inputs, V2)),
+    answer: (inputs) => {
+      const input = strategyInput(inputs);
+      return withRanking(input, certified(input, compilerOutput(inputs, V2)));
+    },
   },
   {
     name: 'exact',

@@ -21,6 +21,47 @@ export function defaultFormPool(candidates: readonly ContextCandidate[]): Contex
 }
 
 /**
+ * How many contents a published ranking lists (`extras.ranked`): past accuracy at 1, 3 and 5, and
+ * past what a budget holds, so that a file ranked well and left out for room still has its rank.
+ */
+export const RANKED_DEPTH = 100;
+
+/**
+ * The pool's contents in the order relevance puts them, best first (a content's likeliest form;
+ * ties by identity), the MANDATORY ones left out (no ranking decides them): the ranking a strategy
+ * that reads relevance publishes, so that its file accuracy is measured as `bm25`'s is.
+ */
+export function relevanceRanking(candidates: readonly ContextCandidate[]): string[] {
+  const best = new Map<string, number>();
+  for (const c of candidates) {
+    if (c.requirement === 'MANDATORY') continue;
+    const seen = best.get(c.content_identity);
+    if (seen === undefined || c.relevance > seen) best.set(c.content_identity, c.relevance);
+  }
+  return [...best]
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, RANKED_DEPTH)
+    .map(([id]) => id);
+}
+
+/** An answer with the relevance ranking it was made from as `extras.ranked`. */
+export function withRanking(input: StrategyInput, answer: Selection): Selection;
+export function withRanking(
+  input: StrategyInput,
+  answer: Selection | Promise<Selection>,
+): Selection | Promise<Selection>;
+export function withRanking(
+  input: StrategyInput,
+  answer: Selection | Promise<Selection>,
+): Selection | Promise<Selection> {
+  const add = (s: Selection): Selection => ({
+    ...s,
+    extras: { ...s.extras, ranked: relevanceRanking(input.candidates) },
+  });
+  return answer instanceof Promise ? answer.then(add) : add(answer);
+}
+
+/**
  * Walk the list and keep each item whose addition still renders within the budget; skip the
  * rest and go on (no early stop), so "top-k" has no fixed k.
  */

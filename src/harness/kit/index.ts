@@ -39,7 +39,16 @@ export type {
   StrategyInput,
   WaitingStrategy,
 } from '../types.js';
-export { baselineAnswer, defaultFormPool, greedyFill, rankBy, relevanceFill } from './baselines.js';
+export {
+  baselineAnswer,
+  defaultFormPool,
+  greedyFill,
+  RANKED_DEPTH,
+  rankBy,
+  relevanceFill,
+  relevanceRanking,
+  withRanking,
+} from './baselines.js';
 export { behindGates } from './behind-gates.js';
 export {
   AnalysedTexts,

@@ -13,8 +13,10 @@
  * scores 0). All: the share of those cells whose bundle holds every file. Any: holds at least one.
  * Beside them: must token share (the share of a bundle's tokens that are the files' text, any form,
  * the mean over bundles), the median rank of the first file in the strategy's own ranking (for a
- * strategy that publishes one, `extras.ranked`), file precision (of the files a bundle holds, the
- * share that changed; the task is not a file) and the mean rendered tokens of a bundle.
+ * strategy that publishes one, `extras.ranked`), file accuracy at 1, 3 and 5 of that ranking (the
+ * share of cells whose ranking holds every changed file within its first k, as SweRank's Table 1
+ * counts it), file precision (of the files a bundle holds, the share that changed; the task is not
+ * a file) and the mean rendered tokens of a bundle.
  */
 import type { Row } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
@@ -39,6 +41,14 @@ export interface LocalizationFigures {
    * when the strategy published no ranking.
    */
   readonly first_rank: number | null;
+  /**
+   * File accuracy at 1, 3 and 5: over the expected cells whose row measured the strategy's
+   * ranking, the share where every changed file is within its first k (a file outside the pool
+   * never is); null when the strategy published no ranking.
+   */
+  readonly acc_at_1: number | null;
+  readonly acc_at_3: number | null;
+  readonly acc_at_5: number | null;
   readonly file_precision: number | null;
   readonly mean_tokens: number | null;
   readonly refusals: number;
@@ -106,6 +116,11 @@ export function localizationOf(rows: readonly Row[]): LocalizationFigures {
   });
   const measured = bundles.flatMap((r) => (r.measures ? [r.measures] : []));
   const whole = fullTextShares(feasible);
+  const ranks = feasible.flatMap((r) =>
+    typeof r.measures?.ranked_all_must_rank === 'number' ? [r.measures.ranked_all_must_rank] : [],
+  );
+  const accuracy = (k: number) =>
+    ranks.length === 0 ? null : ranks.filter((rank) => rank >= 1 && rank <= k).length / ranks.length;
   return {
     fullText: whole === null ? { avg: null, all: null, any: null } : found(whole),
     anyForm: found(feasible.map((r) => (r.success ? (r.must_recall ?? 0) : 0))),
@@ -120,6 +135,9 @@ export function localizationOf(rows: readonly Row[]): LocalizationFigures {
           : [m.ranked_must_rr === 0 ? Number.POSITIVE_INFINITY : Math.round(1 / m.ranked_must_rr)],
       ),
     ),
+    acc_at_1: accuracy(1),
+    acc_at_3: accuracy(3),
+    acc_at_5: accuracy(5),
     file_precision: mean(precision),
     mean_tokens: mean(bundles.map((r) => r.rendered_tokens)),
     refusals: scored.filter((r) => !r.success).length,

@@ -178,6 +178,23 @@ function rankedRR(extras: LaidOut['extras'], must: readonly string[]): number | 
   return rank === 0 ? 0 : 1 / rank;
 }
 
+/**
+ * The rank in the strategy's `extras.ranked` by which every must content has appeared (file
+ * accuracy at k is this rank being 1 to k), 0 when the ranking lacks one, a must content outside
+ * the pool included; null as for `rankedRR`.
+ */
+function rankedAllRank(extras: LaidOut['extras'], must: readonly string[]): number | null {
+  const ranked = extras?.ranked;
+  if (must.length === 0 || !Array.isArray(ranked) || !ranked.every((i) => typeof i === 'string')) return null;
+  let last = 0;
+  for (const id of must) {
+    const rank = ranked.indexOf(id) + 1;
+    if (rank === 0) return 0;
+    last = Math.max(last, rank);
+  }
+  return last;
+}
+
 const meanOf = (xs: readonly number[]): number | null =>
   xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -199,6 +216,7 @@ export function measureBundle(b: LaidOut, pool: readonly ContextCandidate[], led
     first_must_rr: caseHasMust ? (firstMust < 0 ? 0 : 1 / (firstMust + 1)) : null,
     must_sufficient_recall: sufficientRecall(laid, pool, ledger, mustAll),
     ranked_must_rr: rankedRR(b.extras, mustAll),
+    ranked_all_must_rank: rankedAllRank(b.extras, mustAll),
     useful_share: total === 0 ? 0 : needed.reduce((n, s) => n + s.tokens, 0) / total,
     must_token_share: total === 0 ? 0 : mustTokens / total,
     redundant_tokens: redundantTokens(laid),

@@ -22,7 +22,7 @@ import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { candidate, type FindingsRun, fail, rateOf, splitView, TemplateError } from './findings-parts.js';
 import { strategyTable } from './headline.js';
-import { foundFigure, localizationTables } from './localization.js';
+import { foundFigure, localizationTables, repositoryTables } from './localization.js';
 import { markdownTable, renderTable, shownCells, type Table } from './table.js';
 
 export type { FindingsRun } from './findings-parts.js';
@@ -233,6 +233,17 @@ function directive(runs: Runs, text: string): string {
         ? fail(`no budget ${args[1]} in the run`)
         : renderTable(at.table, 'md').trimEnd();
     }
+    case 'localization-by-repository': {
+      if (args.length !== 3) fail('needs RUN BUDGET STRATEGY[,STRATEGY...]');
+      const rows = runNamed(runs, args[0]).rows;
+      const names = (args[2] as string).split(',');
+      const known = strategiesOf(rows);
+      for (const n of names) if (!known.includes(n)) fail(`no strategy ${n} in the run`);
+      const at = repositoryTables(rows, names).find((t) => t.budget === args[1]);
+      return at === undefined
+        ? fail(`no budget ${args[1]} of cases from several repositories in the run`)
+        : renderTable(at.table, 'md').trimEnd();
+    }
     case 'found':
       return found(runs, args);
     case 'generated':
@@ -249,7 +260,7 @@ function directive(runs: Runs, text: string): string {
       return refusal(run, args);
     default:
       return fail(
-        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, rate, table, localization, found)',
+        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, rate, table, localization, localization-by-repository, found)',
       );
   }
 }

@@ -6,7 +6,7 @@
 import { verdictOf } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { type CellTable, exactProse, exactTables } from './exact-sections.js';
-import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
+import { LOCALIZATION_PROSE, localizationTables, REPOSITORY_PROSE, repositoryTables } from './localization.js';
 import { peersSection } from './peers.js';
 import { shownCells, type Table } from './table.js';
 import { VERDICT_PROSE, verdictSentences, verdictTable } from './verdict.js';
@@ -78,9 +78,16 @@ export function verdictSectionHtml(rows: readonly Row[], names: readonly string[
   ].join('\n');
 }
 
-/** report.md's localization section, for an ingested corpus. */
-export const localizationSectionHtml = (rows: readonly Row[], names: readonly string[]): string =>
-  budgetSection('localization', 'Localization', LOCALIZATION_PROSE, null, localizationTables(rows, names));
+/** report.md's localization section, for an ingested corpus, and its tables by repository where there are several. */
+export function localizationSectionHtml(rows: readonly Row[], names: readonly string[]): string {
+  const byRepository = repositoryTables(rows, names);
+  return [
+    budgetSection('localization', 'Localization', LOCALIZATION_PROSE, null, localizationTables(rows, names)),
+    ...(byRepository.length === 0
+      ? []
+      : [budgetSection('by-repository', 'Localization by repository', REPOSITORY_PROSE, null, byRepository)]),
+  ].join('\n');
+}
 
 /** The exact sections of report.md, as HTML tables: only when `exact` ran. */
 export function exactSectionHtml(rows: readonly Row[], names: readonly string[]): string {

@@ -24,6 +24,9 @@ function figuresByColumn(rows: readonly Row[]): Readonly<Record<string, number |
     any_any_form: f.anyForm.any,
     must_token_share: f.must_token_share,
     first_rank: f.first_rank === Number.POSITIVE_INFINITY ? 'none' : f.first_rank,
+    acc_at_1: f.acc_at_1,
+    acc_at_3: f.acc_at_3,
+    acc_at_5: f.acc_at_5,
     file_precision: f.file_precision,
     mean_tokens: f.mean_tokens,
     refusals: f.refusals,
@@ -52,6 +55,43 @@ export function localizationTables(
   }));
 }
 
+/** The repository of a SWE-bench instance, named `owner__name-number`; null for any other case. */
+export const repositoryOf = (kase: string): string | null => /^([\w.-]+__[\w.-]+)-\d+$/.exec(kase)?.[1] ?? null;
+
+/**
+ * Per budget the rows hold, the localization figures a line per repository and strategy (in
+ * `names` order), for a corpus whose cases come from two repositories or more; none otherwise.
+ */
+export function repositoryTables(
+  rows: readonly Row[],
+  names: readonly string[],
+): { readonly budget: BudgetName; readonly table: Table }[] {
+  const repos = [...new Set(rows.map((r) => repositoryOf(r.case)))];
+  if (repos.length < 2 || repos.includes(null)) return [];
+  const sorted = (repos as string[]).sort();
+  return BUDGETS.filter((b) => rows.some((r) => r.budget === b)).map((budget) => ({
+    budget,
+    table: {
+      headers: headersOf('localization_by_repository'),
+      rows: sorted.flatMap((repo) => {
+        const mine = rows.filter((r) => repositoryOf(r.case) === repo);
+        const cases = new Set(mine.map((r) => r.case)).size;
+        return names.map((n) => {
+          const byColumn = figuresByColumn(rowsOf(mine, n, budget));
+          return COLUMN_TABLES.localization_by_repository.map((c) =>
+            c === 'repository' ? repo : c === 'cases' ? cases : c === 'strategy' ? n : (byColumn[c] ?? null),
+          );
+        });
+      }),
+      kinds: kindsOf('localization_by_repository'),
+    },
+  }));
+}
+
+export const REPOSITORY_PROSE =
+  'The same figures for each repository the cases come from: Avg, All and Any in full text and in any form, ' +
+  "and file accuracy at 1, 3 and 5 of the strategy's own ranking where it publishes one.";
+
 export const LOCALIZATION_PROSE =
   'The corpus names files: each case is a task (a commit message, or a SWE-bench issue) and the files its fix ' +
   "changed are the must content. Avg, All and Any are the SWE-bench paper's (Table 3): the mean share of those " +
@@ -60,7 +100,9 @@ export const LOCALIZATION_PROSE =
   'it; any form counts an outline or a bare path too, so a list of paths finds every file there and none in full ' +
   "text. Must token share: the share of a bundle's tokens that are those files, the mean over bundles. First must " +
   "rank: the median rank of the first changed file in the strategy's own ranking, for a strategy that publishes " +
-  'one (none: the median ranking holds none). File precision: of the files a bundle holds, the share that changed. ' +
+  'one (none: the median ranking holds none). Acc@1, @3 and @5: the share of cells whose ranking holds every changed ' +
+  "file within its first 1, 3 or 5 (SweRank's file accuracy), for the same strategies. File precision: of the " +
+  'files a bundle holds, the share that changed. ' +
   'Tokens: the mean rendered tokens of a bundle.';
 
 /**

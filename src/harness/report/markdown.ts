@@ -21,7 +21,7 @@ import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { exactSection } from './exact-sections.js';
 import { strategyTable } from './headline.js';
-import { LOCALIZATION_PROSE, localizationTables } from './localization.js';
+import { LOCALIZATION_PROSE, localizationTables, REPOSITORY_PROSE, repositoryTables } from './localization.js';
 import { measureSections } from './measure-sections.js';
 import { peersSection } from './peers.js';
 import { markdownTable, renderTable } from './table.js';
@@ -92,6 +92,7 @@ export function reportMarkdown(
             `### ${budget}`,
             renderTable(table, 'md'),
           ]),
+          ...byRepository(rows, names),
         ]
       : []),
     '## Correct outcomes\n\nA bundle where the manifest expects one, or the expected refusal where it expects one.',
@@ -132,4 +133,15 @@ export function reportMarkdown(
     .join('\n\n')
     .replace(/\n{3,}/g, '\n\n')
     .trimEnd()}\n`;
+}
+
+/** The localization section's tables by repository, under their own heading, when there are any. */
+function byRepository(rows: readonly Row[], names: readonly string[]): string[] {
+  const tables = repositoryTables(rows, names);
+  return tables.length === 0
+    ? []
+    : [
+        `## Localization by repository\n\n${REPOSITORY_PROSE}`,
+        ...tables.flatMap(({ budget, table }) => [`### ${budget}`, renderTable(table, 'md')]),
+      ];
 }

@@ -243,4 +243,15 @@ describe('the localization measures of a bundle', () => {
     expect(m([aFull], truth, { ranked: 'a' }).ranked_must_rr).toBeNull();
     expect(m([aFull], truth, { ranked: ['a', 3] }).ranked_must_rr).toBeNull();
   });
+
+  it('ranks where every must file has appeared, and misses a file outside the ranking or the pool', () => {
+    // truth's must files are a and b: the first at 1, the last at 4.
+    expect(m([], truth, { ranked: ['a', 's', 'x', 'b'] }).ranked_all_must_rank).toBe(4);
+    expect(m([], truth, { ranked: ['b', 'a'] }).ranked_all_must_rank).toBe(2);
+    expect(m([], truth, { ranked: ['a', 's'] }).ranked_all_must_rank).toBe(0);
+    const created = { ...truth, must_not_in_pool: { 'new.py': 'created by the patch' } };
+    expect(m([], created, { ranked: ['a', 'b'] }).ranked_all_must_rank).toBe(0);
+    expect(m([aFull]).ranked_all_must_rank).toBeNull();
+    expect(m([aFull], ledger({ a: 'should' }), { ranked: ['a'] }).ranked_all_must_rank).toBeNull();
+  });
 });

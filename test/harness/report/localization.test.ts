@@ -7,14 +7,19 @@
 import { describe, expect, it } from 'vitest';
 import { localizationOf } from '../../../src/harness/metrics/index.js';
 import { renderFindings, reportHtml, reportMarkdown } from '../../../src/harness/report/index.js';
+import { repositoryTables } from '../../../src/harness/report/localization.js';
 import type { Measures } from '../../../src/harness/types.js';
 import { INGESTED_TASK_ID, STRATEGY_ERROR } from '../../../src/harness/vocabulary.js';
 import { measures, row } from '../../helpers/rows.js';
 
 const T = INGESTED_TASK_ID;
 // What a bundle's measures say beyond the row's figures: the rest is the measures' business.
-const said = (must_sufficient_recall: number, must_token_share: number, ranked_must_rr: number | null) =>
-  measures({ must_sufficient_recall, must_token_share, ranked_must_rr });
+const said = (
+  must_sufficient_recall: number,
+  must_token_share: number,
+  ranked_must_rr: number | null,
+  ranked_all_must_rank: number | null = null,
+) => measures({ must_sufficient_recall, must_token_share, ranked_must_rr, ranked_all_must_rank });
 // Two changed files in each case. a holds both, one of them whole, with two other files, then one
 // of them whole; b one of them by name, then the task alone; c refuses where a bundle is expected;
 // an error row counts for nothing.
@@ -32,7 +37,7 @@ const rows = [
     must_total: 2,
     must_recall: 1,
     rendered_tokens: 900,
-    measures: said(0.5, 0.4, 1),
+    measures: said(0.5, 0.4, 1, 1),
     audit: earned(0.5, 0.75),
   }),
   row({
@@ -42,7 +47,7 @@ const rows = [
     must_total: 2,
     must_recall: 0.5,
     rendered_tokens: 500,
-    measures: said(0.5, 0.2, 1 / 3),
+    measures: said(0.5, 0.2, 1 / 3, 4),
     audit: earned(0, 0.25),
   }),
   row({
@@ -87,13 +92,17 @@ const of = (s: string) => localizationOf(rows.filter((r) => r.strategy === s));
 describe('localization measures', () => {
   it("the paper's Avg, All and Any in full text and in any form, and the rest", () => {
     // a: full text (0.5 + 0.5) / 2, neither whole, both at least one; any form (1 + 0.5) / 2, one
-    // complete, both some. Token share (0.4 + 0.2) / 2; ranks 1 and 3, the lower median 1;
-    // precision (2/4 + 1/2) / 2; tokens (900 + 500) / 2.
+    // complete, both some. Token share (0.4 + 0.2) / 2; ranks 1 and 3, the lower median 1; both
+    // files ranked by 1 and by 4: accuracy 1/2 at 1 and at 3, 1 at 5; precision (2/4 + 1/2) / 2;
+    // tokens (900 + 500) / 2.
     expect(of('a')).toEqual({
       fullText: { avg: 0.5, all: 0, any: 1 },
       anyForm: { avg: 0.75, all: 0.5, any: 1 },
       must_token_share: expect.closeTo(0.3, 12),
       first_rank: 1,
+      acc_at_1: 0.5,
+      acc_at_3: 0.5,
+      acc_at_5: 1,
       file_precision: 0.5,
       mean_tokens: 700,
       refusals: 0,
@@ -110,6 +119,9 @@ describe('localization measures', () => {
       anyForm: { avg: 0.25, all: 0, any: 0.5 },
       must_token_share: 0.025,
       first_rank: null,
+      acc_at_1: null,
+      acc_at_3: null,
+      acc_at_5: null,
       file_precision: 1,
       mean_tokens: 30,
       refusals: 0,
@@ -125,6 +137,9 @@ describe('localization measures', () => {
       anyForm: { avg: 0, all: 0, any: 0 },
       must_token_share: null,
       first_rank: null,
+      acc_at_1: null,
+      acc_at_3: null,
+      acc_at_5: null,
       file_precision: null,
       mean_tokens: null,
       refusals: 1,
@@ -149,7 +164,7 @@ describe('localization measures', () => {
     expect(md.indexOf('## Localization')).toBeGreaterThan(0);
     expect(md.indexOf('## Localization')).toBeLessThan(md.indexOf('## Correct outcomes'));
     expect(md).toMatch(
-      /^\| a \| 50\.0% \| 0\.0% \| 100\.0% \| 75\.0% \| 50\.0% \| 100\.0% \| 0\.3000 \| 1 \| 0\.5000 \| 700\.0 \| 0 \|$/m,
+      /^\| a \| 50\.0% \| 0\.0% \| 100\.0% \| 75\.0% \| 50\.0% \| 100\.0% \| 0\.3000 \| 1 \| 50\.0% \| 50\.0% \| 100\.0% \| 0\.5000 \| 700\.0 \| 0 \|$/m,
     );
     expect(reportMarkdown(rows, 'r')).not.toContain('Localization');
     const html = await reportHtml(rows, 'r', null, true);
@@ -181,5 +196,28 @@ describe('localization measures', () => {
       '{{found r tight a first_rank minus 1}}',
     ])
       expect(() => page(bad), bad).toThrow(/findings: line 1: /);
+  });
+
+  it('break down by repository for SWE-bench instances of several, and nowhere else', async () => {
+    // a's two cases as instances of two repositories: each line is one case's figures.
+    const renamed = (to: Record<string, string>) =>
+      rows.filter((r) => r.strategy === 'a').map((r) => ({ ...r, case: to[r.case] as string }));
+    const two = renamed({ c1: 'o__y-10', c2: 'o__x-7' });
+    const [tight] = repositoryTables(two, ['a']);
+    // Repositories in name order: x holds c2 (half whole, ranked by 4), y c1 (half whole, ranked first).
+    expect(tight?.table.rows).toEqual([
+      ['o__x', 1, 'a', 0.5, 0, 1, 0.5, 0, 1, 0, 0, 1],
+      ['o__y', 1, 'a', 0.5, 0, 1, 1, 1, 1, 1, 1, 1],
+    ]);
+    expect(repositoryTables(renamed({ c1: 'o__y-10', c2: 'o__y-7' }), ['a'])).toEqual([]);
+    expect(repositoryTables(renamed({ c1: 'o__y-10', c2: 'commit-abc' }), ['a'])).toEqual([]);
+    expect(reportMarkdown(two, 'r', true)).toContain('## Localization by repository');
+    expect(reportMarkdown(rows, 'r', true)).not.toContain('by repository');
+    expect(await reportHtml(two, 'r', null, true)).toContain('<section id="by-repository">');
+    const run = { rows: two, compilations: [], purposes: new Map(), candidates: new Map() };
+    const page = (t: string) => renderFindings(t, run, new Map([['r', run]]));
+    expect(page('{{localization-by-repository r tight a}}')).toMatch(/^\| o__x \| 1 \| a \| 50\.0% /m);
+    expect(() => page('{{localization-by-repository r tight nobody}}')).toThrow(/findings: line 1: /);
+    expect(() => page('{{localization-by-repository r tight}}')).toThrow(/findings: line 1: /);
   });
 });
