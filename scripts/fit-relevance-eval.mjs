@@ -1,0 +1,3 @@
+export async function fitAndReport(data) {
+  process.stderr.write(`${data.rows.length} rows, ${Object.keys(data.cases).length} cases\n`);
+}
