@@ -37,6 +37,7 @@ const cache = path.join(work, 'features.json.gz');
  */
 async function examplesOf(source, ingestSource, options) {
   const seen = [];
+  const taskTokens = new Map();
   const out = path.join(work, source);
   await ingestRun(ingestSource, {
     maxBytes: 1_000_000,
@@ -50,6 +51,7 @@ async function examplesOf(source, ingestSource, options) {
       const full = new Map(
         pool.filter((c) => c.representation_id === 'full').map((c) => [c.content_identity, c.token_count]),
       );
+      taskTokens.set(name, pool.find((c) => c.kind === 'task')?.token_count ?? 0);
       for (const f of files) seen.push([source, name, f.path, full.get(f.path) ?? 0, Array.from(f.features)]);
     },
   });
@@ -63,7 +65,8 @@ async function examplesOf(source, ingestSource, options) {
     needed.set(name, new Set(must));
     // SWE-bench's case names are `owner__name-number`: the repository is what comes before the number.
     const repo = source === 'self' ? 'self' : name.slice(0, name.lastIndexOf('-'));
-    cases[name] = { source, repo, gold: must.length + (truth.must_not_in_pool ?? []).length };
+    const gold = must.length + (truth.must_not_in_pool ?? []).length;
+    cases[name] = { source, repo, gold, task: taskTokens.get(name) };
   }
   const rows = seen.map(([s, name, p, tokens, x]) => [
     s,
