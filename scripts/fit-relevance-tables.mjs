@@ -39,7 +39,7 @@ export function tables(model, sources) {
     '',
     '| feature | weight |',
     '| --- | ---: |',
-    `| (scale) | ${signed(model.scale.intercept)} ${signed(model.scale.slope)} × log share |`,
+    `| (share) | ${signed(model.scale.intercept)} ${signed(model.scale.slope)} × log share |`,
     ...model.features.map((f, i) => `| \`${f}\` | ${signed(model.weights[i])} |`),
     '',
     `## Ridge (out-of-fold mean log share of a needed file)`,
