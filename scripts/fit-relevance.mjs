@@ -65,7 +65,8 @@ async function examplesOf(source, ingestSource, options) {
     needed.set(name, new Set(must));
     // SWE-bench's case names are `owner__name-number`: the repository is what comes before the number.
     const repo = source === 'self' ? 'self' : name.slice(0, name.lastIndexOf('-'));
-    const gold = must.length + (truth.must_not_in_pool ?? []).length;
+    // must_not_in_pool: the gold files no form of which the pool holds, by path, with the reason.
+    const gold = must.length + Object.keys(truth.must_not_in_pool ?? {}).length;
     cases[name] = { source, repo, gold, task: taskTokens.get(name) };
   }
   const rows = seen.map(([s, name, p, tokens, x]) => [
