@@ -189,7 +189,8 @@ export async function fitAndReport(data, { root, work, sources }) {
     .flatMap((c, j) => chosen.chance[j].filter((_, i) => c.needed[i]))
     .sort((a, b) => a - b);
   const lowest = goldChances[Math.floor(FLOOR_MISSES * goldChances.length)] ?? 0;
-  const floor = lowest > 0 ? 10 ** Math.floor(Math.log10(lowest)) : 0;
+  // Spelt as `1e-N`: 10 ** -N is not always the double nearest to it.
+  const floor = lowest > 0 ? Number(`1e${Math.floor(Math.log10(lowest))}`) : 0;
   const withFloor = measures(swe, chosen.chance, floor);
 
   // The committed model: every instance, the chosen ridge; the scale on every out-of-fold share.
