@@ -18,9 +18,10 @@ import { tempDir } from '../helpers/temp.js';
 
 let project: IngestedProject;
 let corpus: Corpus;
-// Budgets from a tenth of the pool to most of it, where a floor would leave room empty.
+// Budgets from a tenth of the pool to most of it, where a floor would leave room empty; the tight
+// one tight enough that a needed file is left out with the model of issue 49, which finds more.
 beforeAll(async () => {
-  project = await ingestedProject(tempDir('compiler-ingested'), [150, 500, 3000], 'floor');
+  project = await ingestedProject(tempDir('compiler-ingested'), [80, 500, 3000], 'floor');
   corpus = project.corpus;
 }, 120_000);
 const inputs = () => project.inputs;
