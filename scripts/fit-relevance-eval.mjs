@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { exactKnapsack } from './fit-relevance-knapsack.mjs';
 import { tables } from './fit-relevance-tables.mjs';
 
 /** The budgets the SWE-bench paper counts its limits in, and ingest's SWE-bench budgets. */
@@ -16,7 +17,7 @@ const RIDGES = [0.1, 1, 10];
 const FLOOR_MISSES = 0.01;
 
 /** Cases of the rows, in order of first appearance: features as rows of numbers. */
-function casesOf(data, source) {
+export function casesOf(data, source) {
   const out = new Map();
   for (const r of data.rows) {
     if (r[0] !== source) continue;
@@ -34,7 +35,7 @@ function casesOf(data, source) {
 }
 
 /** The files of a case in order of `key`, highest first, ties by path. */
-function order(c, key) {
+export function order(c, key) {
   const idx = c.paths.map((_, i) => i);
   return idx.sort(
     (a, b) => key[b] - key[a] || (c.paths[a] < c.paths[b] ? -1 : c.paths[a] > c.paths[b] ? 1 : 0),
@@ -42,7 +43,7 @@ function order(c, key) {
 }
 
 /** Whether a case's gold files are all taken by a greedy fill in `ranked` order under `limit`. */
-function filled(c, ranked, limit) {
+export function filled(c, ranked, limit) {
   if (c.needed.filter(Boolean).length < c.gold) return false;
   let room = limit - (c.task ?? 0);
   let left = c.gold;
@@ -66,11 +67,12 @@ export function measures(cases, chance, floor = 0) {
       }).length / n,
   );
   const topk = LIMITS.map((l) => cases.filter((c, j) => filled(c, order(c, chance[j]), l)).length / n);
-  // The compiler's objective, simulated: full texts by chance per token, the floor's files left out.
-  const knapsack = LIMITS.map(
+  // The compiler's objective, simulated: full texts by chance per token (greedy), and exactly.
+  const kept = (j) => chance[j].map((p) => (p < floor ? -1 : p));
+  const greedy = LIMITS.map(
     (l) =>
       cases.filter((c, j) => {
-        const density = chance[j].map((p, i) => (p < floor ? -1 : p / Math.max(1, c.tokens[i])));
+        const density = kept(j).map((p, i) => (p < 0 ? -1 : p / Math.max(1, c.tokens[i])));
         return filled(
           c,
           order(c, density).filter((i) => density[i] >= 0),
@@ -78,7 +80,15 @@ export function measures(cases, chance, floor = 0) {
         );
       }).length / n,
   );
-  return { acc, topk, knapsack };
+  const knapsack = LIMITS.map(
+    (l) =>
+      cases.filter((c, j) => {
+        if (c.needed.filter(Boolean).length < c.gold) return false;
+        const chosen = exactKnapsack(c, kept(j), l - (c.task ?? 0));
+        return c.needed.every((y, i) => !y || chosen.has(i));
+      }).length / n,
+  );
+  return { acc, topk, greedy, knapsack };
 }
 
 /** Columns kept of each row. */
@@ -179,7 +189,7 @@ export async function fitAndReport(data, { root, work, sources }) {
     if (v.keep === every && v.fit === undefined) chosen = { shares, chance, scales };
     const m = measures(swe, chance);
     say(
-      `${v.name}: acc ${m.acc.map((a) => a.toFixed(3))} topk ${m.topk.map((a) => a.toFixed(3))} knapsack ${m.knapsack.map((a) => a.toFixed(3))}`,
+      `${v.name}: acc ${m.acc.map((a) => a.toFixed(3))} topk ${m.topk.map((a) => a.toFixed(3))} greedy ${m.greedy.map((a) => a.toFixed(3))} knapsack ${m.knapsack.map((a) => a.toFixed(3))}`,
     );
     return { name: v.name, ...m };
   });
@@ -243,6 +253,7 @@ export async function fitAndReport(data, { root, work, sources }) {
       variant: a.name,
       acc_at_1_3_5: a.acc.map(round),
       topk_whole: a.topk.map(round),
+      greedy_whole: a.greedy.map(round),
       knapsack_whole: a.knapsack.map(round),
     })),
     knapsack_with_floor: withFloor.knapsack.map(round),

@@ -22,6 +22,7 @@ import { fitAndReport } from './fit-relevance-eval.mjs';
 const built = (module) => import(pathToFileURL(path.join(root, 'dist/src/harness', module)).href);
 const { SELF_CORPUS, SWE_BENCH_LITE } = await built('vocabulary.js');
 const { ingestRun } = await built('ingest/index.js');
+const { FEATURES, FAMILIES, pathKinds } = await built('ingest/relevance/relevance-features.js');
 
 const { values } = parseArgs({ options: { repos: { type: 'string' }, cached: { type: 'boolean' } } });
 if ((values.repos === undefined) === (values.cached === undefined)) {
@@ -106,6 +107,11 @@ else {
   data = { rows: [...swe.rows, ...self.rows], cases: { ...swe.cases, ...self.cases } };
   fs.writeFileSync(cache, gzipSync(JSON.stringify(data)));
 }
+
+// The `kinds` family, last in FEATURES, reads the path alone: features cached before it existed
+// gain it here, computed exactly as featuresOf does, so that `--cached` needs no new ingest.
+const withoutKinds = 5 + FEATURES.length - FAMILIES.kinds.length;
+data.rows = data.rows.map((r) => (r.length === withoutKinds ? [...r, ...pathKinds(r[2])] : r));
 
 await fitAndReport(data, {
   root,

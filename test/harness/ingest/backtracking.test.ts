@@ -11,6 +11,7 @@ import { firstDocLine } from '../../../src/harness/ingest/pool-builder.js';
 import { IssueEvidence } from '../../../src/harness/ingest/relevance/relevance-evidence.js';
 import { TaskSignals } from '../../../src/harness/ingest/relevance/relevance-features.js';
 import { pathNamer } from '../../../src/harness/ingest/relevance/relevance-score.js';
+import { SnippetEvidence } from '../../../src/harness/ingest/relevance/relevance-snippets.js';
 
 const RUN = 2_000_000;
 
@@ -61,6 +62,19 @@ describe('texts built to make a regular expression backtrack', () => {
       const ev = new IssueEvidence(`fix "bad card" ${run}\n  File "pkg/mod.py", line 3, in parse\n`);
       expect(ev.quoted).toContain('bad card');
       expect(ev.frames.some((f) => f.fn === 'parse' && f.tails.has('pkg/mod.py'))).toBe(true);
+    }
+  });
+
+  it("an issue's code: millions of dots, fences, console prompts and imports", () => {
+    for (const run of [
+      '.'.repeat(RUN),
+      'a.'.repeat(RUN / 2),
+      '```\n'.repeat(RUN / 4),
+      '>>> x.'.repeat(RUN / 6),
+      `from ${'a.'.repeat(RUN / 2)} import x`,
+    ]) {
+      const ev = new SnippetEvidence(`\`Card.parse\` fails\n${run}\n`);
+      expect(ev.pairs.has('Card parse')).toBe(true);
     }
   });
 });

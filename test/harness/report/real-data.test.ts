@@ -87,7 +87,7 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
     for (const a of model.ablation)
       expect(page, a.variant).toContain(
-        `| ${a.variant} | ${[...a.acc_at_1_3_5, ...a.topk_whole, ...a.knapsack_whole].map(pct).join(' | ')} |`,
+        `| ${a.variant} | ${[...a.acc_at_1_3_5, ...a.topk_whole, ...a.greedy_whole, ...a.knapsack_whole].map(pct).join(' | ')} |`,
       );
   });
 

@@ -9,10 +9,11 @@
 import { declarationNames, declarationScores, logRanks } from './relevance-declarations.js';
 import { type Evidence, evidenceOf, IssueEvidence } from './relevance-evidence.js';
 import { seededRank } from './relevance-graph.js';
-import { modulePaths, stemOf, testSubject } from './relevance-paths.js';
+import { modulePaths, pathKinds, stemOf, testSubject } from './relevance-paths.js';
 import { namedIdentifiers, pathNamer } from './relevance-score.js';
+import { SnippetEvidence, type Snippets, snippetsOf } from './relevance-snippets.js';
 
-export { stemOf, testSubject };
+export { pathKinds, stemOf, testSubject };
 
 /**
  * The features by family, in the order of the model's weights: the names and size the model began
@@ -40,6 +41,8 @@ export const FAMILIES = {
   traceback: ['frame_rank', 'frame_function'],
   conventions: ['convention_stem', 'convention_declared'],
   graph: ['graph_rank'],
+  snippets: ['pair_declared', 'snippet_imported', 'import_declared', 'snippet_used'],
+  kinds: ['kind_doc', 'kind_test_folder', 'kind_init', 'kind_vendored'],
 } as const;
 
 /** The features, in the order of the model's weights. */
@@ -50,6 +53,8 @@ export const FEATURES = [
   ...FAMILIES.traceback,
   ...FAMILIES.conventions,
   ...FAMILIES.graph,
+  ...FAMILIES.snippets,
+  ...FAMILIES.kinds,
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -87,12 +92,15 @@ export class TaskSignals {
   private readonly subjects = new Set<string>();
   /** What it quotes, its tracebacks, its names in any convention (relevance-evidence.ts). */
   readonly evidence: IssueEvidence;
+  /** Its code's pairs, imports and reached-for names (relevance-snippets.ts). */
+  readonly snippets: SnippetEvidence;
   /** The task as written, for BM25 against declarations. */
   readonly text: string;
 
   constructor(task: string) {
     this.text = task;
     this.evidence = new IssueEvidence(task);
+    this.snippets = new SnippetEvidence(task);
     this.names = pathNamer(task);
     for (const id of namedIdentifiers(task)) this.identifiers.add(id);
     for (const raw of task.split(/[\s`'"()[\]{},;:<>=|!?*]+/)) {
@@ -163,6 +171,12 @@ export class TaskSignals {
   subjectNamed(p: string): boolean {
     return this.subjects.has(stemOf(p).toLowerCase());
   }
+}
+
+/** The `kinds` family by name. */
+function kindsOf(p: string): Pick<Record<Feature, number>, (typeof FAMILIES.kinds)[number]> {
+  const [kind_doc, kind_test_folder, kind_init, kind_vendored] = pathKinds(p);
+  return { kind_doc, kind_test_folder, kind_init, kind_vendored };
 }
 
 /** How the task writes a file's own name: whole, by its file name, as a frame's tail, as a module. */
@@ -237,6 +251,10 @@ export function featuresOf(
       names: names.get(f.path) as string[],
     })),
   );
+  const snippets = snippetsOf(
+    task.snippets,
+    files.map((f) => ({ path: f.path, text: f.text ?? '', names: names.get(f.path) as string[] })),
+  );
   // Seeded by what the task points at, and by the frames of its tracebacks.
   const seeds = new Set([...pointed, ...paths.filter((p) => (evidence.get(p)?.frame_rank ?? 0) > 0)]);
   const walk = seededRank(near, seeds);
@@ -267,6 +285,8 @@ export function featuresOf(
       decl_bm25_log_rank: declRank.get(f.path) as number,
       ...(evidence.get(f.path) as Evidence),
       graph_rank: bestWalk > 0 ? (walk.get(f.path) ?? 0) / bestWalk : 0,
+      ...(snippets.get(f.path) as Snippets),
+      ...kindsOf(f.path),
     };
     out.set(
       f.path,

@@ -41,3 +41,47 @@ export function modulePaths(p: string): string[] {
   for (const root of ['src/', 'lib/']) if (m.startsWith(root)) out.push(m.slice(root.length));
   return out.filter((x) => x.includes('/'));
 }
+
+/** Folders whose files document or demonstrate the code rather than are it. */
+const DOC_FOLDERS = new Set([
+  'doc',
+  'docs',
+  'example',
+  'examples',
+  'tutorial',
+  'tutorials',
+  'demo',
+  'demos',
+  'benchmark',
+  'benchmarks',
+  'asv_bench',
+]);
+/** Folders of tests, whatever their files are called (pytest's `testing/python/fixtures.py`). */
+const TEST_FOLDERS = new Set(['test', 'tests', 'testing']);
+/** Folders of code copied in from elsewhere: a fix to it is rare, and its words echo the project's. */
+const VENDORED_FOLDERS = new Set([
+  'vendor',
+  'vendored',
+  'packages',
+  'extern',
+  'externals',
+  'third_party',
+  'static',
+]);
+
+/**
+ * What kind of file the path alone says it is, as 0 or 1 each: documentation or examples, under a
+ * test folder, a folder's `__init__` (mostly re-exports), vendored. The error analysis of issue 49
+ * found such files above the gold file in half of the out-of-fold misses; the path is all they
+ * read, so scripts/fit-relevance.mjs can add them to cached features.
+ */
+export function pathKinds(p: string): [doc: number, testFolder: number, init: number, vendored: number] {
+  const folders = p.split('/').slice(0, -1);
+  const any = (set: ReadonlySet<string>): number => (folders.some((f) => set.has(f.toLowerCase())) ? 1 : 0);
+  return [
+    any(DOC_FOLDERS),
+    any(TEST_FOLDERS),
+    FOLDER_FILES.test(lastSegment(p)) ? 1 : 0,
+    any(VENDORED_FOLDERS),
+  ];
+}
