@@ -1,12 +1,11 @@
 // The fit and its out-of-fold figures, for scripts/fit-relevance.mjs (issue 49). Every figure
 // here is out of fold with the folds grouped by repository: each of the nine repositories of
-// SWE-bench Lite is scored by a model fitted on the other eight, and the share's calibration of
-// a repository's files by one fitted on the other eight's out-of-fold shares. Deterministic: the
+// SWE-bench Lite is scored by a model fitted on the other eight. Deterministic: the
 // folds, the fits (Newton from zero) and the orders (ties by path) depend on the data alone.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { exactKnapsack } from './fit-relevance-knapsack.mjs';
+import { exactKnapsack, formsKnapsack } from './fit-relevance-knapsack.mjs';
 import { tables } from './fit-relevance-tables.mjs';
 
 /** The budgets the SWE-bench paper counts its limits in, and ingest's SWE-bench budgets. */
@@ -135,23 +134,6 @@ export async function fitAndReport(data, { root, work, sources }) {
     }
     return shares;
   };
-  /** Each repository's files' chances from its out-of-fold shares, the scale fitted on the other repositories'. */
-  const scaled = (shares) => {
-    const chance = new Array(swe.length);
-    const scales = {};
-    for (const repo of repos) {
-      const train = swe.flatMap((c, j) =>
-        c.repo === repo ? [] : shares[j].map((l, i) => ({ x: [l], needed: c.needed[i] })),
-      );
-      const s = fitLogistic(train, 1e-6);
-      scales[repo] = s;
-      swe.forEach((c, j) => {
-        if (c.repo === repo)
-          chance[j] = shares[j].map((l) => 1 / (1 + Math.exp(-(s.intercept + (s.weights[0] ?? 0) * l))));
-      });
-    }
-    return { chance, scales };
-  };
   const logLikelihood = (shares) =>
     swe.reduce((s, c, j) => s + c.needed.reduce((t, y, i) => t + (y ? shares[j][i] : 0), 0), 0) /
     swe.reduce((s, c) => s + c.needed.filter(Boolean).length, 0);
@@ -185,8 +167,9 @@ export async function fitAndReport(data, { root, work, sources }) {
   let chosen;
   const ablation = variants.map((v) => {
     const shares = outOfFold(v.keep, ridge, v.fit);
-    const { chance, scales } = scaled(shares);
-    if (v.keep === every && v.fit === undefined) chosen = { shares, chance, scales };
+    // The chance is the share itself (relevance-model.ts says why no calibration is laid over it).
+    const chance = shares.map((s) => s.map(Math.exp));
+    if (v.keep === every && v.fit === undefined) chosen = { shares, chance };
     const m = measures(swe, chance);
     say(
       `${v.name}: acc ${m.acc.map((a) => a.toFixed(3))} topk ${m.topk.map((a) => a.toFixed(3))} greedy ${m.greedy.map((a) => a.toFixed(3))} knapsack ${m.knapsack.map((a) => a.toFixed(3))}`,
@@ -202,21 +185,39 @@ export async function fitAndReport(data, { root, work, sources }) {
   // Spelt as `1e-N`: 10 ** -N is not always the double nearest to it.
   const floor = lowest > 0 ? Number(`1e${Math.floor(Math.log10(lowest))}`) : 0;
   const withFloor = measures(swe, chosen.chance, floor);
+  // compiler-v2's choice with its outlines and references too, where the ingest that made the
+  // features kept the cases' candidates (runs/relevance/swe-bench/): the forms' tokens read there.
+  const formsOf = (c) => {
+    const file = path.join(work, 'swe-bench', `${c.name}.candidates.json`);
+    if (!fs.existsSync(file)) return null;
+    const forms = new Map();
+    for (const x of JSON.parse(fs.readFileSync(file, 'utf8')).candidates) {
+      if (x.requirement === 'MANDATORY') continue;
+      forms.set(x.content_identity, { ...forms.get(x.content_identity), [x.representation_id]: x.token_count });
+    }
+    return forms;
+  };
+  const everyForm = swe.map(formsOf);
+  const formsWhole = everyForm.includes(null)
+    ? null
+    : LIMITS.map(
+        (l) =>
+          swe.filter((c, j) => {
+            const whole = formsKnapsack(c, chosen.chance[j], l - (c.task ?? 0), everyForm[j]);
+            return c.needed.every((y, i) => !y || whole.has(c.paths[i]));
+          }).length / swe.length,
+      );
+  if (formsWhole !== null) say(`knapsack over every form: ${formsWhole.map((a) => a.toFixed(3))}`);
 
-  // The committed model: every instance, the chosen ridge; the scale on every out-of-fold share.
+  // The committed model: every instance, the chosen ridge.
   const fit = fitConditional(
     swe.map((c) => group(c, every)),
     ridge,
-  );
-  const scale = fitLogistic(
-    swe.flatMap((c, j) => chosen.shares[j].map((l, i) => ({ x: [l], needed: c.needed[i] }))),
-    1e-6,
   );
   const round = (x) => Number(x.toPrecision(6));
   const model = {
     features: [...FEATURES],
     weights: fit.weights.map(round),
-    scale: { intercept: round(scale.intercept), slope: round(scale.weights[0]) },
     floor,
   };
   const calibrated = (cases, chance) => {
@@ -238,7 +239,7 @@ export async function fitAndReport(data, { root, work, sources }) {
     fitted: {
       on: `${sources['swe-bench']}: the ${swe.length} instances of ${repos.length} repositories`,
       model:
-        "conditional logit (softmax of w·x over a task's files), Newton from zero; chance = logistic(a + b log share)",
+        "conditional logit (softmax of w·x over a task's files), Newton from zero; chance = the file's share",
       ridge,
       newton_steps: fit.steps,
       folds: 'leave one repository out',
@@ -257,6 +258,7 @@ export async function fitAndReport(data, { root, work, sources }) {
       knapsack_whole: a.knapsack.map(round),
     })),
     knapsack_with_floor: withFloor.knapsack.map(round),
+    knapsack_every_form: formsWhole?.map(round) ?? null,
   };
   const file = path.join(root, 'src/harness/ingest/relevance/relevance-model.json');
   fs.writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);

@@ -39,7 +39,6 @@ export function tables(model, sources) {
     '',
     '| feature | weight |',
     '| --- | ---: |',
-    `| (share) | ${signed(model.scale.intercept)} ${signed(model.scale.slope)} × log share |`,
     ...model.features.map((f, i) => `| \`${f}\` | ${signed(model.weights[i])} |`),
     '',
     `## Ridge (out-of-fold mean log share of a needed file)`,
@@ -61,6 +60,8 @@ export function tables(model, sources) {
     ablationTable(model),
     '',
     `Knapsack with the floor ${model.floor}: ${model.knapsack_with_floor.map(pct).join(', ')}`,
+    '',
+    `Knapsack over every form (compiler-v2's objective): ${model.knapsack_every_form?.map(pct).join(', ') ?? 'not measured (no cached candidates)'}`,
     '',
   ].join('\n');
 }

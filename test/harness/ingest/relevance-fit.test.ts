@@ -130,8 +130,8 @@ describe('fitConditional', () => {
 });
 
 describe('chancesOf', () => {
-  it("is the logistic of the scale over each file's log share of the softmax", () => {
-    const m = { features: ['a', 'b'], weights: [0.5, 3], scale: { intercept: 1, slope: 0.8 }, floor: 0 };
+  it("is each file's share of the softmax, summing to one over the task", () => {
+    const m = { features: ['a', 'b'], weights: [0.5, 3], floor: 0 };
     const xs = [
       [2, 1],
       [0, 0],
@@ -142,8 +142,9 @@ describe('chancesOf', () => {
     const shares = logShares(xs, m.weights);
     chancesOf(xs, m).forEach((p, i) => {
       expect(shares[i]).toBeCloseTo((z[i] as number) - Math.log(sum), 12);
-      expect(p).toBeCloseTo(sigmoid(1 + 0.8 * (shares[i] as number)), 12);
+      expect(p).toBeCloseTo(Math.exp(z[i] as number) / sum, 12);
     });
+    expect(chancesOf(xs, m).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
 
   it('a file far ahead of the others takes nearly all the share, whatever the scores are', () => {

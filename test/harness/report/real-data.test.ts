@@ -71,8 +71,6 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     const page = fs.readFileSync(path.join(ROOT, 'docs/real-data.md'), 'utf8');
     expect(page).toContain(SELF_CORPUS.until);
     const signed = (x: number) => `${x < 0 ? '-' : '+'}${Math.abs(x).toFixed(3)}`;
-    const { scale } = RELEVANCE_MODEL;
-    expect(page).toContain(`| (share) | ${signed(scale.intercept)} ${signed(scale.slope)} × log share |`);
     for (const [i, f] of RELEVANCE_MODEL.features.entries())
       expect(page, f).toContain(`| \`${f}\` | ${signed(RELEVANCE_MODEL.weights[i] as number)} |`);
     expect(FEATURES).toEqual(RELEVANCE_MODEL.features);

@@ -3,8 +3,12 @@
  * over the signals of relevance-features.ts (issue 49). A file's score is `w·x`; its share of the
  * task is the softmax of the scores over the state's files, so each file is weighed against the
  * others of its task and not alone: a clearly named file takes the share its neighbours lose. The
- * share becomes a chance by a logistic of its log fitted on out-of-fold shares (`scale`), so that
- * a task's chances sum to about the files it needs. The weights are fitted on SWE-bench Lite
+ * share is the chance itself: the model's probability that this file is the one the task needs, so
+ * that a task's chances sum to one and a bundle's sum is the chance that it holds the needed file.
+ * (A per-file calibration, logistic(a + b log share), was tried and dropped: its values sum to the
+ * expected count of needed files held, which a bundle of many small unlikely files can raise
+ * without the one the task needs; out of fold the compiler's optimum then held the gold file whole
+ * less often than top-k on the same ranking, and with shares it does not.) The weights are fitted on SWE-bench Lite
  * (`npm run fit:relevance`, scripts/fit-relevance.mjs) and committed beside this module with how
  * well they are calibrated on the repositories they were not fitted on; docs/real-data.md prints
  * them. Nothing else decides a file's relevance.
@@ -12,13 +16,11 @@
 import { FEATURES } from './relevance-features.js';
 import model from './relevance-model.json' with { type: 'json' };
 
-/** The committed model: one weight per feature, in FEATURES order, and the share's calibration. */
+/** The committed model: one weight per feature, in FEATURES order, and the ingest policy's floor. */
 export interface RelevanceModel {
   readonly features: readonly string[];
   readonly weights: readonly number[];
-  /** chance = logistic(intercept + slope · log share). */
-  readonly scale: { readonly intercept: number; readonly slope: number };
-  /** The ingest policy's relevance floor: a tenth of the fitted files' base rate. */
+  /** The ingest policy's relevance floor: the power of ten under all but 1% of gold files' out-of-fold chances. */
   readonly floor: number;
 }
 
@@ -54,11 +56,7 @@ export function logShares(
   return z.map((v) => v - log);
 }
 
-/** The chance a file of log share `logShare` is needed, in [0, 1]. */
-export const chanceOfShare = (logShare: number, m: RelevanceModel = RELEVANCE_MODEL): number =>
-  1 / (1 + Math.exp(-(m.scale.intercept + m.scale.slope * logShare)));
-
 /** Each file's chance that the task needs it, the files being every file of one state, in order. */
 export function chancesOf(xs: readonly ArrayLike<number>[], m: RelevanceModel = RELEVANCE_MODEL): number[] {
-  return logShares(xs, m.weights).map((l) => chanceOfShare(l, m));
+  return logShares(xs, m.weights).map(Math.exp);
 }
