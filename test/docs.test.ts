@@ -245,7 +245,7 @@ describe('the README and docs/', () => {
  * what NOT_OURS names: another project's file a peer follows, an example a comment gives.
  */
 const NOT_OURS: Readonly<Record<string, readonly string[]>> = {
-  'src/harness/ingest/relevance/relevance-features.ts': ['card.test.ts'],
+  'src/harness/ingest/relevance/relevance-paths.ts': ['card.test.ts'],
   'strategies/langchain-trim.ts': ['dist/messages/transformers.js'],
   'strategies/priompt.ts': ['priompt/src/lib.ts', 'dist/lib.js'],
   'strategies/prompt-tsx.ts': ['promptRenderer.ts', 'materialized.ts'],

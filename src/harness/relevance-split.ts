@@ -2,8 +2,11 @@
  * The split of ingested cases into those the relevance model is fitted on (development) and those
  * it is checked on (held out), fixed before any fit: a case is held out when the first byte of the
  * SHA-256 of `relevance-split:<case>` is odd. About half the cases, the same on every machine, and
- * independent of a case's repository, size or outcome. The fit (ingest/relevance/relevance-fit.ts) and the
- * findings' `RUN@held-out` views (report/findings-page.ts) read it here.
+ * independent of a case's repository, size or outcome. The findings' `RUN@held-out` views
+ * (report/findings-page.ts) read it here. The relevance model fitted before issue 49 was fitted on
+ * the development half; the present one is fitted on every SWE-bench Lite instance, its figures
+ * out of fold by repository (scripts/fit-relevance.mjs), so these halves no longer say which
+ * cases it saw.
  */
 import { createHash } from 'node:crypto';
 

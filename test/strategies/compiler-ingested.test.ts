@@ -18,9 +18,10 @@ import { tempDir } from '../helpers/temp.js';
 
 let project: IngestedProject;
 let corpus: Corpus;
-// Budgets from a tenth of the pool to most of it, where a floor would leave room empty.
+// Budgets from a tenth of the pool to most of it, where a floor would leave room empty; the tight
+// one tight enough that a needed file is left out with the model of issue 49, which finds more.
 beforeAll(async () => {
-  project = await ingestedProject(tempDir('compiler-ingested'), [150, 500, 3000], 'floor');
+  project = await ingestedProject(tempDir('compiler-ingested'), [80, 500, 3000], 'floor');
   corpus = project.corpus;
 }, 120_000);
 const inputs = () => project.inputs;
@@ -62,11 +63,9 @@ describe.each([compilerV2, exact] as WaitingStrategy[])('$name on an ingested hi
 });
 
 describe('what a form earns', () => {
-  it("the floor is a tenth of the development split's base rate", () => {
-    const dev = Object.values(model.calibration.development);
-    const base = dev.reduce((s, c) => s + c.needed, 0) / dev.reduce((s, c) => s + c.files, 0);
-    expect(corpus.policy.min_discretionary_relevance).toBe(Number((base / 10).toPrecision(1)));
+  it("the floor is the committed model's, a power of ten (or none)", () => {
     expect(corpus.policy.min_discretionary_relevance).toBe(model.floor);
+    if (model.floor > 0) expect(Math.log10(model.floor)).toBeCloseTo(Math.round(Math.log10(model.floor)), 9);
   });
 
   it("the full text earns the file's chance; a shorter form the share of its tokens", () => {

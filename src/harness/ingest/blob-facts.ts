@@ -12,7 +12,7 @@ import { goModuleOf, resolveImport } from './outlines/imports.js';
 import type { Grammars } from './outlines/outline.js';
 import { type FormTexts, formTexts, type PoolFile } from './pool-builder.js';
 import { featuresOf, TaskSignals } from './relevance/relevance-features.js';
-import { chanceOf } from './relevance/relevance-model.js';
+import { chancesOf } from './relevance/relevance-model.js';
 import { RelevanceIndex } from './relevance/relevance-score.js';
 
 /** What a file version yields, whatever its path: kept for the whole ingest (and by `pack`'s cache). */
@@ -248,11 +248,15 @@ export function poolFiles(
       test: f.cls.test,
       source: f.cls.source,
       declared: (facts.get(f.path) as Facts).declared,
+      text: f.text,
+      outline: (facts.get(f.path) as Facts).outline,
     })),
     bm25,
     neighbours(files, facts),
   );
-  return files.map((f) => {
+  // Each chance is a share of the state's: the files are weighed together (relevance-model.ts).
+  const chances = chancesOf(files.map((f) => features.get(f.path) as Float64Array));
+  return files.map((f, k) => {
     const x = features.get(f.path) as Float64Array;
     return {
       path: f.path,
@@ -261,7 +265,7 @@ export function poolFiles(
       cls: f.cls,
       outline: (facts.get(f.path) as Facts).outline,
       lastChange: lastChange(f.path),
-      relevance: chanceOf(x),
+      relevance: chances[k] as number,
       features: x,
       named: signals.fileNameNamed(f.path),
     };

@@ -167,7 +167,6 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
       const state = stateFiles(plan.entries, texts, skips);
       known.nextState();
       const pooled = poolFiles(task, state, known, (p) => last.lastChangeBefore(p, index));
-      options.observe?.(kase, pooled);
       const pool = buildPool({
         task,
         files: pooled,
@@ -177,6 +176,7 @@ export async function ingest(dir: string, out: string, options: IngestOptions): 
         tokens: known.counter,
         forms: known.forms,
       });
+      options.observe?.(kase, pooled, pool);
       const request: ContextRequest = {
         schema_version: SCHEMA.request,
         request_id: `${kase}-req`,

@@ -45,8 +45,15 @@ export interface PoolFile {
   readonly named: boolean;
 }
 
-/** What sees each case's pool files as they are built (scripts/fit-relevance.mjs). */
-export type Observer = (caseName: string, files: readonly PoolFile[]) => void;
+/**
+ * What sees each case's pool files as they are built, and the candidates made of them (their
+ * token counts): scripts/fit-relevance.mjs.
+ */
+export type Observer = (
+  caseName: string,
+  files: readonly PoolFile[],
+  pool: readonly ContextCandidate[],
+) => void;
 
 export interface PoolSpec {
   readonly task: string;

@@ -8,8 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { goModuleOf } from '../../../src/harness/ingest/outlines/imports.js';
 import { firstDocLine } from '../../../src/harness/ingest/pool-builder.js';
+import { IssueEvidence } from '../../../src/harness/ingest/relevance/relevance-evidence.js';
 import { TaskSignals } from '../../../src/harness/ingest/relevance/relevance-features.js';
 import { pathNamer } from '../../../src/harness/ingest/relevance/relevance-score.js';
+import { SnippetEvidence } from '../../../src/harness/ingest/relevance/relevance-snippets.js';
 
 const RUN = 2_000_000;
 
@@ -45,6 +47,34 @@ describe('texts built to make a regular expression backtrack', () => {
       expect(task.pathNamed('pkg/mod.py')).toBe(true);
       expect(task.moduleNamed('pkg/mod.py')).toBe(true);
       expect(task.subjectNamed('pkg/mod.py')).toBe(true);
+    }
+  });
+
+  it("an issue's evidence: millions of quotes, underscores, colons, dots after an error's name", () => {
+    for (const run of [
+      '"'.repeat(RUN),
+      "'".repeat(RUN),
+      `${'_'.repeat(RUN)}x`,
+      `File "${'a/'.repeat(RUN / 2)}`,
+      `x.py:${'1'.repeat(RUN)}`,
+      `ValueError: ${'.'.repeat(RUN)}x bad value here`,
+    ]) {
+      const ev = new IssueEvidence(`fix "bad card" ${run}\n  File "pkg/mod.py", line 3, in parse\n`);
+      expect(ev.quoted).toContain('bad card');
+      expect(ev.frames.some((f) => f.fn === 'parse' && f.tails.has('pkg/mod.py'))).toBe(true);
+    }
+  });
+
+  it("an issue's code: millions of dots, fences, console prompts and imports", () => {
+    for (const run of [
+      '.'.repeat(RUN),
+      'a.'.repeat(RUN / 2),
+      '```\n'.repeat(RUN / 4),
+      '>>> x.'.repeat(RUN / 6),
+      `from ${'a.'.repeat(RUN / 2)} import x`,
+    ]) {
+      const ev = new SnippetEvidence(`\`Card.parse\` fails\n${run}\n`);
+      expect(ev.pairs.has('Card parse')).toBe(true);
     }
   });
 });

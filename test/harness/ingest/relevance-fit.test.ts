@@ -1,11 +1,16 @@
 /**
- * Fitting and checking the relevance model: the fit finds weights it was not told, the split is
- * fixed and balanced, and the calibration table tells a calibrated model from a wrong one.
+ * Fitting and checking the relevance model: the fits find weights they were not told (the
+ * logistic, and the conditional logit over a task's files), the split is fixed and balanced, and
+ * the calibration table tells a calibrated model from a wrong one.
  */
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { calibration, fitLogistic } from '../../../src/harness/ingest/relevance/relevance-fit.js';
-import { chanceOf } from '../../../src/harness/ingest/relevance/relevance-model.js';
+import {
+  calibration,
+  fitConditional,
+  fitLogistic,
+} from '../../../src/harness/ingest/relevance/relevance-fit.js';
+import { chancesOf, logShares } from '../../../src/harness/ingest/relevance/relevance-model.js';
 import { heldOut } from '../../../src/harness/relevance-split.js';
 
 const SEED = 'relevance-fit-20261203';
@@ -94,10 +99,57 @@ describe('calibration', () => {
   });
 });
 
-describe('chanceOf', () => {
-  it('is the logistic of the intercept plus the weighted features', () => {
-    const m = { features: ['a', 'b'], intercept: -2, weights: [0.5, 3], floor: 0 };
-    expect(chanceOf([2, 1], m)).toBeCloseTo(sigmoid(-2 + 1 + 3), 15);
-    expect(chanceOf([0, 0], m)).toBeCloseTo(sigmoid(-2), 15);
+describe('fitConditional', () => {
+  /** Tasks of 40 files each, one of them needed, drawn by the softmax of `w·x` over the task's files. */
+  function tasks(n: number, weights: readonly number[]) {
+    const rng = seedrandom(`${SEED}-conditional`);
+    return Array.from({ length: n }, () => {
+      const rows = Array.from({ length: 40 }, () => [rng() < 0.1 ? 1 : 0, rng() * 4 - 2]);
+      const z = rows.map((x) => weights.reduce((s, w, i) => s + w * (x[i] as number), 0));
+      const sum = z.reduce((s, v) => s + Math.exp(v), 0);
+      const u = rng() * sum;
+      let pick = 0;
+      for (let acc = Math.exp(z[0] as number); acc < u && pick < rows.length - 1; )
+        acc += Math.exp(z[++pick] as number);
+      return { rows, needed: rows.map((_, i) => i === pick) };
+    });
+  }
+
+  it('recovers the weights of the softmax that drew the tasks, and gives the same bits twice', () => {
+    const data = tasks(3_000, [2.5, 1]);
+    const fit = fitConditional(data, 1e-6);
+    expect(fit.weights[0]).toBeCloseTo(2.5, 0);
+    expect(fit.weights[1]).toBeCloseTo(1, 0);
+    expect(fitConditional(data, 1e-6).weights).toEqual(fit.weights);
+  });
+
+  it('a constant feature gets no weight: it cancels within a task', () => {
+    const data = tasks(300, [2, 1]).map((t) => ({ ...t, rows: t.rows.map((x) => [...x, 7]) }));
+    expect(Math.abs(fitConditional(data, 1).weights[2] as number)).toBeLessThan(1e-6);
+  });
+});
+
+describe('chancesOf', () => {
+  it("is each file's share of the softmax, summing to one over the task", () => {
+    const m = { features: ['a', 'b'], weights: [0.5, 3], floor: 0 };
+    const xs = [
+      [2, 1],
+      [0, 0],
+      [1, 0],
+    ];
+    const z = xs.map((x) => 0.5 * (x[0] as number) + 3 * (x[1] as number));
+    const sum = z.reduce((s, v) => s + Math.exp(v), 0);
+    const shares = logShares(xs, m.weights);
+    chancesOf(xs, m).forEach((p, i) => {
+      expect(shares[i]).toBeCloseTo((z[i] as number) - Math.log(sum), 12);
+      expect(p).toBeCloseTo(Math.exp(z[i] as number) / sum, 12);
+    });
+    expect(chancesOf(xs, m).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+  });
+
+  it('a file far ahead of the others takes nearly all the share, whatever the scores are', () => {
+    const shares = logShares([[1000], [0], [0]], [1]);
+    expect(Math.exp(shares[0] as number)).toBeCloseTo(1, 12);
+    expect(Number.isFinite(shares[1])).toBe(true);
   });
 });

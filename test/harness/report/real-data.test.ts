@@ -67,21 +67,26 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     ).toBe(fs.readFileSync(path.join(ROOT, 'docs/real-data.md'), 'utf8'));
   });
 
-  it('the page states the pinned commit, and the committed model: every weight, the floor, the held-out calibration', () => {
+  it('the page states the pinned commit, and the committed model: every weight, the floor, the out-of-fold calibration and ablation', () => {
     const page = fs.readFileSync(path.join(ROOT, 'docs/real-data.md'), 'utf8');
     expect(page).toContain(SELF_CORPUS.until);
     const signed = (x: number) => `${x < 0 ? '-' : '+'}${Math.abs(x).toFixed(3)}`;
-    expect(page).toContain(`| (intercept) | ${signed(RELEVANCE_MODEL.intercept)} |`);
     for (const [i, f] of RELEVANCE_MODEL.features.entries())
       expect(page, f).toContain(`| \`${f}\` | ${signed(RELEVANCE_MODEL.weights[i] as number)} |`);
     expect(FEATURES).toEqual(RELEVANCE_MODEL.features);
-    const held = model.calibration.held_out['swe-bench'];
-    for (const b of held.bins.filter((b) => b.files > 0))
+    expect(page).toContain(`floor is ${model.floor}`);
+    const oof = model.calibration.out_of_fold['swe-bench'];
+    for (const b of oof.bins.filter((b) => b.files > 0))
       expect(page).toContain(
         `| ${b.from} to ${b.to} | ${b.files.toLocaleString('en-US')} | ${(100 * b.predicted).toFixed(2)}% | ${(100 * b.observed).toFixed(2)}% |`,
       );
-    expect(page).toContain(`the model expects ${held.expected.toFixed(1)} needed files`);
-    expect(page).toContain(`${held.needed} needed)`);
+    expect(page).toContain(`the model expects ${oof.expected.toFixed(1)} needed files`);
+    expect(page).toContain(`${oof.needed} needed)`);
+    const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+    for (const a of model.ablation)
+      expect(page, a.variant).toContain(
+        `| ${a.variant} | ${[...a.acc_at_1_3_5, ...a.topk_whole, ...a.greedy_whole, ...a.knapsack_whole].map(pct).join(' | ')} |`,
+      );
   });
 
   it('the statements of the page hold on the committed rows', () => {

@@ -6,23 +6,55 @@
  * The task is read once (`TaskSignals`), by splitting, never by a regular expression that could
  * backtrack: a task is anybody's to write, and a word of a million dots must cost a million steps.
  */
+import { declarationNames, declarationScores, logRanks } from './relevance-declarations.js';
+import { type Evidence, evidenceOf, IssueEvidence } from './relevance-evidence.js';
+import { seededRank } from './relevance-graph.js';
+import { modulePaths, pathKinds, stemOf, testSubject } from './relevance-paths.js';
 import { namedIdentifiers, pathNamer } from './relevance-score.js';
+import { SnippetEvidence, type Snippets, snippetsOf } from './relevance-snippets.js';
 
-/** The features, in the order of the model's weights. docs/real-data.md says what each means. */
+export { pathKinds, stemOf, testSubject };
+
+/**
+ * The features by family, in the order of the model's weights: the names and size the model began
+ * with (`names`), then issue 49's evidence; scripts/fit-relevance.mjs leaves each family out in
+ * turn. docs/real-data.md says what each means.
+ */
+export const FAMILIES = {
+  names: [
+    'bm25',
+    'bm25_log_rank',
+    'path_named',
+    'file_name_named',
+    'stem_named',
+    'module_named',
+    'frame_named',
+    'identifiers_declared',
+    'import_neighbour',
+    'test_subject_named',
+    'test_file',
+    'source_file',
+    'log_size',
+  ],
+  declarations: ['decl_bm25', 'decl_bm25_log_rank'],
+  verbatim: ['quoted_found', 'quoted_rare', 'message_found'],
+  traceback: ['frame_rank', 'frame_function'],
+  conventions: ['convention_stem', 'convention_declared'],
+  graph: ['graph_rank'],
+  snippets: ['pair_declared', 'snippet_imported', 'import_declared', 'snippet_used'],
+  kinds: ['kind_doc', 'kind_test_folder', 'kind_init', 'kind_vendored'],
+} as const;
+
+/** The features, in the order of the model's weights. */
 export const FEATURES = [
-  'bm25',
-  'bm25_log_rank',
-  'path_named',
-  'file_name_named',
-  'stem_named',
-  'module_named',
-  'frame_named',
-  'identifiers_declared',
-  'import_neighbour',
-  'test_subject_named',
-  'test_file',
-  'source_file',
-  'log_size',
+  ...FAMILIES.names,
+  ...FAMILIES.declarations,
+  ...FAMILIES.verbatim,
+  ...FAMILIES.traceback,
+  ...FAMILIES.conventions,
+  ...FAMILIES.graph,
+  ...FAMILIES.snippets,
+  ...FAMILIES.kinds,
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -32,45 +64,6 @@ const FRAME_SEGMENTS = 12;
 const LONGEST_WORD = 1_000;
 /** A stem shorter than this (`io`, `os`, `api`) names too many things to count. */
 const SHORTEST_STEM = 4;
-/** Files that stand for their folder, by stem and extension: the folder names the module. */
-const FOLDER_FILES = /^(?:__init__\.pyi?|index\.[cm]?[jt]sx?|mod\.rs)$/;
-
-const lastSegment = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
-
-/** The file's stem: its name without its extension, or its folder's name for `__init__.py`, `index.ts` and kin. */
-export function stemOf(p: string): string {
-  const base = lastSegment(p);
-  const dot = base.indexOf('.', 1);
-  const stem = dot < 0 ? base : base.slice(0, dot);
-  const folder = p.slice(0, Math.max(0, p.lastIndexOf('/')));
-  return FOLDER_FILES.test(base) && folder !== '' ? lastSegment(folder) : stem;
-}
-
-/** What a test file's name says it tests: `test_card.py`, `card_test.go`, `card.test.ts`, `TestCard.java` give `card`. */
-export function testSubject(stem: string): string {
-  const s = stem.toLowerCase();
-  if (s.startsWith('test_')) return s.slice(5);
-  if (s.endsWith('_test')) return s.slice(0, -5);
-  if (s.startsWith('test') && s.length > 4 && /[A-Z]/.test(stem.charAt(4))) return s.slice(4);
-  return s;
-}
-
-/**
- * The module paths a file answers to, as `a/b/c`: its path without the extension (the folder's
- * for `__init__.py`, `index.ts`, `mod.rs`), and again without a leading `src/` or `lib/`.
- */
-function modulePaths(p: string): string[] {
-  const base = lastSegment(p);
-  const dot = base.lastIndexOf('.');
-  if (dot <= 0) return [];
-  const m = FOLDER_FILES.test(base)
-    ? p.slice(0, Math.max(0, p.length - base.length - 1))
-    : p.slice(0, p.length - (base.length - dot));
-  const out = [m];
-  for (const root of ['src/', 'lib/']) if (m.startsWith(root)) out.push(m.slice(root.length));
-  return out.filter((x) => x.includes('/'));
-}
-
 const WORD_CHAR = /\w/;
 
 /** The run of word characters that ends `s`, found from the end (a regular expression anchored at `$` retries each start). */
@@ -97,8 +90,17 @@ export class TaskSignals {
   readonly identifiers = new Set<string>();
   /** Subjects of the tests the task names (`test_card` gives `card`). */
   private readonly subjects = new Set<string>();
+  /** What it quotes, its tracebacks, its names in any convention (relevance-evidence.ts). */
+  readonly evidence: IssueEvidence;
+  /** Its code's pairs, imports and reached-for names (relevance-snippets.ts). */
+  readonly snippets: SnippetEvidence;
+  /** The task as written, for BM25 against declarations. */
+  readonly text: string;
 
   constructor(task: string) {
+    this.text = task;
+    this.evidence = new IssueEvidence(task);
+    this.snippets = new SnippetEvidence(task);
     this.names = pathNamer(task);
     for (const id of namedIdentifiers(task)) this.identifiers.add(id);
     for (const raw of task.split(/[\s`'"()[\]{},;:<>=|!?*]+/)) {
@@ -171,6 +173,12 @@ export class TaskSignals {
   }
 }
 
+/** The `kinds` family by name. */
+function kindsOf(p: string): Pick<Record<Feature, number>, (typeof FAMILIES.kinds)[number]> {
+  const [kind_doc, kind_test_folder, kind_init, kind_vendored] = pathKinds(p);
+  return { kind_doc, kind_test_folder, kind_init, kind_vendored };
+}
+
 /** How the task writes a file's own name: whole, by its file name, as a frame's tail, as a module. */
 interface Naming {
   readonly path: boolean;
@@ -194,6 +202,10 @@ export interface FeatureFile {
    * file's tests not among them (state.ts).
    */
   readonly declared: string;
+  /** Its text, where quotes are sought ('' when absent). */
+  readonly text?: string | undefined;
+  /** Its outline (outline.ts), where its declarations' names are read. */
+  readonly outline?: string | null | undefined;
 }
 
 /**
@@ -223,9 +235,30 @@ export function featuresOf(
   const subjects = new Set(
     files.filter((f) => f.test && pointed.has(f.path)).map((f) => testSubject(stemOf(f.path))),
   );
-  const scores = [...new Set(files.map((f) => bm25.get(f.blob) ?? 0))].filter((s) => s > 0);
-  scores.sort((a, b) => b - a);
-  const rankOf = new Map(scores.map((s, i) => [s, i + 1]));
+  const paths = files.map((f) => f.path);
+  const blobOf = new Map(files.map((f) => [f.path, f.blob]));
+  const bm25Rank = logRanks((p) => bm25.get(blobOf.get(p) as string) ?? 0, paths);
+  const names = new Map(files.map((f) => [f.path, declarationNames(f.outline)]));
+  const decl = declarationScores(task.text, names);
+  const bestDecl = [...decl.values()].reduce((a, b) => Math.max(a, b), 0);
+  const declRank = logRanks((p) => decl.get(p) ?? 0, paths);
+  const evidence = evidenceOf(
+    task.evidence,
+    files.map((f) => ({
+      path: f.path,
+      text: f.text ?? '',
+      stem: stemOf(f.path),
+      names: names.get(f.path) as string[],
+    })),
+  );
+  const snippets = snippetsOf(
+    task.snippets,
+    files.map((f) => ({ path: f.path, text: f.text ?? '', names: names.get(f.path) as string[] })),
+  );
+  // Seeded by what the task points at, and by the frames of its tracebacks.
+  const seeds = new Set([...pointed, ...paths.filter((p) => (evidence.get(p)?.frame_rank ?? 0) > 0)]);
+  const walk = seededRank(near, seeds);
+  const bestWalk = [...walk.values()].reduce((a, b) => Math.max(a, b), 0);
   const out = new Map<string, Float64Array>();
   for (const f of files) {
     const how = named.get(f.path) as Naming;
@@ -235,7 +268,7 @@ export function featuresOf(
       for (const id of f.declared.split('\n')) if (id !== '' && task.identifiers.has(id)) declared++;
     const x: Record<Feature, number> = {
       bm25: score,
-      bm25_log_rank: Math.log(rankOf.get(score) ?? scores.length + 1),
+      bm25_log_rank: bm25Rank.get(f.path) as number,
       path_named: how.path ? 1 : 0,
       file_name_named: how.fileName ? 1 : 0,
       stem_named: task.stemNamed(f.path) ? 1 : 0,
@@ -248,6 +281,12 @@ export function featuresOf(
       test_file: f.test ? 1 : 0,
       source_file: f.source && !f.test ? 1 : 0,
       log_size: Math.log1p(f.size),
+      decl_bm25: bestDecl > 0 ? (decl.get(f.path) ?? 0) / bestDecl : 0,
+      decl_bm25_log_rank: declRank.get(f.path) as number,
+      ...(evidence.get(f.path) as Evidence),
+      graph_rank: bestWalk > 0 ? (walk.get(f.path) ?? 0) / bestWalk : 0,
+      ...(snippets.get(f.path) as Snippets),
+      ...kindsOf(f.path),
     };
     out.set(
       f.path,

@@ -1,7 +1,7 @@
 /**
- * Fitting the relevance model, and saying how good it is: a logistic regression by Newton's method
- * (iteratively reweighted least squares) with a small ridge on the weights, the split of cases into
- * those it is fitted on and those it is checked on, and calibration by bins of predicted chance.
+ * Fitting the relevance model, and saying how good it is: the conditional logit over a task's files
+ * (relevance-model.ts) and the logistic regression that turns a share into a chance, both by
+ * Newton's method with a ridge on the weights, and calibration by bins of predicted chance.
  * Used by scripts/fit-relevance.mjs; nothing at ingest time fits anything.
  */
 
@@ -98,6 +98,94 @@ export function fitLogistic(examples: readonly Example[], ridge = 1, iterations 
     if (moved < 1e-10) break;
   }
   return { intercept: beta[0] as number, weights: beta.slice(1), steps };
+}
+
+/** One task's files: their features, and which of them the task needed. */
+export interface Group {
+  readonly rows: readonly ArrayLike<number>[];
+  readonly needed: readonly boolean[];
+}
+
+/** Log-likelihood of the needed files under the softmax of `w·x` within each group, less the ridge. */
+function conditionalObjective(groups: readonly Group[], w: readonly number[], ridge: number): number {
+  let ll = 0;
+  for (const g of groups) {
+    const z = g.rows.map((x) => w.reduce((s, wi, i) => s + wi * (x[i] as number), 0));
+    const top = z.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
+    const lse = top + Math.log(z.reduce((s, v) => s + Math.exp(v - top), 0));
+    g.needed.forEach((y, i) => {
+      if (y) ll += (z[i] as number) - lse;
+    });
+  }
+  return ll - (ridge / 2) * w.reduce((s, v) => s + v * v, 0);
+}
+
+/**
+ * The conditional logit (McFadden's): P(file i | task) is the softmax of `w·x_i` over the task's
+ * files, each needed file of a task a choice of its own. Newton's method from zero, the step
+ * halved while it lowers the penalised likelihood, at most `iterations` steps, stopping when no
+ * weight moves by more than 1e-9. No intercept: it cancels within a task. Deterministic.
+ */
+export function fitConditional(groups: readonly Group[], ridge = 1, iterations = 50): Fit {
+  const k = groups.find((g) => g.rows.length > 0)?.rows[0]?.length ?? 0;
+  if (k === 0) throw new Error('fitConditional: no examples');
+  let w = new Array<number>(k).fill(0);
+  let steps = 0;
+  let objective = conditionalObjective(groups, w, ridge);
+  for (; steps < iterations; steps++) {
+    const grad = w.map((v) => -ridge * v);
+    const hess = Array.from({ length: k }, (_, i) =>
+      Array.from({ length: k }, (_, j) => (i === j ? ridge : 0)),
+    );
+    for (const g of groups) {
+      const chosen = g.needed.filter((y) => y).length;
+      if (chosen === 0) continue;
+      const z = g.rows.map((x) => w.reduce((s, wi, i) => s + wi * (x[i] as number), 0));
+      const top = z.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
+      const e = z.map((v) => Math.exp(v - top));
+      const sum = e.reduce((a, b) => a + b, 0);
+      const mean = new Array<number>(k).fill(0);
+      const second = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+      g.rows.forEach((x, r) => {
+        const p = (e[r] as number) / sum;
+        if (p < 1e-300) return;
+        for (let i = 0; i < k; i++) {
+          const xi = x[i] as number;
+          if (xi === 0) continue;
+          mean[i] = (mean[i] as number) + p * xi;
+          const row = second[i] as number[];
+          for (let j = i; j < k; j++) row[j] = (row[j] as number) + p * xi * (x[j] as number);
+        }
+        if (g.needed[r]) for (let i = 0; i < k; i++) grad[i] = (grad[i] as number) + (x[i] as number);
+      });
+      for (let i = 0; i < k; i++) {
+        grad[i] = (grad[i] as number) - chosen * (mean[i] as number);
+        for (let j = i; j < k; j++) {
+          const c =
+            chosen * (((second[i] as number[])[j] as number) - (mean[i] as number) * (mean[j] as number));
+          (hess[i] as number[])[j] = ((hess[i] as number[])[j] as number) + c;
+          if (j !== i) (hess[j] as number[])[i] = ((hess[j] as number[])[i] as number) + c;
+        }
+      }
+    }
+    const step = solve(hess, grad);
+    let t = 1;
+    let next = w.map((v, i) => v + t * (step[i] as number));
+    let value = conditionalObjective(groups, next, ridge);
+    while (value < objective && t > 1e-6) {
+      t /= 2;
+      next = w.map((v, i) => v + t * (step[i] as number));
+      value = conditionalObjective(groups, next, ridge);
+    }
+    const moved = step.reduce((m, v) => Math.max(m, Math.abs(t * v)), 0);
+    w = next;
+    objective = value;
+    if (moved < 1e-9) {
+      steps++;
+      break;
+    }
+  }
+  return { intercept: 0, weights: w, steps };
 }
 
 /** Edges of the calibration bins: tenths of chance, the lowest tenth split at 0.001 and 0.01, where nearly every file lies. */

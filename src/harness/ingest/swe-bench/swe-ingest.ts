@@ -141,7 +141,6 @@ async function ingestRepository(
     known.nextState();
     const task = instance.problem_statement;
     const pooled = poolFiles(task, state, known, () => null, scores[k]);
-    options.observe?.(instance.instance_id, pooled);
     const pool = buildPool({
       task,
       files: pooled,
@@ -151,6 +150,7 @@ async function ingestRepository(
       tokens: known.counter,
       forms: known.forms,
     });
+    options.observe?.(instance.instance_id, pooled, pool);
     const id = instance.instance_id;
     const request: ContextRequest = {
       schema_version: SCHEMA.request,
