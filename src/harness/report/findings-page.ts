@@ -20,7 +20,7 @@ import {
 } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { candidate, type FindingsRun, fail, rateOf, splitView, TemplateError } from './findings-parts.js';
+import { candidate, type FindingsRun, fail, rateOf, repositoryView, TemplateError } from './findings-parts.js';
 import { strategyTable } from './headline.js';
 import { foundFigure, localizationTables, repositoryTables } from './localization.js';
 import { markdownTable, renderTable, shownCells, type Table } from './table.js';
@@ -85,7 +85,7 @@ function runNamed(runs: Runs, name: string | undefined): FindingsRun {
   const [base, view] = name.split('@') as [string, string | undefined];
   const run =
     runs.named.get(base) ?? fail(`names no run "${base}" (runs: ${[...runs.named.keys()].join(', ')})`);
-  return view === undefined ? run : splitView(run, view);
+  return view === undefined ? run : repositoryView(run, view);
 }
 
 function figureOf(runs: Runs, spec: string): string {

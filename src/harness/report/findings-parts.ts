@@ -5,8 +5,8 @@
 import { type ContextCandidate, dependencyClosure } from '../../compiler/index.js';
 import { figure, int } from '../format.js';
 import { FIGURES, rateOf as figureRate, strategyStats } from '../metrics/index.js';
-import { heldOut, SPLIT_VIEWS } from '../relevance-split.js';
 import type { CompilationLine, Row } from '../types.js';
+import { repositoryOf } from './localization.js';
 
 export interface FindingsRun {
   readonly rows: readonly Row[];
@@ -58,16 +58,15 @@ export function rateOf(rows: readonly Row[], name: string): string {
 }
 
 /**
- * A run's half by the relevance model's split (`swe-bench-lite@held-out`): the rows of its held-out
- * or development cases. The rest reads through, not spread: spreading would read a SWE-bench run's
- * gigabytes of compilations and its corpus, which the getters read only when asked.
+ * A run's cases of one repository (`swe-bench-lite@sympy__sympy`: its instances named
+ * `sympy__sympy-<number>`). The rest reads through, not spread: spreading would read a SWE-bench
+ * run's gigabytes of compilations and its corpus, which the getters read only when asked.
  */
-export function splitView(run: FindingsRun, view: string): FindingsRun {
-  if (!Object.hasOwn(SPLIT_VIEWS, view))
-    fail(`names no view "${view}" of a run (${Object.keys(SPLIT_VIEWS).join(', ')})`);
-  const held = SPLIT_VIEWS[view as keyof typeof SPLIT_VIEWS];
+export function repositoryView(run: FindingsRun, repository: string): FindingsRun {
+  const rows = run.rows.filter((r) => repositoryOf(r.case) === repository);
+  if (rows.length === 0) fail(`names no repository "${repository}" of the run's cases`);
   return {
-    rows: run.rows.filter((r) => heldOut(r.case) === held),
+    rows,
     get compilations() {
       return run.compilations;
     },

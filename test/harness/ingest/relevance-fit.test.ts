@@ -11,7 +11,6 @@ import {
   fitLogistic,
 } from '../../../src/harness/ingest/relevance/relevance-fit.js';
 import { chancesOf, logShares } from '../../../src/harness/ingest/relevance/relevance-model.js';
-import { heldOut } from '../../../src/harness/relevance-split.js';
 
 const SEED = 'relevance-fit-20261203';
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
@@ -53,19 +52,6 @@ describe('fitLogistic', () => {
   it('is deterministic to the bit', () => {
     const data = drawn(2_000, -2, [1, -1]);
     expect(fitLogistic(data)).toEqual(fitLogistic(data));
-  });
-});
-
-describe('the split', () => {
-  it('holds out about half the cases, the same ones every time, whatever their names look like', () => {
-    const names = Array.from({ length: 2_000 }, (_, i) => `sympy__sympy-${10_000 + i}`);
-    const held = names.filter(heldOut);
-    expect(held.length).toBeGreaterThan(900);
-    expect(held.length).toBeLessThan(1_100);
-    expect(names.filter(heldOut)).toEqual(held);
-    // Neighbouring ids are not held out together.
-    const runs = names.slice(1).filter((n, i) => heldOut(n) === heldOut(names[i] as string)).length;
-    expect(runs / names.length).toBeLessThan(0.6);
   });
 });
 
