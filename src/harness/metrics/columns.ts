@@ -117,6 +117,18 @@ export const COLUMNS = {
 
 export type ColumnName = keyof typeof COLUMNS;
 
+/** The SWE-bench paper's Avg, All and Any, in full text and then in any form (found-files.ts). */
+const FOUND = [
+  'avg_full_text',
+  'all_full_text',
+  'any_full_text',
+  'avg_any_form',
+  'all_any_form',
+  'any_any_form',
+] as const;
+/** File accuracy at 1, 3 and 5 of a strategy's own ranking (SweRank's measure). */
+const ACCURACY = ['acc_at_1', 'acc_at_3', 'acc_at_5'] as const;
+
 /**
  * Each report table's columns beyond the strategy figures' own tables (tables.ts), in order: a
  * column of COLUMNS, or a strategy figure where the table shows one (catalogue.ts resolves both).
@@ -124,36 +136,16 @@ export type ColumnName = keyof typeof COLUMNS;
 export const COLUMN_TABLES = {
   localization: [
     'strategy',
-    'avg_full_text',
-    'all_full_text',
-    'any_full_text',
-    'avg_any_form',
-    'all_any_form',
-    'any_any_form',
+    ...FOUND,
     'must_token_share',
     'first_rank',
-    'acc_at_1',
-    'acc_at_3',
-    'acc_at_5',
+    ...ACCURACY,
     'file_precision',
     'mean_tokens',
     'refusals',
   ],
   // The same, a line per repository and strategy, for a corpus of several repositories (SWE-bench).
-  localization_by_repository: [
-    'repository',
-    'cases',
-    'strategy',
-    'avg_full_text',
-    'all_full_text',
-    'any_full_text',
-    'avg_any_form',
-    'all_any_form',
-    'any_any_form',
-    'acc_at_1',
-    'acc_at_3',
-    'acc_at_5',
-  ],
+  localization_by_repository: ['repository', 'cases', 'strategy', ...FOUND, ...ACCURACY],
   verdict: [
     'strategy',
     'standing',
