@@ -1,9 +1,9 @@
 /**
  * What `pack` prints: the bundle as Markdown, XML or JSON, in bundle order, and on stderr what was
  * left out and why, from the compilation's trace. A format is a layout: a head, each item as it is
- * printed, a separator and a tail. `pack` plans with it: each candidate's text becomes its item as
- * printed and is counted so (printedPool), so the bundle the strategy chooses is priced in the
- * format's own tokens, and the printed whole is counted again before it is given (pack-run.ts).
+ * printed, a separator and a tail. `pack` plans with it: each candidate keeps the pool's text and
+ * is priced as its item as printed (PricedPool), so the bundle the strategy chooses is priced in
+ * the format's own tokens, and the printed whole is counted again before it is given (pack-run.ts).
  * Each file form's text starts with its `File:` line (the pool's forms carry their path); the
  * layouts put the path in their own markup and show the body under it.
  */
@@ -131,25 +131,34 @@ const LAYOUTS: Readonly<Record<PackFormat, Layout>> = {
 };
 
 /**
- * The pool as the format prints it: each candidate's text its item as printed, its count that
- * item's tokens. Everything else, its relevance included, is the pool's.
+ * The pool priced as the format prints it. A candidate's text stays the pool's form, the same in
+ * every format, so that a strategy reading the text (bm25's index, the relevance) chooses the same
+ * files whatever the format; only its price is its printed item's tokens (heading and fence, XML
+ * element, escaped JSON object), so the bundle is planned in the format's own tokens and a wrapper
+ * decides a file only at the margin. The items are printed from the pool's candidates.
  */
-export function printedPool(
-  candidates: readonly ContextCandidate[],
-  format: PackFormat,
-  count: (text: string) => number,
-): ContextCandidate[] {
-  const layout = LAYOUTS[format];
-  return candidates.map((c) => {
-    const content = layout.item(c);
-    return { ...c, content, token_count: count(content) };
-  });
-}
+export class PricedPool {
+  /** The pool's candidates, each priced as its printed item. */
+  readonly candidates: readonly ContextCandidate[];
+  private readonly items: ReadonlyMap<string, string>;
+  private readonly layout: Layout;
 
-/** The text of a bundle of printedPool's candidates, in bundle order. */
-export function printPack(head: PackHead, items: readonly ContextCandidate[], format: PackFormat): string {
-  const layout = LAYOUTS[format];
-  return `${layout.head(head)}${items.map((c) => c.content).join(layout.separator)}${layout.tail}`;
+  constructor(pool: readonly ContextCandidate[], format: PackFormat, count: (text: string) => number) {
+    this.layout = LAYOUTS[format];
+    const items = new Map<string, string>();
+    this.candidates = pool.map((c) => {
+      const item = this.layout.item(c);
+      items.set(c.candidate_id, item);
+      return { ...c, token_count: count(item) };
+    });
+    this.items = items;
+  }
+
+  /** The text of a bundle of these candidates, in the order given. */
+  print(head: PackHead, bundle: readonly ContextCandidate[]): string {
+    const items = bundle.map((c) => this.items.get(c.candidate_id) as string);
+    return `${this.layout.head(head)}${items.join(this.layout.separator)}${this.layout.tail}`;
+  }
 }
 
 /** The text a format adds around its items, whatever they are: its head and its tail. */

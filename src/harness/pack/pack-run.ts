@@ -13,7 +13,7 @@ import { INGESTED_TASK_ID } from '../vocabulary.js';
 import { withPackCache } from './pack-cache.js';
 import { within } from './pack-cache-folder.js';
 import { keyDirOf } from './pack-cache-key.js';
-import { frameOf, leftOut, type PackFormat, type PackHead, printedPool, printPack } from './pack-formats.js';
+import { frameOf, leftOut, type PackFormat, type PackHead, PricedPool } from './pack-formats.js';
 import { type PackOptions, type PackPool, packPool } from './pack-pool.js';
 import { type Levels, Requirements } from './pack-require.js';
 
@@ -68,10 +68,11 @@ interface Try {
 
 /**
  * The context for one task under one budget, from a working tree. The bundle is planned in the
- * tokens of the format it is printed in: each candidate is its item as printed (printedPool), the
- * head and tail are set aside first, and the printed whole is counted again; when it runs over
- * (a token can span an item's edge), the room shrinks by the excess and the strategy compiles
- * again, a bounded number of times. A refusal is a result, told with the least budget that gives
+ * tokens of the format it is printed in: each candidate keeps the pool's text, so the format
+ * never changes what a strategy reads, and is priced as its item as printed (PricedPool). The
+ * head and tail are set aside first, and the printed whole is counted again; when it runs over (a
+ * token can span an item's edge), the room shrinks by the excess and the strategy compiles again,
+ * a bounded number of times. A refusal is a result, told with the least budget that gives
  * a bundle (every required file in full), found by compiling again; the CLI exits non-zero on it.
  */
 export async function packContext(dir: string, o: PackRun): Promise<Packed> {
@@ -139,7 +140,8 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
 async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Promise<Packed> {
   // The corpus tokenizer: the pool's forms are counted in it (pool.ts).
   const count = (text: string): number => countTokens('o200k', text);
-  const printed = printedPool(pool.candidates, o.format, count);
+  const priced = new PricedPool(pool.candidates, o.format, count);
+  const printed = priced.candidates;
   const required = new Requirements(printed, pool.required);
   const task = printed.find((c) => c.candidate_id === INGESTED_TASK_ID)?.token_count ?? 0;
   const name = session.strategy.name;
@@ -175,7 +177,7 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
         continue;
       }
       if (out.outcome !== 'bundle') return { out, room, levels, text: '', tokens: 0 };
-      const text = printPack(head(budget, out.record.bundle_hash ?? ''), out.live, o.format);
+      const text = priced.print(head(budget, out.record.bundle_hash ?? ''), out.live);
       const tokens = count(text);
       if (tokens <= budget) return { out, room, levels, text, tokens };
       if (++reprints > REPRINTS)
