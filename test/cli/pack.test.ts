@@ -16,7 +16,10 @@ const plain = path.join(tmp, 'plain');
 /** An untracked file, its first line (its reference form's doc line) holding `<` and `&`. */
 const TODO = 'notes/todo.md';
 const TODO_TEXT = '# todo: when a < b && b < c, clamp the parser fields\n\nMore later.\n';
-/** The files the pool holds: tracked and untracked, less the lockfile, binary, Latin-1 and big ones. */
+/**
+ * The files the pool holds: tracked and untracked, less the binary, Latin-1 and big ones, and less
+ * the lockfile and `dist/` the default ignores leave out.
+ */
 const POOL = [
   '.gitignore',
   'README.md',
@@ -24,7 +27,6 @@ const POOL = [
   'crate/src/lib.rs',
   'crate/src/shapes/mod.rs',
   'crate/src/shapes/triangle.rs',
-  'dist/index.js',
   'geo/geo_test.go',
   'geo/geometry.go',
   'go.mod',
@@ -146,7 +148,8 @@ describe('pack on a git working tree', () => {
     const out = leftOut(json.stderr);
     expect([...files.map((i) => i.path as string), ...out.keys()].sort()).toEqual(POOL);
     for (const decision of out.values()) expect(decision).toMatch(/^(REJECTED|DROPPED|EXCLUDED)_[A-Z_]+$/);
-    expect(out.get('dist/index.js')).toBe('REJECTED_HARD');
+    // A vendored file's authority is withheld: it is in the pool, never in a bundle.
+    expect(out.get('vendor/lib/helper.js')).toBe('REJECTED_HARD');
 
     // Markdown: the task, then one heading per file, in the JSON's order.
     const headings = [...md.stdout.matchAll(/^## (.+)$/gm)].map((m) => m[1]);

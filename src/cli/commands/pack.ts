@@ -52,6 +52,12 @@ export const packCommand = defineCommand({
         describe: 'leave out paths matching these globs (comma-separated)',
       })
       .option('max-bytes', { type: 'number', default: 1_000_000, describe: 'skip files larger than this' })
+      .option('default-ignores', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'leave out dependencies, build outputs, caches, minified bundles, lockfiles and binary or media files unless a .gitignore ! rule keeps them; --no-default-ignores packs them',
+      })
       .option('cache', {
         type: 'string',
         describe:
@@ -66,6 +72,7 @@ export const packCommand = defineCommand({
       task: a.task,
       budget: a.budget,
       maxBytes: a.maxBytes,
+      defaultIgnores: a.defaultIgnores,
       require: splitList(a.require) ?? [],
       ...(include === undefined ? {} : { include }),
       ...(exclude === undefined ? {} : { exclude }),

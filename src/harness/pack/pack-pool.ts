@@ -18,6 +18,7 @@ import type { TreeEntry } from '../ingest/index.js';
 import {
   BlobFacts,
   buildPool,
+  CaseSkips,
   classifyPath,
   codeTerms,
   decideEntry,
@@ -26,16 +27,17 @@ import {
   type Grammars,
   hashWorkingFile,
   ingestPolicy,
-  isLockfile,
   loadGrammars,
   makeFilter,
   poolFiles,
   repositoryName,
   type SkipCounts,
+  type SkipReason,
   Skips,
   type StateFile,
   stateFiles,
 } from '../ingest/index.js';
+import type { DefaultKind } from './default-ignores.js';
 import { PackCache } from './pack-cache.js';
 import { isCacheFile } from './pack-cache-files.js';
 import { realPlace, within } from './pack-cache-folder.js';
@@ -48,6 +50,8 @@ export interface PackOptions {
   readonly exclude?: readonly string[];
   readonly require?: readonly string[];
   readonly maxBytes: number;
+  /** Whether the default ignores apply (default-ignores.ts); true unless `--no-default-ignores`. */
+  readonly defaultIgnores?: boolean | undefined;
   /** Folders never listed, wherever they lie: the cache's and its key's (pack-run.ts). */
   readonly apart?: readonly string[];
 }
@@ -58,6 +62,8 @@ export interface PackPool {
   readonly policy: CompilerPolicy;
   readonly files: number;
   readonly skipped: SkipCounts;
+  /** The entries the default ignores left out, by kind (a folder counts once). */
+  readonly defaulted: ReadonlyMap<DefaultKind, number>;
   /** The files `--require` names, each with the poorest form that satisfies it. */
   readonly required: ReadonlyMap<string, Form>;
 }
@@ -77,8 +83,8 @@ async function entriesOf(
   dir: string,
   options: PackOptions,
   skips: Skips,
-): Promise<{ entry: TreeEntry; bytes: Buffer }[]> {
-  const listing = await listWorkingTree(dir, options.maxBytes);
+): Promise<{ read: { entry: TreeEntry; bytes: Buffer }[]; defaulted: ReadonlyMap<string, DefaultKind> }> {
+  const listing = await listWorkingTree(dir, options.maxBytes, options.defaultIgnores ?? true);
   for (const p of listing.ignored) skips.add(p, '', 'ignored');
   // The ignore rules were applied by the listing; tracked files stay whatever they say.
   const filter = makeFilter({
@@ -115,7 +121,8 @@ async function entriesOf(
       continue;
     }
     const bare: TreeEntry = { path: p, mode: kind, blob: '', size: stat.size };
-    const skip = decideEntry(bare, classifyPath(p), filter, options.maxBytes);
+    // Lockfiles are the default ignores' to leave out: a `!` rule or `--no-default-ignores` packs them.
+    const skip = decideEntry(bare, classifyPath(p), filter, options.maxBytes, { lockfiles: 'kept' });
     if (skip !== null) {
       skips.add(p, '', skip);
       continue;
@@ -125,7 +132,7 @@ async function entriesOf(
     if (Buffer.isBuffer(read)) out.push({ entry: { ...bare, blob: hashWorkingFile(read) }, bytes: read });
     else if (read !== 'gone') skips.add(p, '', CHANGED[read]);
   }
-  return out;
+  return { read: out, defaulted: listing.defaulted };
 }
 
 /**
@@ -170,8 +177,10 @@ export async function packPool(
 ): Promise<PackPool> {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError(dir, 'not a folder');
   if (options.task.trim() === '') throw new InputError('--task', 'the task is empty');
-  const skips = new Skips();
-  const read = await entriesOf(dir, options, skips);
+  const counted = new Skips();
+  // Each path's reason kept, for a `--require` of a file that was skipped.
+  const skips = new CaseSkips(counted);
+  const { read, defaulted } = await entriesOf(dir, options, skips);
   // Decoded as ingest decodes a tree's texts, binary and non-UTF-8 files counted alike.
   const texts = new Map(read.map(({ entry, bytes }) => [entry.blob, decodeText(bytes)]));
   const files = stateFiles(
@@ -179,7 +188,9 @@ export async function packPool(
     texts,
     skips,
   );
-  const required = requirements(options.require ?? [], new Set(files.map((f) => f.path)));
+  const required = requirements(options.require ?? [], new Set(files.map((f) => f.path)), (file) =>
+    whySkipped(file, skips.reasons, defaulted),
+  );
   // The cache is what stands between each file and its facts and counts; one task is scored,
   // so the index keeps its terms alone.
   const known = new BlobFacts(
@@ -220,7 +231,17 @@ export async function packPool(
     required_ids: [],
     policy_version: policy.policy_version,
   };
-  return { request, candidates, policy, files: files.length, skipped: skips.counts, required };
+  const kinds = new Map<DefaultKind, number>();
+  for (const kind of defaulted.values()) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  return {
+    request,
+    candidates,
+    policy,
+    files: files.length,
+    skipped: counted.counts,
+    defaulted: kinds,
+    required,
+  };
 }
 
 /** What a requirement means, as the CLI's help and the MCP tool's schema say it. */
@@ -236,18 +257,53 @@ const FLOOR = /#(full|outline|reference)$/;
  * form, the path alone included. A string that names a file as it is is that file, whatever it
  * ends with.
  */
-function requirements(given: readonly string[], paths: ReadonlySet<string>): Map<string, Form> {
+function requirements(
+  given: readonly string[],
+  paths: ReadonlySet<string>,
+  why: (file: string) => string,
+): Map<string, Form> {
   const out = new Map<string, Form>();
   for (const r of given) {
     const plain = toPosix(path.normalize(r)).replace(/^\.\//, '');
     const floor = FLOOR.exec(plain);
     const file = paths.has(plain) || floor === null ? plain : plain.slice(0, floor.index);
     if (!paths.has(file))
-      throw new InputError(
-        '--require',
-        `${file} is not a file of the pool (${isLockfile(file) ? 'a lockfile' : 'not found, skipped, or outside the folder'})`,
-      );
+      throw new InputError('--require', `${file} is not a file of the pool (${why(file)})`);
     out.set(file, file === plain ? 'outline' : (floor?.[1] as Form));
   }
   return out;
+}
+
+/** What a skip reason means to the user who required the file. */
+const SKIPPED: Readonly<Partial<Record<SkipReason, string>>> = {
+  binary: 'a binary file',
+  'not-utf8': 'not UTF-8 text',
+  'too-large': 'larger than --max-bytes',
+  symlink: 'a symbolic link, or behind one',
+  submodule: 'a nested repository',
+  special: 'not a regular file',
+  lockfile: 'a lockfile',
+  excluded: 'left out by --include or --exclude',
+  ignored: 'ignored by an ignore rule',
+};
+
+/**
+ * Why a path is not a file of the pool, from what the listing and the reading said of it or of a
+ * folder above it; else it was never there.
+ */
+function whySkipped(
+  file: string,
+  reasons: ReadonlyMap<string, SkipReason>,
+  defaulted: ReadonlyMap<string, DefaultKind>,
+): string {
+  const parts = file.split('/');
+  for (let k = parts.length; k > 0; k--) {
+    const at = parts.slice(0, k).join('/');
+    const kind = defaulted.get(at);
+    if (kind !== undefined)
+      return `${at === file ? '' : `${at}/ is `}left out by the default ignores (${kind}); --no-default-ignores packs it`;
+    const reason = reasons.get(at);
+    if (reason !== undefined) return `${at === file ? '' : `${at}/ is `}${SKIPPED[reason] ?? reason}`;
+  }
+  return 'not found in the folder';
 }

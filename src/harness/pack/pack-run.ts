@@ -10,6 +10,7 @@ import { shownPath, TASK_LIMIT } from '../ingest/index.js';
 import { CompileSession, leastBudget } from '../session/index.js';
 import type { Compiled } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
+import { defaultIgnoredLine } from './default-ignores.js';
 import { withPackCache } from './pack-cache.js';
 import { within } from './pack-cache-folder.js';
 import { keyDirOf } from './pack-cache-key.js';
@@ -189,9 +190,13 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
   const told: Told[] = [];
   const tell = (line: string, always = false) => told.push({ line, always });
   const got = await attempt(o.budget, required.richest(), false);
-  const skipped = Object.entries(pool.skipped).map(([k, n]) => `${k} ${n}`);
+  const reasons = Object.entries(pool.skipped).map(([k, n]) => `${k} ${int(n)}`);
+  const skipped = [
+    ...(reasons.length === 0 ? [] : [reasons.join(', ')]),
+    ...(pool.defaulted.size === 0 ? [] : [defaultIgnoredLine(pool.defaulted, int)]),
+  ];
   tell(
-    `pack: ${pool.files} files in the pool${skipped.length > 0 ? `; skipped: ${skipped.join(', ')}` : ''}`,
+    `pack: ${int(pool.files)} files in the pool${skipped.length > 0 ? `; skipped: ${skipped.join('; ')}` : ''}`,
   );
   const out = got.out;
   if (out?.outcome === 'error') {

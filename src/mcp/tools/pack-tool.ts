@@ -35,6 +35,11 @@ export const packTool: Tool = {
         },
         include: { ...paths, description: 'only paths matching these globs' },
         exclude: { ...paths, description: 'leave out paths matching these globs' },
+        default_ignores: {
+          type: 'boolean',
+          description:
+            'leave out dependencies, build outputs, caches, minified bundles, lockfiles and binary or media files unless a .gitignore ! rule keeps them (default true)',
+        },
         max_bytes: {
           type: 'integer',
           minimum: 1,
@@ -61,6 +66,7 @@ export const packTool: Tool = {
       task: args.task,
       budget: args.budget,
       maxBytes: args.max_bytes ?? 1_000_000,
+      defaultIgnores: args.default_ignores !== false,
       require: stringList(args.require, 'require') ?? [],
       ...(include === undefined ? {} : { include }),
       ...(exclude === undefined ? {} : { exclude }),
