@@ -1,7 +1,9 @@
 import {
   cacheDirOf,
   PACK_FORMATS,
+  PACK_ORDERS,
   type PackFormat,
+  type PackOrder,
   packContext,
   REQUIRE_MEANING,
 } from '../../harness/pack/index.js';
@@ -42,6 +44,11 @@ export const packCommand = defineCommand({
         default: 'md' as PackFormat,
         describe: 'how to print the bundle',
       })
+      .option('order', {
+        choices: PACK_ORDERS,
+        default: 'relevance' as PackOrder,
+        describe: "the files' order after the task: the likeliest needed first, or the tree's",
+      })
       .option('require', {
         type: 'string',
         describe: `files whose text must be in the bundle (comma-separated paths): ${REQUIRE_MEANING}`,
@@ -78,6 +85,7 @@ export const packCommand = defineCommand({
       ...(exclude === undefined ? {} : { exclude }),
       strategy: a.strategy,
       format: a.format,
+      order: a.order,
       timeout: timeoutOf(a.timeout),
       lint: lintOf(false, io),
       // `--no-cache` comes as false.

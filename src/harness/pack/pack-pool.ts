@@ -32,7 +32,6 @@ import {
   poolFiles,
   repositoryName,
   type SkipCounts,
-  type SkipReason,
   Skips,
   type StateFile,
   stateFiles,
@@ -41,6 +40,7 @@ import type { DefaultKind } from './default-ignores.js';
 import { PackCache } from './pack-cache.js';
 import { isCacheFile } from './pack-cache-files.js';
 import { realPlace, within } from './pack-cache-folder.js';
+import { requirements, whySkipped } from './pack-require.js';
 import { listWorkingTree, readRegular, throughRealFolders } from './working-tree.js';
 
 export interface PackOptions {
@@ -183,11 +183,16 @@ export async function packPool(
   const { read, defaulted } = await entriesOf(dir, options, skips);
   // Decoded as ingest decodes a tree's texts, binary and non-UTF-8 files counted alike.
   const texts = new Map(read.map(({ entry, bytes }) => [entry.blob, decodeText(bytes)]));
+  // An empty or blank file is no candidate: its path alone would take room and tell nothing.
   const files = stateFiles(
     read.map((r) => r.entry),
     texts,
     skips,
-  );
+  ).filter((f) => {
+    const blank = f.text.trim() === '';
+    if (blank) skips.add(f.path, '', 'empty');
+    return !blank;
+  });
   const required = requirements(options.require ?? [], new Set(files.map((f) => f.path)), (file) =>
     whySkipped(file, skips.reasons, defaulted),
   );
@@ -242,68 +247,4 @@ export async function packPool(
     defaulted: kinds,
     required,
   };
-}
-
-/** What a requirement means, as the CLI's help and the MCP tool's schema say it. */
-export const REQUIRE_MEANING =
-  'in full, else as an outline, else a refusal; path#full for the full text alone, path#reference to accept the path alone';
-
-/** What a requirement may end with to name the poorest form it accepts. */
-const FLOOR = /#(full|outline|reference)$/;
-
-/**
- * Each `--require` as a path of the pool and the poorest form that satisfies it: `path` takes the
- * full text or, failing that, the outline; `path#full` the full text alone; `path#reference` any
- * form, the path alone included. A string that names a file as it is is that file, whatever it
- * ends with.
- */
-function requirements(
-  given: readonly string[],
-  paths: ReadonlySet<string>,
-  why: (file: string) => string,
-): Map<string, Form> {
-  const out = new Map<string, Form>();
-  for (const r of given) {
-    const plain = toPosix(path.normalize(r)).replace(/^\.\//, '');
-    const floor = FLOOR.exec(plain);
-    const file = paths.has(plain) || floor === null ? plain : plain.slice(0, floor.index);
-    if (!paths.has(file))
-      throw new InputError('--require', `${file} is not a file of the pool (${why(file)})`);
-    out.set(file, file === plain ? 'outline' : (floor?.[1] as Form));
-  }
-  return out;
-}
-
-/** What a skip reason means to the user who required the file. */
-const SKIPPED: Readonly<Partial<Record<SkipReason, string>>> = {
-  binary: 'a binary file',
-  'not-utf8': 'not UTF-8 text',
-  'too-large': 'larger than --max-bytes',
-  symlink: 'a symbolic link, or behind one',
-  submodule: 'a nested repository',
-  special: 'not a regular file',
-  lockfile: 'a lockfile',
-  excluded: 'left out by --include or --exclude',
-  ignored: 'ignored by an ignore rule',
-};
-
-/**
- * Why a path is not a file of the pool, from what the listing and the reading said of it or of a
- * folder above it; else it was never there.
- */
-function whySkipped(
-  file: string,
-  reasons: ReadonlyMap<string, SkipReason>,
-  defaulted: ReadonlyMap<string, DefaultKind>,
-): string {
-  const parts = file.split('/');
-  for (let k = parts.length; k > 0; k--) {
-    const at = parts.slice(0, k).join('/');
-    const kind = defaulted.get(at);
-    if (kind !== undefined)
-      return `${at === file ? '' : `${at}/ is `}left out by the default ignores (${kind}); --no-default-ignores packs it`;
-    const reason = reasons.get(at);
-    if (reason !== undefined) return `${at === file ? '' : `${at}/ is `}${SKIPPED[reason] ?? reason}`;
-  }
-  return 'not found in the folder';
 }

@@ -15,12 +15,15 @@ import { withPackCache } from './pack-cache.js';
 import { within } from './pack-cache-folder.js';
 import { keyDirOf } from './pack-cache-key.js';
 import { frameOf, leftOut, type PackFormat, type PackHead, PricedPool } from './pack-formats.js';
+import { type PackOrder, printOrder } from './pack-order.js';
 import { type PackOptions, type PackPool, packPool } from './pack-pool.js';
 import { type Levels, Requirements } from './pack-require.js';
 
 export interface PackRun extends PackOptions {
   readonly strategy: string;
   readonly format: PackFormat;
+  /** The order the files are printed in (pack-order.ts); relevance when absent. */
+  readonly order?: PackOrder | undefined;
   /** Per compilation, in milliseconds, for a strategy in a process of its own. */
   readonly timeout: number;
   readonly lint: Lint;
@@ -178,7 +181,8 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
         continue;
       }
       if (out.outcome !== 'bundle') return { out, room, levels, text: '', tokens: 0 };
-      const text = priced.print(head(budget, out.record.bundle_hash ?? ''), out.live);
+      const shown = printOrder(out.live, pool.candidates, out.extras.ranked, o.order ?? 'relevance');
+      const text = priced.print(head(budget, out.record.bundle_hash ?? ''), shown);
       const tokens = count(text);
       if (tokens <= budget) return { out, room, levels, text, tokens };
       if (++reprints > REPRINTS)

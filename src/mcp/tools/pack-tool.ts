@@ -1,7 +1,14 @@
 /** The `pack` tool: the context for one task from a folder of a working tree, as `ctxbench pack` prints it. */
 import path from 'node:path';
 import { UsageError } from '../../harness/errors.js';
-import { PACK_FORMATS, type PackFormat, packContext, REQUIRE_MEANING } from '../../harness/pack/index.js';
+import {
+  PACK_FORMATS,
+  PACK_ORDERS,
+  type PackFormat,
+  type PackOrder,
+  packContext,
+  REQUIRE_MEANING,
+} from '../../harness/pack/index.js';
 import { servedFolder } from '../permission.js';
 import { failed, nameOf, object, STRATEGY, type Tool, text } from './tool.js';
 
@@ -29,6 +36,11 @@ export const packTool: Tool = {
         budget: { type: 'integer', minimum: 0, description: 'tokens (o200k) the bundle may take' },
         strategy: STRATEGY,
         format: { enum: [...PACK_FORMATS], description: 'how the bundle is printed (default md)' },
+        order: {
+          enum: [...PACK_ORDERS],
+          description:
+            "the files' order after the task: the likeliest needed first (default relevance), or the tree's (path)",
+        },
         require: {
           ...paths,
           description: `files whose text must be in the bundle: ${REQUIRE_MEANING}`,
@@ -57,6 +69,8 @@ export const packTool: Tool = {
     const format = (args.format ?? 'md') as PackFormat;
     if (!PACK_FORMATS.includes(format))
       throw new UsageError(`format must be one of ${PACK_FORMATS.join(', ')}`);
+    const order = (args.order ?? 'relevance') as PackOrder;
+    if (!PACK_ORDERS.includes(order)) throw new UsageError(`order must be one of ${PACK_ORDERS.join(', ')}`);
     const include = stringList(args.include, 'include');
     const exclude = stringList(args.exclude, 'exclude');
     // A relative folder is the served root's, not the server's working folder: a client starts the
@@ -72,6 +86,7 @@ export const packTool: Tool = {
       ...(exclude === undefined ? {} : { exclude }),
       strategy: nameOf(args.strategy),
       format,
+      order,
       timeout: o.timeout,
       lint: { strict: false },
     });
