@@ -645,3 +645,32 @@ describe('pack prints relevance first', () => {
     });
   });
 });
+
+describe('pack tells what happened, and only that', () => {
+  const small = path.join(tempDir('pack-tells'), 'tree');
+  beforeAll(() => {
+    fs.mkdirSync(small);
+    fs.writeFileSync(path.join(small, 'clamp.ts'), 'export const clamp = (x: number) => x;\n');
+    // Binary by its bytes, under a name no default ignore knows.
+    fs.writeFileSync(path.join(small, 'table.dat'), Buffer.from([0x43, 0x00, 0x01, 0x02, 0x0a]));
+  });
+  const run = (...args: string[]) => cli('pack', small, '--task', TASK, '--budget', '4000', ...args);
+
+  it('says nothing is left out by saying nothing: no bare `left out:`', async () => {
+    const r = await run();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'pack: 1 files in the pool; skipped: binary 1',
+      expect.stringMatching(/^pack: 2 items, \d+ of 4000 tokens as printed \(md\)$/),
+    ]);
+  });
+
+  it('--require of a binary file says it is binary', async () => {
+    const r = await run('--require', 'table.dat');
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      'ctxbench: --require: table.dat is not a file of the pool (a binary file)\n',
+    ]);
+  });
+});

@@ -4,7 +4,7 @@
  */
 
 import { countTokens, type Lint } from '../corpus/index.js';
-import { UsageError } from '../errors.js';
+import { OptionError, UsageError } from '../errors.js';
 import { int } from '../format.js';
 import { shownPath, TASK_LIMIT } from '../ingest/index.js';
 import { CompileSession, leastBudget } from '../session/index.js';
@@ -81,9 +81,9 @@ interface Try {
  */
 export async function packContext(dir: string, o: PackRun): Promise<Packed> {
   if (!Number.isSafeInteger(o.budget) || o.budget < 0)
-    throw new UsageError('--budget must be a whole number of tokens >= 0');
+    throw new OptionError('budget', 'must be a whole number of tokens >= 0');
   if (!Number.isSafeInteger(o.maxBytes) || o.maxBytes < 1)
-    throw new UsageError('--max-bytes must be a whole number >= 1');
+    throw new OptionError('max-bytes', 'must be a whole number >= 1');
   // Before a file is read or the task counted: the task is whole in the bundle, so one past the
   // bound gives no bundle a model is sent (an MCP client may send 64 MiB of it).
   if (o.task.length > TASK_LIMIT)
@@ -246,11 +246,12 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
         `pack: ${shownPath(path)} is required: its full text (${required.cost(path, 'full')} tokens as printed) does not fit, so its ${form} is in (${required.cost(path, form)})`,
         true,
       );
+  const left = leftOut(pool.candidates, out.record.trace.entries, new Set(out.admitted));
+  // Said only when something was: a bare `left out:` would read as a list cut short.
   tell(
-    `pack: ${out.live.length} items, ${got.tokens} of ${o.budget} tokens as printed (${o.format}); left out:`,
+    `pack: ${out.live.length} items, ${got.tokens} of ${o.budget} tokens as printed (${o.format})${left.length > 0 ? '; left out:' : ''}`,
   );
-  for (const line of leftOut(pool.candidates, out.record.trace.entries, new Set(out.admitted)))
-    tell(`  ${line}`);
+  for (const line of left) tell(`  ${line}`);
   return { text: got.text, told, failed: false, refused: false };
 }
 

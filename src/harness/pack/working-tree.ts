@@ -113,7 +113,7 @@ export interface Listing {
 function ignoreText(full: string, shown: string, maxBytes: number, follow: boolean): string | null {
   const read = readRegular(full, maxBytes, follow);
   if (read === 'too-large')
-    throw new InputError(shown, `an ignore file larger than ${maxBytes} bytes (--max-bytes)`);
+    throw new InputError(shown, `an ignore file larger than ${maxBytes} bytes, the most a file read may have`);
   return Buffer.isBuffer(read) ? read.toString('utf8') : null;
 }
 

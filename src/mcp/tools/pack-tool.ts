@@ -19,6 +19,19 @@ const stringList = (v: unknown, name: string): string[] | undefined => {
   return v;
 };
 
+/** Required paths as the CLI takes them, comma-separated in one string, or as a list. */
+function requireList(v: unknown): string[] {
+  if (v === undefined) return [];
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+    throw new UsageError('require must be a list of paths, or one string of comma-separated paths');
+  return v;
+}
+
 export const packTool: Tool = {
   name: 'pack',
   description:
@@ -42,8 +55,8 @@ export const packTool: Tool = {
             "the files' order after the task: the likeliest needed first (default relevance), or the tree's (path)",
         },
         require: {
-          ...paths,
-          description: `files whose text must be in the bundle: ${REQUIRE_MEANING}`,
+          anyOf: [paths, { type: 'string' }],
+          description: `files whose text must be in the bundle, a list or comma-separated: ${REQUIRE_MEANING}`,
         },
         include: { ...paths, description: 'only paths matching these globs' },
         exclude: { ...paths, description: 'leave out paths matching these globs' },
@@ -65,7 +78,7 @@ export const packTool: Tool = {
     if (typeof args.dir !== 'string' || typeof args.task !== 'string' || typeof args.budget !== 'number')
       throw new UsageError('pack needs "dir", "task" and "budget"');
     if (args.max_bytes !== undefined && typeof args.max_bytes !== 'number')
-      throw new UsageError('--max-bytes must be a whole number >= 1');
+      throw new UsageError('max_bytes must be a whole number >= 1');
     const format = (args.format ?? 'md') as PackFormat;
     if (!PACK_FORMATS.includes(format))
       throw new UsageError(`format must be one of ${PACK_FORMATS.join(', ')}`);
@@ -81,7 +94,7 @@ export const packTool: Tool = {
       budget: args.budget,
       maxBytes: args.max_bytes ?? 1_000_000,
       defaultIgnores: args.default_ignores !== false,
-      require: stringList(args.require, 'require') ?? [],
+      require: requireList(args.require),
       ...(include === undefined ? {} : { include }),
       ...(exclude === undefined ? {} : { exclude }),
       strategy: nameOf(args.strategy),
