@@ -132,19 +132,27 @@ async function entriesOf(
     if (Buffer.isBuffer(read)) out.push({ entry: { ...bare, blob: hashWorkingFile(read) }, bytes: read });
     else if (read !== 'gone') skips.add(p, '', CHANGED[read]);
   }
-  return { read: out, defaulted: listing.defaulted };
+  const held = cacheFiles(dir, options.apart ?? [], true);
+  return { read: out, defaulted: new Map([...listing.defaulted].filter(([p]) => !held(p))) };
 }
 
 /**
  * Whether a path of the tree at `dir` is a file of the folders `apart`: everything below one that
- * lies inside the tree, and the cache's own files of one that is the tree itself.
+ * lies inside the tree, and the cache's own files of one that is the tree itself. With `holding`,
+ * a folder on the way to one (`.cache` of `.cache/ctxbench`) is the cache's too: the default
+ * ignores leave it out, and it is not counted, so a pack tells the same with its cache there or
+ * elsewhere.
  */
-function cacheFiles(dir: string, apart: readonly string[]): (p: string) => boolean {
+function cacheFiles(dir: string, apart: readonly string[], holding = false): (p: string) => boolean {
   const rels = apart
     .filter((f) => within(f, dir))
     .map((f) => toPosix(path.relative(realPlace(dir), realPlace(f))));
   return (p) =>
-    rels.some((r) => (r === '' ? !p.includes('/') && isCacheFile(p) : p === r || p.startsWith(`${r}/`)));
+    rels.some((r) =>
+      r === ''
+        ? !p.includes('/') && isCacheFile(p)
+        : p === r || p.startsWith(`${r}/`) || (holding && r.startsWith(`${p}/`)),
+    );
 }
 
 /**
