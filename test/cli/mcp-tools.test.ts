@@ -283,6 +283,8 @@ describe('the MCP tools', () => {
         ['--require', 'src/missing.ts'],
       ],
       [{ task: '  ' }, 'ctxbench: task: the task is empty', ['--task', '  ']],
+      [{ default_ignores: 'no' }, 'ctxbench: default_ignores must be true or false', []],
+      [{ order: 'size' }, 'ctxbench: order must be one of relevance, path', []],
       [
         { require: [1] },
         'ctxbench: require must be a list of paths, or one string of comma-separated paths',

@@ -82,6 +82,8 @@ export const packTool: Tool = {
     const format = (args.format ?? 'md') as PackFormat;
     if (!PACK_FORMATS.includes(format))
       throw new UsageError(`format must be one of ${PACK_FORMATS.join(', ')}`);
+    if (args.default_ignores !== undefined && typeof args.default_ignores !== 'boolean')
+      throw new UsageError('default_ignores must be true or false');
     const order = (args.order ?? 'relevance') as PackOrder;
     if (!PACK_ORDERS.includes(order)) throw new UsageError(`order must be one of ${PACK_ORDERS.join(', ')}`);
     const include = stringList(args.include, 'include');
