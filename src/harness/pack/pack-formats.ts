@@ -1,11 +1,12 @@
 /**
- * What `pack` prints: the bundle as Markdown, XML or JSON, in the order pack-order.ts gives, and on stderr what was
- * left out and why, from the compilation's trace. A format is a layout: a head, each item as it is
- * printed, a separator and a tail. `pack` plans with it: each candidate keeps the pool's text and
- * is priced as its item as printed (PricedPool), so the bundle the strategy chooses is priced in
- * the format's own tokens, and the printed whole is counted again before it is given (pack-run.ts).
- * Each file form's text starts with its `File:` line (the pool's forms carry their path); the
- * layouts put the path in their own markup and show the body under it.
+ * What `pack` prints: the bundle as Markdown, XML or JSON, in the order pack-order.ts gives, and
+ * on stderr what was left out and why, from the compilation's trace. A format is a layout: a
+ * head, each item as it is printed, a separator and a tail. `pack` plans with it: each candidate
+ * keeps the pool's text and is priced as its item as printed (PricedPool), so the bundle the
+ * strategy chooses is priced in the format's own tokens, and the printed whole is counted again
+ * before it is given (pack-run.ts). Each file form's text starts with its `File:` line (the pool's
+ * forms carry their path); the layouts put the path in their own markup and show the body under
+ * it.
  */
 import type { ContextCandidate } from '../../compiler/index.js';
 import { parseFormId, shownPath } from '../ingest/index.js';

@@ -113,7 +113,10 @@ export interface Listing {
 function ignoreText(full: string, shown: string, maxBytes: number, follow: boolean): string | null {
   const read = readRegular(full, maxBytes, follow);
   if (read === 'too-large')
-    throw new InputError(shown, `an ignore file larger than ${maxBytes} bytes, the most a file read may have`);
+    throw new InputError(
+      shown,
+      `an ignore file of more than ${maxBytes} bytes, the size limit on every file read`,
+    );
   return Buffer.isBuffer(read) ? read.toString('utf8') : null;
 }
 
