@@ -69,6 +69,27 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/**
+ * A bad value of one option of a library call both front ends make. Its message is the CLI's,
+ * naming the flag (`--max-bytes must be ...`); the MCP server names the tool's argument instead
+ * (`max_bytes must be ...`, argumentName), since a client has no flags.
+ */
+export class OptionError extends UsageError {
+  /** The option as the CLI spells it, without its dashes: `max-bytes`. */
+  readonly option: string;
+  /** What is wrong with its value: `must be a whole number >= 1`. */
+  readonly said: string;
+
+  constructor(option: string, said: string) {
+    super(`--${option} ${said}`);
+    this.option = option;
+    this.said = said;
+  }
+}
+
+/** An option as an MCP tool's argument is named: `max-bytes` is `max_bytes`. */
+export const argumentName = (option: string): string => option.replaceAll('-', '_');
+
 /** A record locator for messages: the index, and the id when the record has one. */
 export function recordName(kind: string, index: number, raw: unknown): string {
   const id =

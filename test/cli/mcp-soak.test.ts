@@ -67,7 +67,7 @@ const KINDS: readonly Kind[] = [
   ['validate', { ...args, compilation: { result: {} } }, /^ctxbench: compilation: /],
   ['compile', { ...args, candidates: 'not a list' }, /^ctxbench: arguments: /],
   ['compile', { ...args, strategy: 'nosuch' }, /^ctxbench: unknown strategy "nosuch"/],
-  ['compile', { ...args, budget: -1 }, /^ctxbench: --budget must be/],
+  ['compile', { ...args, budget: -1 }, /^ctxbench: budget must be/],
   ['compile', { ...args, candidates: [{ ...pool[0], token_count: 'many' }] }, /token_count/],
   ['nosuch', {}, /^ctxbench: unknown tool "nosuch"/],
 ];

@@ -238,7 +238,7 @@ describe('the MCP tools', () => {
     // An argument of the wrong kind is named, never replaced by its default.
     const wrong: [Record<string, unknown>, string][] = [
       [{ strategy: 42 }, 'ctxbench: strategy is not a name'],
-      [{ max_bytes: 'big' }, 'ctxbench: --max-bytes must be a whole number >= 1'],
+      [{ max_bytes: 'big' }, 'ctxbench: max_bytes must be a whole number >= 1'],
       [{ format: 'pdf' }, 'ctxbench: format must be one of md, xml, json'],
       [{ include: 'src/*' }, 'ctxbench: include must be a list of strings'],
       [
@@ -254,6 +254,57 @@ describe('the MCP tools', () => {
       expect(r.isError, line).toBe(true);
       expect(texts(r)).toEqual([line]);
     }
+  });
+
+  it('pack: require as the CLI takes it, comma-separated, or as a list; errors name arguments, never flags', async () => {
+    const tree = path.join(tmp, 'tree-args');
+    makeProject(tree);
+    const task = 'Fix clamp so that lo < hi';
+    const base = { dir: tree, task, budget: 3000, format: 'json', max_bytes: MAX_BYTES };
+    const c = await cli(
+      'pack',
+      tree,
+      ...['--task', task, '--budget', '3000', '--format', 'json', '--max-bytes', String(MAX_BYTES)],
+      ...['--require', 'src/parser.ts, py/stats.py'],
+    );
+    expect(c.code, c.stderr).toBe(0);
+    for (const require of ['src/parser.ts, py/stats.py', ['src/parser.ts', 'py/stats.py']]) {
+      const r = await client.callTool({ name: 'pack', arguments: { ...base, require } });
+      expect(r.isError, JSON.stringify(require)).not.toBe(true);
+      expect(texts(r)).toEqual([c.stdout, c.stderr.trimEnd()]);
+    }
+    // Each bad value is named as the tool's argument; the CLI names the same one as its flag.
+    const wrong: [Record<string, unknown>, string, string[]][] = [
+      [{ budget: -1 }, 'ctxbench: budget must be a whole number of tokens >= 0', ['--budget', '-1']],
+      [{ max_bytes: 0 }, 'ctxbench: max_bytes must be a whole number >= 1', ['--max-bytes', '0']],
+      [
+        { require: 'src/missing.ts' },
+        'ctxbench: require: src/missing.ts is not a file of the pool (not found in the folder)',
+        ['--require', 'src/missing.ts'],
+      ],
+      [{ task: '  ' }, 'ctxbench: task: the task is empty', ['--task', '  ']],
+      [{ default_ignores: 'no' }, 'ctxbench: default_ignores must be true or false', []],
+      [{ order: 'size' }, 'ctxbench: order must be one of relevance, path', []],
+      [
+        { require: [1] },
+        'ctxbench: require must be a list of paths, or one string of comma-separated paths',
+        [],
+      ],
+    ];
+    for (const [extra, line, flags] of wrong) {
+      const r = await client.callTool({ name: 'pack', arguments: { ...base, ...extra } });
+      expect(r.isError, line).toBe(true);
+      expect(texts(r)).toEqual([line]);
+      if (flags.length === 0) continue;
+      const cl = await cli('pack', tree, '--task', task, '--budget', '3000', ...flags);
+      expect(cl.code).toBe(2);
+      expect(cl.stderr).toContain(`${flags[0]}`);
+    }
+    const compile = await client.callTool({
+      name: 'compile',
+      arguments: { ...referenceCase('dependency-trap').args, budget: -1 },
+    });
+    expect(texts(compile)).toEqual(['ctxbench: budget must be a whole number of tokens >= 0']);
   });
 
   it('a strategy that fails is a tool error with the line compile prints, and the server goes on', async () => {

@@ -84,7 +84,7 @@ describe('ctxbench mcp', () => {
       ],
       [
         { request, candidates: read(files.candidates), budget: -1 },
-        /^ctxbench: --budget must be a whole number of tokens >= 0/,
+        /^ctxbench: budget must be a whole number of tokens >= 0/,
       ],
     ];
     for (const [args, message] of cases) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { cli } from '../helpers/cli.js';
-import { git } from '../helpers/git-fixture.js';
+import { git, initRepository } from '../helpers/git-fixture.js';
 import { MAX_BYTES, makeProject, UTIL_V2 } from '../helpers/ingest-fixture.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -16,7 +16,10 @@ const plain = path.join(tmp, 'plain');
 /** An untracked file, its first line (its reference form's doc line) holding `<` and `&`. */
 const TODO = 'notes/todo.md';
 const TODO_TEXT = '# todo: when a < b && b < c, clamp the parser fields\n\nMore later.\n';
-/** The files the pool holds: tracked and untracked, less the lockfile, binary, Latin-1 and big ones. */
+/**
+ * The files the pool holds: tracked and untracked, less the binary, Latin-1 and big ones, and less
+ * the lockfile and `dist/` the default ignores leave out.
+ */
 const POOL = [
   '.gitignore',
   'README.md',
@@ -24,7 +27,6 @@ const POOL = [
   'crate/src/lib.rs',
   'crate/src/shapes/mod.rs',
   'crate/src/shapes/triangle.rs',
-  'dist/index.js',
   'geo/geo_test.go',
   'geo/geometry.go',
   'go.mod',
@@ -119,7 +121,7 @@ function readXml(xml: string): { name: string; attrs: Record<string, string>; te
 }
 
 describe('pack on a git working tree', () => {
-  it('prints the same bundle as Markdown, XML and JSON, in bundle order, when all of it fits each', async () => {
+  it('prints the same bundle as Markdown, XML and JSON, in one order, when all of it fits each', async () => {
     // Each format prices its own items (a JSON item costs more than a Markdown one), so only a
     // budget that holds every legal file gives one bundle for all three.
     const json = await pack(tree, '--budget', '5000', '--require', TODO, '--format', 'json');
@@ -131,7 +133,15 @@ describe('pack on a git working tree', () => {
     expect([parsed.strategy, parsed.budget]).toEqual(['compiler-v2', 5000]);
     const items = parsed.items;
     const task = items.find((i) => i.id === 'task');
-    expect(task).toEqual({ id: 'task', path: null, form: 'full', content: TASK, tokens: expect.any(Number) });
+    expect(task).toEqual({
+      id: 'task',
+      path: null,
+      form: 'full',
+      content: TASK,
+      tokens: expect.any(Number),
+      rank: null,
+      chance: null,
+    });
     const files = items.filter((i) => i.path !== null);
     // The untracked file is in, as required; each file once, in a form of its own.
     expect(files.map((i) => i.path)).toContain(TODO);
@@ -146,7 +156,8 @@ describe('pack on a git working tree', () => {
     const out = leftOut(json.stderr);
     expect([...files.map((i) => i.path as string), ...out.keys()].sort()).toEqual(POOL);
     for (const decision of out.values()) expect(decision).toMatch(/^(REJECTED|DROPPED|EXCLUDED)_[A-Z_]+$/);
-    expect(out.get('dist/index.js')).toBe('REJECTED_HARD');
+    // A vendored file's authority is withheld: it is in the pool, never in a bundle.
+    expect(out.get('vendor/lib/helper.js')).toBe('REJECTED_HARD');
 
     // Markdown: the task, then one heading per file, in the JSON's order.
     const headings = [...md.stdout.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
@@ -254,9 +265,9 @@ describe('pack on a git working tree', () => {
     );
     // A path alone satisfies it only when asked for: a budget that holds the task and the path
     // but not the outline refuses without.
-    const tiny = await json(165);
+    const tiny = await json(197);
     expect(tiny.code).toBe(5);
-    const path_ = await json(165, `${PARSER}#reference`);
+    const path_ = await json(197, `${PARSER}#reference`);
     expect(path_.code, path_.stderr).toBe(0);
     expect(formOf(path_.stdout, PARSER)).toBe('reference');
   }, 60_000);
@@ -334,3 +345,332 @@ describe('pack under a hook', () => {
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('pack selects on the source, whatever the format', () => {
+  const tmp = tempDir('pack-select');
+
+  /**
+   * A tree where a strategy that read the printed items would choose by format. `upload.py` is the
+   * file the task names. `schema.py` never names the task's words, but is full of the words the
+   * formats wrap an item in (`content`, `path`, `form`, `tokens`, `full`, `id`, `null`): had the
+   * task been indexed as its JSON object and each file as its own, those words would be query terms
+   * and schema.py would be a bm25 hit in JSON (and in XML, by the `CDATA` both the task's element
+   * and every file's carry), though it holds none of the task's words. The budget holds both.
+   */
+  function selectTree(): string {
+    const dir = path.join(tmp, 'select');
+    fs.mkdirSync(dir, { recursive: true });
+    const upload = [
+      '"""Retry the upload when the connection drops."""',
+      '',
+      'def upload(chunk, connection):',
+      '    """Send one chunk; retry the upload while the connection drops."""',
+      '    for attempt in range(3):',
+      '        if connection.send(chunk):',
+      '            return attempt',
+      '    raise ConnectionError("upload failed after retries")',
+      '',
+    ].join('\n');
+    const schema = ['"""Field names of a record."""', '', 'FIELDS = {']
+      .concat(
+        Array.from(
+          { length: 40 },
+          (_, k) => `    "content_${k}": ("path", "form", "tokens", "full", "id", "null", "content"),`,
+        ),
+      )
+      .concat(['}', ''])
+      .join('\n');
+    fs.writeFileSync(path.join(dir, 'upload.py'), upload);
+    fs.writeFileSync(path.join(dir, 'schema.py'), schema);
+    return dir;
+  }
+
+  const TASK = 'Retry the upload when the connection drops';
+
+  interface Item {
+    readonly path: string | null;
+    readonly form: string;
+  }
+
+  /** The files a pack chose, with their forms, whatever the format printed them as. */
+  function chosen(stdout: string, format: string): string[] {
+    if (format === 'json')
+      return (JSON.parse(stdout) as { items: Item[] }).items
+        .filter((i) => i.path !== null)
+        .map((i) => `${i.path}#${i.form}`)
+        .sort();
+    if (format === 'xml')
+      return [...stdout.matchAll(/<file path="([^"]+)" form="([a-z]+)"/g)]
+        .map((m) => `${m[1]}#${m[2]}`)
+        .sort();
+    return [...stdout.matchAll(/^## (\S+) \(([a-z]+), /gm)].map((m) => `${m[1]}#${m[2]}`).sort();
+  }
+
+  describe('pack selects on the source and prices as printed', () => {
+    it('chooses the same files in md, xml and json, for the default strategy and for bm25', async () => {
+      const dir = selectTree();
+      for (const strategy of ['compiler-v2', 'bm25']) {
+        const picks = new Map<string, string[]>();
+        for (const format of ['md', 'xml', 'json']) {
+          const r = await cli(
+            'pack',
+            dir,
+            '--task',
+            TASK,
+            '--budget',
+            '2000',
+            '--strategy',
+            strategy,
+            '--format',
+            format,
+          );
+          expect(r.code, `${strategy} ${format}: ${r.stderr}`).toBe(0);
+          picks.set(format, chosen(r.stdout, format));
+        }
+        // The file the task names is whole in every format; bm25 retrieves no other, since no
+        // other holds a word of the task (a strategy reading a format's wrapper would find some).
+        expect(picks.get('md'), strategy).toContain('upload.py#full');
+        if (strategy === 'bm25') expect(picks.get('md')).toEqual(['upload.py#full']);
+        expect(picks.get('xml'), strategy).toEqual(picks.get('md'));
+        expect(picks.get('json'), strategy).toEqual(picks.get('md'));
+      }
+    }, 60_000);
+  });
+});
+
+/**
+ * `pack`'s default ignores: dependencies, build outputs, caches, minified bundles, lockfiles and
+ * binary or media files stay out unless a `!` rule keeps them or `--no-default-ignores` is given;
+ * stderr counts them by kind; a folder so left out is never entered.
+ */
+describe('pack with its default ignores', () => {
+  const tmp = tempDir('pack-defaults');
+  const TASK = 'Fix the retry loop of the uploader';
+
+  /** The project's own files, which every pack below holds. */
+  const OWN = ['.gitignore', 'src/upload.ts'];
+
+  /** One of each kind the defaults leave out, by the kind stderr counts it under. */
+  const LEFT: Readonly<Record<string, readonly string[]>> = {
+    dependencies: ['node_modules/left-pad/index.js'],
+    'build outputs': ['dist/upload.js', 'coverage/lcov.info'],
+    caches: ['src/__pycache__/upload.cpython-312.pyc', '.pytest_cache/README.md'],
+    minified: ['public/app.min.js', 'public/app.js.map'],
+    lockfiles: ['package-lock.json', 'poetry.lock'],
+    'binary or media': ['public/logo.png'],
+  };
+
+  /** A tree holding the project's files and one of each kind the defaults leave out. */
+  function makeTree(dir: string, gitignore = '# nothing of ours to ignore\n'): string {
+    const write = (p: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+      fs.writeFileSync(path.join(dir, p), text);
+    };
+    write('.gitignore', gitignore);
+    write('src/upload.ts', 'export function upload(retries: number) {\n  return retries > 0;\n}\n');
+    // Text, every one of them: left out for their names, not for their bytes.
+    for (const files of Object.values(LEFT)) for (const p of files) write(p, `// ${p}: retry upload\n`);
+    return dir;
+  }
+
+  /** Every file of the pool: `dump` takes them all. */
+  const LIST = ['--budget', '1000000', '--strategy', 'dump', '--format', 'json'];
+  const filesIn = (stdout: string): string[] =>
+    (JSON.parse(stdout) as { items: { path: string | null }[] }).items
+      .flatMap((i) => (i.path === null ? [] : [i.path]))
+      .sort();
+  const pack = (dir: string, ...args: string[]) => cli('pack', dir, '--task', TASK, ...LIST, ...args);
+
+  describe('pack leaves out what a packer should by default', () => {
+    it('leaves out each kind, counting them by kind in the first stderr line (a folder once)', async () => {
+      const dir = makeTree(path.join(tmp, 'plain'));
+      const r = await pack(dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(filesIn(r.stdout)).toEqual(OWN);
+      // node_modules, dist, coverage, __pycache__ and .pytest_cache count once each: never entered.
+      expect(r.stderr.split('\n')[0]).toBe(
+        'pack: 2 files in the pool; skipped: 10 by default ignores (build outputs 2, caches 2, lockfiles 2, minified 2, binary or media 1, dependencies 1)',
+      );
+    });
+
+    it('packs them all with --no-default-ignores, and says nothing of them', async () => {
+      const dir = makeTree(path.join(tmp, 'off'));
+      const r = await pack(dir, '--no-default-ignores');
+      expect(r.code, r.stderr).toBe(0);
+      expect(filesIn(r.stdout)).toEqual([...OWN, ...Object.values(LEFT).flat()].sort());
+      expect(r.stderr.split('\n')[0]).toBe('pack: 12 files in the pool');
+    });
+
+    it('keeps what a `!` rule of the tree keeps, and still leaves out what an ignore rule names', async () => {
+      const dir = makeTree(path.join(tmp, 'negated'), '!dist/\n!package-lock.json\n*.lock\n');
+      const r = await pack(dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(filesIn(r.stdout)).toEqual([...OWN, 'dist/upload.js', 'package-lock.json'].sort());
+      // poetry.lock is the tree's own rule's now: counted as ignored, not as a default.
+      expect(r.stderr.split('\n')[0]).toBe(
+        'pack: 4 files in the pool; skipped: ignored 1; 7 by default ignores (caches 2, minified 2, binary or media 1, build outputs 1, dependencies 1)',
+      );
+    });
+
+    it('never enters a folder it leaves out: a broken ignore file inside one is never read', async () => {
+      const dir = makeTree(path.join(tmp, 'deep'));
+      // Larger than --max-bytes: reading it is an error (exit 2), so a walk that entered the folder fails.
+      fs.writeFileSync(path.join(dir, 'node_modules/.gitignore'), `${'x'.repeat(200)}\n`);
+      const many = path.join(dir, 'node_modules/many');
+      fs.mkdirSync(many);
+      for (let k = 0; k < 2000; k++) fs.writeFileSync(path.join(many, `f${k}.js`), 'retry\n');
+      const r = await pack(dir, '--max-bytes', '100');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr.split('\n')[0]).toMatch(/\bdependencies 1\)/);
+      const entered = await pack(dir, '--max-bytes', '100', '--no-default-ignores');
+      expect(entered.code).toBe(2);
+      expect(entered.stderr).toContain(path.join('node_modules', '.gitignore'));
+    }, 30_000);
+
+    it('leaves out tracked files too, in a repository, and --require of one says why', async () => {
+      const dir = makeTree(initRepository(path.join(tmp, 'repo')));
+      git(dir, ['add', '-A']);
+      git(dir, ['commit', '-q', '-m', 'everything, node_modules and dist included']);
+      const r = await pack(dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(filesIn(r.stdout)).toEqual(OWN);
+      const req = await pack(dir, '--require', 'node_modules/left-pad/index.js');
+      expect([req.code, req.stdout]).toEqual([2, '']);
+      expect(req.stderr).toBe(
+        'ctxbench: --require: node_modules/left-pad/index.js is not a file of the pool (node_modules/ is left out by the default ignores (dependencies); --no-default-ignores packs it)\n',
+      );
+      const lock = await pack(dir, '--require', 'package-lock.json', '--no-default-ignores');
+      expect(lock.code, lock.stderr).toBe(0);
+      expect(filesIn(lock.stdout)).toContain('package-lock.json');
+    });
+  });
+});
+
+/**
+ * `pack` prints relevance first: after the task, the file the strategy ranks likeliest needed
+ * comes first, JSON items carry their rank and chance, `--order path` gives the tree's order back;
+ * an empty or blank file is never a candidate.
+ */
+describe('pack prints relevance first', () => {
+  const tmp = tempDir('pack-order');
+  const dir = path.join(tmp, 'tree');
+  const TASK = 'The uploader must retry the upload when the connection drops';
+
+  /**
+   * The file the task is about sorts last by path (`z_upload.py`); the others mention fewer of its
+   * words, so an order by path and an order by relevance disagree from the first file on.
+   */
+  const FILES: Readonly<Record<string, string>> = {
+    'a_config.py': '"""Settings."""\n\nTIMEOUT = 30\nNAME = "service"\n',
+    'm_connection.py':
+      '"""The connection to the server."""\n\n\ndef connect(host):\n    return host\n\n\ndef drops(connection):\n    return connection is None\n',
+    'z_upload.py':
+      '"""The uploader: retry the upload when the connection drops."""\n\n\ndef upload(chunk, connection, retries=3):\n    """Upload one chunk, retry while the connection drops."""\n    for _ in range(retries):\n        if connection.send(chunk):\n            return True\n    return False\n',
+    'empty.py': '',
+    'blank.py': '  \n\n\t\n',
+  };
+
+  beforeAll(() => {
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [p, text] of Object.entries(FILES)) fs.writeFileSync(path.join(dir, p), text);
+  });
+
+  interface Item {
+    readonly path: string | null;
+    readonly form: string;
+    readonly rank: number | null;
+    readonly chance: number | null;
+  }
+
+  const pack = (...args: string[]) => cli('pack', dir, '--task', TASK, '--budget', '3000', ...args);
+  const itemsOf = (stdout: string): Item[] => (JSON.parse(stdout) as { items: Item[] }).items;
+
+  describe('pack prints the likeliest needed file first', () => {
+    for (const strategy of ['compiler-v2', 'bm25'])
+      it(`${strategy}: the task, then the files by rank, the one the task is about first`, async () => {
+        const r = await pack('--format', 'json', '--strategy', strategy);
+        expect(r.code, r.stderr).toBe(0);
+        const [task, ...files] = itemsOf(r.stdout);
+        expect(task).toMatchObject({ path: null, rank: null, chance: null });
+        expect(files[0]?.path).toBe('z_upload.py');
+        expect(files.map((f) => f.rank)).toEqual(files.map((_, k) => k + 1));
+        for (const f of files) {
+          expect(typeof f.chance).toBe('number');
+          expect(f.chance).toBeGreaterThan(0);
+        }
+        // Markdown and XML print the same order.
+        const md = await pack('--strategy', strategy);
+        expect([...md.stdout.matchAll(/^## (\S+) \(/gm)].map((m) => m[1])).toEqual(files.map((f) => f.path));
+        const xml = await pack('--format', 'xml', '--strategy', strategy);
+        expect([...xml.stdout.matchAll(/<file path="([^"]+)"/g)].map((m) => m[1])).toEqual(
+          files.map((f) => f.path),
+        );
+      });
+
+    it("compiler-v2's ranking is its relevance: the chances fall along the ranks when every file is whole", async () => {
+      const files = itemsOf((await pack('--format', 'json')).stdout).slice(1);
+      expect(files.every((f) => f.form === 'full')).toBe(true);
+      const chances = files.map((f) => f.chance as number);
+      expect(chances).toEqual([...chances].sort((a, b) => b - a));
+    });
+
+    it('--order path prints the files in the tree order, each keeping its rank', async () => {
+      const byRank = itemsOf((await pack('--format', 'json')).stdout).slice(1);
+      const r = await pack('--format', 'json', '--order', 'path');
+      expect(r.code, r.stderr).toBe(0);
+      const files = itemsOf(r.stdout).slice(1);
+      expect(files.map((f) => f.path)).toEqual(byRank.map((f) => f.path).sort());
+      expect(files.find((f) => f.path === 'z_upload.py')?.rank).toBe(1);
+      expect(new Map(files.map((f) => [f.path, f.rank]))).toEqual(
+        new Map(byRank.map((f) => [f.path, f.rank])),
+      );
+    });
+
+    it('never packs an empty or blank file: no candidate, counted, and a --require of one says so', async () => {
+      const r = await pack('--format', 'json', '--strategy', 'dump');
+      expect(r.code, r.stderr).toBe(0);
+      expect(itemsOf(r.stdout).flatMap((i) => (i.path === null ? [] : [i.path]))).toEqual([
+        'z_upload.py',
+        'm_connection.py',
+        'a_config.py',
+      ]);
+      expect(r.stderr.split('\n')[0]).toBe('pack: 3 files in the pool; skipped: empty 2');
+      // Not among the files left out either: it was never a candidate.
+      expect(r.stderr).not.toMatch(/blank\.py|empty\.py/);
+      const req = await pack('--require', 'blank.py');
+      expect([req.code, req.stderr]).toEqual([
+        2,
+        'ctxbench: --require: blank.py is not a file of the pool (empty, or white space alone)\n',
+      ]);
+    });
+  });
+});
+
+describe('pack tells what happened, and only that', () => {
+  const small = path.join(tempDir('pack-tells'), 'tree');
+  beforeAll(() => {
+    fs.mkdirSync(small);
+    fs.writeFileSync(path.join(small, 'clamp.ts'), 'export const clamp = (x: number) => x;\n');
+    // Binary by its bytes, under a name no default ignore knows.
+    fs.writeFileSync(path.join(small, 'table.dat'), Buffer.from([0x43, 0x00, 0x01, 0x02, 0x0a]));
+  });
+  const run = (...args: string[]) => cli('pack', small, '--task', TASK, '--budget', '4000', ...args);
+
+  it('says nothing is left out by saying nothing: no bare `left out:`', async () => {
+    const r = await run();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'pack: 1 files in the pool; skipped: binary 1',
+      expect.stringMatching(/^pack: 2 items, \d+ of 4000 tokens as printed \(md\)$/),
+    ]);
+  });
+
+  it('--require of a binary file says it is binary', async () => {
+    const r = await run('--require', 'table.dat');
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      'ctxbench: --require: table.dat is not a file of the pool (a binary file)\n',
+    ]);
+  });
+});

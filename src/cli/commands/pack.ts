@@ -1,7 +1,9 @@
 import {
   cacheDirOf,
   PACK_FORMATS,
+  PACK_ORDERS,
   type PackFormat,
+  type PackOrder,
   packContext,
   REQUIRE_MEANING,
 } from '../../harness/pack/index.js';
@@ -42,6 +44,11 @@ export const packCommand = defineCommand({
         default: 'md' as PackFormat,
         describe: 'how to print the bundle',
       })
+      .option('order', {
+        choices: PACK_ORDERS,
+        default: 'relevance' as PackOrder,
+        describe: "the files' order after the task: the likeliest needed first, or the tree's",
+      })
       .option('require', {
         type: 'string',
         describe: `files whose text must be in the bundle (comma-separated paths): ${REQUIRE_MEANING}`,
@@ -52,6 +59,12 @@ export const packCommand = defineCommand({
         describe: 'leave out paths matching these globs (comma-separated)',
       })
       .option('max-bytes', { type: 'number', default: 1_000_000, describe: 'skip files larger than this' })
+      .option('default-ignores', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'leave out dependencies, build outputs, caches, minified bundles, lockfiles and binary or media files unless a .gitignore ! rule keeps them; --no-default-ignores packs them',
+      })
       .option('cache', {
         type: 'string',
         describe:
@@ -66,11 +79,13 @@ export const packCommand = defineCommand({
       task: a.task,
       budget: a.budget,
       maxBytes: a.maxBytes,
+      defaultIgnores: a.defaultIgnores,
       require: splitList(a.require) ?? [],
       ...(include === undefined ? {} : { include }),
       ...(exclude === undefined ? {} : { exclude }),
       strategy: a.strategy,
       format: a.format,
+      order: a.order,
       timeout: timeoutOf(a.timeout),
       lint: lintOf(false, io),
       // `--no-cache` comes as false.

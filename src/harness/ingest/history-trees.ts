@@ -39,7 +39,9 @@ export function admissibleEntries(
     gitignore: new Map(ignoreFiles.map((e) => [folder(e.path), ignores.get(e.blob) ?? ''])),
   });
   return entries.filter((e) => {
-    const skip = decideEntry(e, classifyPath(e.path), filter, options.maxBytes, options.ownOnly);
+    const skip = decideEntry(e, classifyPath(e.path), filter, options.maxBytes, {
+      ownOnly: options.ownOnly ?? false,
+    });
     if (skip !== null) skips.add(e.path, e.blob, skip);
     return skip === null;
   });

@@ -3,6 +3,7 @@
 export {
   BlobFacts,
   type BlobMemo,
+  CaseSkips,
   type Facts,
   poolFiles,
   repositoryName,
@@ -14,7 +15,7 @@ export { hashWorkingFile } from './git/git.js';
 export { gitFolderAsync, runGitAsync } from './git/git-run.js';
 export { stateFiles } from './history-trees.js';
 export { ingestRun } from './ingest-run.js';
-export type { TreeEntry } from './ingest-types.js';
+export type { SkipReason, TreeEntry } from './ingest-types.js';
 export { ingestPolicy, TASK_LIMIT } from './ingested-corpus.js';
 export { type Grammars, loadGrammars } from './outlines/outline.js';
 export { buildPool, type Form, formId, parseFormId, shownPath } from './pool-builder.js';
@@ -25,6 +26,7 @@ export {
   decideEntry,
   decodeText,
   type IgnoreLevel,
+  ignoreDecision,
   ignoredHere,
   isLockfile,
   makeFilter,

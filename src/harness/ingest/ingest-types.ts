@@ -57,6 +57,8 @@ export const SKIP_REASONS = [
   /** Generated or vendored: skipped where a pool is to hold only the project's own files (SWE-bench). */
   'generated',
   'vendored',
+  /** Empty, or white space alone: nothing for a model to read (`pack`). */
+  'empty',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

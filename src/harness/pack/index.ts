@@ -2,5 +2,6 @@
 
 export { cacheDirOf } from './pack-cache-folder.js';
 export { PACK_FORMATS, type PackFormat } from './pack-formats.js';
-export { REQUIRE_MEANING } from './pack-pool.js';
+export { PACK_ORDERS, type PackOrder } from './pack-order.js';
+export { REQUIRE_MEANING } from './pack-require.js';
 export { packContext } from './pack-run.js';

@@ -1,15 +1,17 @@
 /**
- * What `pack` prints: the bundle as Markdown, XML or JSON, in bundle order, and on stderr what was
- * left out and why, from the compilation's trace. A format is a layout: a head, each item as it is
- * printed, a separator and a tail. `pack` plans with it: each candidate's text becomes its item as
- * printed and is counted so (printedPool), so the bundle the strategy chooses is priced in the
- * format's own tokens, and the printed whole is counted again before it is given (pack-run.ts).
- * Each file form's text starts with its `File:` line (the pool's forms carry their path); the
- * layouts put the path in their own markup and show the body under it.
+ * What `pack` prints: the bundle as Markdown, XML or JSON, in the order pack-order.ts gives, and
+ * on stderr what was left out and why, from the compilation's trace. A format is a layout: a
+ * head, each item as it is printed, a separator and a tail. `pack` plans with it: each candidate
+ * keeps the pool's text and is priced as its item as printed (PricedPool), so the bundle the
+ * strategy chooses is priced in the format's own tokens, and the printed whole is counted again
+ * before it is given (pack-run.ts). Each file form's text starts with its `File:` line (the pool's
+ * forms carry their path); the layouts put the path in their own markup and show the body under
+ * it.
  */
 import type { ContextCandidate } from '../../compiler/index.js';
 import { parseFormId, shownPath } from '../ingest/index.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
+import type { Ordered } from './pack-order.js';
 
 export const PACK_FORMATS = ['md', 'xml', 'json'] as const;
 export type PackFormat = (typeof PACK_FORMATS)[number];
@@ -94,16 +96,30 @@ function xmlItem(c: ContextCandidate): string {
   return `<file path="${xmlAttr(shownPath(s.path))}" form="${s.form}" tokens="${s.tokens}">${cdata(s.body)}</file>`;
 }
 
-/** A JSON item, laid out as it sits in the printed array: two levels in. */
-function jsonItem(c: ContextCandidate): string {
+/**
+ * A JSON item, laid out as it sits in the printed array: two levels in. A file carries its `rank`
+ * in the relevance order (pack-order.ts) and its `chance`, the relevance of the form printed; the
+ * task carries null for both.
+ */
+function jsonItem(c: ContextCandidate, rank: number | null): string {
   const s = shown(c);
-  const item = { id: c.candidate_id, path: s.path, form: s.form, tokens: s.tokens, content: s.body };
+  const file = s.path !== null;
+  const item = {
+    id: c.candidate_id,
+    path: s.path,
+    form: s.form,
+    tokens: s.tokens,
+    rank: file ? rank : null,
+    chance: file ? c.relevance : null,
+    content: s.body,
+  };
   return `    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}`;
 }
 
 interface Layout {
   readonly head: (h: PackHead) => string;
-  readonly item: (c: ContextCandidate) => string;
+  /** An item as printed; `rank` is the file's place in the relevance order (null for the task). */
+  readonly item: (c: ContextCandidate, rank: number | null) => string;
   readonly separator: string;
   readonly tail: string;
 }
@@ -131,25 +147,55 @@ const LAYOUTS: Readonly<Record<PackFormat, Layout>> = {
 };
 
 /**
- * The pool as the format prints it: each candidate's text its item as printed, its count that
- * item's tokens. Everything else, its relevance included, is the pool's.
+ * A file's rank while the pool is priced, before any bundle has an order: o200k holds every whole
+ * number below 1,000 in one token, so a bundle's real ranks print at this price (and the printed
+ * whole is counted again, pack-run.ts).
  */
-export function printedPool(
-  candidates: readonly ContextCandidate[],
-  format: PackFormat,
-  count: (text: string) => number,
-): ContextCandidate[] {
-  const layout = LAYOUTS[format];
-  return candidates.map((c) => {
-    const content = layout.item(c);
-    return { ...c, content, token_count: count(content) };
-  });
-}
+const PRICED_RANK = 1;
 
-/** The text of a bundle of printedPool's candidates, in bundle order. */
-export function printPack(head: PackHead, items: readonly ContextCandidate[], format: PackFormat): string {
-  const layout = LAYOUTS[format];
-  return `${layout.head(head)}${items.map((c) => c.content).join(layout.separator)}${layout.tail}`;
+/**
+ * The pool priced as the format prints it. A candidate's text stays the pool's form, the same in
+ * every format, so that a strategy reading the text (bm25's index, the relevance) chooses the same
+ * files whatever the format; only its price is its printed item's tokens (heading and fence, XML
+ * element, escaped JSON object), so the bundle is planned in the format's own tokens and a wrapper
+ * decides a file only at the margin. A poorer form of a file that costs as much as its full text,
+ * or more, is no candidate: at the same price the full text says more, so the tie goes to it. The
+ * items are printed from the pool's candidates.
+ */
+export class PricedPool {
+  /** The pool's candidates, each priced as its printed item. */
+  readonly candidates: readonly ContextCandidate[];
+  private readonly source: ReadonlyMap<string, ContextCandidate>;
+  private readonly layout: Layout;
+
+  constructor(pool: readonly ContextCandidate[], format: PackFormat, count: (text: string) => number) {
+    this.layout = LAYOUTS[format];
+    this.source = new Map(pool.map((c) => [c.candidate_id, c]));
+    const priced = pool.map((c) => {
+      const file = parseFormId(c.candidate_id) !== null;
+      return { ...c, token_count: count(this.layout.item(c, file ? PRICED_RANK : null)) };
+    });
+    const full = new Map(
+      priced.filter((c) => c.representation_id === 'full').map((c) => [c.content_identity, c.token_count]),
+    );
+    this.candidates = priced.filter(
+      (c) =>
+        c.representation_id === 'full' ||
+        parseFormId(c.candidate_id) === null ||
+        c.token_count < (full.get(c.content_identity) ?? Number.POSITIVE_INFINITY),
+    );
+  }
+
+  /** The text of a bundle of these candidates, in the order given, each file with its rank. */
+  print(head: PackHead, bundle: Ordered): string {
+    const items = bundle.items.map((c) =>
+      this.layout.item(
+        this.source.get(c.candidate_id) as ContextCandidate,
+        bundle.rank.get(c.candidate_id) ?? null,
+      ),
+    );
+    return `${this.layout.head(head)}${items.join(this.layout.separator)}${this.layout.tail}`;
+  }
 }
 
 /** The text a format adds around its items, whatever they are: its head and its tail. */

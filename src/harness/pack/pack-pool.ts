@@ -18,6 +18,7 @@ import type { TreeEntry } from '../ingest/index.js';
 import {
   BlobFacts,
   buildPool,
+  CaseSkips,
   classifyPath,
   codeTerms,
   decideEntry,
@@ -26,7 +27,6 @@ import {
   type Grammars,
   hashWorkingFile,
   ingestPolicy,
-  isLockfile,
   loadGrammars,
   makeFilter,
   poolFiles,
@@ -36,9 +36,11 @@ import {
   type StateFile,
   stateFiles,
 } from '../ingest/index.js';
+import type { DefaultKind } from './default-ignores.js';
 import { PackCache } from './pack-cache.js';
 import { isCacheFile } from './pack-cache-files.js';
 import { realPlace, within } from './pack-cache-folder.js';
+import { requirements, whySkipped } from './pack-require.js';
 import { listWorkingTree, readRegular, throughRealFolders } from './working-tree.js';
 
 export interface PackOptions {
@@ -48,6 +50,8 @@ export interface PackOptions {
   readonly exclude?: readonly string[];
   readonly require?: readonly string[];
   readonly maxBytes: number;
+  /** Whether the default ignores apply (default-ignores.ts); true unless `--no-default-ignores`. */
+  readonly defaultIgnores?: boolean | undefined;
   /** Folders never listed, wherever they lie: the cache's and its key's (pack-run.ts). */
   readonly apart?: readonly string[];
 }
@@ -58,6 +62,8 @@ export interface PackPool {
   readonly policy: CompilerPolicy;
   readonly files: number;
   readonly skipped: SkipCounts;
+  /** The entries the default ignores left out, by kind (a folder counts once). */
+  readonly defaulted: ReadonlyMap<DefaultKind, number>;
   /** The files `--require` names, each with the poorest form that satisfies it. */
   readonly required: ReadonlyMap<string, Form>;
 }
@@ -77,8 +83,8 @@ async function entriesOf(
   dir: string,
   options: PackOptions,
   skips: Skips,
-): Promise<{ entry: TreeEntry; bytes: Buffer }[]> {
-  const listing = await listWorkingTree(dir, options.maxBytes);
+): Promise<{ read: { entry: TreeEntry; bytes: Buffer }[]; defaulted: ReadonlyMap<string, DefaultKind> }> {
+  const listing = await listWorkingTree(dir, options.maxBytes, options.defaultIgnores ?? true);
   for (const p of listing.ignored) skips.add(p, '', 'ignored');
   // The ignore rules were applied by the listing; tracked files stay whatever they say.
   const filter = makeFilter({
@@ -115,7 +121,8 @@ async function entriesOf(
       continue;
     }
     const bare: TreeEntry = { path: p, mode: kind, blob: '', size: stat.size };
-    const skip = decideEntry(bare, classifyPath(p), filter, options.maxBytes);
+    // Lockfiles are the default ignores' to leave out: a `!` rule or `--no-default-ignores` packs them.
+    const skip = decideEntry(bare, classifyPath(p), filter, options.maxBytes, { lockfiles: 'kept' });
     if (skip !== null) {
       skips.add(p, '', skip);
       continue;
@@ -125,19 +132,27 @@ async function entriesOf(
     if (Buffer.isBuffer(read)) out.push({ entry: { ...bare, blob: hashWorkingFile(read) }, bytes: read });
     else if (read !== 'gone') skips.add(p, '', CHANGED[read]);
   }
-  return out;
+  const held = cacheFiles(dir, options.apart ?? [], true);
+  return { read: out, defaulted: new Map([...listing.defaulted].filter(([p]) => !held(p))) };
 }
 
 /**
  * Whether a path of the tree at `dir` is a file of the folders `apart`: everything below one that
- * lies inside the tree, and the cache's own files of one that is the tree itself.
+ * lies inside the tree, and the cache's own files of one that is the tree itself. With `holding`,
+ * a folder on the way to one (`.cache` of `.cache/ctxbench`) is the cache's too: the default
+ * ignores leave it out, and it is not counted, so a pack tells the same with its cache there or
+ * elsewhere.
  */
-function cacheFiles(dir: string, apart: readonly string[]): (p: string) => boolean {
+function cacheFiles(dir: string, apart: readonly string[], holding = false): (p: string) => boolean {
   const rels = apart
     .filter((f) => within(f, dir))
     .map((f) => toPosix(path.relative(realPlace(dir), realPlace(f))));
   return (p) =>
-    rels.some((r) => (r === '' ? !p.includes('/') && isCacheFile(p) : p === r || p.startsWith(`${r}/`)));
+    rels.some((r) =>
+      r === ''
+        ? !p.includes('/') && isCacheFile(p)
+        : p === r || p.startsWith(`${r}/`) || (holding && r.startsWith(`${p}/`)),
+    );
 }
 
 /**
@@ -170,16 +185,25 @@ export async function packPool(
 ): Promise<PackPool> {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError(dir, 'not a folder');
   if (options.task.trim() === '') throw new InputError('--task', 'the task is empty');
-  const skips = new Skips();
-  const read = await entriesOf(dir, options, skips);
+  const counted = new Skips();
+  // Each path's reason kept, for a `--require` of a file that was skipped.
+  const skips = new CaseSkips(counted);
+  const { read, defaulted } = await entriesOf(dir, options, skips);
   // Decoded as ingest decodes a tree's texts, binary and non-UTF-8 files counted alike.
   const texts = new Map(read.map(({ entry, bytes }) => [entry.blob, decodeText(bytes)]));
+  // An empty or blank file is no candidate: its path alone would take room and tell nothing.
   const files = stateFiles(
     read.map((r) => r.entry),
     texts,
     skips,
+  ).filter((f) => {
+    const blank = f.text.trim() === '';
+    if (blank) skips.add(f.path, '', 'empty');
+    return !blank;
+  });
+  const required = requirements(options.require ?? [], new Set(files.map((f) => f.path)), (file) =>
+    whySkipped(file, skips.reasons, defaulted),
   );
-  const required = requirements(options.require ?? [], new Set(files.map((f) => f.path)));
   // The cache is what stands between each file and its facts and counts; one task is scored,
   // so the index keeps its terms alone.
   const known = new BlobFacts(
@@ -220,34 +244,15 @@ export async function packPool(
     required_ids: [],
     policy_version: policy.policy_version,
   };
-  return { request, candidates, policy, files: files.length, skipped: skips.counts, required };
-}
-
-/** What a requirement means, as the CLI's help and the MCP tool's schema say it. */
-export const REQUIRE_MEANING =
-  'in full, else as an outline, else a refusal; path#full for the full text alone, path#reference to accept the path alone';
-
-/** What a requirement may end with to name the poorest form it accepts. */
-const FLOOR = /#(full|outline|reference)$/;
-
-/**
- * Each `--require` as a path of the pool and the poorest form that satisfies it: `path` takes the
- * full text or, failing that, the outline; `path#full` the full text alone; `path#reference` any
- * form, the path alone included. A string that names a file as it is is that file, whatever it
- * ends with.
- */
-function requirements(given: readonly string[], paths: ReadonlySet<string>): Map<string, Form> {
-  const out = new Map<string, Form>();
-  for (const r of given) {
-    const plain = toPosix(path.normalize(r)).replace(/^\.\//, '');
-    const floor = FLOOR.exec(plain);
-    const file = paths.has(plain) || floor === null ? plain : plain.slice(0, floor.index);
-    if (!paths.has(file))
-      throw new InputError(
-        '--require',
-        `${file} is not a file of the pool (${isLockfile(file) ? 'a lockfile' : 'not found, skipped, or outside the folder'})`,
-      );
-    out.set(file, file === plain ? 'outline' : (floor?.[1] as Form));
-  }
-  return out;
+  const kinds = new Map<DefaultKind, number>();
+  for (const kind of defaulted.values()) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  return {
+    request,
+    candidates,
+    policy,
+    files: files.length,
+    skipped: counted.counts,
+    defaulted: kinds,
+    required,
+  };
 }

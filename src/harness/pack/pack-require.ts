@@ -5,10 +5,14 @@
  * level: the full text first; while the bundle does not fit, the required file whose form costs
  * most goes one form poorer, down to the poorest its requirement accepts (the outline, unless the
  * user named another, pack.ts). A level list is small (one entry per required file) and every step
- * makes one form poorer, so the steps are bounded by twice the number of required files.
+ * makes one form poorer, so the steps are bounded by twice the number of required files. Here
+ * too: what each `--require` names, and why a path it names is not in the pool.
  */
+import path from 'node:path';
 import type { ContextCandidate } from '../../compiler/index.js';
-import { type Form, formId } from '../ingest/index.js';
+import { InputError } from '../errors.js';
+import { type Form, formId, type SkipReason } from '../ingest/index.js';
+import type { DefaultKind } from './default-ignores.js';
 
 const RICHEST_FIRST: readonly Form[] = ['full', 'outline', 'reference'];
 
@@ -82,4 +86,71 @@ export class Requirements {
       return form === undefined || c.representation_id === form;
     });
   }
+}
+
+const toPosix = (p: string): string => p.split(path.sep).join('/');
+
+/** What a requirement means, as the CLI's help and the MCP tool's schema say it. */
+export const REQUIRE_MEANING =
+  'in full, else as an outline, else a refusal; path#full for the full text alone, path#reference to accept the path alone';
+
+/** What a requirement may end with to name the poorest form it accepts. */
+const FLOOR = /#(full|outline|reference)$/;
+
+/**
+ * Each `--require` as a path of the pool and the poorest form that satisfies it: `path` takes the
+ * full text or, failing that, the outline; `path#full` the full text alone; `path#reference` any
+ * form, the path alone included. A string that names a file as it is is that file, whatever it
+ * ends with.
+ */
+export function requirements(
+  given: readonly string[],
+  paths: ReadonlySet<string>,
+  why: (file: string) => string,
+): Map<string, Form> {
+  const out = new Map<string, Form>();
+  for (const r of given) {
+    const plain = toPosix(path.normalize(r)).replace(/^\.\//, '');
+    const floor = FLOOR.exec(plain);
+    const file = paths.has(plain) || floor === null ? plain : plain.slice(0, floor.index);
+    if (!paths.has(file))
+      throw new InputError('--require', `${file} is not a file of the pool (${why(file)})`);
+    out.set(file, file === plain ? 'outline' : (floor?.[1] as Form));
+  }
+  return out;
+}
+
+/** What a skip reason means to the user who required the file. */
+const SKIPPED: Readonly<Partial<Record<SkipReason, string>>> = {
+  binary: 'a binary file',
+  'not-utf8': 'not UTF-8 text',
+  'too-large': 'larger than --max-bytes',
+  symlink: 'a symbolic link, or behind one',
+  submodule: 'a nested repository',
+  special: 'not a regular file',
+  lockfile: 'a lockfile',
+  excluded: 'left out by --include or --exclude',
+  empty: 'empty, or white space alone',
+  ignored: 'ignored by an ignore rule',
+};
+
+/**
+ * Why a path is not a file of the pool, from what the listing and the reading said of it or of a
+ * folder above it; else it was never there.
+ */
+export function whySkipped(
+  file: string,
+  reasons: ReadonlyMap<string, SkipReason>,
+  defaulted: ReadonlyMap<string, DefaultKind>,
+): string {
+  const parts = file.split('/');
+  for (let k = parts.length; k > 0; k--) {
+    const at = parts.slice(0, k).join('/');
+    const kind = defaulted.get(at);
+    if (kind !== undefined)
+      return `${at === file ? '' : `${at}/ is `}left out by the default ignores (${kind}); --no-default-ignores packs it`;
+    const reason = reasons.get(at);
+    if (reason !== undefined) return `${at === file ? '' : `${at}/ is `}${SKIPPED[reason] ?? reason}`;
+  }
+  return 'not found in the folder';
 }

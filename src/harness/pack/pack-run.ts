@@ -4,22 +4,26 @@
  */
 
 import { countTokens, type Lint } from '../corpus/index.js';
-import { UsageError } from '../errors.js';
+import { OptionError, UsageError } from '../errors.js';
 import { int } from '../format.js';
 import { shownPath, TASK_LIMIT } from '../ingest/index.js';
 import { CompileSession, leastBudget } from '../session/index.js';
 import type { Compiled } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
+import { defaultIgnoredLine } from './default-ignores.js';
 import { withPackCache } from './pack-cache.js';
 import { within } from './pack-cache-folder.js';
 import { keyDirOf } from './pack-cache-key.js';
-import { frameOf, leftOut, type PackFormat, type PackHead, printedPool, printPack } from './pack-formats.js';
+import { frameOf, leftOut, type PackFormat, type PackHead, PricedPool } from './pack-formats.js';
+import { type PackOrder, printOrder } from './pack-order.js';
 import { type PackOptions, type PackPool, packPool } from './pack-pool.js';
 import { type Levels, Requirements } from './pack-require.js';
 
 export interface PackRun extends PackOptions {
   readonly strategy: string;
   readonly format: PackFormat;
+  /** The order the files are printed in (pack-order.ts); relevance when absent. */
+  readonly order?: PackOrder | undefined;
   /** Per compilation, in milliseconds, for a strategy in a process of its own. */
   readonly timeout: number;
   readonly lint: Lint;
@@ -68,17 +72,18 @@ interface Try {
 
 /**
  * The context for one task under one budget, from a working tree. The bundle is planned in the
- * tokens of the format it is printed in: each candidate is its item as printed (printedPool), the
- * head and tail are set aside first, and the printed whole is counted again; when it runs over
- * (a token can span an item's edge), the room shrinks by the excess and the strategy compiles
- * again, a bounded number of times. A refusal is a result, told with the least budget that gives
+ * tokens of the format it is printed in: each candidate keeps the pool's text, so the format
+ * never changes what a strategy reads, and is priced as its item as printed (PricedPool). The
+ * head and tail are set aside first, and the printed whole is counted again; when it runs over (a
+ * token can span an item's edge), the room shrinks by the excess and the strategy compiles again,
+ * a bounded number of times. A refusal is a result, told with the least budget that gives
  * a bundle (every required file in full), found by compiling again; the CLI exits non-zero on it.
  */
 export async function packContext(dir: string, o: PackRun): Promise<Packed> {
   if (!Number.isSafeInteger(o.budget) || o.budget < 0)
-    throw new UsageError('--budget must be a whole number of tokens >= 0');
+    throw new OptionError('budget', 'must be a whole number of tokens >= 0');
   if (!Number.isSafeInteger(o.maxBytes) || o.maxBytes < 1)
-    throw new UsageError('--max-bytes must be a whole number >= 1');
+    throw new OptionError('max-bytes', 'must be a whole number >= 1');
   // Before a file is read or the task counted: the task is whole in the bundle, so one past the
   // bound gives no bundle a model is sent (an MCP client may send 64 MiB of it).
   if (o.task.length > TASK_LIMIT)
@@ -139,7 +144,8 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
 async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Promise<Packed> {
   // The corpus tokenizer: the pool's forms are counted in it (pool.ts).
   const count = (text: string): number => countTokens('o200k', text);
-  const printed = printedPool(pool.candidates, o.format, count);
+  const priced = new PricedPool(pool.candidates, o.format, count);
+  const printed = priced.candidates;
   const required = new Requirements(printed, pool.required);
   const task = printed.find((c) => c.candidate_id === INGESTED_TASK_ID)?.token_count ?? 0;
   const name = session.strategy.name;
@@ -175,7 +181,8 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
         continue;
       }
       if (out.outcome !== 'bundle') return { out, room, levels, text: '', tokens: 0 };
-      const text = printPack(head(budget, out.record.bundle_hash ?? ''), out.live, o.format);
+      const shown = printOrder(out.live, pool.candidates, out.extras.ranked, o.order ?? 'relevance');
+      const text = priced.print(head(budget, out.record.bundle_hash ?? ''), shown);
       const tokens = count(text);
       if (tokens <= budget) return { out, room, levels, text, tokens };
       if (++reprints > REPRINTS)
@@ -187,9 +194,13 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
   const told: Told[] = [];
   const tell = (line: string, always = false) => told.push({ line, always });
   const got = await attempt(o.budget, required.richest(), false);
-  const skipped = Object.entries(pool.skipped).map(([k, n]) => `${k} ${n}`);
+  const reasons = Object.entries(pool.skipped).map(([k, n]) => `${k} ${int(n)}`);
+  const skipped = [
+    ...(reasons.length === 0 ? [] : [reasons.join(', ')]),
+    ...(pool.defaulted.size === 0 ? [] : [defaultIgnoredLine(pool.defaulted, int)]),
+  ];
   tell(
-    `pack: ${pool.files} files in the pool${skipped.length > 0 ? `; skipped: ${skipped.join(', ')}` : ''}`,
+    `pack: ${int(pool.files)} files in the pool${skipped.length > 0 ? `; skipped: ${skipped.join('; ')}` : ''}`,
   );
   const out = got.out;
   if (out?.outcome === 'error') {
@@ -235,11 +246,12 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
         `pack: ${shownPath(path)} is required: its full text (${required.cost(path, 'full')} tokens as printed) does not fit, so its ${form} is in (${required.cost(path, form)})`,
         true,
       );
+  const left = leftOut(pool.candidates, out.record.trace.entries, new Set(out.admitted));
+  // Said only when something was: a bare `left out:` would read as a list cut short.
   tell(
-    `pack: ${out.live.length} items, ${got.tokens} of ${o.budget} tokens as printed (${o.format}); left out:`,
+    `pack: ${out.live.length} items, ${got.tokens} of ${o.budget} tokens as printed (${o.format})${left.length > 0 ? '; left out:' : ''}`,
   );
-  for (const line of leftOut(pool.candidates, out.record.trace.entries, new Set(out.admitted)))
-    tell(`  ${line}`);
+  for (const line of left) tell(`  ${line}`);
   return { text: got.text, told, failed: false, refused: false };
 }
 

@@ -14,11 +14,13 @@ import { InputError } from '../errors.js';
 import {
   gitFolderAsync,
   type IgnoreLevel,
+  ignoreDecision,
   ignoredHere,
   MatchBudget,
   parseRules,
   runGitAsync,
 } from '../ingest/index.js';
+import { type DefaultKind, defaultKind } from './default-ignores.js';
 
 /** How long each git call of `pack` may take: listing an index is quick, a stuck one is stopped. */
 const PACK_GIT_TIMEOUT = 60_000;
@@ -100,6 +102,8 @@ export interface Listing {
   readonly files: readonly string[];
   /** Untracked entries an ignore rule matched (a folder counts once). */
   readonly ignored: readonly string[];
+  /** Entries the default ignores left out, tracked or not (a folder counts once), and why. */
+  readonly defaulted: ReadonlyMap<string, DefaultKind>;
 }
 
 /**
@@ -109,7 +113,10 @@ export interface Listing {
 function ignoreText(full: string, shown: string, maxBytes: number, follow: boolean): string | null {
   const read = readRegular(full, maxBytes, follow);
   if (read === 'too-large')
-    throw new InputError(shown, `an ignore file larger than ${maxBytes} bytes (--max-bytes)`);
+    throw new InputError(
+      shown,
+      `an ignore file of more than ${maxBytes} bytes, the size limit on every file read`,
+    );
   return Buffer.isBuffer(read) ? read.toString('utf8') : null;
 }
 
@@ -171,12 +178,14 @@ const byName = (a: fs.Dirent, b: fs.Dirent): number => (a.name < b.name ? -1 : a
  * The files of the working tree at `dir`: in a repository its tracked files and the untracked ones
  * no ignore rule matches; elsewhere every file no `.gitignore` rule matches. `.git` folders are
  * never entered; a folder holding one inside a repository is listed as itself (a nested
- * repository, counted as a submodule), as git lists it.
+ * repository, counted as a submodule), as git lists it. With `defaults`, an entry the default
+ * ignores name and no ignore rule keeps (`!`) is left out, tracked or not, and a folder so left
+ * is never entered: the files git tracks below it are left with it.
  */
-export async function listWorkingTree(dir: string, maxBytes: number): Promise<Listing> {
+export async function listWorkingTree(dir: string, maxBytes: number, defaults = true): Promise<Listing> {
   const repo = await repositoryOf(dir);
-  const files: string[] = [...(repo?.tracked ?? [])];
   const ignored: string[] = [];
+  const defaulted = new Map<string, DefaultKind>();
   // Rules are matched against paths from the top of the working tree, as git matches them.
   const prefix = repo === null || repo.prefix === '' ? '' : `${repo.prefix}/`;
   const levels: IgnoreLevel[] = [];
@@ -214,17 +223,36 @@ export async function listWorkingTree(dir: string, maxBytes: number): Promise<Li
     for (const e of entries) {
       if (e.name === '.git') continue;
       const p = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (repo?.tracked.has(p)) continue;
       const folder = e.isDirectory();
-      if (above || ignoredHere(levels, `${prefix}${p}`, folder)) {
+      const tracked = repo?.tracked.has(p) === true;
+      const kind = defaults ? defaultKind(e.name, folder) : null;
+      // A tracked file is the index's, whatever the rules say, unless the defaults name it.
+      if (tracked && kind === null) continue;
+      const said = above ? 'ignored' : ignoreDecision(levels, `${prefix}${p}`, folder);
+      if (said === 'ignored' && !tracked) {
         ignored.push(p);
         continue;
       }
+      // The tree's own `!` rule is the one thing that keeps what the defaults name.
+      if (kind !== null && said !== 'kept') {
+        defaulted.set(p, kind);
+        continue;
+      }
+      if (tracked) continue;
       if (folder && !(repo !== null && fs.existsSync(path.join(dir, p, '.git')))) visit(p);
       else files.push(p);
     }
     levels.length = outside;
   };
+  const files: string[] = [];
   visit('');
-  return { files: [...new Set(files)].sort(), ignored };
+  // The tracked files below a folder the defaults left out go with it: git knows them, the walk
+  // never entered it.
+  const kept = (p: string): boolean => {
+    for (let at = p.indexOf('/'); at >= 0; at = p.indexOf('/', at + 1))
+      if (defaulted.has(p.slice(0, at))) return false;
+    return !defaulted.has(p);
+  };
+  for (const p of repo?.tracked ?? []) if (kept(p)) files.push(p);
+  return { files: [...new Set(files)].sort(), ignored, defaulted };
 }

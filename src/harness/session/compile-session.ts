@@ -27,7 +27,7 @@ import {
   truthFrom,
   warmTokenAudit,
 } from '../corpus/index.js';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, OptionError, UsageError } from '../errors.js';
 import type { WarmHosts } from '../hosts/index.js';
 import { caseInputs, Hosts, type Inputs, pickStrategies, type StrategyHosts } from '../hosts/index.js';
 import type {
@@ -81,7 +81,7 @@ export class CompileSession {
 
   static async open(o: CompileOptions): Promise<CompileSession> {
     if (o.budget !== undefined && !(Number.isSafeInteger(o.budget) && o.budget >= 0))
-      throw new UsageError('--budget must be a whole number of tokens >= 0');
+      throw new OptionError('budget', 'must be a whole number of tokens >= 0');
     const ref = strategyNamed(o.strategy);
     // The vocabularies load in their thread while the inputs are read and compiled here.
     if (o.audited !== false) warmTokenAudit();

@@ -111,7 +111,7 @@ export async function callSession<T>(
   const strategy = nameOf(args.strategy);
   const budget = args.budget;
   if (budget !== undefined && typeof budget !== 'number')
-    throw new UsageError('--budget must be a whole number of tokens >= 0');
+    throw new UsageError('budget must be a whole number of tokens >= 0');
   return withSession(
     { strategy, timeout: o.timeout, budget, policy: (p) => p, lint: { strict: false }, warm },
     use,

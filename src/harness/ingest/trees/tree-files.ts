@@ -231,13 +231,25 @@ export function ignoreLevels(texts: ReadonlyMap<string, string>, budget: MatchBu
  * level with a matching rule decides.
  */
 export function ignoredHere(levels: readonly IgnoreLevel[], entry: string, isFolder: boolean): boolean {
-  let ignored = false;
+  return ignoreDecision(levels, entry, isFolder) === 'ignored';
+}
+
+/**
+ * What the rules of `levels` say of `entry` itself: 'ignored', 'kept' (a `!` rule decided), or
+ * null when no rule matches it, which leaves it to whatever ignores by default (`pack`'s list).
+ */
+export function ignoreDecision(
+  levels: readonly IgnoreLevel[],
+  entry: string,
+  isFolder: boolean,
+): 'ignored' | 'kept' | null {
+  let said: 'ignored' | 'kept' | null = null;
   for (const { folder, rules } of levels) {
     if (folder !== '' && !entry.startsWith(`${folder}/`)) continue;
     const decision = decide(rules, folder === '' ? entry : entry.slice(folder.length + 1), isFolder);
-    if (decision !== null) ignored = decision === 'ignored';
+    if (decision !== null) said = decision;
   }
-  return ignored;
+  return said;
 }
 
 const depth = (folder: string): number => (folder === '' ? 0 : folder.split('/').length);
@@ -245,20 +257,22 @@ const depth = (folder: string): number => (folder === '' ? 0 : folder.split('/')
 /**
  * Why a tree entry stays out of a pool, from what is known before its bytes are read, or null.
  * `cls` is the entry's classification: generated and vendored files stay in (with their authority
- * withheld downstream) unless `ownOnly` keeps the pool to the project's own files.
+ * withheld downstream) unless `ownOnly` keeps the pool to the project's own files. Lockfiles stay
+ * out unless `lockfiles` is 'kept': `pack` leaves them to its default ignores, which the user may
+ * turn off or override.
  */
 export function decideEntry(
   entry: TreeEntry,
   cls: PathClass,
   filter: PathFilter,
   maxBytes: number,
-  ownOnly = false,
+  { ownOnly = false, lockfiles = 'skipped' }: { ownOnly?: boolean; lockfiles?: 'skipped' | 'kept' } = {},
 ): SkipReason | null {
   if (entry.mode === '120000') return 'symlink';
   if (entry.mode === '160000') return 'submodule';
   if (entry.missing === true) return 'missing';
   if (entry.size > maxBytes) return 'too-large';
-  if (isLockfile(entry.path)) return 'lockfile';
+  if (lockfiles === 'skipped' && isLockfile(entry.path)) return 'lockfile';
   if (ownOnly && cls.generated) return 'generated';
   if (ownOnly && cls.vendored) return 'vendored';
   return filter(entry.path);
