@@ -193,7 +193,10 @@ export async function fitAndReport(data, { root, work, sources }) {
     const forms = new Map();
     for (const x of JSON.parse(fs.readFileSync(file, 'utf8')).candidates) {
       if (x.requirement === 'MANDATORY') continue;
-      forms.set(x.content_identity, { ...forms.get(x.content_identity), [x.representation_id]: x.token_count });
+      forms.set(x.content_identity, {
+        ...forms.get(x.content_identity),
+        [x.representation_id]: x.token_count,
+      });
     }
     return forms;
   };

@@ -8,7 +8,15 @@
  * (src/harness/study/remeasure.ts) both ask here.
  */
 import { isPlainObject, resultToJSON } from '../../compiler/index.js';
-import { certified, compileTiered, loadExact, MODES, selectionOf, TIERED_NAMES, withRanking } from '../kit/index.js';
+import {
+  certified,
+  compileTiered,
+  loadExact,
+  MODES,
+  selectionOf,
+  TIERED_NAMES,
+  withRanking,
+} from '../kit/index.js';
 import type { Selection } from '../types.js';
 import {
   type CheckInputs,

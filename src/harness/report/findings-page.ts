@@ -20,9 +20,16 @@ import {
 } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { candidate, type FindingsRun, fail, rateOf, repositoryView, TemplateError } from './findings-parts.js';
+import {
+  candidate,
+  type FindingsRun,
+  fail,
+  rateOf,
+  repositoryView,
+  TemplateError,
+} from './findings-parts.js';
 import { strategyTable } from './headline.js';
-import { foundFigure, localizationTables, repositoryTables } from './localization.js';
+import { foundFigure, localizationTableAt } from './localization.js';
 import { markdownTable, renderTable, shownCells, type Table } from './table.js';
 
 export type { FindingsRun } from './findings-parts.js';
@@ -225,25 +232,16 @@ function directive(runs: Runs, text: string): string {
       const [named, budget, strategy, name] = args as [string, string, string, string];
       return rateOf(select(runNamed(runs, named), '*', budget, strategy), name);
     }
-    case 'localization': {
+    case 'localization':
       if (args.length !== 2) fail('needs RUN BUDGET');
-      const rows = runNamed(runs, args[0]).rows;
-      const at = localizationTables(rows, strategiesOf(rows)).find((t) => t.budget === args[1]);
-      return at === undefined
-        ? fail(`no budget ${args[1]} in the run`)
-        : renderTable(at.table, 'md').trimEnd();
-    }
-    case 'localization-by-repository': {
+      return localizationTableAt(runNamed(runs, args[0]).rows, args[1] as string);
+    case 'localization-by-repository':
       if (args.length !== 3) fail('needs RUN BUDGET STRATEGY[,STRATEGY...]');
-      const rows = runNamed(runs, args[0]).rows;
-      const names = (args[2] as string).split(',');
-      const known = strategiesOf(rows);
-      for (const n of names) if (!known.includes(n)) fail(`no strategy ${n} in the run`);
-      const at = repositoryTables(rows, names).find((t) => t.budget === args[1]);
-      return at === undefined
-        ? fail(`no budget ${args[1]} of cases from several repositories in the run`)
-        : renderTable(at.table, 'md').trimEnd();
-    }
+      return localizationTableAt(
+        runNamed(runs, args[0]).rows,
+        args[1] as string,
+        (args[2] as string).split(','),
+      );
     case 'found':
       return found(runs, args);
     case 'generated':

@@ -6,7 +6,6 @@ import { type ContextCandidate, dependencyClosure } from '../../compiler/index.j
 import { figure, int } from '../format.js';
 import { FIGURES, rateOf as figureRate, strategyStats } from '../metrics/index.js';
 import type { CompilationLine, Row } from '../types.js';
-import { repositoryOf } from './localization.js';
 
 export interface FindingsRun {
   readonly rows: readonly Row[];
@@ -56,6 +55,10 @@ export function rateOf(rows: readonly Row[], name: string): string {
   const w = figureRate(f, strategyStats(rows)) ?? fail(`${name} is not a count of compilations among others`);
   return `${int(w.count)} of ${int(w.of)} (95% interval ${figure(w.low, 'score')} to ${figure(w.high, 'score')})`;
 }
+
+/** The repository of a SWE-bench instance, named `owner__name-number`; null for any other case. */
+export const repositoryOf = (kase: string): string | null =>
+  /^([\w.-]+__[\w.-]+)-\d+$/.exec(kase)?.[1] ?? null;
 
 /**
  * A run's cases of one repository (`swe-bench-lite@sympy__sympy`: its instances named

@@ -6,7 +6,12 @@
 import { verdictOf } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { type CellTable, exactProse, exactTables } from './exact-sections.js';
-import { LOCALIZATION_PROSE, localizationTables, REPOSITORY_PROSE, repositoryTables } from './localization.js';
+import {
+  LOCALIZATION_PROSE,
+  localizationTables,
+  REPOSITORY_PROSE,
+  repositoryTables,
+} from './localization.js';
 import { peersSection } from './peers.js';
 import { shownCells, type Table } from './table.js';
 import { VERDICT_PROSE, verdictSentences, verdictTable } from './verdict.js';

@@ -3,11 +3,19 @@
  * per budget and strategy, under the catalogue's column labels.
  */
 import { fixed, signed } from '../format.js';
-import { COLUMN_TABLES, columnOf, headersOf, kindsOf, localizationOf, rowsOf } from '../metrics/index.js';
+import {
+  COLUMN_TABLES,
+  columnOf,
+  headersOf,
+  kindsOf,
+  localizationOf,
+  rowsOf,
+  strategiesOf,
+} from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { fail } from './findings-parts.js';
-import type { Table } from './table.js';
+import { fail, repositoryOf } from './findings-parts.js';
+import { renderTable, type Table } from './table.js';
 
 /**
  * A strategy's localization figures under the catalogue names of the localization table's
@@ -55,9 +63,6 @@ export function localizationTables(
   }));
 }
 
-/** The repository of a SWE-bench instance, named `owner__name-number`; null for any other case. */
-export const repositoryOf = (kase: string): string | null => /^([\w.-]+__[\w.-]+)-\d+$/.exec(kase)?.[1] ?? null;
-
 /**
  * Per budget the rows hold, the localization figures a line per repository and strategy (in
  * `names` order), for a corpus whose cases come from two repositories or more; none otherwise.
@@ -86,6 +91,26 @@ export function repositoryTables(
       kinds: kindsOf('localization_by_repository'),
     },
   }));
+}
+
+/**
+ * A findings page's table at one budget, as Markdown: `{{localization RUN BUDGET}}`, every
+ * strategy; with `byRepository`, `{{localization-by-repository RUN BUDGET S1,S2}}`, those
+ * strategies a line per repository.
+ */
+export function localizationTableAt(
+  rows: readonly Row[],
+  budget: string,
+  byRepository?: readonly string[],
+): string {
+  const known = strategiesOf(rows);
+  for (const n of byRepository ?? []) if (!known.includes(n)) fail(`no strategy ${n} in the run`);
+  const tables =
+    byRepository === undefined ? localizationTables(rows, known) : repositoryTables(rows, byRepository);
+  const at = tables.find((t) => t.budget === budget);
+  if (at === undefined)
+    return fail(`no budget ${budget}${byRepository ? ' of cases from several repositories' : ''} in the run`);
+  return renderTable(at.table, 'md').trimEnd();
 }
 
 export const REPOSITORY_PROSE =

@@ -21,7 +21,12 @@ import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { exactSection } from './exact-sections.js';
 import { strategyTable } from './headline.js';
-import { LOCALIZATION_PROSE, localizationTables, REPOSITORY_PROSE, repositoryTables } from './localization.js';
+import {
+  LOCALIZATION_PROSE,
+  localizationTables,
+  REPOSITORY_PROSE,
+  repositoryTables,
+} from './localization.js';
 import { measureSections } from './measure-sections.js';
 import { peersSection } from './peers.js';
 import { markdownTable, renderTable } from './table.js';

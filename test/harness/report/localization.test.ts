@@ -220,7 +220,9 @@ describe('localization measures', () => {
     expect(() => page('{{localization-by-repository r tight nobody}}')).toThrow(/findings: line 1: /);
     expect(() => page('{{localization-by-repository r tight}}')).toThrow(/findings: line 1: /);
     // A run's name with a repository reads that repository's cases alone.
-    expect(page('{{found r@o__y tight a all_any_form}} {{found r@o__x tight a all_any_form}}')).toBe('100.00 0.00');
+    expect(page('{{found r@o__y tight a all_any_form}} {{found r@o__x tight a all_any_form}}')).toBe(
+      '100.00 0.00',
+    );
     expect(page('{r@o__x:*/tight/a.rendered_tokens}')).toBe('500');
     expect(() => page('{{found r@o__z tight a all_any_form}}')).toThrow(/no repository "o__z"/);
   });
