@@ -26,7 +26,7 @@ export {
   violationTotal,
 } from './catalogue.js';
 export { estimateOf, rateOf } from './figure-intervals.js';
-export { localizationOf } from './found-files.js';
+export { localizationOf, wholeByCell } from './found-files.js';
 export { measureBundle } from './measures.js';
 export { ALPHA, type PairedTest, pairedTest, RESAMPLES } from './paired.js';
 export {

@@ -29,7 +29,7 @@ import {
   TemplateError,
 } from './findings-parts.js';
 import { strategyTable } from './headline.js';
-import { foundFigure, localizationTableAt } from './localization.js';
+import { foundFigure, localizationTableAt, mcnemarFigure } from './localization.js';
 import { markdownTable, renderTable, shownCells, type Table } from './table.js';
 
 export type { FindingsRun } from './findings-parts.js';
@@ -235,15 +235,16 @@ function directive(runs: Runs, text: string): string {
     case 'localization':
       if (args.length !== 2) fail('needs RUN BUDGET');
       return localizationTableAt(runNamed(runs, args[0]).rows, args[1] as string);
-    case 'localization-by-repository':
+    case 'localization-by-repository': {
       if (args.length !== 3) fail('needs RUN BUDGET STRATEGY[,STRATEGY...]');
-      return localizationTableAt(
-        runNamed(runs, args[0]).rows,
-        args[1] as string,
-        (args[2] as string).split(','),
-      );
+      const [named, budget, names] = args as [string, string, string];
+      return localizationTableAt(runNamed(runs, named).rows, budget, names.split(','));
+    }
     case 'found':
       return found(runs, args);
+    case 'mcnemar':
+      if (args.length !== 4) fail('needs RUN BUDGET A B');
+      return mcnemarFigure(runNamed(runs, args[0]).rows, ...(args.slice(1) as [string, string, string]));
     case 'generated':
       return GENERATED;
     case 'purpose':
@@ -258,7 +259,7 @@ function directive(runs: Runs, text: string): string {
       return refusal(run, args);
     default:
       return fail(
-        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, rate, table, localization, localization-by-repository, found)',
+        'is not a directive (generated, purpose, candidate, outcomes, decision, refusal, stat, rate, table, localization, localization-by-repository, found, mcnemar)',
       );
   }
 }

@@ -9,8 +9,10 @@ import {
   headersOf,
   kindsOf,
   localizationOf,
+  pairedTest,
   rowsOf,
   strategiesOf,
+  wholeByCell,
 } from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
@@ -111,6 +113,23 @@ export function localizationTableAt(
   if (at === undefined)
     return fail(`no budget ${budget}${byRepository ? ' of cases from several repositories' : ''} in the run`);
   return renderTable(at.table, 'md').trimEnd();
+}
+
+/**
+ * `{{mcnemar RUN BUDGET A B}}`: McNemar's exact p of A against B on whether each cell's bundle
+ * holds every needed file whole, over the cells both hold a row for, as the page writes it:
+ * `p = 0.12`, `p = 0.023` under 0.1, `p < 0.001`.
+ */
+export function mcnemarFigure(rows: readonly Row[], budget: string, a: string, b: string): string {
+  const whole = (s: string) => {
+    const mine = rows.filter((r) => r.strategy === s && r.budget === budget);
+    if (mine.length === 0) fail(`no rows of ${s} at ${budget}`);
+    return wholeByCell(mine) ?? fail(`the rows of ${s} do not measure the full text`);
+  };
+  const [x, y] = [whole(a), whole(b)];
+  const pairs = [...x].flatMap(([cell, v]) => (y.has(cell) ? [[v, y.get(cell) as boolean] as const] : []));
+  const p = pairedTest(pairs, `${a}/${b}/${budget}`).p ?? fail(`no cell both ${a} and ${b} hold`);
+  return p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(p < 0.1 ? 3 : 2)}`;
 }
 
 export const REPOSITORY_PROSE =

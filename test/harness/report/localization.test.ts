@@ -226,4 +226,29 @@ describe('localization measures', () => {
     expect(page('{r@o__x:*/tight/a.rendered_tokens}')).toBe('500');
     expect(() => page('{{found r@o__z tight a all_any_form}}')).toThrow(/no repository "o__z"/);
   });
+
+  it("write McNemar's exact p of two strategies' whole files over the cells both hold", () => {
+    // Ten cases: a holds the file whole in all ten, b in two; eight discordant cells, all a's:
+    // p = 2 * 0.5^8 = 0.0078125. One discordant cell: p = 1.
+    const cells = (s: string, whole: number) =>
+      Array.from({ length: 10 }, (_, i) =>
+        row({
+          case: `k${i}`,
+          strategy: s,
+          must_total: 1,
+          must_recall: 1,
+          measures: said(i < whole ? 1 : 0, 0, null),
+        }),
+      );
+    const run = {
+      rows: [...cells('a', 10), ...cells('b', 2), ...cells('c', 9)],
+      compilations: [],
+      purposes: new Map(),
+      candidates: new Map(),
+    };
+    const page = (t: string) => renderFindings(t, run, new Map([['r', run]]));
+    expect(page('{{mcnemar r tight a b}}')).toBe('p = 0.008');
+    expect(page('{{mcnemar r tight a c}}')).toBe('p = 1.00');
+    expect(() => page('{{mcnemar r tight a nobody}}')).toThrow(/findings: line 1: .*no rows of nobody/);
+  });
 });
