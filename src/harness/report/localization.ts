@@ -91,6 +91,8 @@ export function repositoryTables(
         });
       }),
       kinds: kindsOf('localization_by_repository'),
+      // The repository and the strategy are names, left as the first column is.
+      align: kindsOf('localization_by_repository').map((k) => (k === undefined ? 'left' : 'right')),
     },
   }));
 }
