@@ -307,14 +307,15 @@ export default {
 `;
 
 /** The topk baseline as an ES module file, the kit imported through the package's own name. */
-export const MJS_TOPK = `import { baselineAnswer, defaultFormPool, greedyFill, rankBy } from 'ctxbench/kit';
+export const MJS_TOPK = `import { baselineAnswer, defaultFormPool, greedyFill, rankBy, withRanking } from 'ctxbench/kit';
 
 export default {
   name: 'zz-mjs-topk',
   description: 'topk, written as an .mjs module',
   assemble(input) {
     const pool = defaultFormPool(input.candidates);
-    return baselineAnswer(input, pool, greedyFill(rankBy(pool, (c) => c.relevance), input), 'topk-greedy');
+    const kept = greedyFill(rankBy(pool, (c) => c.relevance), input);
+    return withRanking(input, baselineAnswer(input, pool, kept, 'topk-greedy'));
   },
 };
 `;
