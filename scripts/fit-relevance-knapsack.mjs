@@ -10,42 +10,18 @@ const BUCKETS = 1_000;
 
 /**
  * The files compiler-v2 would take whole: the set of the KNAPSACK_FILES likeliest (chance >= 0)
- * with the greatest sum of chance within `room` tokens, by dynamic programming over BUCKETS
- * buckets of the room (exact up to the rounding of each file's tokens up to a bucket).
+ * with the greatest sum of chance within `room` tokens, as indices of the case's files: the
+ * knapsack over every form below, each file offered as its full text alone.
  */
 export function exactKnapsack(c, chance, room) {
-  if (room <= 0) return new Set();
-  const unit = Math.ceil(room / BUCKETS);
-  const cap = Math.floor(room / unit);
-  const items = order(c, chance)
-    .filter((i) => chance[i] >= 0)
-    .slice(0, KNAPSACK_FILES)
-    .map((i) => ({ i, w: Math.ceil(Math.max(1, c.tokens[i]) / unit), v: chance[i] }))
-    .filter((it) => it.w <= cap);
-  const best = new Float64Array(cap + 1);
-  const took = items.map(() => new Uint8Array(cap + 1));
-  items.forEach((it, k) => {
-    for (let r = cap; r >= it.w; r--) {
-      const v = best[r - it.w] + it.v;
-      // Strictly better only: ties keep the likelier files chosen first, so the result is deterministic.
-      if (v > best[r]) {
-        best[r] = v;
-        took[k][r] = 1;
-      }
-    }
-  });
-  const out = new Set();
-  let r = cap;
-  for (let k = items.length - 1; k >= 0; k--)
-    if (took[k][r] === 1) {
-      out.add(items[k].i);
-      r -= items[k].w;
-    }
-  return out;
+  const fullOnly = new Map(c.paths.map((p, i) => [p, { full: c.tokens[i] }]));
+  const whole = formsKnapsack(c, chance, room, fullOnly);
+  return new Set(c.paths.flatMap((p, i) => (whole.has(p) ? [i] : [])));
 }
 
 /**
- * The knapsack over every form, as compiler-v2 weighs them: at most one form of each of the
+ * The knapsack, as compiler-v2 weighs forms (a file's tokens are rounded up to a bucket, so a chosen
+ * set always fits; ties keep the likelier files chosen first): at most one form of each of the
  * KNAPSACK_FILES likeliest files, a form earning the file's chance times the share of the full
  * text's tokens it carries (the ingest's formShare), the set with the greatest sum within `room`
  * by dynamic programming over BUCKETS buckets. `forms` maps a path to its forms' tokens
@@ -65,7 +41,7 @@ export function formsKnapsack(c, chance, room, forms) {
         .map(([form, t]) => ({
           full: form === 'full',
           w: Math.ceil(Math.max(1, t) / unit),
-          v: chance[i] * Math.min(1, t / Math.max(1, tokens.full ?? t)),
+          v: form === 'full' ? chance[i] : chance[i] * Math.min(1, t / Math.max(1, tokens.full ?? t)),
         }))
         .filter((o) => o.w <= cap && o.v > 0);
       return { i, options };

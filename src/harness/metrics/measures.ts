@@ -166,13 +166,21 @@ function sufficientRecall(
   return must.filter((i) => held.has(i)).length / must.length;
 }
 
+/** The strategy's published ranking (a list of content identities), or null with none or no must content to rank. */
+function rankingOf(extras: LaidOut['extras'], must: readonly string[]): readonly string[] | null {
+  const ranked = extras?.ranked;
+  return must.length === 0 || !Array.isArray(ranked) || !ranked.every((i) => typeof i === 'string')
+    ? null
+    : ranked;
+}
+
 /**
  * 1 / the rank of the first must content in the strategy's `extras.ranked`, 0 with none there;
  * null when it published no ranking (a list of strings) or the case has no must content.
  */
 function rankedRR(extras: LaidOut['extras'], must: readonly string[]): number | null {
-  const ranked = extras?.ranked;
-  if (must.length === 0 || !Array.isArray(ranked) || !ranked.every((i) => typeof i === 'string')) return null;
+  const ranked = rankingOf(extras, must);
+  if (ranked === null) return null;
   const wanted = new Set(must);
   const rank = ranked.findIndex((i) => wanted.has(i)) + 1;
   return rank === 0 ? 0 : 1 / rank;
@@ -184,8 +192,8 @@ function rankedRR(extras: LaidOut['extras'], must: readonly string[]): number | 
  * the pool included; null as for `rankedRR`.
  */
 function rankedAllRank(extras: LaidOut['extras'], must: readonly string[]): number | null {
-  const ranked = extras?.ranked;
-  if (must.length === 0 || !Array.isArray(ranked) || !ranked.every((i) => typeof i === 'string')) return null;
+  const ranked = rankingOf(extras, must);
+  if (ranked === null) return null;
   let last = 0;
   for (const id of must) {
     const rank = ranked.indexOf(id) + 1;
