@@ -22,7 +22,7 @@ import { fitAndReport } from './fit-relevance-eval.mjs';
 const built = (module) => import(pathToFileURL(path.join(root, 'dist/src/harness', module)).href);
 const { SELF_CORPUS, SWE_BENCH_LITE } = await built('vocabulary.js');
 const { ingestRun } = await built('ingest/index.js');
-const { FEATURES, FAMILIES, pathKinds } = await built('ingest/relevance/relevance-features.js');
+const { FEATURES } = await built('ingest/relevance/relevance-features.js');
 
 const { values } = parseArgs({ options: { repos: { type: 'string' }, cached: { type: 'boolean' } } });
 if ((values.repos === undefined) === (values.cached === undefined)) {
@@ -108,10 +108,15 @@ else {
   fs.writeFileSync(cache, gzipSync(JSON.stringify(data)));
 }
 
-// The `kinds` family, last in FEATURES, reads the path alone: features cached before it existed
-// gain it here, computed exactly as featuresOf does, so that `--cached` needs no new ingest.
-const withoutKinds = 5 + FEATURES.length - FAMILIES.kinds.length;
-data.rows = data.rows.map((r) => (r.length === withoutKinds ? [...r, ...pathKinds(r[2])] : r));
+// A cache made before the features it lacks (the path-only `kinds` and `crowds` among them) cannot
+// be fitted on: ingest again.
+const stale = data.rows.find((r) => r.length !== 5 + FEATURES.length);
+if (stale !== undefined) {
+  process.stderr.write(
+    `${path.relative(root, cache)}: case ${stale[1]}, file ${stale[2]}: ${stale.length - 5} features where this build computes ${FEATURES.length}; run with --repos DIR again\n`,
+  );
+  process.exit(2);
+}
 
 await fitAndReport(data, {
   root,

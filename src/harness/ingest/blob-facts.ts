@@ -256,6 +256,7 @@ export function poolFiles(
   );
   // Each chance is a share of the state's: the files are weighed together (relevance-model.ts).
   const chances = chancesOf(files.map((f) => features.get(f.path) as Float64Array));
+  const named = signals.surelyNamed(files.map((f) => f.path));
   return files.map((f, k) => {
     const x = features.get(f.path) as Float64Array;
     return {
@@ -267,7 +268,7 @@ export function poolFiles(
       lastChange: lastChange(f.path),
       relevance: chances[k] as number,
       features: x,
-      named: signals.fileNameNamed(f.path),
+      named: named.has(f.path),
     };
   });
 }

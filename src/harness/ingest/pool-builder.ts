@@ -9,8 +9,8 @@
  *   no labels of its own.
  * - token counts: the form's text in o200k tokens (`token_source: "o200k"`), or the tokenizer
  *   the caller names.
- * - requirement: the task MANDATORY; a file the caller requires REQUIRED; a file whose path the
- *   task names PREFERRED; every other file DISCRETIONARY.
+ * - requirement: the task MANDATORY; a file the caller requires REQUIRED; a file the task names
+ *   by path, or by a file name no other file has, PREFERRED; every other file DISCRETIONARY.
  * - relevance: the chance that the task needs the file (relevance-model.ts), times the share of
  *   the full text's tokens the form carries.
  * - gates: scope is the repository (every file in scope); freshness is true for every file, since
@@ -41,7 +41,7 @@ export interface PoolFile {
   readonly relevance: number;
   /** The signals that chance was computed from (relevance-features.ts), for fitting the model. */
   readonly features?: Float64Array;
-  /** The task names the file's path. */
+  /** The task names the file surely: its path, or a file name no other file has (TaskSignals.surelyNamed). */
   readonly named: boolean;
 }
 

@@ -37,6 +37,53 @@ function feature(
   return Object.fromEntries(files.map((f) => [f.path, (x.get(f.path) as Float64Array)[at] as number]));
 }
 
+describe('the files a task names surely (PREFERRED)', () => {
+  const paths = [
+    'doc/conf.py',
+    'tests/roots/a/conf.py',
+    'sphinx/util/inspect.py',
+    'sphinx/ext/napoleon/docstring.py',
+  ];
+
+  it('a file name one file has is named; a name several share is not, unless its whole path is written', () => {
+    const task = 'In conf.py I set x; inspect.py then fails, and doc/conf.py too';
+    expect([...new TaskSignals(task).surelyNamed(paths)].sort()).toEqual([
+      'doc/conf.py',
+      'sphinx/util/inspect.py',
+    ]);
+  });
+
+  it('a shared file name alone names none of its files', () => {
+    expect(new TaskSignals('Setting latex_engine in conf.py breaks the build').surelyNamed(paths).size).toBe(
+      0,
+    );
+  });
+});
+
+describe('a name many files share names none of them surely (crowds)', () => {
+  const files = [
+    file('sphinx/locale/de/LC_MESSAGES/sphinx.po'),
+    file('sphinx/locale/fr/LC_MESSAGES/sphinx.po'),
+    file('sphinx/locale/ja/LC_MESSAGES/sphinx.po'),
+    file('sphinx/domains/std.py'),
+    file('doc/conf.py'),
+    file('tests/roots/a/conf.py'),
+  ];
+
+  it('stem_crowd is the log of how many files share a named stem, 0 for one alone or one not named', () => {
+    const got = feature('Sphinx 3.5 rejects the option syntax; std domain', files, 'stem_crowd');
+    expect(got['sphinx/locale/de/LC_MESSAGES/sphinx.po']).toBeCloseTo(Math.log(3), 12);
+    expect(got['sphinx/domains/std.py']).toBe(0);
+    expect(got['doc/conf.py']).toBe(0);
+  });
+
+  it('name_crowd counts the files of a written file name, unless the whole path is written', () => {
+    expect(feature('my conf.py sets it', files, 'name_crowd')['doc/conf.py']).toBeCloseTo(Math.log(2), 12);
+    expect(feature('doc/conf.py sets it', files, 'name_crowd')['doc/conf.py']).toBe(0);
+    expect(feature('my std.py', files, 'name_crowd')['sphinx/domains/std.py']).toBe(0);
+  });
+});
+
 describe('what a task points at', () => {
   const TRACEBACK = `Traceback (most recent call last):
   File "/home/me/.venv/lib/python3.9/site-packages/astropy/io/fits/card.py", line 1234, in _parse

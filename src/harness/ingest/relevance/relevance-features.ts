@@ -8,55 +8,13 @@
  */
 import { declarationNames, declarationScores, logRanks } from './relevance-declarations.js';
 import { type Evidence, evidenceOf, IssueEvidence } from './relevance-evidence.js';
+import { FAMILIES, FEATURES, type Feature } from './relevance-families.js';
 import { seededRank } from './relevance-graph.js';
-import { modulePaths, pathKinds, stemOf, testSubject } from './relevance-paths.js';
+import { countBy, lastSegment, modulePaths, pathKinds, stemOf, testSubject } from './relevance-paths.js';
 import { namedIdentifiers, pathNamer } from './relevance-score.js';
 import { SnippetEvidence, type Snippets, snippetsOf } from './relevance-snippets.js';
 
-export { pathKinds, stemOf, testSubject };
-
-/**
- * The features by family, in the order of the model's weights: the names and size the model began
- * with (`names`), then issue 49's evidence; scripts/fit-relevance.mjs leaves each family out in
- * turn. docs/real-data.md says what each means.
- */
-export const FAMILIES = {
-  names: [
-    'bm25',
-    'bm25_log_rank',
-    'path_named',
-    'file_name_named',
-    'stem_named',
-    'module_named',
-    'frame_named',
-    'identifiers_declared',
-    'import_neighbour',
-    'test_subject_named',
-    'test_file',
-    'source_file',
-    'log_size',
-  ],
-  declarations: ['decl_bm25', 'decl_bm25_log_rank'],
-  verbatim: ['quoted_found', 'quoted_rare', 'message_found'],
-  traceback: ['frame_rank', 'frame_function'],
-  conventions: ['convention_stem', 'convention_declared'],
-  graph: ['graph_rank'],
-  snippets: ['pair_declared', 'snippet_imported', 'import_declared', 'snippet_used'],
-  kinds: ['kind_doc', 'kind_test_folder', 'kind_init', 'kind_vendored'],
-} as const;
-
-/** The features, in the order of the model's weights. */
-export const FEATURES = [
-  ...FAMILIES.names,
-  ...FAMILIES.declarations,
-  ...FAMILIES.verbatim,
-  ...FAMILIES.traceback,
-  ...FAMILIES.conventions,
-  ...FAMILIES.graph,
-  ...FAMILIES.snippets,
-  ...FAMILIES.kinds,
-] as const;
-export type Feature = (typeof FEATURES)[number];
+export { FAMILIES, FEATURES, type Feature, pathKinds, stemOf, testSubject };
 
 /** Path segments a frame keeps, from its end: a path deeper than this names no file more surely. */
 const FRAME_SEGMENTS = 12;
@@ -151,6 +109,18 @@ export class TaskSignals {
 
   fileNameNamed(p: string): boolean {
     return this.names(p);
+  }
+
+  /**
+   * The files the task names surely (PREFERRED in a pool): by whole path, or by a file name no
+   * other file of the state has. A name many files share (`conf.py`, `index.rst`) says which kind
+   * of file, not which one, and would lift a whole folder of them above the files that matter.
+   */
+  surelyNamed(paths: readonly string[]): Set<string> {
+    const byName = countBy(paths, lastSegment);
+    return new Set(
+      paths.filter((p) => this.pathNamed(p) || (this.names(p) && byName.get(lastSegment(p)) === 1)),
+    );
   }
 
   /** A frame: a longer path the task writes ends with this one (`.../site-packages/pkg/mod.py`). */
@@ -259,6 +229,9 @@ export function featuresOf(
   const seeds = new Set([...pointed, ...paths.filter((p) => (evidence.get(p)?.frame_rank ?? 0) > 0)]);
   const walk = seededRank(near, seeds);
   const bestWalk = [...walk.values()].reduce((a, b) => Math.max(a, b), 0);
+  // How many files of the state answer to each stem and file name: a name many share names none.
+  const byStem = countBy(paths, (p) => stemOf(p).toLowerCase());
+  const byName = countBy(paths, lastSegment);
   const out = new Map<string, Float64Array>();
   for (const f of files) {
     const how = named.get(f.path) as Naming;
@@ -287,6 +260,8 @@ export function featuresOf(
       graph_rank: bestWalk > 0 ? (walk.get(f.path) ?? 0) / bestWalk : 0,
       ...(snippets.get(f.path) as Snippets),
       ...kindsOf(f.path),
+      stem_crowd: task.stemNamed(f.path) ? Math.log(byStem.get(stemOf(f.path).toLowerCase()) as number) : 0,
+      name_crowd: how.fileName && !how.path ? Math.log(byName.get(lastSegment(f.path)) as number) : 0,
     };
     out.set(
       f.path,
