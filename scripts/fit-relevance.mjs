@@ -108,7 +108,7 @@ else {
   fs.writeFileSync(cache, gzipSync(JSON.stringify(data)));
 }
 
-// A cache made before the features it lacks (the path-only `kinds` and `crowds` among them) cannot
+// A cache made before the features it lacks (the path-only `kinds` among them) cannot
 // be fitted on: ingest again.
 const stale = data.rows.find((r) => r.length !== 5 + FEATURES.length);
 if (stale !== undefined) {

@@ -60,30 +60,6 @@ describe('the files a task names surely (PREFERRED)', () => {
   });
 });
 
-describe('a name many files share names none of them surely (crowds)', () => {
-  const files = [
-    file('sphinx/locale/de/LC_MESSAGES/sphinx.po'),
-    file('sphinx/locale/fr/LC_MESSAGES/sphinx.po'),
-    file('sphinx/locale/ja/LC_MESSAGES/sphinx.po'),
-    file('sphinx/domains/std.py'),
-    file('doc/conf.py'),
-    file('tests/roots/a/conf.py'),
-  ];
-
-  it('stem_crowd is the log of how many files share a named stem, 0 for one alone or one not named', () => {
-    const got = feature('Sphinx 3.5 rejects the option syntax; std domain', files, 'stem_crowd');
-    expect(got['sphinx/locale/de/LC_MESSAGES/sphinx.po']).toBeCloseTo(Math.log(3), 12);
-    expect(got['sphinx/domains/std.py']).toBe(0);
-    expect(got['doc/conf.py']).toBe(0);
-  });
-
-  it('name_crowd counts the files of a written file name, unless the whole path is written', () => {
-    expect(feature('my conf.py sets it', files, 'name_crowd')['doc/conf.py']).toBeCloseTo(Math.log(2), 12);
-    expect(feature('doc/conf.py sets it', files, 'name_crowd')['doc/conf.py']).toBe(0);
-    expect(feature('my std.py', files, 'name_crowd')['sphinx/domains/std.py']).toBe(0);
-  });
-});
-
 describe('what a task points at', () => {
   const TRACEBACK = `Traceback (most recent call last):
   File "/home/me/.venv/lib/python3.9/site-packages/astropy/io/fits/card.py", line 1234, in _parse

@@ -31,7 +31,6 @@ export const FAMILIES = {
   graph: ['graph_rank'],
   snippets: ['pair_declared', 'snippet_imported', 'import_declared', 'snippet_used'],
   kinds: ['kind_doc', 'kind_test_folder', 'kind_init', 'kind_vendored'],
-  crowds: ['stem_crowd', 'name_crowd'],
 } as const;
 
 /** The features, in the order of the model's weights. */
@@ -44,6 +43,5 @@ export const FEATURES = [
   ...FAMILIES.graph,
   ...FAMILIES.snippets,
   ...FAMILIES.kinds,
-  ...FAMILIES.crowds,
 ] as const;
 export type Feature = (typeof FEATURES)[number];

@@ -229,9 +229,6 @@ export function featuresOf(
   const seeds = new Set([...pointed, ...paths.filter((p) => (evidence.get(p)?.frame_rank ?? 0) > 0)]);
   const walk = seededRank(near, seeds);
   const bestWalk = [...walk.values()].reduce((a, b) => Math.max(a, b), 0);
-  // How many files of the state answer to each stem and file name: a name many share names none.
-  const byStem = countBy(paths, (p) => stemOf(p).toLowerCase());
-  const byName = countBy(paths, lastSegment);
   const out = new Map<string, Float64Array>();
   for (const f of files) {
     const how = named.get(f.path) as Naming;
@@ -260,8 +257,6 @@ export function featuresOf(
       graph_rank: bestWalk > 0 ? (walk.get(f.path) ?? 0) / bestWalk : 0,
       ...(snippets.get(f.path) as Snippets),
       ...kindsOf(f.path),
-      stem_crowd: task.stemNamed(f.path) ? Math.log(byStem.get(stemOf(f.path).toLowerCase()) as number) : 0,
-      name_crowd: how.fileName && !how.path ? Math.log(byName.get(lastSegment(f.path)) as number) : 0,
     };
     out.set(
       f.path,
