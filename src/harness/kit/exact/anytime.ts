@@ -25,8 +25,12 @@ interface Step {
   readonly value: number;
 }
 
-/** The steps of one content's upper hull over its forms, for `value`, the empty choice first. */
-function hullSteps(problem: Problem, identity: string, value: (id: string) => number): Step[] {
+/**
+ * The steps of one content's upper hull over its forms, for `value`, the empty choice first; a
+ * form dearer than `room` (what the budget leaves beside the required contents) could never be
+ * in, and is no point of it.
+ */
+function hullSteps(problem: Problem, identity: string, value: (id: string) => number, room: number): Step[] {
   const points = problem
     .options(identity)
     .map((c) => ({
@@ -34,7 +38,7 @@ function hullSteps(problem: Problem, identity: string, value: (id: string) => nu
       cost: problem.itemCost(c.candidate_id) + problem.separator,
       value: value(c.candidate_id),
     }))
-    .filter((p) => p.value > 0)
+    .filter((p) => p.value > 0 && p.cost <= room)
     // Cheapest first; of equal cost the most valuable, then by id, so the hull is one.
     .sort((a, b) => a.cost - b.cost || b.value - a.value || (a.id < b.id ? -1 : 1));
   const steps: Step[] = [];
@@ -67,10 +71,15 @@ function hullSteps(problem: Problem, identity: string, value: (id: string) => nu
 }
 
 /** Every optional content's hull steps, steepest first (ties by content, then form). */
-function stepsByRatio(problem: Problem, optional: readonly string[], value: (id: string) => number): Step[] {
+function stepsByRatio(
+  problem: Problem,
+  optional: readonly string[],
+  value: (id: string) => number,
+  room = Number.POSITIVE_INFINITY,
+): Step[] {
   const ratio = (s: Step) => s.value / Math.max(s.cost, EPSILON);
   return optional
-    .flatMap((i) => hullSteps(problem, i, value))
+    .flatMap((i) => hullSteps(problem, i, value, room))
     .sort(
       (a, b) =>
         ratio(b) - ratio(a) || (a.identity < b.identity ? -1 : a.identity > b.identity ? 1 : a.cost - b.cost),
@@ -79,13 +88,21 @@ function stepsByRatio(problem: Problem, optional: readonly string[], value: (id:
 
 const valuesOf = (m: ReadonlyMap<string, number>) => (id: string) => m.get(id) ?? 0;
 
+/** Upper bounds on a legal bundle's earned relevance: each level on its own, and both together. */
+export interface HullBound {
+  readonly preferred: number;
+  readonly discretionary: number;
+  /** PREFERRED and DISCRETIONARY earned together, the room spent once (below the two summed). */
+  readonly earned: number;
+}
+
 /**
- * An upper bound on any legal bundle's earned PREFERRED and DISCRETIONARY relevance, each on its
- * own: the required contents at their best value for their cheapest form's cost, and the hull's
- * linear relaxation over the rest. Dependencies and groups are left out, which only loosens it.
- * Null when the required contents alone cannot fit.
+ * Upper bounds on any legal bundle's earned PREFERRED and DISCRETIONARY relevance: the required
+ * contents at their best value for their cheapest form's cost, and the hull's linear relaxation
+ * over the rest. Dependencies and groups are left out, which only loosens them. Null when the
+ * required contents alone cannot fit.
  */
-export function hullBound(problem: Problem): Pick<Objective, 'preferred' | 'discretionary'> | null {
+export function hullBound(problem: Problem): HullBound | null {
   const required = new Set(requiredContents(problem.input));
   let cost = problem.header - problem.separator;
   const free = { preferred: 0, discretionary: 0 };
@@ -100,10 +117,10 @@ export function hullBound(problem: Problem): Pick<Objective, 'preferred' | 'disc
   const room = problem.input.budget - Math.max(cost, problem.header);
   if (room < 0) return null;
   const optional = [...problem.byIdentity.keys()].filter((i) => !required.has(i));
-  const relaxed = (m: ReadonlyMap<string, number>) => {
+  const relaxed = (value: (id: string) => number) => {
     let left = room + (required.size === 0 ? problem.separator : 0);
     let total = 0;
-    for (const s of stepsByRatio(problem, optional, valuesOf(m))) {
+    for (const s of stepsByRatio(problem, optional, value, left)) {
       if (left <= 0) break;
       const part = Math.min(1, left / Math.max(s.cost, EPSILON));
       total += s.value * part;
@@ -112,8 +129,12 @@ export function hullBound(problem: Problem): Pick<Objective, 'preferred' | 'disc
     return total;
   };
   return {
-    preferred: free.preferred + relaxed(problem.valueP),
-    discretionary: free.discretionary + relaxed(problem.valueD),
+    preferred: free.preferred + relaxed(valuesOf(problem.valueP)),
+    discretionary: free.discretionary + relaxed(valuesOf(problem.valueD)),
+    earned:
+      free.preferred +
+      free.discretionary +
+      relaxed((id) => (problem.valueP.get(id) ?? 0) + (problem.valueD.get(id) ?? 0)),
   };
 }
 
@@ -178,15 +199,11 @@ export function hullGreedy(problem: Problem, start: readonly string[]): Found | 
 }
 
 /**
- * How far `chosen` may be from the optimum, in percent: the share of the bound's earned relevance
- * (PREFERRED and DISCRETIONARY together) that `chosen` does not earn. No legal bundle earns more
- * than the bound, so `chosen` earns at least (100 - N)% of what the optimum earns.
+ * How far `chosen` may be from the optimum, in percent: the share of `most` (a bound on what any
+ * legal bundle earns, PREFERRED and DISCRETIONARY relevance together) that `chosen` does not earn.
+ * So `chosen` earns at least (100 - N)% of what the optimum earns.
  */
-export function withinPercent(
-  chosen: Pick<Objective, 'preferred' | 'discretionary'>,
-  bound: Pick<Objective, 'preferred' | 'discretionary'>,
-): number {
-  const most = bound.preferred + bound.discretionary;
+export function withinPercent(chosen: Pick<Objective, 'preferred' | 'discretionary'>, most: number): number {
   const got = chosen.preferred + chosen.discretionary;
   return most > got + EPSILON ? Math.round(((most - got) / most) * 10_000) / 100 : 0;
 }

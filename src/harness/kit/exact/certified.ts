@@ -93,10 +93,15 @@ export function certified(
   });
   if (anytime && search.best !== null) {
     const proven = !search.aborted;
-    const bound = proven ? null : tighter(search.rootBound(), hullBound(problem));
+    const hull = proven ? null : hullBound(problem);
+    const bound = proven ? null : tighter(search.rootBound(), hull);
     const out = settle(input, planned, plannerFound, { ...byBranchAndBound(proven), bound });
     const { objective } = out.extras as { objective: Objective };
-    const within = bound === null ? 0 : withinPercent(objective, bound);
+    const most = Math.min(
+      hull?.earned ?? Infinity,
+      bound === null ? Infinity : bound.preferred + bound.discretionary,
+    );
+    const within = Number.isFinite(most) ? withinPercent(objective, most) : 0;
     return { ...out, extras: { ...out.extras, within_percent: within } };
   }
   // No bundle found in an answer's work: a refusal stays proven, by the full limits.
