@@ -57,6 +57,12 @@ export interface StrategyInput {
   readonly ledger?: CaseLedger | undefined;
   /** Candidate keys the compiler does not read, per candidate id. */
   readonly annotations?: Annotations | undefined;
+  /**
+   * An answer now rather than a proof (`pack` and MCP, unless asked to certify): a strategy that
+   * searches may stop at a small work limit and say how far from the optimum it may be
+   * (`extras.within_percent`). A study never sets it.
+   */
+  readonly anytime?: boolean | undefined;
 }
 
 /** A bundle: the admitted candidate ids. The harness orders, renders, prices and hashes them. */

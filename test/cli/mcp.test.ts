@@ -48,6 +48,8 @@ describe('ctxbench mcp', () => {
           candidates: read(files.candidates),
           policy: read(files.policy),
           strategy,
+          // The study's certification, as `ctxbench compile` runs it.
+          certify: true,
         },
       });
       expect(r.isError, texts(r).join('\n')).not.toBe(true);
@@ -69,6 +71,25 @@ describe('ctxbench mcp', () => {
       expect(texts(r)[0]).toBe(fs.readFileSync(out, 'utf8'));
       expect(texts(r)[1]).toMatch(/^(a bundle of \d+ items|refused: [A-Z_]+); trace: \d+ /);
     }
+  });
+
+  it('compile answers at once by default: the certified answer where the short search proves it, with its distance, 0', async () => {
+    const args = {
+      request: read(files.request),
+      candidates: read(files.candidates),
+      policy: read(files.policy),
+    };
+    const now = await client.callTool({ name: 'compile', arguments: args });
+    const proven = await client.callTool({ name: 'compile', arguments: { ...args, certify: true } });
+    const [a, b] = [JSON.parse(texts(now)[0] as string), JSON.parse(texts(proven)[0] as string)];
+    expect(a.extras.within_percent).toBe(0);
+    expect(b.extras).not.toHaveProperty('within_percent');
+    const { within_percent: _w, ...rest } = a.extras;
+    expect({ ...a, extras: rest }).toEqual(b);
+    expect(texts(now)[1]).toMatch(/^a bundle of \d+ items, within 0% of the optimum; trace: /);
+    const bad = await client.callTool({ name: 'compile', arguments: { ...args, certify: 'yes' } });
+    expect(bad.isError).toBe(true);
+    expect(texts(bad)).toEqual(['ctxbench: certify must be true or false']);
   });
 
   it('bad input is a tool error with the CLI line, and the server answers the next call', async () => {

@@ -265,9 +265,9 @@ describe('pack on a git working tree', () => {
     );
     // A path alone satisfies it only when asked for: a budget that holds the task and the path
     // but not the outline refuses without.
-    const tiny = await json(197);
+    const tiny = await json(205);
     expect(tiny.code).toBe(5);
-    const path_ = await json(197, `${PARSER}#reference`);
+    const path_ = await json(205, `${PARSER}#reference`);
     expect(path_.code, path_.stderr).toBe(0);
     expect(formOf(path_.stdout, PARSER)).toBe('reference');
   }, 60_000);
@@ -614,6 +614,21 @@ describe('pack prints relevance first', () => {
       expect(chances).toEqual([...chances].sort((a, b) => b - a));
     });
 
+    it("answers at once with compiler-v2's distance from the optimum, in JSON and on stderr; --certify proves it instead", async () => {
+      const now = await pack('--format', 'json');
+      expect(now.code, now.stderr).toBe(0);
+      const within = (JSON.parse(now.stdout) as { within_percent?: unknown }).within_percent;
+      expect(typeof within).toBe('number');
+      expect(now.stderr).toContain(`, within ${within}% of the optimum`);
+      const proven = await pack('--format', 'json', '--certify');
+      expect(proven.code, proven.stderr).toBe(0);
+      expect(JSON.parse(proven.stdout)).not.toHaveProperty('within_percent');
+      expect(proven.stderr).not.toContain('of the optimum');
+      // A strategy that does not search says nothing of an optimum.
+      const bm25 = await pack('--format', 'json', '--strategy', 'bm25');
+      expect(JSON.parse(bm25.stdout)).not.toHaveProperty('within_percent');
+    });
+
     it('--order path prints the files in the tree order, each keeping its rank', async () => {
       const byRank = itemsOf((await pack('--format', 'json')).stdout).slice(1);
       const r = await pack('--format', 'json', '--order', 'path');
@@ -661,7 +676,7 @@ describe('pack tells what happened, and only that', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       'pack: 1 files in the pool; skipped: binary 1',
-      expect.stringMatching(/^pack: 2 items, \d+ of 4000 tokens as printed \(md\)$/),
+      expect.stringMatching(/^pack: 2 items, \d+ of 4000 tokens as printed \(md\), within 0% of the optimum$/),
     ]);
   });
 

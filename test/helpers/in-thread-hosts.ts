@@ -65,6 +65,7 @@ export class Hosts {
     const copy = structuredClone({
       request: inputs.request,
       ...(strategy.readsLedger === true ? { ledger: inputs.ledger } : {}),
+      ...(inputs.anytime === true ? { anytime: true } : {}),
     });
     return assembleAwaited(strategy, strategyInput(strategy, { ...held.shared, ...copy }));
   }

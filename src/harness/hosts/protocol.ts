@@ -18,6 +18,9 @@ export interface SharedInputs {
   readonly annotations: Annotations | undefined;
 }
 
+/** Where a strategy process finds the tokenizer to load while it waits (HostOptions.counts). */
+export const WARM_COUNTS_ENV = 'CTXBENCH_STRATEGY_COUNTS';
+
 /** One compilation asked of a host. */
 export interface HostRequest {
   readonly id: number;
@@ -26,6 +29,8 @@ export interface HostRequest {
   readonly shared?: SharedInputs | undefined;
   readonly request: ContextRequest;
   readonly ledger?: CaseLedger | undefined;
+  /** StrategyInput.anytime, per compilation. */
+  readonly anytime?: true | undefined;
 }
 
 /** Word that the strategies are loaded (or one, at `file`, could not be), then per request its answer. */

@@ -10,6 +10,8 @@ export interface Inputs {
   readonly policy: CompilerPolicy;
   readonly ledger?: CaseLedger | undefined;
   readonly annotations?: Annotations | undefined;
+  /** StrategyInput.anytime. */
+  readonly anytime?: boolean | undefined;
 }
 
 /** The input a strategy sees: the ledger only when it declares that it reads it. */
@@ -23,6 +25,7 @@ export function strategyInput(
     policy: inputs.policy,
     budget: inputs.request.usable_token_budget,
     annotations: inputs.annotations,
+    ...(inputs.anytime === true ? { anytime: true } : {}),
     ...(strategy.readsLedger === true ? { ledger: inputs.ledger } : {}),
   };
 }

@@ -6,14 +6,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { isPlainObject } from '../../compiler/index.js';
+import { isPlainObject, type RealTokenizer } from '../../compiler/index.js';
 import type { HostedStrategy, StrategyInfo, StrategyRef } from '../types.js';
 import { type Answer, cutMessage, cutText, isAnswer } from './answer-rules.js';
 import { BadFrame, CHANNEL_FD, FrameReader, frame, MAX_FRAME } from './channel.js';
 import { Deadline } from './deadline.js';
 import type { Launch } from './launch.js';
 import type { Printed } from './printed.js';
-import { breach, type Expecting, type HostReply, type HostRequest } from './protocol.js';
+import { breach, type Expecting, type HostReply, type HostRequest, WARM_COUNTS_ENV } from './protocol.js';
 import type { Inputs } from './strategy-input.js';
 
 export interface HostOptions {
@@ -25,6 +25,11 @@ export interface HostOptions {
   readonly secrets: readonly string[];
   /** The heap of each strategy process, in MiB; DEFAULT_MEMORY when not given. */
   readonly memory?: number | undefined;
+  /**
+   * A tokenizer each process loads as soon as its strategies have, while the caller still reads
+   * its inputs (`pack`): its first compilation then does not wait for the vocabulary.
+   */
+  readonly counts?: RealTokenizer | undefined;
 }
 
 /** The least time a process is given to load its strategies' modules, in milliseconds. */
@@ -84,6 +89,7 @@ export class HostProcess {
     // reaches (channel.ts). The channel is a pipe of our own, fd 3 in the child.
     this.child = spawn(process.execPath, how.args(refs.map((r) => r.file)), {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      ...(o.counts === undefined ? {} : { env: { ...process.env, [WARM_COUNTS_ENV]: o.counts } }),
     });
     this.channel = this.child.stdio[CHANNEL_FD] as Socket;
     // What a strategy prints is for its author's eyes, never for ctxbench's own output.
@@ -142,6 +148,7 @@ export class HostProcess {
         ...(key === this.heldKey ? {} : { shared: { candidates, policy, annotations } }),
         request,
         ...(info.readsLedger ? { ledger: inputs.ledger } : {}),
+        ...(inputs.anytime === true ? { anytime: true } : {}),
       };
       this.heldKey = key;
       // The whole answer is timed: from the cell sent to a loaded strategy to its answer read.

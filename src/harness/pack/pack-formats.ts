@@ -22,6 +22,8 @@ export interface PackHead {
   readonly strategy: string;
   /** The bundle's hash: 64 hex digits (a placeholder of as many while planning). */
   readonly bundleHash: string;
+  /** How far from the optimum the bundle may be, in percent, when the strategy says (JSON only). */
+  readonly within?: number | undefined;
 }
 
 interface Shown {
@@ -139,7 +141,7 @@ const LAYOUTS: Readonly<Record<PackFormat, Layout>> = {
   },
   json: {
     head: (h) =>
-      `{\n  "strategy": ${JSON.stringify(h.strategy)},\n  "budget": ${h.budget},\n  "bundle_hash": "${h.bundleHash}",\n  "items": [\n`,
+      `{\n  "strategy": ${JSON.stringify(h.strategy)},\n  "budget": ${h.budget},\n  "bundle_hash": "${h.bundleHash}",\n${h.within === undefined ? '' : `  "within_percent": ${h.within},\n`}  "items": [\n`,
     item: jsonItem,
     separator: ',\n',
     tail: '\n  ]\n}\n',

@@ -7,7 +7,7 @@ import { countTokens, type Lint } from '../corpus/index.js';
 import { OptionError, UsageError } from '../errors.js';
 import { int } from '../format.js';
 import { shownPath, TASK_LIMIT } from '../ingest/index.js';
-import { CompileSession, leastBudget } from '../session/index.js';
+import { CompileSession, leastBudget, withinOf } from '../session/index.js';
 import type { Compiled } from '../types.js';
 import { INGESTED_TASK_ID } from '../vocabulary.js';
 import { defaultIgnoredLine } from './default-ignores.js';
@@ -24,6 +24,11 @@ export interface PackRun extends PackOptions {
   readonly format: PackFormat;
   /** The order the files are printed in (pack-order.ts); relevance when absent. */
   readonly order?: PackOrder | undefined;
+  /**
+   * Prove the bundle optimal (the study's certification) rather than answer at once with how far
+   * from the optimum it may be (StrategyInput.anytime).
+   */
+  readonly certify?: boolean | undefined;
   /** Per compilation, in milliseconds, for a strategy in a process of its own. */
   readonly timeout: number;
   readonly lint: Lint;
@@ -98,6 +103,8 @@ export async function packContext(dir: string, o: PackRun): Promise<Packed> {
     lint: o.lint,
     // The pack is counted in the corpus tokenizer here, never audited in both vocabularies.
     audited: false,
+    // Its compilations price in the corpus tokenizer (pool.ts).
+    counts: 'o200k',
   });
   // Told when awaited, below: a problem of the tree is told first, as before.
   opening.catch(() => {});
@@ -149,15 +156,22 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
   const required = new Requirements(printed, pool.required);
   const task = printed.find((c) => c.candidate_id === INGESTED_TASK_ID)?.token_count ?? 0;
   const name = session.strategy.name;
-  const head = (budget: number, bundleHash: string): PackHead => ({ budget, strategy: name, bundleHash });
-  // A bundle hash is 64 hex digits: a placeholder of as many prices the frame before there is one.
-  const frameAt = (budget: number) => count(frameOf(head(budget, '0'.repeat(64)), o.format));
+  const head = (budget: number, bundleHash: string, within?: number): PackHead => ({
+    budget,
+    strategy: name,
+    bundleHash,
+    within,
+  });
+  // A bundle hash is 64 hex digits, a distance from the optimum at most 100: placeholders as long
+  // price the frame before there is a bundle.
+  const frameAt = (budget: number) => count(frameOf(head(budget, '0'.repeat(64), 100), o.format));
   const compileAt = (room: number, levels: Levels) =>
     session.measured(
       {
         request: { ...pool.request, usable_token_budget: room },
         candidates: required.pool(levels),
         policy: pool.policy,
+        anytime: o.certify !== true,
       },
       // The key names the pool a host holds: the same levels, the same candidates, sent once.
       `pack:${JSON.stringify([...levels])}`,
@@ -182,7 +196,7 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
       }
       if (out.outcome !== 'bundle') return { out, room, levels, text: '', tokens: 0 };
       const shown = printOrder(out.live, pool.candidates, out.extras.ranked, o.order ?? 'relevance');
-      const text = priced.print(head(budget, out.record.bundle_hash ?? ''), shown);
+      const text = priced.print(head(budget, out.record.bundle_hash ?? '', withinOf(out.extras)), shown);
       const tokens = count(text);
       if (tokens <= budget) return { out, room, levels, text, tokens };
       if (++reprints > REPRINTS)
@@ -248,8 +262,9 @@ async function packWith(session: CompileSession, pool: PackPool, o: PackRun): Pr
       );
   const left = leftOut(pool.candidates, out.record.trace.entries, new Set(out.admitted));
   // Said only when something was: a bare `left out:` would read as a list cut short.
+  const within = withinOf(out.extras);
   tell(
-    `pack: ${out.live.length} items, ${got.tokens} of ${o.budget} tokens as printed (${o.format})${left.length > 0 ? '; left out:' : ''}`,
+    `pack: ${out.live.length} items, ${got.tokens} of ${o.budget} tokens as printed (${o.format})${within === undefined ? '' : `, within ${within}% of the optimum`}${left.length > 0 ? '; left out:' : ''}`,
   );
   for (const line of left) tell(`  ${line}`);
   return { text: got.text, told, failed: false, refused: false };

@@ -3,7 +3,12 @@
  * this thread, any other in a process of its own), its inputs read and checked from three files
  * or from each line of a batch, and one compilation object per input.
  */
-import { type CompilerPolicy, type ContextRequest, isPlainObject } from '../../compiler/index.js';
+import {
+  type CompilerPolicy,
+  type ContextRequest,
+  isPlainObject,
+  type RealTokenizer,
+} from '../../compiler/index.js';
 import {
   checkInputs,
   Findings,
@@ -65,6 +70,10 @@ export interface CompileOptions {
    * them and given back when the session closes. Without them the session starts its own.
    */
   readonly warm?: WarmHosts | undefined;
+  /** HostOptions.counts: the tokenizer the strategy's process loads while the inputs are read. */
+  readonly counts?: RealTokenizer | undefined;
+  /** StrategyInput.anytime for every compilation of an object (MCP `compile`). */
+  readonly anytime?: boolean | undefined;
 }
 
 /** A strategy ready to compile, and its process; close it when done. */
@@ -91,6 +100,7 @@ export class CompileSession {
         timeout: o.timeout,
         keep: 1,
         secrets: o.ledger === undefined ? [] : [o.ledger],
+        counts: o.counts,
       });
     try {
       return new CompileSession(await compileStrategy(ref, hosts), hosts, o);
@@ -200,7 +210,7 @@ export class CompileSession {
         : undefined;
     if (strategy.readsLedger === true && ledger === undefined)
       throw new InputError(where, `${strategy.name} needs a "ledger"`);
-    return { ...inputs, ledger };
+    return { ...inputs, ledger, ...(this.o.anytime === true ? { anytime: true } : {}) };
   }
 }
 

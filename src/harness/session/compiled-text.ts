@@ -22,6 +22,12 @@ export function invalidLines(out: Compiled, strategy: string, where?: string): s
 }
 
 /** What a compilation came to, in a line: the outcome, and the trace's decisions counted. */
+/** The distance from the optimum a strategy gave (`extras.within_percent`), if it gave one. */
+export function withinOf(extras: Readonly<Record<string, unknown>> | undefined): number | undefined {
+  const w = extras?.within_percent;
+  return typeof w === 'number' && Number.isFinite(w) ? w : undefined;
+}
+
 export function compiledSummary(out: Exclude<Compiled, { error: string }>): string {
   const result = out.result as {
     failure?: { reason?: string } | null;
@@ -35,5 +41,7 @@ export function compiledSummary(out: Exclude<Compiled, { error: string }>): stri
     out.bundle === null
       ? `refused: ${result.failure?.reason ?? 'no reason'}`
       : `a bundle of ${(out.bundle as { items: unknown[] }).items.length} items`;
-  return `${outcome}; trace: ${decisions || 'no entries'}`;
+  const within = withinOf(out.extras);
+  const distance = within === undefined ? '' : `, within ${within}% of the optimum`;
+  return `${outcome}${distance}; trace: ${decisions || 'no entries'}`;
 }

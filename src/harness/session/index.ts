@@ -8,7 +8,7 @@ export {
   compileCase,
   withSession,
 } from './compile-session.js';
-export { compiledJSON, compiledSummary, invalidLines } from './compiled-text.js';
+export { compiledJSON, compiledSummary, invalidLines, withinOf } from './compiled-text.js';
 export { explainCandidate } from './explain-candidate.js';
 export { leastBudget } from './least-budget.js';
 export { compileAnswer, compileAwaited, errorCompiled, rowOutcome } from './measure-answer.js';

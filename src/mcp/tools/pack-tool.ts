@@ -10,7 +10,7 @@ import {
   REQUIRE_MEANING,
 } from '../../harness/pack/index.js';
 import { servedFolder } from '../permission.js';
-import { failed, nameOf, object, STRATEGY, type Tool, text } from './tool.js';
+import { CERTIFY, certifyOf, failed, nameOf, object, STRATEGY, type Tool, text } from './tool.js';
 
 const stringList = (v: unknown, name: string): string[] | undefined => {
   if (v === undefined) return undefined;
@@ -65,6 +65,7 @@ export const packTool: Tool = {
           description:
             'leave out dependencies, build outputs, caches, minified bundles, lockfiles and binary or media files unless a .gitignore ! rule keeps them (default true)',
         },
+        certify: CERTIFY,
         max_bytes: {
           type: 'integer',
           minimum: 1,
@@ -102,6 +103,7 @@ export const packTool: Tool = {
       strategy: nameOf(args.strategy),
       format,
       order,
+      certify: certifyOf(args),
       timeout: o.timeout,
       lint: { strict: false },
     });

@@ -91,6 +91,19 @@ export function compilingSchema(extra: Schema = {}, required: readonly string[] 
   );
 }
 
+export const CERTIFY = {
+  type: 'boolean',
+  description:
+    'prove the bundle optimal (default false: compiler-v2 answers at once, with how far from the optimum it may be in extras.within_percent)',
+};
+
+/** The call's `certify`: false when absent. */
+export function certifyOf(args: Args): boolean {
+  if (args.certify !== undefined && typeof args.certify !== 'boolean')
+    throw new UsageError('certify must be true or false');
+  return args.certify === true;
+}
+
 /** The call's strategy: the one named, or the default. */
 export function nameOf(strategy: unknown): string {
   if (strategy === undefined) return DEFAULT_STRATEGY;
@@ -107,13 +120,14 @@ export async function callSession<T>(
   o: McpOptions,
   warm: WarmHosts | undefined,
   use: (s: CompileSession) => Promise<T>,
+  anytime = false,
 ): Promise<T> {
   const strategy = nameOf(args.strategy);
   const budget = args.budget;
   if (budget !== undefined && typeof budget !== 'number')
     throw new UsageError('budget must be a whole number of tokens >= 0');
   return withSession(
-    { strategy, timeout: o.timeout, budget, policy: (p) => p, lint: { strict: false }, warm },
+    { strategy, timeout: o.timeout, budget, policy: (p) => p, lint: { strict: false }, warm, anytime },
     use,
   );
 }

@@ -10,12 +10,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 // Registers the real tokenizers: a strategy prices with this process's compiler, which must know
 // the policy's tokenizer.
-import '../../corpus/index.js';
+import { countTokens } from '../../corpus/real-tokens.js';
 import type { Strategy } from '../../types.js';
 import { describeThrown } from '../answer-rules.js';
 import { CHANNEL_FD, FrameReader, frame } from '../channel.js';
 import { assembleAwaited, deepFreeze } from '../guard.js';
-import type { HostReply, HostRequest, SharedInputs } from '../protocol.js';
+import { type HostReply, type HostRequest, type SharedInputs, WARM_COUNTS_ENV } from '../protocol.js';
 import { infoOf, loadStrategyFile } from '../registry.js';
 import { strategyInput } from '../strategy-input.js';
 import { lockDown } from './lockdown.js';
@@ -40,7 +40,7 @@ async function serve(files: readonly string[]): Promise<void> {
     }
     const strategy = strategies?.[m.strategy];
     if (shared === undefined || strategy === undefined) throw new Error('asked before the inputs were sent');
-    const inputs = { ...shared, request: m.request, ledger: m.ledger };
+    const inputs = { ...shared, request: m.request, ledger: m.ledger, anytime: m.anytime };
     send({ id: m.id, answer: await assembleAwaited(strategy, strategyInput(strategy, inputs)) });
   };
   // Listen at once: a request that came before the strategy loaded waits for it.
@@ -68,6 +68,10 @@ async function serve(files: readonly string[]): Promise<void> {
   }
   strategies = loaded;
   send({ ready: loaded.map(infoOf) });
+  // Loaded now, while the caller reads its inputs, rather than at the first count. Only a name the
+  // corpus registers; anything else is left to load when counted, or to fail there.
+  const counts = process.env[WARM_COUNTS_ENV];
+  if (counts === 'o200k' || counts === 'cl100k') turn = turn.then(() => void countTokens(counts, 'warm'));
   for (const m of asked.splice(0)) enqueue(m);
 }
 

@@ -14,10 +14,11 @@ import type { Objective, Selection, StrategyInput } from '../../types.js';
 import { selectionOf } from '../compiler.js';
 import { legalityProblems, requiredContents } from '../legality.js';
 import { compareObjectives, objectiveOf } from '../objective.js';
+import { hullBound, hullGreedy, withinPercent } from './anytime.js';
 import { type Certificate, certify, constraintsOf, refusalOf } from './certificate.js';
 import type { SolveLimits } from './highs.js';
 import { type Found, nodesWithin, Problem } from './problem.js';
-import { Search } from './search.js';
+import { type Bound, Search } from './search.js';
 import { SearchCosts } from './search-costs.js';
 import type { Settled } from './settled.js';
 
@@ -42,13 +43,20 @@ export const DEFAULT_CERTIFY_LIMITS: CertifyLimits = {
   ilpCandidates: 5_000,
 };
 
+/**
+ * An answer now (`pack`, MCP; StrategyInput.anytime): the planner's bundle and the hull's greedy
+ * offered, a short search, no integer program, and the distance from the optimum told. Counted in
+ * nodes, so the answer is the same on every machine.
+ */
+export const ANYTIME_LIMITS: CertifyLimits = { ...DEFAULT_CERTIFY_LIMITS, nodes: 2_000, ilpCandidates: 0 };
+
 const round = (x: number): number => Math.round(x * 1e9) / 1e9;
 
 /** The planner's answer for `input`, certified. A promise only when the integer program is needed. */
 export function certified(
   input: StrategyInput,
   output: CompileOutput,
-  limits: CertifyLimits = DEFAULT_CERTIFY_LIMITS,
+  limits: CertifyLimits = input.anytime === true ? ANYTIME_LIMITS : DEFAULT_CERTIFY_LIMITS,
 ): Selection | Promise<Selection> {
   const planned = selectionOf(output);
   const ids = new Set(input.candidates.map((c) => c.candidate_id));
@@ -69,6 +77,11 @@ export function certified(
       ? { ids: admitted, objective: objectiveOf(input, admitted) }
       : null;
   if (plannerFound !== null) search.offer(plannerFound);
+  const anytime = input.anytime === true;
+  if (anytime) {
+    const greedy = hullGreedy(problem, admitted ?? []);
+    if (greedy !== null) search.offer(greedy);
+  }
   search.run();
   const byBranchAndBound = (proven: boolean): Settled => ({
     best: search.best,
@@ -78,11 +91,36 @@ export function certified(
     problem,
     costs: () => new SearchCosts(problem, nodes),
   });
+  if (anytime && search.best !== null) {
+    const proven = !search.aborted;
+    const hull = proven ? null : hullBound(problem);
+    const bound = proven ? null : tighter(search.rootBound(), hull);
+    const out = settle(input, planned, plannerFound, { ...byBranchAndBound(proven), bound });
+    const { objective } = out.extras as { objective: Objective };
+    const most = Math.min(
+      hull?.earned ?? Infinity,
+      bound === null ? Infinity : bound.preferred + bound.discretionary,
+    );
+    const within = Number.isFinite(most) ? withinPercent(objective, most) : 0;
+    return { ...out, extras: { ...out.extras, within_percent: within } };
+  }
+  // No bundle found in an answer's work: a refusal stays proven, by the full limits.
+  if (anytime && search.aborted)
+    return certified({ ...input, anytime: false }, output, DEFAULT_CERTIFY_LIMITS);
   if (!search.aborted || input.candidates.length > limits.ilpCandidates)
     return settle(input, planned, plannerFound, byBranchAndBound(!search.aborted));
   return import('./exact-engine.js').then(({ settleByIlp }) =>
     settle(input, planned, plannerFound, settleByIlp(input, byBranchAndBound(false), limits.ilp)),
   );
+}
+
+/** Of two upper bounds, level by level the lower. */
+function tighter(a: Bound | null, b: Bound | null): Bound | null {
+  if (a === null || b === null) return a ?? b;
+  return {
+    preferred: Math.min(a.preferred, b.preferred),
+    discretionary: Math.min(a.discretionary, b.discretionary),
+  };
 }
 
 /** The answer, from the planner's and what the engines settled. */
