@@ -6,15 +6,19 @@
 // --certify, each is also certified as a study does, and the optimum it misses is measured: the
 // share of the optimum's earned relevance the answer now does not earn. Issue 50's closing note.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { root } from './cli.mjs';
 
 const built = (module) => import(pathToFileURL(path.join(root, 'dist', module)).href);
-const { loadCorpus, requestAt } = await built('src/harness/corpus/index.js');
+const { loadCorpus } = await built('src/harness/corpus/index.js');
+const { caseInputs, strategyInput } = await built('src/harness/hosts/index.js');
 const { default: v2 } = await built('strategies/compiler-v2.js');
 
-const { values, positionals } = parseArgs({ options: { certify: { type: 'boolean' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { certify: { type: 'boolean' } },
+  allowPositionals: true,
+});
 if (positionals.length !== 1) {
   process.stderr.write('usage: node scripts/anytime-gap.mjs CORPUS [--certify]\n');
   process.exit(2);
@@ -24,14 +28,7 @@ const earned = (x) => (x === undefined ? 0 : x.objective.preferred + x.objective
 const rows = [];
 for (const kase of corpus.cases)
   for (const budget of Object.keys(kase.budgets)) {
-    const request = requestAt(kase, budget);
-    const input = {
-      request,
-      candidates: kase.candidates,
-      policy: corpus.policy,
-      budget: request.usable_token_budget,
-      annotations: kase.annotations,
-    };
+    const input = strategyInput(v2, caseInputs(kase, budget, corpus.policy, undefined));
     const t = process.cpuUsage();
     const now = await v2.assemble({ ...input, anytime: true });
     const cpu = process.cpuUsage(t);
@@ -50,7 +47,9 @@ for (const kase of corpus.cases)
       row.missed = best > 0 ? (100 * (best - earned(now.extras))) / best : 0;
     }
     rows.push(row);
-    process.stderr.write(`${kase.name} ${budget}: within ${row.within}%${row.missed === undefined ? '' : `, missed ${row.missed.toFixed(2)}%`}\n`);
+    process.stderr.write(
+      `${kase.name} ${budget}: within ${row.within}%${row.missed === undefined ? '' : `, missed ${row.missed.toFixed(2)}%`}\n`,
+    );
   }
 
 const quantile = (xs, q) => {
@@ -61,13 +60,29 @@ const line = (label, xs, unit) =>
   `${label}: median ${quantile(xs, 0.5).toFixed(2)}${unit}, 95th percentile ${quantile(xs, 0.95).toFixed(2)}${unit}, largest ${Math.max(...xs).toFixed(2)}${unit}`;
 const bundles = rows.filter((r) => r.within !== null);
 const withins = bundles.map((r) => r.within);
-console.log(`${corpus.cases.length} cases, ${rows.length} compilations, ${bundles.length} bundles (the rest refusals)`);
+console.log(
+  `${corpus.cases.length} cases, ${rows.length} compilations, ${bundles.length} bundles (the rest refusals)`,
+);
 console.log(line('within (told)', withins, '%'));
-console.log(`told 0 (proven optimal by the short search): ${withins.filter((w) => w === 0).length} of ${withins.length}`);
-console.log(line('CPU, answer now', rows.map((r) => r.ms), ' ms'));
+console.log(
+  `told 0 (proven optimal by the short search): ${withins.filter((w) => w === 0).length} of ${withins.length}`,
+);
+console.log(
+  line(
+    'CPU, answer now',
+    rows.map((r) => r.ms),
+    ' ms',
+  ),
+);
 if (values.certify) {
   const missed = bundles.map((r) => r.missed);
   console.log(line('missed (against the proven optimum)', missed, '%'));
   console.log(`missed nothing: ${missed.filter((m) => m <= 1e-9).length} of ${missed.length}`);
-  console.log(line('CPU, certified', rows.map((r) => r.certifyMs), ' ms'));
+  console.log(
+    line(
+      'CPU, certified',
+      rows.map((r) => r.certifyMs),
+      ' ms',
+    ),
+  );
 }

@@ -9,221 +9,27 @@
  * sorts), chat files, message. Ignores requirement classes, the hard gates (`aider-repomap+gates`
  * filters on them), form floors, groups, dependencies and relevance.
  */
-import { DirectedGraph } from 'graphology';
-import {
-  type Capture,
-  type ContextCandidate,
-  costOf,
-  defaultFormPool,
-  loadRepoGraph,
-  type Strategy,
-} from '../src/harness/kit/index.js';
-import { basename, mentionsOf, push, splitextRoot } from './aider-repomap.mentions.js';
-import queries from './aider-repomap.tags.json' with { type: 'json' };
+import { type ContextCandidate, costOf, type Strategy } from '../src/harness/kit/index.js';
+import { aiderPrompt, byCode, type File, type RankedTag, rankedOnce } from './aider-repomap.ranking.js';
 
-const { queryRunner, personalPagerank } = await loadRepoGraph();
-const runTags = await queryRunner(queries.tags);
-const runNames = await queryRunner(queries.names);
+export { identWeight } from './aider-repomap.ranking.js';
 
 const OK_ERR = 0.15;
-const MAP_FORMS = ['outline', 'anchor', 'summary'];
 /** How many of its ranked files the answer lists. */
 const RANKED = 100;
-const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-interface File {
-  readonly name: string;
-  readonly forms: readonly ContextCandidate[];
-  readonly whole: ContextCandidate;
-  /** The map's entry for the file's ranked definitions. */
-  readonly shown: ContextCandidate;
-  /** The file listed by its name, where the pool has such a form. */
-  readonly named: ContextCandidate | undefined;
-}
-
-interface FileTags {
-  readonly defs: readonly Capture[];
-  readonly refs: readonly string[];
-}
-
-/** A ranked tag (`Tag` or `(fname,)`): a file's definition of an identifier at a line, or the file alone. */
-type RankedTag = readonly [file: string, ident?: string, line?: number];
-
-function filesOf(candidates: readonly ContextCandidate[]): Map<string, File> {
-  const groups = new Map<string, ContextCandidate[]>();
-  for (const c of candidates) push(groups, c.content_identity, c);
-  const defaults = new Map(defaultFormPool(candidates).map((c) => [c.content_identity, c]));
-  const files = new Map<string, File>();
-  for (const name of [...groups.keys()].sort(byCode)) {
-    const forms = [...(groups.get(name) ?? [])].sort((a, b) => byCode(a.candidate_id, b.candidate_id));
-    const whole = forms.reduce((a, b) => (b.form_rank > a.form_rank ? b : a));
-    const outline = MAP_FORMS.map((r) => forms.find((c) => c.representation_id === r)).find((c) => c);
-    const named = forms.find((c) => c.representation_id === 'reference');
-    const fallback = defaults.get(name) === named ? whole : defaults.get(name);
-    files.set(name, { name, forms, whole, shown: outline ?? fallback ?? whole, named });
-  }
-  return files;
-}
-
-// The last rankings, what each was made of and its files' tags: the study asks for each pool at
-// three budgets, and the ranking does not depend on the budget. More than one, because this module
-// serves two strategies in one process (issue 39: the shipped strategies share one), which a study
-// asks in turn on the same case: the peer on the whole pool and behind the gates on a part of it.
-// A new ranking reuses the tags of a file whose text one of these had (the gates' part, the next
-// case of the same repository); nothing else is kept, so a warm process holds the texts of RECENT
-// calls at most, however many calls and file names it has seen (issue 47).
-const RECENT = 4;
-/** A file's tags and the text they were made from. */
-type Tagged = { readonly text: string; readonly tags: FileTags | undefined };
-const recent: {
-  readonly files: ReadonlyMap<string, File>;
-  readonly key: string;
-  readonly tags: RankedTag[];
-  readonly tagged: ReadonlyMap<string, Tagged>;
-}[] = [];
-
-/** `get_tags_raw`: definitions and references from the file's query, or none without one; noted in `made`. */
-function tagsFor(f: File, made: Map<string, Tagged>): FileTags | undefined {
-  const text = f.whole.content;
-  let t = recent.map((r) => r.tagged.get(f.name)).find((had) => had?.text === text);
-  if (t === undefined) {
-    const captures = runTags(f.name, text);
-    const of = (kind: string) => (captures ?? []).filter((c) => c.capture.startsWith(`name.${kind}.`));
-    const [defs, refs] = [of('definition'), of('reference')];
-    // Definitions and no reference: every name of the text is one (Aider's Pygments fallback).
-    const names = refs.length === 0 && defs.length > 0 ? (runNames(f.name, text) ?? []) : refs;
-    t = { text, tags: captures === undefined ? undefined : { defs, refs: names.map((c) => c.text) } };
-  }
-  made.set(f.name, t);
-  return t.tags;
-}
-
-/** Aider's identifier weight (`mul`), before the x50 for references from chat files. */
-export function identWeight(ident: string, mentioned: ReadonlySet<string>, definers: number): number {
-  const alpha = /\p{L}/u.test(ident);
-  const isSnake = ident.includes('_') && alpha;
-  const isKebab = ident.includes('-') && alpha;
-  const isCamel = /\p{Lu}/u.test(ident) && /\p{Ll}/u.test(ident);
-  let mul = 1.0;
-  if (mentioned.has(ident)) mul *= 10;
-  if ((isSnake || isKebab || isCamel) && ident.length >= 8) mul *= 10;
-  if (ident.startsWith('_')) mul *= 0.1;
-  if (definers > 5) mul *= 0.1;
-  return mul;
-}
-
-/** `get_ranked_tags`: the ranked definitions, then the files by rank, then the rest. */
-function rankedTags(
+/**
+ * `to_tree`'s files: a file whose tags in the slice are definitions shows them, any other its
+ * name; a chat file never, as `to_tree` skips `chat_rel_fnames` (it is sent whole).
+ */
+function mapOf(
+  tags: readonly RankedTag[],
   files: ReadonlyMap<string, File>,
   chat: ReadonlySet<string>,
-  message: string,
-  tagsOf: (f: File) => FileTags | undefined,
-): RankedTag[] {
-  const names = [...files.keys()];
-  const mentioned = mentionsOf(message, names, chat);
-  const defines = new Map<string, Set<string>>();
-  const definitions = new Map<string, number[]>();
-  const references = new Map<string, string[]>();
-  const personalize = 100 / files.size;
-  const pers = new Map<string, number>();
-  for (const f of files.values()) {
-    let p = chat.has(f.name) ? personalize : 0;
-    if (mentioned.files.has(f.name)) p = Math.max(p, personalize);
-    const base = basename(f.name);
-    const components = [...f.name.split('/').filter((c) => c !== ''), base, splitextRoot(base)];
-    if (components.some((c) => mentioned.idents.has(c))) p += personalize;
-    if (p > 0) pers.set(f.name, p);
-    const tags = tagsOf(f);
-    for (const d of tags?.defs ?? []) {
-      defines.set(d.text, (defines.get(d.text) ?? new Set()).add(f.name));
-      push(definitions, `${f.name}\u0000${d.text}`, d.line);
-    }
-    for (const r of tags?.refs ?? []) push(references, r, f.name);
-  }
-  const refs = references.size > 0 ? references : new Map([...defines].map(([k, v]) => [k, [...v]]));
-  // Aider's MultiDiGraph as a list of edges, which the ranks of definitions read one by one, and
-  // for PageRank one edge per pair of files weighing their sum, as networkx's pagerank sums them.
-  const edges: {
-    readonly src: string;
-    readonly dst: string;
-    readonly weight: number;
-    readonly ident: string;
-  }[] = [];
-  for (const [ident, definers] of [...defines].sort(([a], [b]) => byCode(a, b))) {
-    if (refs.has(ident)) continue;
-    for (const d of definers) edges.push({ src: d, dst: d, weight: 0.1, ident });
-  }
-  for (const [ident, referencers] of [...refs].sort(([a], [b]) => byCode(a, b))) {
-    const definers = defines.get(ident);
-    if (definers === undefined) continue;
-    const mul = identWeight(ident, mentioned.idents, definers.size);
-    const counts = new Map<string, number>();
-    for (const r of referencers) counts.set(r, (counts.get(r) ?? 0) + 1);
-    for (const [src, n] of counts)
-      for (const dst of definers)
-        edges.push({ src, dst, weight: (chat.has(src) ? mul * 50 : mul) * Math.sqrt(n), ident });
-  }
-  const pairs = new Map<string, number>();
-  const out = new Map<string, number>();
-  for (const e of edges) {
-    const pair = `${e.src}\u0000${e.dst}`;
-    pairs.set(pair, (pairs.get(pair) ?? 0) + e.weight);
-    out.set(e.src, (out.get(e.src) ?? 0) + e.weight);
-  }
-  // Aider's graph holds only the files an edge touches.
-  const g = new DirectedGraph();
-  const touched = new Set(edges.flatMap((e) => [e.src, e.dst]));
-  for (const n of names) if (touched.has(n)) g.addNode(n);
-  for (const [pair, weight] of pairs) {
-    const [src, dst] = pair.split('\u0000') as [string, string];
-    g.addDirectedEdge(src, dst, { weight });
-  }
-  const ranked = personalPagerank(g, new Map([...pers].filter(([n]) => g.hasNode(n))), 0.85);
-  const rankOf = new Map<string, { file: string; ident: string; rank: number }>();
-  for (const e of edges) {
-    const key = `${e.dst}\u0000${e.ident}`;
-    const prior = rankOf.get(key)?.rank ?? 0;
-    const share = ((ranked.get(e.src) ?? 0) * e.weight) / (out.get(e.src) as number);
-    rankOf.set(key, { file: e.dst, ident: e.ident, rank: prior + share });
-  }
-  const tags: RankedTag[] = [...rankOf.entries()]
-    .sort(([, a], [, b]) => b.rank - a.rank || byCode(b.file, a.file) || byCode(b.ident, a.ident))
-    .filter(([, d]) => !chat.has(d.file))
-    .flatMap(([key, d]) => (definitions.get(key) ?? []).map((line): RankedTag => [d.file, d.ident, line]));
-  const included = new Set(tags.map((t) => t[0]));
-  const rest = new Set(names.filter((f) => !chat.has(f)));
-  for (const [node] of [...ranked].sort(([a, x], [b, y]) => y - x || byCode(b, a))) {
-    rest.delete(node);
-    if (!included.has(node)) tags.push([node]);
-  }
-  // Aider walks a set here, in no fixed order; by name is the fixed one.
-  for (const f of [...rest].sort(byCode)) tags.push([f]);
-  return tags;
-}
-
-function rankedOnce(
-  files: ReadonlyMap<string, File>,
-  chat: ReadonlySet<string>,
-  message: string,
-): RankedTag[] {
-  const key = JSON.stringify([[...chat], message]);
-  const same = (prior: (typeof recent)[number]) =>
-    prior.key === key &&
-    prior.files.size === files.size &&
-    [...files].every(([n, f]) => prior.files.get(n)?.whole.content === f.whole.content);
-  const found = recent.find(same);
-  if (found !== undefined) return found.tags;
-  const tagged = new Map<string, Tagged>();
-  const made = { files, key, tags: rankedTags(files, chat, message, (f) => tagsFor(f, tagged)), tagged };
-  recent.unshift(made);
-  recent.length = Math.min(recent.length, RECENT);
-  return made.tags;
-}
-
-/** `to_tree`'s files: a file whose tags in the slice are definitions shows them, any other its name. */
-function mapOf(tags: readonly RankedTag[], files: ReadonlyMap<string, File>): ContextCandidate[] {
+): ContextCandidate[] {
   const shown = new Map<string, boolean>();
-  for (const t of tags) shown.set(t[0], (shown.get(t[0]) ?? false) || t[1] !== undefined);
+  for (const t of tags)
+    if (!chat.has(t[0])) shown.set(t[0], (shown.get(t[0]) ?? false) || t[1] !== undefined);
   return [...shown.keys()]
     .sort(byCode)
     .flatMap((n) => (shown.get(n) ? files.get(n)?.shown : files.get(n)?.named) ?? []);
@@ -232,31 +38,22 @@ function mapOf(tags: readonly RankedTag[], files: ReadonlyMap<string, File>): Co
 const aiderRepomap: Strategy = {
   name: 'aider-repomap',
   description:
-    "Aider's repo map: tree-sitter tags, personalised PageRank, a map searched to within 15% of what the prompt leaves it",
+    "Aider's repo map: tree-sitter tags, personalised PageRank, --map-tokens set so that the map's 15% tolerance stays within what the prompt leaves",
   assemble(input) {
-    const all = filesOf(input.candidates);
-    const roleOf = (f: File, role: string) => f.forms.some((c) => c.order_role === role);
-    const system = [...all.values()].filter((f) => roleOf(f, 'instruction'));
-    const message = [...all.values()].filter((f) => !system.includes(f) && roleOf(f, 'task'));
-    const files = new Map([...all].filter(([, f]) => !system.includes(f) && !message.includes(f)));
-    const byId = new Map(input.candidates.map((c) => [c.candidate_id, c.content_identity]));
-    const chatNames = [...new Set(input.request.required_ids.flatMap((id) => byId.get(id) ?? []))].filter(
-      (n) => files.has(n),
-    );
-    const chat = new Set(chatNames);
-    const sent = (fs: readonly File[]) => fs.map((f) => f.whole);
-    const chatForms = sent(chatNames.flatMap((n) => files.get(n) ?? []));
-    const outside = [...sent(system), ...chatForms, ...sent(message)];
+    const { files, chat, system, chatForms, message, text } = aiderPrompt(input);
+    const outside = [...system, ...chatForms, ...message];
     const outsideCost = costOf(outside, input);
-    const mapBudget = input.budget - outsideCost;
-    const text = message.map((f) => f.whole.content).join('\n');
+    // `--map-tokens` as a user who must stay within a hard window sets it: what the prompt leaves,
+    // over the 15% the search may go past it (issue 51), so the map never runs over the window.
+    const window = input.budget - outsideCost;
+    const mapBudget = Math.floor(window / (1 + OK_ERR));
     const tags = mapBudget > 0 && files.size > chat.size ? rankedOnce(files, chat, text) : [];
     // get_ranked_tags_map_uncached's search, tolerance and all: the map may end up to 15% over.
     let [lower, upper, best, bestTokens, steps] = [0, tags.length, [] as ContextCandidate[], 0, 0];
     let middle = Math.min(Math.floor(mapBudget / 25), tags.length);
     while (lower <= upper && tags.length > 0) {
       steps += 1;
-      const tree = mapOf(tags.slice(0, middle), files);
+      const tree = mapOf(tags.slice(0, middle), files, chat);
       const tokens = costOf([...tree, ...outside], input) - outsideCost;
       const pctErr = Math.abs(tokens - mapBudget) / mapBudget;
       if ((tokens <= mapBudget && tokens > bestTokens) || pctErr < OK_ERR) {
@@ -267,7 +64,7 @@ const aiderRepomap: Strategy = {
       else upper = middle - 1;
       middle = Math.floor((lower + upper) / 2);
     }
-    const bundle = [...sent(system), ...best, ...chatForms, ...sent(message)];
+    const bundle = [...system, ...best, ...chatForms, ...message];
     return {
       admitted: bundle.map((c) => c.candidate_id),
       layout: 'own',
@@ -275,6 +72,7 @@ const aiderRepomap: Strategy = {
         // The files in the order the map ranks them (by their best tag), and the best tags.
         ranked: [...new Set(tags.map((t) => t[0]))].slice(0, RANKED),
         ranked_tags: tags.slice(0, 50).map((t) => t.slice(0, 2).join('#')),
+        map_window: window,
         map_budget: mapBudget,
         map_tokens: bestTokens,
         search_steps: steps,

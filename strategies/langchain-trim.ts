@@ -13,7 +13,11 @@
  *
  * The pool as a LangChain user writes the prompt (issue 36): the instructions are the system
  * message, the task is the last human message, and the documents and code go between, one message
- * each, in the order a retriever hands them: by relevance, most relevant first, ties by id. A
+ * each. `strategy: "last"` keeps the most recent messages and drops the oldest (the reference
+ * documentation of trim_messages and trimMessages says to set it for exactly that), so a user
+ * who trims retrieved documents with it puts the ones that matter where the recent ones are: by
+ * relevance, the least relevant first and the most relevant next to the task (issue 51; ties by
+ * id, reversed with the rest). A
  * message is the default forms of its contents: the system message every `instruction`-role
  * content (the policy's first role), the task message every `task`-role one. The token counter
  * gives the study's counts: the rendered cost of the messages' candidates (declared `token_count`
@@ -21,8 +25,9 @@
  *
  * What survives is admitted and laid out in message order (`layout: 'own'`): the system message,
  * the documents kept, the task. `strategy: "last"` keeps the tail, so the task is the first
- * thing kept and the documents nearest it, the least relevant the retriever returned, come next:
- * that is what trimMessages does to a prompt laid out this way, and it is measured as it is.
+ * thing kept and the documents nearest it, the most relevant, come next. (Handed in as a
+ * retriever returns them, most relevant first, the tail would keep the least relevant: the row
+ * before issue 51, 0 on SWE-bench Lite in every form.)
  * trimMessages cannot express form floors or gates, required groups, dependencies, required ids:
  * it ignores them all, and keeps a contiguous tail of the conversation (it stops at the first
  * message that does not fit, it never skips one).
@@ -84,7 +89,8 @@ export type Message = readonly ContextCandidate[];
 
 /**
  * The pool as messages: the system message (the policy's first role, when it has contents), each
- * other content by relevance (ties by id), then the task message (the `task` role).
+ * other content by relevance, the least relevant first (rankBy's order reversed), then the task
+ * message (the `task` role).
  */
 export function messagesOf(candidates: readonly ContextCandidate[], roles: readonly string[]): Message[] {
   const pool = defaultFormPool(candidates);
@@ -93,7 +99,7 @@ export function messagesOf(candidates: readonly ContextCandidate[], roles: reado
   const documents = rankBy(
     pool.filter((c) => !system.includes(c) && !task.includes(c)),
     (c) => c.relevance,
-  );
+  ).reverse();
   return [
     ...(system.length > 0 ? [orderByRole(system, roles)] : []),
     ...documents.map((c) => [c]),
@@ -104,7 +110,7 @@ export function messagesOf(candidates: readonly ContextCandidate[], roles: reado
 const langchainTrim: Strategy = {
   name: 'langchain-trim',
   description:
-    'LangChain trimMessages (strategy last, includeSystem, startOn human): system instructions, retrieved documents, the task last',
+    'LangChain trimMessages (strategy last, includeSystem, startOn human): system instructions, retrieved documents least relevant first, the task last',
   assemble(input) {
     const roles = input.policy.order_roles;
     const messages = messagesOf(input.candidates, roles);

@@ -40,6 +40,7 @@ export const PUBLISHED_ORDER = ['dump', 'topk', 'weighted', 'gated', 'compiler',
 export const PEERS = [
   'prompt-tsx',
   'aider-repomap',
+  'aider-files',
   'priompt',
   'langchain-trim',
   'langchain-reorder',
@@ -53,6 +54,7 @@ export const PEERS = [
 export const GATED_PEERS = [
   'prompt-tsx+gates',
   'aider-repomap+gates',
+  'aider-files+gates',
   'priompt+gates',
   'langchain-trim+gates',
   'langchain-reorder+gates',
@@ -63,7 +65,7 @@ export const ALL_PEERS = [...PEERS, ...GATED_PEERS] as const;
 
 /**
  * The strategies every committed report is built from (reports/, reports/compiler-v2/,
- * reports/agent-200/, docs/findings.md, the README's headline), in registry order: the 25 that
+ * reports/agent-200/, docs/findings.md, the README's headline), in registry order: the 27 that
  * ship, the peers (as shipped and behind the gates) and both readings of bm25 among them. Named
  * here once so that a plug-in dropped into strategies/ joins every run but changes none of those
  * files, nor their drift tests. To put a strategy into them,
@@ -71,6 +73,8 @@ export const ALL_PEERS = [...PEERS, ...GATED_PEERS] as const;
  */
 export const REPORT_STRATEGIES = [
   ...PUBLISHED_ORDER,
+  'aider-files',
+  'aider-files+gates',
   'aider-repomap',
   'aider-repomap+gates',
   'bm25',

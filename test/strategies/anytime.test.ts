@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ContextCandidate, compileContext } from '../../src/compiler/index.js';
 import { generateCase } from '../../src/harness/generate/index.js';
-import { hullBound, hullGreedy } from '../../src/harness/kit/exact/anytime.js';
+import { hullBound, hullGreedies, hullGreedy } from '../../src/harness/kit/exact/anytime.js';
 import { Problem } from '../../src/harness/kit/exact/problem.js';
 import { auditOf, certified, loadExact, objectiveOf } from '../../src/harness/kit/index.js';
 import type { Objective, Selection, StrategyInput } from '../../src/harness/types.js';
@@ -129,6 +129,28 @@ describe('the answer now', () => {
     expect(extras(alone).proof).toBe('bounded');
     const root = (alone.extras as { bound: Objective }).bound;
     expect((root.discretionary - got.discretionary) / root.discretionary).toBeGreaterThan(0.3);
+  });
+
+  it('one large file worth more than what fills its room: the greedy started from it finds it', () => {
+    // By value per token the blocker comes first, and then the large file no longer fits.
+    const pool = [
+      cand('large', { token_count: 950, relevance: 0.9 }),
+      cand('blocker', { token_count: 60, relevance: 0.07 }),
+      ...Array.from({ length: 20 }, (_, k) => cand(`dust-${k}`, { token_count: 1, relevance: 0.0005 })),
+    ];
+    const input: StrategyInput = {
+      request: req(1_000),
+      candidates: pool,
+      policy: policy({ min_discretionary_relevance: 0 }),
+      budget: 1_000,
+    };
+    const problem = new Problem(input);
+    expect(hullGreedy(problem, [])?.ids).not.toContain('large');
+    const offered = hullGreedies(problem, []);
+    const best = offered.reduce((a, b) => (b.objective.discretionary > a.objective.discretionary ? b : a));
+    expect(best.ids).toContain('large');
+    expect(auditOf(input, best.ids).legal).toBe(true);
+    expect(best.objective.discretionary).toBeCloseTo((optimum(input) as Objective).discretionary, 9);
   });
 
   it('the greedy bundle is legal and holds the required content as the planner planned it', () => {

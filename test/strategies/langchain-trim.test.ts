@@ -70,16 +70,19 @@ describe('langchain-trim: the system message, the documents a retriever returned
     sys,
     cand('t-task', { order_role: 'task' }),
   ];
-  // messages: z-sys (the system message), the documents by relevance (all 0.5, so by id: a-tool,
-  // e1, e2, e3), t-task last
+  // messages: z-sys (the system message), the documents by relevance, the least relevant first
+  // (all 0.5: by id reversed, e3, e2, e1, a-tool), t-task last
 
   it('keeps the system message, the task and the documents nearest it', () => {
-    expect(admitted(langchainTrim.assemble(input(45, pool)))).toEqual(['z-sys', 'e3', 't-task']); // 3 items: 45
+    expect(admitted(langchainTrim.assemble(input(45, pool)))).toEqual(['z-sys', 'a-tool', 't-task']); // 3 items: 45
     expect(admitted(langchainTrim.assemble(input(44, pool)))).toEqual(['z-sys', 't-task']); // 4 items would be 59
-    expect(admitted(langchainTrim.assemble(input(59, pool)))).toEqual(['z-sys', 'e2', 'e3', 't-task']);
+    expect(admitted(langchainTrim.assemble(input(59, pool)))).toEqual(['z-sys', 'e1', 'a-tool', 't-task']);
   });
 
-  it('hands the documents in as a retriever returns them, most relevant first, so the tail keeps the least', () => {
+  // trim_messages' reference documentation (https://reference.langchain.com/python/langchain-core/messages/utils/trim_messages,
+  // and trimMessages' for JavaScript) sets strategy "last" to keep the recent messages and drop the
+  // old: a user trimming retrieved documents with it puts the most relevant where the recent go.
+  it('hands the documents in least relevant first, as a LangChain user keeping the recent would, so the tail keeps the most relevant', () => {
     const ranked = pool.map((c) =>
       c.candidate_id === 'e1'
         ? { ...c, relevance: 0.9 }
@@ -87,20 +90,24 @@ describe('langchain-trim: the system message, the documents a retriever returned
           ? { ...c, relevance: 0.1 }
           : c,
     );
-    // documents: e1 (0.9), a-tool and e2 (0.5, by id), e3 (0.1): the last one before the task is e3
-    expect(admitted(langchainTrim.assemble(input(45, ranked)))).toEqual(['z-sys', 'e3', 't-task']);
+    // documents: e3 (0.1), e2 and a-tool (0.5, by id reversed), e1 (0.9): the last before the task is e1
+    expect(admitted(langchainTrim.assemble(input(45, ranked)))).toEqual(['z-sys', 'e1', 't-task']);
     expect(admitted(langchainTrim.assemble(input(73, ranked)))).toEqual([
       'z-sys',
-      'a-tool',
       'e2',
-      'e3',
+      'a-tool',
+      'e1',
       't-task',
     ]);
   });
 
   it('stops at the first message that does not fit, where topk would skip it', () => {
-    const big = [...pool.filter((c) => c.candidate_id !== 'e3'), cand('e3', { token_count: 100 })];
-    // z-sys + t-task = 31; + e3 (103 + 1) = 135 > 80: trimMessages stops, although e2 (45) fits
+    const big = [
+      ...pool.filter((c) => c.candidate_id !== 'e3'),
+      cand('e3', { token_count: 100, relevance: 0.9 }),
+    ];
+    // e3 is the most relevant, next to the task: z-sys + t-task = 31; + e3 (103 + 1) = 135 > 80:
+    // trimMessages stops, although e2 (45) fits
     expect(admitted(langchainTrim.assemble(input(80, big)))).toEqual(['z-sys', 't-task']);
   });
 
@@ -112,8 +119,8 @@ describe('langchain-trim: the system message, the documents a retriever returned
 
   it('treats no message as the system one when the pool has no instruction', () => {
     const noSys = pool.filter((c) => c !== sys);
-    // messages a-tool, e1, e2, e3, t-task: the last three fit in 45
-    expect(admitted(langchainTrim.assemble(input(45, noSys)))).toEqual(['e2', 'e3', 't-task']);
+    // messages e3, e2, e1, a-tool, t-task: the last three fit in 45
+    expect(admitted(langchainTrim.assemble(input(45, noSys)))).toEqual(['e1', 'a-tool', 't-task']);
   });
 
   it('sees only default forms, as the baselines do', () => {

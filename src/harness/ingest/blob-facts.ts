@@ -256,7 +256,6 @@ export function poolFiles(
   );
   // Each chance is a share of the state's: the files are weighed together (relevance-model.ts).
   const chances = chancesOf(files.map((f) => features.get(f.path) as Float64Array));
-  const named = signals.surelyNamed(files.map((f) => f.path));
   return files.map((f, k) => {
     const x = features.get(f.path) as Float64Array;
     return {
@@ -268,7 +267,6 @@ export function poolFiles(
       lastChange: lastChange(f.path),
       relevance: chances[k] as number,
       features: x,
-      named: named.has(f.path),
     };
   });
 }

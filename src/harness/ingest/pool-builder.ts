@@ -9,8 +9,8 @@
  *   no labels of its own.
  * - token counts: the form's text in o200k tokens (`token_source: "o200k"`), or the tokenizer
  *   the caller names.
- * - requirement: the task MANDATORY; a file the caller requires REQUIRED; a file the task names
- *   by path, or by a file name no other file has, PREFERRED; every other file DISCRETIONARY.
+ * - requirement: the task MANDATORY; a file the caller requires REQUIRED; every other file
+ *   DISCRETIONARY, ranked by its chance alone.
  * - relevance: the chance that the task needs the file (relevance-model.ts), times the share of
  *   the full text's tokens the form carries.
  * - gates: scope is the repository (every file in scope); freshness is true for every file, since
@@ -41,8 +41,6 @@ export interface PoolFile {
   readonly relevance: number;
   /** The signals that chance was computed from (relevance-features.ts), for fitting the model. */
   readonly features?: Float64Array;
-  /** The task names the file surely: its path, or a file name no other file has (TaskSignals.surelyNamed). */
-  readonly named: boolean;
 }
 
 /**
@@ -216,7 +214,9 @@ export function formTexts(f: Pick<PoolFile, 'path' | 'text' | 'outline'>): FormT
 }
 
 function fileCandidates(f: PoolFile, spec: PoolSpec): ContextCandidate[] {
-  const requirement = spec.required?.has(f.path) ? 'REQUIRED' : f.named ? 'PREFERRED' : 'DISCRETIONARY';
+  // No file is PREFERRED for being named: the chance already weighs how the task names it, and a
+  // class above it would put a named file's outline before a likelier file whole (issue 49).
+  const requirement = spec.required?.has(f.path) ? 'REQUIRED' : 'DISCRETIONARY';
   const key = `${f.blob}:${f.path}`;
   const texts = spec.forms === undefined ? formTexts(f) : spec.forms(key, () => formTexts(f));
   const fresh =

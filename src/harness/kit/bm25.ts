@@ -52,14 +52,21 @@ export type Fill = 'skip' | 'stop';
 const PROMPT_ROLES: ReadonlySet<string> = new Set(['task', 'instruction']);
 const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A document's text: its path, a line break, the file without the pool's `File: ` label. */
-export function documentText(full: ContextCandidate): string {
-  const text = full.content;
-  const labelled = text.startsWith('File: ');
+/**
+ * A form's text as the repository has it: without the `File: <path>` line an ingested pool
+ * starts each form with (pool-builder.ts), which no peer would see in the file and a tag query
+ * would read as code.
+ */
+export function sourceText(form: ContextCandidate): string {
+  const text = form.content;
+  if (!text.startsWith('File: ')) return text;
   const newline = text.indexOf('\n');
-  const body = !labelled ? text : newline < 0 ? '' : text.slice(newline + 1);
-  return `${full.content_identity}\n${body}`;
+  return newline < 0 ? '' : text.slice(newline + 1);
 }
+
+/** A document's text: its path, a line break, the file without the pool's `File: ` label. */
+export const documentText = (full: ContextCandidate): string =>
+  `${full.content_identity}\n${sourceText(full)}`;
 
 /** The prompt (default forms, role order) and each other content's `full` form, by path. */
 export function splitPool(candidates: readonly ContextCandidate[]): {

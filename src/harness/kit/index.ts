@@ -59,6 +59,7 @@ export {
   HITS,
   type IndexChoice,
   ranking,
+  sourceText,
   splitPool,
 } from './bm25.js';
 export { selectionOf } from './compiler.js';

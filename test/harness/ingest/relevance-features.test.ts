@@ -37,29 +37,6 @@ function feature(
   return Object.fromEntries(files.map((f) => [f.path, (x.get(f.path) as Float64Array)[at] as number]));
 }
 
-describe('the files a task names surely (PREFERRED)', () => {
-  const paths = [
-    'doc/conf.py',
-    'tests/roots/a/conf.py',
-    'sphinx/util/inspect.py',
-    'sphinx/ext/napoleon/docstring.py',
-  ];
-
-  it('a file name one file has is named; a name several share is not, unless its whole path is written', () => {
-    const task = 'In conf.py I set x; inspect.py then fails, and doc/conf.py too';
-    expect([...new TaskSignals(task).surelyNamed(paths)].sort()).toEqual([
-      'doc/conf.py',
-      'sphinx/util/inspect.py',
-    ]);
-  });
-
-  it('a shared file name alone names none of its files', () => {
-    expect(new TaskSignals('Setting latex_engine in conf.py breaks the build').surelyNamed(paths).size).toBe(
-      0,
-    );
-  });
-});
-
 describe('what a task points at', () => {
   const TRACEBACK = `Traceback (most recent call last):
   File "/home/me/.venv/lib/python3.9/site-packages/astropy/io/fits/card.py", line 1234, in _parse

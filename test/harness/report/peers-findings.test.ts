@@ -201,10 +201,10 @@ describe.runIf(FULL)('the compiler against what ships: the statements of finding
     }
   });
 
-  it('trimMessages, keeping the tail of a prompt whose best documents come first, recalls less than topk', async () => {
+  it('trimMessages, keeping the tail from the best documents down and stopping at the first that does not fit, never recalls more than topk', async () => {
     for (const run of ['compiler-v2', AGENT_REPORT.name] as const) {
       const trim = (await stats(run, 'langchain-trim')).must_recall_feasible as number;
-      expect(trim, run).toBeLessThan((await stats(run, 'topk')).must_recall_feasible as number);
+      expect(trim, run).toBeLessThanOrEqual((await stats(run, 'topk')).must_recall_feasible as number);
     }
   });
 

@@ -25,9 +25,9 @@ function pluginDir(...names: string[]): string {
 const names = (refs: readonly { name: string }[]) => refs.map((r) => r.name);
 
 describe('--strategies groups', () => {
-  it('peers are the five the issue names', () => {
+  it('peers are the five the issue names, and Aider once the model has asked for files (issue 51)', () => {
     expect([...PEERS].sort()).toEqual(
-      ['aider-repomap', 'langchain-reorder', 'langchain-trim', 'priompt', 'prompt-tsx'].sort(),
+      ['aider-files', 'aider-repomap', 'langchain-reorder', 'langchain-trim', 'priompt', 'prompt-tsx'].sort(),
     );
   });
 

@@ -10,7 +10,7 @@ import { declarationNames, declarationScores, logRanks } from './relevance-decla
 import { type Evidence, evidenceOf, IssueEvidence } from './relevance-evidence.js';
 import { FAMILIES, FEATURES, type Feature } from './relevance-families.js';
 import { seededRank } from './relevance-graph.js';
-import { countBy, lastSegment, modulePaths, pathKinds, stemOf, testSubject } from './relevance-paths.js';
+import { modulePaths, pathKinds, stemOf, testSubject } from './relevance-paths.js';
 import { namedIdentifiers, pathNamer } from './relevance-score.js';
 import { SnippetEvidence, type Snippets, snippetsOf } from './relevance-snippets.js';
 
@@ -109,18 +109,6 @@ export class TaskSignals {
 
   fileNameNamed(p: string): boolean {
     return this.names(p);
-  }
-
-  /**
-   * The files the task names surely (PREFERRED in a pool): by whole path, or by a file name no
-   * other file of the state has. A name many files share (`conf.py`, `index.rst`) says which kind
-   * of file, not which one, and would lift a whole folder of them above the files that matter.
-   */
-  surelyNamed(paths: readonly string[]): Set<string> {
-    const byName = countBy(paths, lastSegment);
-    return new Set(
-      paths.filter((p) => this.pathNamed(p) || (this.names(p) && byName.get(lastSegment(p)) === 1)),
-    );
   }
 
   /** A frame: a longer path the task writes ends with this one (`.../site-packages/pkg/mod.py`). */

@@ -6,15 +6,7 @@
 /** Files that stand for their folder, by stem and extension: the folder names the module. */
 const FOLDER_FILES = /^(?:__init__\.pyi?|index\.[cm]?[jt]sx?|mod\.rs)$/;
 
-/** The file's name: the path's last segment. */
-export const lastSegment = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
-
-/** How many of `paths` share each key. */
-export function countBy(paths: readonly string[], key: (p: string) => string): Map<string, number> {
-  const n = new Map<string, number>();
-  for (const p of paths) n.set(key(p), (n.get(key(p)) ?? 0) + 1);
-  return n;
-}
+const lastSegment = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 
 /** The file's stem: its name without its extension, or its folder's name for `__init__.py`, `index.ts` and kin. */
 export function stemOf(p: string): string {

@@ -142,9 +142,10 @@ export function hullBound(problem: Problem): HullBound | null {
  * A legal bundle by the hull's greedy: the required contents as `start` holds them (the planner's
  * forms and what they bring), then the rest by PREFERRED value per token, then by DISCRETIONARY
  * value per token, each step taken whole when it and what its form brings fit. A content that
- * another's form brought stays as it came. Null when the result is not legal.
+ * another's form brought stays as it came. With `first`, that form is taken before any step.
+ * Null when the result is not legal.
  */
-export function hullGreedy(problem: Problem, start: readonly string[]): Found | null {
+export function hullGreedy(problem: Problem, start: readonly string[], first?: string): Found | null {
   const input: StrategyInput = problem.input;
   const required = new Set(requiredContents(input));
   const identityOf = (id: string) => problem.lookup.get(id)?.content_identity as string;
@@ -164,7 +165,10 @@ export function hullGreedy(problem: Problem, start: readonly string[]): Found | 
       }
   const cost = () => problem.header + items + Math.max(0, chosen.size - 1) * problem.separator;
   const optional = [...problem.byIdentity.keys()].filter((i) => !required.has(i));
+  const seed: Step[] =
+    first === undefined ? [] : [{ identity: identityOf(first), from: null, to: first, cost: 0, value: 0 }];
   const steps = [
+    ...seed,
     ...stepsByRatio(problem, optional, valuesOf(problem.valueP)),
     ...stepsByRatio(problem, optional, valuesOf(problem.valueD)),
   ];
@@ -196,6 +200,29 @@ export function hullGreedy(problem: Problem, start: readonly string[]): Found | 
   if (legalityProblems(input, ids).length > 0) return null;
   const objective = objectiveOf(input, ids);
   return objective.rendered_cost <= input.budget ? { ids, objective } : null;
+}
+
+/** Forms the greedy is also started from, besides none: the most valuable that fit. */
+const SEEDS = 5;
+
+/**
+ * The greedy bundles worth offering a search: the hull's greedy, and the same started from each
+ * of the SEEDS most valuable optional forms that fit alone (PREFERRED value, then DISCRETIONARY,
+ * then id). Taking by value per token alone can leave out one large file worth more than the
+ * many small ones that fill its room; started from it, the greedy finds that bundle (the classic
+ * repair of the knapsack's greedy, which alone can be arbitrarily far from the optimum).
+ */
+export function hullGreedies(problem: Problem, start: readonly string[]): Found[] {
+  const required = new Set(requiredContents(problem.input));
+  const value = (id: string) => [problem.valueP.get(id) ?? 0, problem.valueD.get(id) ?? 0] as const;
+  const seeds = [...problem.byIdentity.keys()]
+    .filter((i) => !required.has(i))
+    .flatMap((i) => problem.options(i))
+    .map((c) => c.candidate_id)
+    .filter((id) => (value(id)[0] > 0 || value(id)[1] > 0) && problem.itemCost(id) <= problem.input.budget)
+    .sort((a, b) => value(b)[0] - value(a)[0] || value(b)[1] - value(a)[1] || (a < b ? -1 : 1))
+    .slice(0, SEEDS);
+  return [undefined, ...seeds].flatMap((first) => hullGreedy(problem, start, first) ?? []);
 }
 
 /**

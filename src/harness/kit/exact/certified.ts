@@ -14,7 +14,7 @@ import type { Objective, Selection, StrategyInput } from '../../types.js';
 import { selectionOf } from '../compiler.js';
 import { legalityProblems, requiredContents } from '../legality.js';
 import { compareObjectives, objectiveOf } from '../objective.js';
-import { hullBound, hullGreedy, withinPercent } from './anytime.js';
+import { hullBound, hullGreedies, withinPercent } from './anytime.js';
 import { type Certificate, certify, constraintsOf, refusalOf } from './certificate.js';
 import type { SolveLimits } from './highs.js';
 import { type Found, nodesWithin, Problem } from './problem.js';
@@ -79,8 +79,7 @@ export function certified(
   if (plannerFound !== null) search.offer(plannerFound);
   const anytime = input.anytime === true;
   if (anytime) {
-    const greedy = hullGreedy(problem, admitted ?? []);
-    if (greedy !== null) search.offer(greedy);
+    for (const greedy of hullGreedies(problem, admitted ?? [])) search.offer(greedy);
   }
   search.run();
   const byBranchAndBound = (proven: boolean): Settled => ({
