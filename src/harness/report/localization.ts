@@ -15,7 +15,10 @@ import {
   wholeByCell,
 } from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
-import { BUDGETS } from '../vocabulary.js';
+import { BUDGETS, MAP_ONLY } from '../vocabulary.js';
+
+/** A full-text figure of a peer whose answer holds no file's body by design (MAP_ONLY). */
+const NOT_BY_DESIGN = 'n/a by design';
 import { fail, repositoryOf } from './findings-parts.js';
 import { renderTable, type Table } from './table.js';
 
@@ -25,10 +28,12 @@ import { renderTable, type Table } from './table.js';
  */
 function figuresByColumn(rows: readonly Row[]): Readonly<Record<string, number | string | null>> {
   const f = localizationOf(rows);
+  const byDesign = rows.length > 0 && MAP_ONLY.includes((rows[0] as Row).strategy);
+  const full = (x: number | null) => (byDesign ? NOT_BY_DESIGN : x);
   return {
-    avg_full_text: f.fullText.avg,
-    all_full_text: f.fullText.all,
-    any_full_text: f.fullText.any,
+    avg_full_text: full(f.fullText.avg),
+    all_full_text: full(f.fullText.all),
+    any_full_text: full(f.fullText.any),
     avg_any_form: f.anyForm.avg,
     all_any_form: f.anyForm.all,
     any_any_form: f.anyForm.any,
@@ -42,7 +47,7 @@ function figuresByColumn(rows: readonly Row[]): Readonly<Record<string, number |
     refusals: f.refusals,
     expected: f.expected,
     expected_held: f.expected_held,
-    held_full_text: f.held_full_text,
+    held_full_text: full(f.held_full_text),
     held_any_form: f.held_any_form,
   };
 }

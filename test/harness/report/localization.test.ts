@@ -227,6 +227,23 @@ describe('localization measures', () => {
     expect(() => page('{{found r@o__z tight a all_any_form}}')).toThrow(/no repository "o__z"/);
   });
 
+  it('print "n/a by design" in the full-text columns of a peer that holds no body by design (Aider\'s map), never 0', () => {
+    const asMap = rows.filter((r) => r.strategy === 'a').map((r) => ({ ...r, strategy: 'aider-repomap' }));
+    const run = { rows: asMap, compilations: [], purposes: new Map(), candidates: new Map() };
+    const page = (t: string) => renderFindings(t, run, new Map([['r', run]]));
+    const line = page('{{localization r tight}}')
+      .split('\n')
+      .find((l) => l.startsWith('| aider-repomap '));
+    const cells = (line ?? '').split('|').map((c) => c.trim());
+    // Full text (avg, all, any) says so; any form keeps its figures.
+    expect(cells.slice(2, 5)).toEqual(['n/a by design', 'n/a by design', 'n/a by design']);
+    expect(cells[5]).toMatch(/%$/);
+    expect(page('{{found r tight aider-repomap avg_full_text}}')).toBe('n/a by design');
+    // Any other strategy on the same rows prints its figure.
+    const same = { ...run, rows: rows.filter((r) => r.strategy === 'a') };
+    expect(renderFindings('{{found r tight a avg_full_text}}', same, new Map([['r', same]]))).toBe('50.00');
+  });
+
   it("write McNemar's exact p of two strategies' whole files over the cells both hold", () => {
     // Ten cases: a holds the file whole in all ten, b in two; eight discordant cells, all a's:
     // p = 2 * 0.5^8 = 0.0078125. One discordant cell: p = 1.
