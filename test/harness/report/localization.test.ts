@@ -185,6 +185,10 @@ describe('localization measures', () => {
     // Against a published 29.58: 50.00 - 29.58.
     expect(page('{{found r tight a avg_full_text minus 29.58}}')).toBe('+20.42');
     expect(page('{{found r tight b avg_any_form minus 30}}')).toBe('-5.00');
+    // The side a sentence may state, from the figures as printed: 50.00 against 29.58, 50, 50.004, 60.
+    expect(
+      ['29.58', '50', '50.004', '60'].map((n) => page(`{{found r tight a avg_full_text side ${n}}}`)),
+    ).toEqual(['above', 'level with', 'level with', 'below']);
     expect(
       page('{{found r tight a first_rank}}, {{found r tight a mean_tokens}}, {{found r tight c refusals}}'),
     ).toBe('1, 700, 1');
@@ -194,6 +198,8 @@ describe('localization measures', () => {
       '{{found r tight a no_such}}',
       '{{found r tight a avg_full_text minus x}}',
       '{{found r tight a first_rank minus 1}}',
+      '{{found r tight a avg_full_text side x}}',
+      '{{found r tight a avg_full_text beside 1}}',
     ])
       expect(() => page(bad), bad).toThrow(/findings: line 1: /);
   });
