@@ -93,7 +93,7 @@ if (only === undefined && !values.publish) {
   ctxbench('report', mine, '--out', path.join(out, 'report'));
   const page = path.join(out, 'swe-bench.md');
   ctxbench('findings', mine, '--template', 'docs/swe-bench-subset.template.md', '--out', page);
-  process.stderr.write(`swe-bench: ${path.relative(root, out)}/: report/report.md, swe-bench.md\n`);
+  process.stderr.write(`swe-bench: written ${path.join(out, 'report', 'report.md')} and ${page}\n`);
   process.exit(0);
 }
 
