@@ -1,10 +1,16 @@
 #!/usr/bin/env node
-// `npm run swe-bench -- --repos DIR` (after `npm run build`): the SWE-bench reproduction. The
-// vendored Lite records of SWE_BENCH_LITE's repositories (src/harness/vocabulary.ts), found as
-// bare mirrors or clones under DIR (`owner__name`), ingested as a corpus; every strategy of
-// REPORT_STRATEGIES run on it; reports/swe-bench-lite/ and docs/swe-bench.md written from that
-// run. Tests compare the committed files with what the code makes of the committed rows, and,
-// under `npm run test:full` with CTXBENCH_SWE_REPOS=DIR, ingest again and compare the digest.
+// `npm run swe-bench -- --repos DIR [--repo A,B] [--instances IDS] [--limit N] [--out DIR]`
+// (after `npm run build`): SWE-bench Lite, or a subset of it, studied. The vendored Lite records of
+// SWE_BENCH_LITE's repositories (src/harness/vocabulary.ts), found as bare mirrors or clones under
+// DIR (`owner__name`), ingested as a corpus; every strategy of REPORT_STRATEGIES run on it; a
+// report and a page (docs/swe-bench-subset.template.md: the paper's table beside this run's, its
+// wording from the figures) written under --out (default runs/swe-bench-subset/). Nothing
+// committed is touched.
+//
+// `--publish` (the whole of it, no --repo, --instances or --limit): the committed
+// reports/swe-bench-lite/ and docs/swe-bench.md written from the run instead. Tests compare the
+// committed files with what the code makes of the committed rows, and, under `npm run test:full`
+// with CTXBENCH_SWE_REPOS=DIR, ingest again and compare the digest.
 //
 // `--only a,b --corpus DIR`: study only those strategies, on a corpus already ingested whose
 // digest is the committed one, and put their rows in place of (or beside) theirs in the committed
@@ -22,27 +28,74 @@ const { BUDGETS, REPORT_STRATEGIES, SWE_BENCH_LITE, sweBenchLiteArgs } = await b
 const { corpusDigest, readRunFolder } = await built('runfolder/index.js');
 const { derivedFiles } = await built('runfolder/rows.js');
 
-const { values } = parseArgs({
-  options: {
-    repos: { type: 'string' },
-    jobs: { type: 'string', default: '2' },
-    only: { type: 'string' },
-    corpus: { type: 'string' },
-  },
-});
+const USAGE =
+  'npm run swe-bench -- --repos DIR [--repo A,B] [--instances IDS] [--limit N] [--out DIR] [--jobs N] | --repos DIR --publish | --only A,B --corpus DIR';
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      repos: { type: 'string' },
+      jobs: { type: 'string', default: '2' },
+      only: { type: 'string' },
+      corpus: { type: 'string' },
+      repo: { type: 'string' },
+      instances: { type: 'string' },
+      limit: { type: 'string' },
+      out: { type: 'string' },
+      publish: { type: 'boolean', default: false },
+    },
+  }));
+} catch (e) {
+  process.stderr.write(`swe-bench: ${e.message} (usage: ${USAGE})\n`);
+  process.exit(2);
+}
 const only = values.only?.split(',').filter((s) => s !== '');
+const subset = ['repo', 'instances', 'limit'].filter((k) => values[k] !== undefined);
+const refuse = (why) => {
+  process.stderr.write(`swe-bench: ${why} (usage: ${USAGE})\n`);
+  process.exit(2);
+};
 if (
   (only === undefined) === (values.repos === undefined) ||
   (only !== undefined) !== (values.corpus !== undefined)
-) {
-  process.stderr.write(
-    'usage: npm run swe-bench -- --repos DIR [--jobs N] | --only A,B --corpus DIR [--jobs N]\n',
-  );
-  process.exit(2);
-}
+)
+  refuse('give --repos DIR, or --only A,B with --corpus DIR');
+if (only !== undefined && (subset.length > 0 || values.out !== undefined || values.publish))
+  refuse('--only puts rows into the committed report: no --repo, --instances, --limit, --out or --publish');
+if (values.publish && (subset.length > 0 || values.out !== undefined))
+  refuse(`--publish writes the committed report of every instance: not with --${subset[0] ?? 'out'}`);
+if (values.limit !== undefined && !/^[1-9]\d*$/.test(values.limit)) refuse('--limit: a whole number >= 1');
 const run = `runs/${SWE_BENCH_LITE.name}`;
 const reports = path.join(root, 'reports', SWE_BENCH_LITE.name);
 const corpusFile = path.join(reports, 'corpus.json');
+
+if (only === undefined && !values.publish) {
+  // A run of one's own: under --out, nothing committed touched.
+  const out = path.resolve(values.out ?? 'runs/swe-bench-subset');
+  const corpus = path.join(out, 'corpus');
+  const mine = path.join(out, 'swe-bench-subset');
+  const pick = [
+    ...[
+      '--swe-bench',
+      SWE_BENCH_LITE.records,
+      '--repo',
+      values.repo ?? SWE_BENCH_LITE.repositories.join(','),
+    ],
+    ...(values.instances === undefined ? [] : ['--instances', values.instances]),
+    ...(values.limit === undefined ? [] : ['--limit', values.limit]),
+  ];
+  ctxbench('ingest', '--repos', values.repos, '--out', corpus, '--force', '--quiet', ...pick);
+  ctxbench(
+    'study',
+    ...['--corpus', corpus, '--strategies', REPORT_STRATEGIES.join(','), '--out', mine],
+    ...['--force', '--jobs', values.jobs, '--quiet'],
+  );
+  ctxbench('report', mine, '--out', path.join(out, 'report'));
+  const page = path.join(out, 'swe-bench.md');
+  ctxbench('findings', mine, '--template', 'docs/swe-bench-subset.template.md', '--out', page);
+  process.stderr.write(`swe-bench: written ${path.join(out, 'report', 'report.md')} and ${page}\n`);
+  process.exit(0);
+}
 
 if (only === undefined) {
   const corpus = `runs/corpora/${SWE_BENCH_LITE.name}`;

@@ -60,6 +60,13 @@ export const GATED_PEERS = [
   'langchain-reorder+gates',
 ] as const;
 
+/**
+ * The peers whose answer by design holds no file's body: Aider's map, which the model reads before
+ * it asks for files (`aider-files` is that next turn). A report prints "n/a by design" in their
+ * full-text columns, where a 0 would read as a failure (issue 51).
+ */
+export const MAP_ONLY: readonly string[] = ['aider-repomap', 'aider-repomap+gates'];
+
 /** The peers as shipped and behind the gates: a report's peers section, `--strategies peers`. */
 export const ALL_PEERS = [...PEERS, ...GATED_PEERS] as const;
 

@@ -15,7 +15,11 @@ import {
   wholeByCell,
 } from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
-import { BUDGETS } from '../vocabulary.js';
+import { BUDGETS, MAP_ONLY } from '../vocabulary.js';
+
+/** A full-text figure of a peer whose answer holds no file's body by design (MAP_ONLY). */
+const NOT_BY_DESIGN = 'n/a by design';
+
 import { fail, repositoryOf } from './findings-parts.js';
 import { renderTable, type Table } from './table.js';
 
@@ -25,10 +29,12 @@ import { renderTable, type Table } from './table.js';
  */
 function figuresByColumn(rows: readonly Row[]): Readonly<Record<string, number | string | null>> {
   const f = localizationOf(rows);
+  const byDesign = rows.length > 0 && MAP_ONLY.includes((rows[0] as Row).strategy);
+  const full = (x: number | null) => (byDesign ? NOT_BY_DESIGN : x);
   return {
-    avg_full_text: f.fullText.avg,
-    all_full_text: f.fullText.all,
-    any_full_text: f.fullText.any,
+    avg_full_text: full(f.fullText.avg),
+    all_full_text: full(f.fullText.all),
+    any_full_text: full(f.fullText.any),
     avg_any_form: f.anyForm.avg,
     all_any_form: f.anyForm.all,
     any_any_form: f.anyForm.any,
@@ -42,7 +48,7 @@ function figuresByColumn(rows: readonly Row[]): Readonly<Record<string, number |
     refusals: f.refusals,
     expected: f.expected,
     expected_held: f.expected_held,
-    held_full_text: f.held_full_text,
+    held_full_text: full(f.held_full_text),
     held_any_form: f.held_any_form,
   };
 }
@@ -156,20 +162,29 @@ export const LOCALIZATION_PROSE =
  * a share (a column whose values are fractions) as a percentage to two places, as the SWE-bench
  * paper writes them, and with `minus` its difference from that number; a count as a whole number.
  */
-export function foundFigure(rows: readonly Row[], name: string, minus?: string): string {
+export function foundFigure(
+  rows: readonly Row[],
+  name: string,
+  minus?: string,
+  how: 'minus' | 'side' = 'minus',
+): string {
   const byColumn = figuresByColumn(rows);
   if (!(name in byColumn)) return fail(`no localization figure "${name}"`);
   const v = byColumn[name] ?? null;
-  if (typeof v === 'string') return minus === undefined ? v : fail(`minus takes a share, not "${name}"`);
+  if (typeof v === 'string') return minus === undefined ? v : fail(`${how} takes a share, not "${name}"`);
   const range = columnOf(name).range;
   if (!(range !== undefined && range.low === 0 && range.high === 1 && !range.integer)) {
-    if (minus !== undefined) fail(`minus takes a share, not "${name}"`);
+    if (minus !== undefined) fail(`${how} takes a share, not "${name}"`);
     // A sum of chances is not a count: one place shows how near it comes to the count beside it.
     return fixed(v, name === 'expected_held' ? 1 : 0);
   }
   const pct = v === null ? null : 100 * v;
   if (minus === undefined) return fixed(pct, 2);
   const than = Number(minus);
-  if (!Number.isFinite(than)) fail(`minus needs a number, not "${minus}"`);
-  return signed(pct === null ? null : pct - than, 2);
+  if (!Number.isFinite(than)) fail(`${how} needs a number, not "${minus}"`);
+  if (how === 'minus') return signed(pct === null ? null : pct - than, 2);
+  // The word a sentence needs, from the figures as printed (two decimals): never a fixed phrase.
+  if (pct === null) return 'not comparable with';
+  const d = Number((pct - than).toFixed(2));
+  return d > 0 ? 'above' : d < 0 ? 'below' : 'level with';
 }

@@ -185,6 +185,10 @@ describe('localization measures', () => {
     // Against a published 29.58: 50.00 - 29.58.
     expect(page('{{found r tight a avg_full_text minus 29.58}}')).toBe('+20.42');
     expect(page('{{found r tight b avg_any_form minus 30}}')).toBe('-5.00');
+    // The side a sentence may state, from the figures as printed: 50.00 against 29.58, 50, 50.004, 60.
+    expect(
+      ['29.58', '50', '50.004', '60'].map((n) => page(`{{found r tight a avg_full_text side ${n}}}`)),
+    ).toEqual(['above', 'level with', 'level with', 'below']);
     expect(
       page('{{found r tight a first_rank}}, {{found r tight a mean_tokens}}, {{found r tight c refusals}}'),
     ).toBe('1, 700, 1');
@@ -194,6 +198,8 @@ describe('localization measures', () => {
       '{{found r tight a no_such}}',
       '{{found r tight a avg_full_text minus x}}',
       '{{found r tight a first_rank minus 1}}',
+      '{{found r tight a avg_full_text side x}}',
+      '{{found r tight a avg_full_text beside 1}}',
     ])
       expect(() => page(bad), bad).toThrow(/findings: line 1: /);
   });
@@ -225,6 +231,23 @@ describe('localization measures', () => {
     );
     expect(page('{r@o__x:*/tight/a.rendered_tokens}')).toBe('500');
     expect(() => page('{{found r@o__z tight a all_any_form}}')).toThrow(/no repository "o__z"/);
+  });
+
+  it('print "n/a by design" in the full-text columns of a peer that holds no body by design (Aider\'s map), never 0', () => {
+    const asMap = rows.filter((r) => r.strategy === 'a').map((r) => ({ ...r, strategy: 'aider-repomap' }));
+    const run = { rows: asMap, compilations: [], purposes: new Map(), candidates: new Map() };
+    const page = (t: string) => renderFindings(t, run, new Map([['r', run]]));
+    const line = page('{{localization r tight}}')
+      .split('\n')
+      .find((l) => l.startsWith('| aider-repomap '));
+    const cells = (line ?? '').split('|').map((c) => c.trim());
+    // Full text (avg, all, any) says so; any form keeps its figures.
+    expect(cells.slice(2, 5)).toEqual(['n/a by design', 'n/a by design', 'n/a by design']);
+    expect(cells[5]).toMatch(/%$/);
+    expect(page('{{found r tight aider-repomap avg_full_text}}')).toBe('n/a by design');
+    // Any other strategy on the same rows prints its figure.
+    const same = { ...run, rows: rows.filter((r) => r.strategy === 'a') };
+    expect(renderFindings('{{found r tight a avg_full_text}}', same, new Map([['r', same]]))).toBe('50.00');
   });
 
   it("write McNemar's exact p of two strategies' whole files over the cells both hold", () => {

@@ -4,6 +4,7 @@
  * those rows; and under `npm run test:full`, with CTXBENCH_SWE_REPOS naming a folder of the
  * repositories (`owner__name`), the corpus ingested again and compared by digest.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -206,3 +207,42 @@ function EXPECTED(): void {
   expect(e('medium').expected_held as number).toBeLessThan(e('medium').held_full_text);
   expect(e('roomy').expected_held as number).toBeLessThan(e('roomy').held_full_text);
 }
+
+describe('a run of your own (npm run swe-bench -- --repo/--instances/--limit)', () => {
+  it("its page: the instance count, the paper's table beside it, and each side stated as this subset's figures lie", () => {
+    // One repository's committed rows, as a subset run of it would write them.
+    const mine = rows.filter((r) => r.case.startsWith('psf__requests-'));
+    const run = { ...sweBenchRun(), rows: mine };
+    const template = fs.readFileSync(path.join(ROOT, 'docs/swe-bench-subset.template.md'), 'utf8');
+    const page = renderFindings(template, run, new Map([['swe-bench-subset', run]]));
+    const cases = new Set(mine.map((r) => r.case)).size;
+    expect(page.split('\n')[0]).toBe(`# SWE-bench Lite, a run of your own: ${cases} instances`);
+    expect(page).not.toMatch(/\{\{|\}\}/);
+    // The side of the paper each limit's bm25 figure lies on, worked out here from the rows.
+    const side = (b: BudgetName, paper: number) => {
+      const avg = localizationOf(mine.filter((r) => r.strategy === 'bm25' && r.budget === b)).fullText
+        .avg as number;
+      const d = Number((100 * avg - paper).toFixed(2));
+      return d > 0 ? 'above' : d < 0 ? 'below' : 'level with';
+    };
+    expect(page).toContain(
+      `\`bm25\` lies ${side('tight', 29.58)} the paper at 13k, ${side('medium', 44.41)} it at 27k and ${side('roomy', 51.06)} it at 50k.`,
+    );
+  });
+
+  it('refuses, in one line, a subset that would overwrite the committed report, and an option it does not know', () => {
+    for (const args of [
+      ['--repos', 'x', '--repo', 'psf/requests', '--publish'],
+      ['--repos', 'x', '--limit', '0'],
+      ['--repos', 'x', '--bogus'],
+      ['--only', 'topk'],
+    ]) {
+      const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/swe-bench.mjs'), ...args], {
+        encoding: 'utf8',
+      });
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^swe-bench: /);
+    }
+  });
+});
