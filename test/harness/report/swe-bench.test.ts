@@ -186,7 +186,9 @@ function STATEMENTS(): void {
     for (const s of ['compiler-v2', 'exact'])
       expect(full(s, b), `${s} ${b}`).toBeGreaterThan(full('bm25-swe', b));
     expect(full('aider-repomap', b), b).toBe(0);
-    expect(some('langchain-trim', b), b).toBe(0);
+    // trimMessages, the documents least relevant first: some whole, never more than topk.
+    expect(full('langchain-trim', b), b).toBeGreaterThan(0);
+    expect(full('langchain-trim', b), b).toBeLessThanOrEqual(full('topk', b));
   }
   for (const s of ['compiler-v2', 'exact'])
     for (const o of others.filter((x) => x !== 'cheapest-form' && x !== 'compiler-v2' && x !== 'exact'))
