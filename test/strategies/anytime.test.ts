@@ -153,6 +153,33 @@ describe('the answer now', () => {
     expect(best.objective.discretionary).toBeCloseTo((optimum(input) as Objective).discretionary, 9);
   });
 
+  it('a study certifying a pool too large for the integer program is offered the same greedy bundles', async () => {
+    // The likeliest file first fills the room; ten less likely ones together earn far more.
+    const pool = [
+      cand('large', { token_count: 950, relevance: 0.5 }),
+      ...Array.from({ length: 10 }, (_, k) => cand(`medium-${k}`, { token_count: 90, relevance: 0.45 })),
+    ];
+    const input: StrategyInput = {
+      request: req(1_000),
+      candidates: pool,
+      policy: policy({ min_discretionary_relevance: 0 }),
+      budget: 1_000,
+    };
+    const planned = planner(input).bundle?.items.map((i) => i.id) ?? [];
+    expect(planned).toContain('large');
+    // One node and no integer program: what is offered decides.
+    const out = await certified(input, planner(input), {
+      nodes: 1,
+      work: Number.POSITIVE_INFINITY,
+      ilp: DEFAULT_ILP_LIMITS,
+      ilpCandidates: 0,
+    });
+    const admitted = 'admitted' in out ? out.admitted : [];
+    expect(admitted).not.toContain('large');
+    expect(admitted.filter((id) => id.startsWith('medium-')).length).toBeGreaterThanOrEqual(9);
+    expect(extras(out)).toMatchObject({ proof: 'bounded', planner: 'improved' });
+  });
+
   it('the greedy bundle is legal and holds the required content as the planner planned it', () => {
     const pool = [
       ...files(30),
