@@ -2,7 +2,7 @@
  * Peer `aider-files`: what an Aider user's context holds once the model has asked for the files
  * the repo map ranks first (issue 51). Aider's map never holds a file body: the model reads the
  * map, asks for files, and the user adds them to the chat, where they are sent whole. So this row
- * takes Aider's own ranking (get_ranked_tags, aider-repomap.ranking.ts: each file at its first
+ * takes Aider's own ranking (get_ranked_tags, the kit's aider-ranking.ts: each file at its first
  * place among the ranked tags) and adds the files whole in that order while they fit, skipping one
  * that does not, beside what Aider always sends: the system prompt, the chat files the request
  * names, and the message. Laid out as Aider's `format_messages` orders them (`layout: 'own'`):
@@ -10,8 +10,9 @@
  * Like the map, it ignores requirement classes, the hard gates (`aider-files+gates` filters on
  * them), form floors, groups, dependencies and relevance.
  */
-import { costOf, type Strategy } from '../src/harness/kit/index.js';
-import { aiderPrompt, rankedOnce } from './aider-repomap.ranking.js';
+import { costOf, loadAider, type Strategy } from '../src/harness/kit/index.js';
+
+const { aiderPrompt, rankedOnce } = await loadAider();
 
 /** How many of its ranked files the answer lists. */
 const RANKED = 100;

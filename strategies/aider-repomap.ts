@@ -1,7 +1,7 @@
 /**
  * Peer `aider-repomap`: Aider's repo map as Aider builds it (aider/repomap.py and what
  * aider/coders/base_coder.py feeds it, Aider-AI/aider at 5dc9490bb35f), on a ctxbench pool: tags
- * from tree-sitter with Aider's queries (aider-repomap.tags.json), PageRank, the map's search.
+ * from tree-sitter with Aider's queries (the kit's aider-tags.json, aider-ranking.ts), PageRank, the map's search.
  * Upstream names are cited at each step; docs/peers.md maps the pool onto Aider's inputs (task =
  * message, instructions = system prompt, `required_ids` = chat files, sent whole outside the map,
  * which gets the budget they leave) and lists what still differs and whom it helps.
@@ -9,10 +9,18 @@
  * sorts), chat files, message. Ignores requirement classes, the hard gates (`aider-repomap+gates`
  * filters on them), form floors, groups, dependencies and relevance.
  */
-import { type ContextCandidate, costOf, type Strategy } from '../src/harness/kit/index.js';
-import { aiderPrompt, byCode, type File, type RankedTag, rankedOnce } from './aider-repomap.ranking.js';
+import {
+  type ContextCandidate,
+  costOf,
+  type AiderFile as File,
+  loadAider,
+  type RankedTag,
+  type Strategy,
+} from '../src/harness/kit/index.js';
 
-export { identWeight } from './aider-repomap.ranking.js';
+const { aiderPrompt, byCode, identWeight, rankedOnce } = await loadAider();
+
+export { identWeight };
 
 const OK_ERR = 0.15;
 /** How many of its ranked files the answer lists. */

@@ -6,9 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { type ContextCandidate, compileContext } from '../../src/compiler/index.js';
 import { generateCase } from '../../src/harness/generate/index.js';
-import { hullBound, hullGreedies, hullGreedy } from '../../src/harness/kit/exact/anytime.js';
-import { Problem } from '../../src/harness/kit/exact/problem.js';
-import { auditOf, certified, loadExact, objectiveOf } from '../../src/harness/kit/index.js';
+import {
+  auditOf,
+  certified,
+  hullBound,
+  hullGreedies,
+  hullGreedy,
+  loadExact,
+  objectiveOf,
+  Problem,
+} from '../../src/harness/kit/index.js';
 import type { Objective, Selection, StrategyInput } from '../../src/harness/types.js';
 import { inputAt } from '../helpers/generated.js';
 import { cand, policy, req, v2Policy } from '../helpers/pool.js';

@@ -70,12 +70,7 @@ export const packCommand = defineCommand({
         describe:
           'where counts and outlines are kept for the next pack (default $CTXBENCH_CACHE, else $XDG_CACHE_HOME/ctxbench or ~/.cache/ctxbench; CTXBENCH_CACHE=off for none); --no-cache reads and writes none',
       })
-      .option('certify', {
-        type: 'boolean',
-        default: false,
-        describe:
-          "prove the bundle optimal, as a study does, rather than answer at once with how far from the optimum it may be (compiler-v2's distance is on stderr, and in JSON)",
-      })
+      .option('certify', { type: 'boolean', default: false, describe: 'prove the optimum, as a study does' })
       .option('quiet', { type: 'boolean', default: false, describe: 'nothing on stderr but errors' })
       .option('timeout', timeoutOption),
   run: async (a, { io }) => {

@@ -63,8 +63,10 @@ export {
   splitPool,
 } from './bm25.js';
 export { selectionOf } from './compiler.js';
+export { hullBound, hullGreedies, hullGreedy } from './exact/anytime.js';
 export { type CertifyLimits, certified, DEFAULT_CERTIFY_LIMITS } from './exact/certified.js';
 export type { Certificate, ExactEngine, ExactOptions, Requirement } from './exact/exact-engine.js';
+export { Problem } from './exact/problem.js';
 export { auditOf, legalityProblems, missingRequired, type Needed, requiredContents } from './legality.js';
 export { bm25Scores, type Indexed, indexed, queryTerms } from './lucene.js';
 export { compareIdLists, compareObjectives, EPSILON, objectiveOf } from './objective.js';
@@ -98,3 +100,10 @@ export type { Capture, Parsers, QueryRunner } from './repo-graph.js';
  * `const { queryRunner } = await loadRepoGraph();`
  */
 export const loadRepoGraph = () => import('./repo-graph.js');
+
+/**
+ * Aider's ranking and prompt (`aider-ranking.ts`), shared by the Aider peers; loaded when asked
+ * for, as it loads the grammars: `const { aiderPrompt, rankedOnce } = await loadAider();`.
+ */
+export const loadAider = () => import('./aider-ranking.js');
+export type { AiderPrompt, File as AiderFile, RankedTag } from './aider-ranking.js';

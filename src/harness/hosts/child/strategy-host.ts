@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 // Registers the real tokenizers: a strategy prices with this process's compiler, which must know
 // the policy's tokenizer.
-import { countTokens } from '../../corpus/real-tokens.js';
+import { countTokens } from '../../corpus/index.js';
 import type { Strategy } from '../../types.js';
 import { describeThrown } from '../answer-rules.js';
 import { CHANNEL_FD, FrameReader, frame } from '../channel.js';

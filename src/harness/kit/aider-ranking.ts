@@ -1,22 +1,18 @@
 /**
- * Aider's ranking of a pool's files, shared by `aider-repomap` (the map) and `aider-files` (the
- * files an Aider user adds once the model asks for them): aider/repomap.py's `get_tags_raw` and
+ * Aider's ranking of a pool's files, shared by the peers `aider-repomap` (the map) and
+ * `aider-files` (the files an Aider user adds once the model asks for them): aider/repomap.py's `get_tags_raw` and
  * `get_ranked_tags`, with what aider/coders/base_coder.py feeds them (docs/peers.md), and the
  * prompt as Aider sends it beside the map: the system prompt, the chat files and the message.
  */
 import { DirectedGraph } from 'graphology';
-import {
-  type Capture,
-  type ContextCandidate,
-  defaultFormPool,
-  loadRepoGraph,
-  type StrategyInput,
-  sourceText,
-} from '../src/harness/kit/index.js';
-import { basename, mentionsOf, push, splitextRoot } from './aider-repomap.mentions.js';
-import queries from './aider-repomap.tags.json' with { type: 'json' };
+import type { ContextCandidate } from '../../compiler/index.js';
+import type { StrategyInput } from '../types.js';
+import { basename, mentionsOf, push, splitextRoot } from './aider-mentions.js';
+import queries from './aider-tags.json' with { type: 'json' };
+import { defaultFormPool } from './baselines.js';
+import { sourceText } from './bm25.js';
+import { type Capture, personalPagerank, queryRunner } from './repo-graph.js';
 
-const { queryRunner, personalPagerank } = await loadRepoGraph();
 const runTags = await queryRunner(queries.tags);
 const runNames = await queryRunner(queries.names);
 
