@@ -126,8 +126,8 @@ describe('the shipped strategies', () => {
     "%s: every answer equals a cold process's, whatever was compiled before it in the same process",
     async (strategy) => {
       // A, B, A, B: a pool kept from the call before would show in the call after.
+      // certify: the study's certification, as `ctxbench compile` runs it, so the bytes are its.
       for (const c of [...CASES, ...CASES])
-        // certify: the study's certification, as `ctxbench compile` runs it, so the bytes are its.
         expect((await compile({ ...c.args, strategy, certify: true }))[0], `${c.name}`).toBe(
           coldCompile(c, strategy),
         );

@@ -267,12 +267,11 @@ describe.runIf(FULL)('the compiler against what ships: the statements of finding
       const compiler = at('compiler', b).fullText.avg as number;
       expect(at('langchain-reorder', b).fullText.avg as number, b).toBeGreaterThan(compiler);
       const v2 = at('compiler-v2', b);
-      // Over every instance LongContextReorder holds as many whole at 13k, more at 27k, fewer at
-      // 50k; and compiler-v2 holds more in some form at 13k.
+      // Over every instance LongContextReorder holds as many whole at 13k and 27k, fewer at 50k;
+      // and compiler-v2 holds more in some form at 13k.
       const reorder = at('langchain-reorder', b).fullText.avg as number;
-      if (b === 'tight') expect(reorder, b).toBe(v2.fullText.avg);
-      if (b === 'medium') expect(reorder, b).toBeGreaterThan(v2.fullText.avg as number);
       if (b === 'roomy') expect(reorder, b).toBeLessThan(v2.fullText.avg as number);
+      else expect(reorder, b).toBe(v2.fullText.avg);
       if (b === 'tight')
         expect(v2.anyForm.avg as number).toBeGreaterThan(at('langchain-reorder', b).anyForm.avg as number);
       // The same files as topk (its documents are topk's), which alone publishes its ranking.
