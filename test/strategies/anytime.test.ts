@@ -56,6 +56,14 @@ function files(n: number): ContextCandidate[] {
   }).flat();
 }
 
+/** A pool at a budget under a policy where every chance earns (no relevance floor). */
+const everyChanceEarns = (candidates: readonly ContextCandidate[], budget: number): StrategyInput => ({
+  request: req(budget),
+  candidates,
+  policy: policy({ min_discretionary_relevance: 0 }),
+  budget,
+});
+
 const anytimeOf = (input: StrategyInput) => certified({ ...input, anytime: true }, planner(input));
 
 describe('the answer now', () => {
@@ -112,12 +120,7 @@ describe('the answer now', () => {
 
   it('files with outlines: the distance told is small where the search’s own bound alone would say most of it', async () => {
     const pool = files(120);
-    const input: StrategyInput = {
-      request: req(8_000),
-      candidates: pool,
-      policy: policy({ min_discretionary_relevance: 0 }),
-      budget: 8_000,
-    };
+    const input = everyChanceEarns(pool, 8_000);
     const out = await anytimeOf(input);
     const best = optimum(input) as Objective;
     const x = extras(out);
@@ -145,12 +148,7 @@ describe('the answer now', () => {
       cand('blocker', { token_count: 60, relevance: 0.07 }),
       ...Array.from({ length: 20 }, (_, k) => cand(`dust-${k}`, { token_count: 1, relevance: 0.0005 })),
     ];
-    const input: StrategyInput = {
-      request: req(1_000),
-      candidates: pool,
-      policy: policy({ min_discretionary_relevance: 0 }),
-      budget: 1_000,
-    };
+    const input = everyChanceEarns(pool, 1_000);
     const problem = new Problem(input);
     expect(hullGreedy(problem, [])?.ids).not.toContain('large');
     const offered = hullGreedies(problem, []);
@@ -166,12 +164,7 @@ describe('the answer now', () => {
       cand('large', { token_count: 950, relevance: 0.5 }),
       ...Array.from({ length: 10 }, (_, k) => cand(`medium-${k}`, { token_count: 90, relevance: 0.45 })),
     ];
-    const input: StrategyInput = {
-      request: req(1_000),
-      candidates: pool,
-      policy: policy({ min_discretionary_relevance: 0 }),
-      budget: 1_000,
-    };
+    const input = everyChanceEarns(pool, 1_000);
     const planned = planner(input).bundle?.items.map((i) => i.id) ?? [];
     expect(planned).toContain('large');
     // One node and no integer program: what is offered decides.
