@@ -209,11 +209,10 @@ function statsOf(runs: Runs, args: readonly string[]): Table {
 
 /** `found RUN BUDGET STRATEGY FIGURE [minus N]`: one figure of the localization table. */
 function found(runs: Runs, args: readonly string[]): string {
-  if (!(args.length === 4 || (args.length === 6 && (args[4] === 'minus' || args[4] === 'side'))))
+  const [named, budget, strategy, name, how, n] = args as [string, string, string, string, string?, string?];
+  if (!(args.length === 4 || (args.length === 6 && (how === 'minus' || how === 'side'))))
     fail('needs RUN BUDGET STRATEGY FIGURE [minus N | side N]');
-  const [named, budget, strategy, name] = args as [string, string, string, string];
-  const how = args[4] === 'side' ? 'side' : 'minus';
-  return foundFigure(select(runNamed(runs, named), '*', budget, strategy), name, args[5], how);
+  return foundFigure(select(runNamed(runs, named), '*', budget, strategy), name, n, how === 'side');
 }
 
 function directive(runs: Runs, text: string): string {

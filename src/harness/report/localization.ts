@@ -160,14 +160,11 @@ export const LOCALIZATION_PROSE =
 /**
  * One figure of the localization table over `rows`, by its catalogue name, for a findings page:
  * a share (a column whose values are fractions) as a percentage to two places, as the SWE-bench
- * paper writes them, and with `minus` its difference from that number; a count as a whole number.
+ * paper writes them, and with `minus` its difference from that number, or with `side` the word
+ * for where it lies against it; a count as a whole number.
  */
-export function foundFigure(
-  rows: readonly Row[],
-  name: string,
-  minus?: string,
-  how: 'minus' | 'side' = 'minus',
-): string {
+export function foundFigure(rows: readonly Row[], name: string, minus?: string, side = false): string {
+  const how = side ? 'side' : 'minus';
   const byColumn = figuresByColumn(rows);
   if (!(name in byColumn)) return fail(`no localization figure "${name}"`);
   const v = byColumn[name] ?? null;
