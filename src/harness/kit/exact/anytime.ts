@@ -138,6 +138,16 @@ export function hullBound(problem: Problem): HullBound | null {
   };
 }
 
+/** The greedy's steps: the optional contents' hull steps by PREFERRED value per token, then DISCRETIONARY. */
+function greedySteps(problem: Problem): Step[] {
+  const required = new Set(requiredContents(problem.input));
+  const optional = [...problem.byIdentity.keys()].filter((i) => !required.has(i));
+  return [
+    ...stepsByRatio(problem, optional, valuesOf(problem.valueP)),
+    ...stepsByRatio(problem, optional, valuesOf(problem.valueD)),
+  ];
+}
+
 /**
  * A legal bundle by the hull's greedy: the required contents as `start` holds them (the planner's
  * forms and what they bring), then the rest by PREFERRED value per token, then by DISCRETIONARY
@@ -145,7 +155,12 @@ export function hullBound(problem: Problem): HullBound | null {
  * another's form brought stays as it came. With `first`, that form is taken before any step.
  * Null when the result is not legal.
  */
-export function hullGreedy(problem: Problem, start: readonly string[], first?: string): Found | null {
+export function hullGreedy(
+  problem: Problem,
+  start: readonly string[],
+  first?: string,
+  ordered: readonly Step[] = greedySteps(problem),
+): Found | null {
   const input: StrategyInput = problem.input;
   const required = new Set(requiredContents(input));
   const identityOf = (id: string) => problem.lookup.get(id)?.content_identity as string;
@@ -164,14 +179,9 @@ export function hullGreedy(problem: Problem, start: readonly string[], first?: s
         locked.add(identityOf(n));
       }
   const cost = () => problem.header + items + Math.max(0, chosen.size - 1) * problem.separator;
-  const optional = [...problem.byIdentity.keys()].filter((i) => !required.has(i));
   const seed: Step[] =
     first === undefined ? [] : [{ identity: identityOf(first), from: null, to: first, cost: 0, value: 0 }];
-  const steps = [
-    ...seed,
-    ...stepsByRatio(problem, optional, valuesOf(problem.valueP)),
-    ...stepsByRatio(problem, optional, valuesOf(problem.valueD)),
-  ];
+  const steps = [...seed, ...ordered];
   for (const s of steps) {
     if (locked.has(s.identity) || (chosen.get(s.identity) ?? null) !== s.from) continue;
     // What the new form brings, beyond what is in: none of it may be another form of a content in.
@@ -222,7 +232,9 @@ export function hullGreedies(problem: Problem, start: readonly string[]): Found[
     .filter((id) => (value(id)[0] > 0 || value(id)[1] > 0) && problem.itemCost(id) <= problem.input.budget)
     .sort((a, b) => value(b)[0] - value(a)[0] || value(b)[1] - value(a)[1] || (a < b ? -1 : 1))
     .slice(0, SEEDS);
-  return [undefined, ...seeds].flatMap((first) => hullGreedy(problem, start, first) ?? []);
+  // The steps are the same for every start: sorted once.
+  const ordered = greedySteps(problem);
+  return [undefined, ...seeds].flatMap((first) => hullGreedy(problem, start, first, ordered) ?? []);
 }
 
 /**
