@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ctxbench, root } from './cli.mjs';
 
-const { SELF_CORPUS, selfCorpusArgs } = await import(
+const { SELF_CORPUS, selfCorpusArgs, selfStudyArgs } = await import(
   pathToFileURL(path.join(root, 'dist/src/harness/vocabulary.js')).href
 );
 const { corpusDigest } = await import(
@@ -19,7 +19,7 @@ const { corpusDigest } = await import(
 const corpus = `runs/corpora/${SELF_CORPUS.name}`;
 const run = `runs/${SELF_CORPUS.name}`;
 ctxbench('ingest', '.', '--out', corpus, '--force', '--quiet', ...selfCorpusArgs());
-ctxbench('study', '--corpus', corpus, '--out', run, '--force', '--jobs', '2', '--quiet');
+ctxbench('study', '--corpus', corpus, '--out', run, '--force', '--quiet', ...selfStudyArgs());
 ctxbench('report', run, '--out', `reports/${SELF_CORPUS.name}`);
 // The rows themselves, so that a clone without the history can still check every derived figure.
 fs.copyFileSync(

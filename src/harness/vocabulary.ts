@@ -137,6 +137,12 @@ export const SELF_CORPUS = {
   repository: 'ctxbench',
   commits: 24,
   include: 'src/**,strategies/**,scripts/**,bin/**',
+  /**
+   * The study's `--timeout`, in ms: `exact` spends its integer program's whole node count on two
+   * roomy cells (c075, c140; about 4 minutes each here) and says SEARCH_LIMIT; the default of two
+   * minutes would stop it first, and a stop is an error row, not its answer.
+   */
+  timeout: 1_800_000,
 } as const;
 
 /** `ctxbench ingest`'s arguments for SELF_CORPUS, after the repository and `--out`. */
@@ -144,6 +150,9 @@ export const selfCorpusArgs = (): string[] => [
   ...['--until', SELF_CORPUS.until, '--name', SELF_CORPUS.repository],
   ...['--commits', String(SELF_CORPUS.commits), '--include', SELF_CORPUS.include],
 ];
+
+/** `ctxbench study`'s arguments for SELF_CORPUS's run, after `--corpus` and `--out`. */
+export const selfStudyArgs = (): string[] => ['--jobs', '2', '--timeout', String(SELF_CORPUS.timeout)];
 
 /**
  * The SWE-bench reproduction (`npm run swe-bench -- --repos DIR`, reports/swe-bench-lite/ and

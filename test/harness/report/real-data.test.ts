@@ -16,7 +16,7 @@ import { renderFindings } from '../../../src/harness/report/index.js';
 import { corpusDigest, readRunFolder } from '../../../src/harness/runfolder/index.js';
 import { derivedFiles } from '../../../src/harness/runfolder/rows.js';
 import type { BudgetName } from '../../../src/harness/types.js';
-import { BUDGETS, SELF_CORPUS, selfCorpusArgs } from '../../../src/harness/vocabulary.js';
+import { BUDGETS, SELF_CORPUS, selfCorpusArgs, selfStudyArgs } from '../../../src/harness/vocabulary.js';
 import { cli } from '../../helpers/cli.js';
 import { ROOT } from '../../helpers/corpus.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -113,24 +113,28 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     );
     const exact = at('exact', 'tight');
     for (const n of free.filter((x) => x !== 'exact' && x !== 'compiler-v2')) {
-      expect(exact.anyForm.all as number, n).toBeGreaterThan(at(n, 'tight').anyForm.all as number);
+      expect(exact.anyForm.all as number, n).toBeGreaterThanOrEqual(at(n, 'tight').anyForm.all as number);
       expect(exact.anyForm.avg as number, n).toBeGreaterThan(at(n, 'tight').anyForm.avg as number);
     }
+    expect(at('bm25', 'tight').anyForm.all).toBe(exact.anyForm.all);
     // Certified, compiler-v2 returns exact's bundle wherever the solver's earns more.
     expect(at('compiler-v2', 'tight').anyForm).toEqual(exact.anyForm);
     const precision = (n: string) => at(n, 'tight').file_precision as number;
     // Behind the gates they are the same on this corpus (every file passes every gate).
-    const them = ['priompt', 'prompt-tsx', 'priompt+gates', 'prompt-tsx+gates'];
-    for (const peer of ['priompt', 'prompt-tsx'])
-      for (const n of free.filter((x) => !them.includes(x)))
-        expect(precision(peer), `${peer} over ${n}`).toBeGreaterThan(precision(n));
+    const droppers = ['priompt', 'prompt-tsx', 'langchain-trim'];
+    const them = droppers.flatMap((n) => [n, `${n}+gates`]);
+    // A strategy that shows no file (tiered-task at tight) has no precision to compare.
+    const shows = free.filter((x) => !them.includes(x) && typeof precision(x) === 'number');
+    for (const peer of droppers)
+      for (const n of shows) expect(precision(peer), `${peer} over ${n}`).toBeGreaterThan(precision(n));
     const tokens = (n: string, b: BudgetName) => at(n, b).mean_tokens as number;
     expect(tokens('priompt', 'tight')).toBeLessThan(tokens('compiler-v2', 'tight'));
-    // compiler-v2 holds the changed files whole as often as any ledger-free strategy, and fills.
+    // compiler-v2 holds the changed files whole as often as any ledger-free strategy at medium and
+    // roomy, and fills; at tight, bm25's ranking alone holds more.
     for (const b of BUDGETS) {
       const v2 = at('compiler-v2', b).fullText.avg as number;
-      for (const n of free)
-        expect(v2, `${b}: compiler-v2 against ${n}`).toBeGreaterThanOrEqual(at(n, b).fullText.avg as number);
+      const above = free.filter((n) => (at(n, b).fullText.avg as number) > v2);
+      expect(above, b).toEqual(b === 'tight' ? ['bm25', 'bm25-swe'] : []);
     }
     expect(tokens('compiler-v2', 'roomy')).toBeGreaterThan(0.95 * 64_000);
     // No budget more than half empty while a changed file is out (the rows cannot say whether it
@@ -146,7 +150,7 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
       ).length;
     expect(halfEmpty('compiler-v2')).toBe(0);
     expect(halfEmpty('exact')).toBe(0);
-    expect(halfEmpty('compiler')).toBe(3);
+    expect(halfEmpty('compiler')).toBe(2);
     // The reference's greedy holds fewer whole than the optimum at the tight budget.
     expect(at('compiler', 'tight').fullText.avg as number).toBeLessThan(
       at('exact', 'tight').fullText.avg as number,
@@ -154,8 +158,9 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
     // Every cell of exact says whether it proved its answer; the page counts the unproven ones.
     for (const r of rows.filter((x) => x.strategy === 'exact'))
       expect(typeof r.extras.proven_optimal, `${r.case}/${r.budget}`).toBe('boolean');
-    expect(at('langchain-trim', 'tight').anyForm.all).toBe(0);
-    expect(at('langchain-trim', 'tight').anyForm.avg).toBe(0);
+    // trimMessages, handed the least relevant first, keeps what priompt keeps.
+    for (const b of BUDGETS)
+      expect(at('langchain-trim', b).fullText.all, b).toBe(at('priompt', b).fullText.all);
   });
 
   // A drift check of a committed corpus: the full tier's (test/helpers/tier.ts).
@@ -168,7 +173,9 @@ describe('reports/self-2026-12 and docs/real-data.md', () => {
       expect(corpusDigest(out)).toBe(committed.digest);
       // The whole study again: every row, byte for byte.
       const again = path.join(path.dirname(out), 'run');
-      expect((await cli('study', '--corpus', out, '--out', again, '--quiet', '--jobs', '2')).code).toBe(0);
+      expect((await cli('study', '--corpus', out, '--out', again, '--quiet', ...selfStudyArgs())).code).toBe(
+        0,
+      );
       expect(fs.readFileSync(path.join(again, 'rows.jsonl'), 'utf8')).toBe(
         fs.readFileSync(path.join(REPORTS, 'rows.jsonl'), 'utf8'),
       );
