@@ -326,10 +326,15 @@ describe('ingest --swe-bench', () => {
     ]);
     const both = await swe(instances, path.join(tmp, 'x'), '--repos', fx.repos);
     expect(both.code).toBe(2);
-    const repoAlone = await cli('ingest', fx.repos, '--repo', 'acme/widgets', '--out', path.join(tmp, 'x'));
-    expect([repoAlone.code, repoAlone.stderr]).toEqual([
-      2,
-      'ctxbench: --repos, --instances, --repo and --limit go with --swe-bench (see ctxbench ingest --help)\n',
-    ]);
+    for (const flag of [
+      ['--repo', 'acme/widgets'],
+      ['--shard', '1/2'],
+    ]) {
+      const alone = await cli('ingest', fx.repos, ...flag, '--out', path.join(tmp, 'x'));
+      expect([alone.code, alone.stderr], flag[0]).toEqual([
+        2,
+        'ctxbench: --repos, --instances, --repo, --limit and --shard go with --swe-bench (see ctxbench ingest --help)\n',
+      ]);
+    }
   });
 });

@@ -31,14 +31,12 @@ export const ingestCommand = defineCommand({
   options: (y) =>
     y
       .positional('repository', { type: 'string', describe: 'a git repository (any folder of it)' })
-      .option(
-        'swe-bench',
-        sweOnly('instead of a history: SWE-bench records (JSON or JSON Lines), one case each'),
-      )
+      .option('swe-bench', sweOnly('instead of a history: SWE-bench records (JSON or JSON Lines)'))
       .option('repos', sweOnly('the folder holding the repositories'))
       .option('instances', sweOnly('only these instance ids (comma-separated)'))
       .option('repo', sweOnly("only these repositories' instances (owner/name, comma-separated)"))
       .option('limit', { type: 'number', describe: 'with --swe-bench: at most this many instances' })
+      .option('shard', sweOnly('i/n: only the i-th of n slices of the instances (`merge` joins them)'))
       .option('tokenizer', {
         type: 'string',
         describe: "what token counts and budgets are in: o200k, or cl100k (the SWE-bench paper's)",
@@ -70,14 +68,14 @@ export const ingestCommand = defineCommand({
       .option('force', {
         type: 'boolean',
         default: false,
-        describe: 'replace a non-empty --out that ingest wrote',
+        describe: 'replace a non-empty --out ingest wrote',
       })
       .option('quiet', quietOption)
       .epilogue(HOW),
   run: async (a, { io }) => {
     const { repository, sweBench, repos, limit } = a;
     const instances = splitList(a.instances);
-    const source = { repository, sweBench, repos, instances, repo: splitList(a.repo), limit };
+    const source = { repository, sweBench, repos, instances, repo: splitList(a.repo), limit, shard: a.shard };
     const said = await ingestRun(source, {
       out: a.out,
       force: a.force,

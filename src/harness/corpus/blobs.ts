@@ -127,6 +127,11 @@ export class BlobStore {
     return found;
   }
 
+  /** `text` without keeping it: for a reader that meets each text once (a corpus copied). */
+  textOnce(digest: string): Found {
+    return this.texts.get(digest) ?? this.read(digest);
+  }
+
   private read(digest: string): Found {
     const place = this.index().get(digest);
     if (place === undefined) return { problem: `no blob ${digest} in ${this.indexFile}` };

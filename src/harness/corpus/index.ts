@@ -1,7 +1,7 @@
 /** Corpus: reading what a run is given (corpus, ledger, records) and checking it, and real token counts. */
 
 export { BlobWriter } from './blob-writer.js';
-export { BLOB_INDEX } from './blobs.js';
+export { BLOB_INDEX, BlobStore } from './blobs.js';
 export { findingsJSON, lintGiven, tally } from './check-corpus.js';
 export { checkInputs, type InputFiles, located, orderRoles } from './compiler-checks.js';
 export { CORPUS_MANIFEST, loadCorpus, requestAt } from './folder.js';

@@ -44,12 +44,13 @@ export type SkipCounts = Partial<Record<SkipReason, number>>;
  */
 export class Skips {
   readonly counts: SkipCounts = {};
-  private readonly seen = new Set<string>();
+  /** Each (path, version) skipped, `path\nblob`, with its reason: what shards of one ingest join. */
+  readonly seen = new Map<string, SkipReason>();
 
   add(p: string, blob: string, reason: SkipReason): void {
     const key = `${p}\n${blob}`;
     if (this.seen.has(key)) return;
-    this.seen.add(key);
+    this.seen.set(key, reason);
     this.counts[reason] = (this.counts[reason] ?? 0) + 1;
   }
 }

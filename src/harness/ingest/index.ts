@@ -20,6 +20,7 @@ export { ingestPolicy, TASK_LIMIT } from './ingested-corpus.js';
 export { type Grammars, loadGrammars } from './outlines/outline.js';
 export { buildPool, type Form, formId, parseFormId, shownPath } from './pool-builder.js';
 export { codeTerms } from './relevance/relevance-score.js';
+export { joinSlices } from './swe-bench/swe-join.js';
 export { MatchBudget, parseRules } from './trees/ignore-rules.js';
 export {
   classifyPath,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { count } from '../format.js';
 import { checkOut, guardOutput, type ProgressSink, progressLine } from '../output/index.js';
+import { parseShard } from '../shard.js';
 import { openRepository } from './git/git.js';
 import { type IngestOptions, ingest } from './history-ingest.js';
 import { historyLines, sweBenchLines } from './ingest-summary.js';
@@ -24,6 +25,8 @@ export interface IngestSource {
   readonly instances?: readonly string[] | undefined;
   readonly repo?: readonly string[] | undefined;
   readonly limit?: number | undefined;
+  /** `i/n`: only the i-th of n slices of the selected instances. */
+  readonly shard?: string | undefined;
 }
 
 export interface IngestRun extends Omit<IngestOptions, 'budgets' | 'progress' | 'tokenizer'> {
@@ -48,9 +51,9 @@ export async function ingestRun(source: IngestSource, o: IngestRun): Promise<str
   if (sweBench !== undefined && repos === undefined) throw new UsageError('--swe-bench needs --repos DIR');
   if (
     sweBench === undefined &&
-    [repos, source.instances, source.repo, source.limit].some((o) => o !== undefined)
+    [repos, source.instances, source.repo, source.limit, source.shard].some((o) => o !== undefined)
   )
-    throw new UsageError('--repos, --instances, --repo and --limit go with --swe-bench');
+    throw new UsageError('--repos, --instances, --repo, --limit and --shard go with --swe-bench');
   const swe = sweBench === undefined ? undefined : { ...source, sweBench, repos: repos as string };
   if (!Number.isInteger(o.commits) || o.commits < 1)
     throw new UsageError('--commits must be a whole number >= 1');
@@ -88,6 +91,7 @@ export async function ingestRun(source: IngestSource, o: IngestRun): Promise<str
       instances: swe.instances,
       repos: swe.repo,
       limit: swe.limit,
+      shard: swe.shard === undefined ? undefined : parseShard(swe.shard),
       budgets: [tight, medium, roomy],
       tokenizer,
       maxBytes: o.maxBytes,

@@ -35,7 +35,10 @@ export function sweBenchLines(s: SweBenchSummary, out: string): string {
   const byReason = new Map<string, string[]>();
   for (const [id, why] of instances) byReason.set(why, [...(byReason.get(why) ?? []), id]);
   const lines = [
-    `swe-bench: ${count(s.cases, 'case')} written to ${out} (${s.selected} of ${count(s.records, 'record')} selected)`,
+    `swe-bench: ${count(s.cases, 'case')} written to ${out} (${s.selected} of ${count(s.records, 'record')} selected` +
+      (s.shard === undefined
+        ? ')'
+        : `; slice ${s.shard.index}/${s.shard.count}: instances ${s.shard.from + 1} to ${s.shard.to} of the ${s.shard.total})`),
     `instances skipped: ${instances.length === 0 ? 'none' : instances.length}`,
     ...[...byReason].map(
       ([why, ids]) =>

@@ -6,6 +6,7 @@ export { RUN_FILE, RUN_MARKS, runInputs } from './files.js';
 export { findingsDocument } from './findings-runs.js';
 export { manifestOf, type RunManifest, runLabel } from './manifest.js';
 export { mergeShards } from './merge-runs.js';
+export { mergeSliceRuns, readSliceRuns } from './merge-slices.js';
 export {
   type CorpusFacts,
   casesOf,

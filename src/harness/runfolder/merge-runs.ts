@@ -33,7 +33,11 @@ function readShards(dirs: readonly string[]): ShardFolder[] {
     const file = path.join(dir, RUN_FILE.manifest);
     const m = run.manifest;
     if (m === null) throw new InputError(file, 'no manifest: not a run folder');
-    if (!m.shard) throw new InputError(file, 'not a shard (no "shard" in the manifest)');
+    if (!m.shard)
+      throw new InputError(
+        file,
+        `not a shard (no "shard" in the manifest; the studies of an ingest's slices merge with --corpus)`,
+      );
     return { run, file, m, shard: m.shard };
   });
   shards.sort((a, b) => a.shard.index - b.shard.index);

@@ -5,11 +5,11 @@
  * one is asked for. Where the strategies run is the caller's choice; the rows are the same bytes.
  */
 import { warmTokenAudit } from '../corpus/index.js';
+import { sliceOf } from '../shard.js';
 import type { CaseLedger, CompilationLine, Corpus, Row, Shard, ShardInfo, StrategyInfo } from '../types.js';
 import { answering, type Where } from './answering.js';
 import { cells } from './matrix.js';
 import { folderWriter, type StudyFolder } from './resume.js';
-import { sliceOf } from './shard.js';
 import { runSlice } from './slice.js';
 
 export type { Where } from './answering.js';

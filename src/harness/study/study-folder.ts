@@ -13,10 +13,10 @@ import { statsByStrategy, strategiesOf } from '../metrics/index.js';
 import { checkOut, guardOutput, type ProgressSink, progressLine } from '../output/index.js';
 import { headlineTable, ingestedHeadline, type Table, verdictText } from '../report/index.js';
 import { RUN_MARKS } from '../runfolder/index.js';
+import { parseShard } from '../shard.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
 import type { Study, StudyOutcome } from './run-study.js';
-import { parseShard } from './shard.js';
 
 export interface StudyAsked {
   readonly corpus: string;

@@ -22,13 +22,13 @@ import {
   runLines,
   strayFiles,
 } from '../runfolder/index.js';
+import { sliceOf } from '../shard.js';
 import type { Corpus, Row, ShardInfo, Strategy, StrategyRef } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
 import { answering, type Where } from './answering.js';
 import { cells } from './matrix.js';
 import { type ErrorClaim, recheckErrors } from './recheck.js';
 import { checkCell } from './remeasure.js';
-import { sliceOf } from './shard.js';
 import { firstLine, manifestDisagreement } from './validate-manifest.js';
 
 /** A disagreement: the file of the run folder, its 1-based line (absent for a whole file), what. */

@@ -3,8 +3,10 @@
  * distribution with p = 1/2, a bootstrap that is the same bytes for the same seed and brackets a
  * known shift, and which differences count as significant.
  */
+import seedrandom from 'seedrandom';
+import { mean, quantileSorted, sampleWithReplacement } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { bootstrapMean, mcnemar, pairedTest } from '../../../src/harness/metrics/paired.js';
+import { bootstrapMean, mcnemar, pairedTest, RESAMPLES } from '../../../src/harness/metrics/paired.js';
 
 describe("McNemar's exact test", () => {
   it('doubles the binomial tail of the smaller discordant count', () => {
@@ -34,6 +36,24 @@ describe('the paired bootstrap', () => {
     const one = bootstrapMean(wide, 's1');
     expect(bootstrapMean(wide, 's1')).toEqual(one);
     expect(bootstrapMean(wide, 's2')).not.toEqual(one);
+  });
+
+  it("is simple-statistics' mean of its resamples, drawn from the same seeded generator, to the bit", () => {
+    // The resampling is written out in place for speed; the library's own composition is what it
+    // must equal, on differences whose compensated sums round differently from a plain one.
+    const reference = (xs: number[], seed: string) => {
+      const rng = seedrandom(seed);
+      const means = Array.from({ length: RESAMPLES }, () => mean(sampleWithReplacement(xs, xs.length, rng)));
+      const sorted = means.sort((a, b) => a - b);
+      return { low: quantileSorted(sorted, 0.025), high: quantileSorted(sorted, 0.975) };
+    };
+    for (const xs of [
+      [1e16, 1, -1e16, 3, 0.1, 0.2, -0.3],
+      Array.from({ length: 97 }, (_, k) => Math.sin(k) * 10 ** (k % 7)),
+      [0, 0, 1, 0, -1, 0, 0, 1],
+    ])
+      for (const seed of ['a', 'compare/tight/correct'])
+        expect(bootstrapMean(xs, seed), seed).toMatchObject(reference(xs, seed));
   });
 
   it('brackets the mean inside the range of the differences', () => {

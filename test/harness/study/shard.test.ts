@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/harness/errors.js';
-import { parseShard, sliceOf } from '../../../src/harness/study/shard.js';
+import { parseShard, sliceOf } from '../../../src/harness/shard.js';
 
 describe('parseShard', () => {
   it('accepts i/n with 1 <= i <= n', () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { type ContextRequest, SCHEMA } from '../../../compiler/index.js';
 import { InputError } from '../../errors.js';
 import { writeWholeAsync } from '../../output/index.js';
-import type { Tokenizer } from '../../types.js';
+import type { Shard, ShardInfo, Tokenizer } from '../../types.js';
 import { BlobFacts, CaseSkips, poolFiles, type SkipCounts, Skips } from '../blob-facts.js';
 import { CaseFiles, type CorpusSize, folderSize, type Truth } from '../case-files.js';
 import type { Repository } from '../git/git.js';
@@ -20,14 +20,9 @@ import { ingestPolicy, sortedKeys } from '../ingested-corpus.js';
 import { type Grammars, loadGrammars } from '../outlines/outline.js';
 import { buildPool, type Observer } from '../pool-builder.js';
 import { treesOf } from '../trees/walk.js';
-import {
-  byInstanceId,
-  type Instance,
-  type InstanceFilter,
-  readInstances,
-  selectInstances,
-} from './swe-records.js';
+import { type Instance, type InstanceFilter, readInstances, selectInstances } from './swe-records.js';
 import { commitTimes, findRepository } from './swe-repos.js';
+import { ingestOrder, type Slice, sliceBlock, sliceSelection } from './swe-slice.js';
 
 export interface SweBenchOptions extends InstanceFilter {
   /** Tight, medium and roomy, in `tokenizer`'s tokens. */
@@ -38,6 +33,8 @@ export interface SweBenchOptions extends InstanceFilter {
   readonly progress?: (phase: string, done: number, total: number) => void;
   /** Sees each case's files and their relevance features, by instance id. */
   readonly observe?: Observer | undefined;
+  /** Only this slice of the selection is written (swe-slice.ts). */
+  readonly shard?: Shard | undefined;
 }
 
 export interface SweBenchSummary {
@@ -50,15 +47,12 @@ export interface SweBenchSummary {
   /** Distinct file versions read. */
   readonly versions: number;
   /** Gold files of the cases: all, in their pools, created by their patch, left out otherwise. */
-  readonly gold: {
-    readonly files: number;
-    readonly inPool: number;
-    readonly created: number;
-    readonly skipped: number;
-  };
+  readonly gold: Readonly<Run['gold']>;
   /** Files in each case's pool, in case order. */
   readonly filesPerCase: readonly number[];
   readonly size: CorpusSize;
+  /** The slice written, when only one was. */
+  readonly shard?: ShardInfo | undefined;
 }
 
 /** Cases whose texts are read together when their pools are built. */
@@ -86,13 +80,14 @@ interface Run {
   readonly filesPerCase: number[];
 }
 
-/** One repository's instances, their base commits present: read, learnt, and written case by case. */
+/** One repository's instances, their base commits present: all read and learnt, those `writes` keeps written. */
 async function ingestRepository(
   repo: Repository,
   name: string,
   instances: readonly Instance[],
   times: ReadonlyMap<string, number>,
   run: Run,
+  writes: (i: Instance) => boolean,
 ): Promise<number> {
   const { options } = run;
   run.files.nextRepository();
@@ -102,7 +97,7 @@ async function ingestRepository(
     instances.map((i) => i.base_commit),
   );
   const ignores = new Map<string, string>();
-  const plans: Plan[] = instances.map((instance, k) => {
+  const read: Plan[] = instances.map((instance, k) => {
     const skips = new CaseSkips(run.skips);
     const entries = admissibleEntries(
       repo,
@@ -115,10 +110,11 @@ async function ingestRepository(
   });
   const versions = await learnVersions(
     repo,
-    plans.map((p) => p.entries),
+    read.map((p) => p.entries),
     { known, skips: run.skips },
-    (done) => options.progress?.(`${name}: reading`, done, plans.length),
+    (done) => options.progress?.(`${name}: reading`, done, read.length),
   );
+  const plans = read.filter((p) => writes(p.instance));
   // Every case scored now, and the index let go before the pools are built.
   const scores = plans.map((p) =>
     known.index.scores(p.instance.problem_statement, new Set(p.entries.map((e) => e.blob))),
@@ -205,8 +201,13 @@ export async function ingestSweBench(
   const all = readInstances(file);
   const chosen = selectInstances(all, options);
   if (chosen.length === 0) throw new InputError(file, 'no record is left by --instances, --repo and --limit');
+  const ordered = ingestOrder(chosen);
+  const slice: Slice | undefined =
+    options.shard === undefined ? undefined : sliceSelection(ordered, options.shard);
+  const writes = (i: Instance) => slice === undefined || slice.ids.has(i.instance_id);
+  // Each repository's instances in ingest order, the repositories by name.
   const byRepo = new Map<string, Instance[]>();
-  for (const i of chosen) byRepo.set(i.repo, [...(byRepo.get(i.repo) ?? []), i]);
+  for (const i of ordered) byRepo.set(i.repo, [...(byRepo.get(i.repo) ?? []), i]);
   const grammars = await loadGrammars();
   const skipped: Record<string, string> = {};
   const repositories: Record<string, Record<string, unknown>> = {};
@@ -225,11 +226,13 @@ export async function ingestSweBench(
       filesPerCase: [],
     };
     for (const name of [...byRepo.keys()].sort()) {
-      const instances = (byRepo.get(name) as Instance[]).sort(byInstanceId);
+      const instances = byRepo.get(name) as Instance[];
+      const own = instances.filter(writes);
+      if (own.length === 0) continue;
       const found = findRepository(reposDir, name);
       if ('reason' in found) {
-        for (const i of instances) skipped[i.instance_id] = found.reason;
-        repositories[name] = { instances: instances.length, cases: 0, skipped: found.reason };
+        for (const i of own) skipped[i.instance_id] = found.reason;
+        repositories[name] = { instances: own.length, cases: 0, skipped: found.reason };
         continue;
       }
       const times = commitTimes(
@@ -237,11 +240,12 @@ export async function ingestSweBench(
         instances.map((i) => i.base_commit),
       );
       const present = instances.filter((i) => times.has(i.base_commit));
-      for (const i of instances)
+      for (const i of own)
         if (!times.has(i.base_commit))
           skipped[i.instance_id] = `base commit ${i.base_commit} not in the repository`;
-      if (present.length > 0) versions += await ingestRepository(found.repo, name, present, times, run);
-      repositories[name] = { instances: instances.length, cases: present.length };
+      const cases = present.filter(writes).length;
+      if (cases > 0) versions += await ingestRepository(found.repo, name, present, times, run, writes);
+      repositories[name] = { instances: own.length, cases };
     }
     if (files.names.length === 0)
       throw new InputError(
@@ -270,6 +274,7 @@ export async function ingestSweBench(
         skipped_files: sortedKeys(run.skips.counts),
         gold: run.gold,
         instances: run.facts,
+        ...(slice === undefined ? {} : { shard: sliceBlock(slice, run.skips) }),
       },
     });
     size = { ...folderSize(w.partial), uniqueText: files.uniqueText };
@@ -285,5 +290,6 @@ export async function ingestSweBench(
     gold: done.gold,
     filesPerCase: done.filesPerCase,
     size: size as CorpusSize,
+    shard: slice?.info,
   };
 }

@@ -1,6 +1,6 @@
-/** Shards: the i-th of n contiguous slices of the loop order, for one CI job each. */
-import { UsageError } from '../errors.js';
-import type { Shard, ShardInfo } from '../types.js';
+/** Shards: the i-th of n contiguous slices of an ordered list (a study's loop order, an ingest's instances), for one job each. */
+import { UsageError } from './errors.js';
+import type { Shard, ShardInfo } from './types.js';
 
 export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text);
