@@ -55,4 +55,5 @@ export {
   strategiesOf,
   strategyStats,
   summary,
+  wilson,
 } from './stats.js';

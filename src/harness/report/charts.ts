@@ -10,6 +10,7 @@ import { plural } from '../format.js';
 import { budgetStats, columnOf, figuresOf, statsByStrategy } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
+import { foundSpec, recallTokensAcrossSpec } from './charts-found.js';
 import { CORRECT_COLOUR, REFUSAL_COLOUR } from './grid.js';
 
 /** A chart as the page shows it: an id for anchors and tests, a title, the SVG text. */
@@ -181,30 +182,45 @@ function compositionSpec(rows: readonly Row[], names: readonly string[]): TopLev
 
 /**
  * The chart specs of a run's rows, in the page's order (the composition's only when the rows carry measures); the titles go in the page's
- * captions. With an x offset the width step is a single bar's, so wide runs stay readable.
+ * captions. With an x offset the width step is a single bar's, so wide runs stay readable. An
+ * ingested corpus's page leaves out the outcomes where every compilation is correct and the
+ * violations where there are none (what they would show is a row of equal bars, an empty axis),
+ * and draws recall and tokens across (charts-found.ts).
  */
 function chartSpecs(
   rows: readonly Row[],
   names: readonly string[],
+  ingested: boolean,
 ): { id: string; title: string; spec: TopLevelSpec }[] {
   const stats = statsByStrategy(rows, names);
   const each = stats.get(names[0] ?? '')?.rows ?? 0;
   const composition = compositionSpec(rows, names);
+  const all = [...stats.values()];
+  const outcomes = !ingested || all.some((s) => s.correct < s.rows);
+  const violations = !ingested || all.some((s) => VIOLATION_KINDS.some((k) => s.violations[k] > 0));
   return [
-    {
-      id: 'outcomes',
-      title: `Correct outcomes and refusals per strategy (of ${each} ${plural(each, 'compilation')} each)`,
-      spec: outcomesSpec(names, stats),
-    },
-    {
-      id: 'violations',
-      title: 'Violations by kind per strategy (sums over its compilations)',
-      spec: violationsSpec(names, stats),
-    },
+    ...(outcomes
+      ? [
+          {
+            id: 'outcomes',
+            title: `Correct outcomes and refusals per strategy (of ${each} ${plural(each, 'compilation')} each)`,
+            spec: outcomesSpec(names, stats),
+          },
+        ]
+      : []),
+    ...(violations
+      ? [
+          {
+            id: 'violations',
+            title: 'Violations by kind per strategy (sums over its compilations)',
+            spec: violationsSpec(names, stats),
+          },
+        ]
+      : []),
     {
       id: 'recall-tokens',
       title: 'Must recall (mean, a refusal scores 0) and rendered tokens (sum) per strategy and budget',
-      spec: recallTokensSpec(rows, names),
+      spec: ingested ? recallTokensAcrossSpec(rows, names, label) : recallTokensSpec(rows, names),
     },
     ...(composition === null
       ? []
@@ -255,9 +271,23 @@ function renderSvg(spec: TopLevelSpec): Promise<string> {
 }
 
 /** Every chart of a run's rows, rendered; `names` the rows' strategies in their order. */
-export async function renderCharts(rows: readonly Row[], names: readonly string[]): Promise<Chart[]> {
+export async function renderCharts(
+  rows: readonly Row[],
+  names: readonly string[],
+  ingested = false,
+): Promise<Chart[]> {
   const out: Chart[] = [];
-  for (const c of chartSpecs(rows, names))
+  for (const c of chartSpecs(rows, names, ingested))
     out.push({ id: c.id, title: c.title, svg: await renderSvg(c.spec) });
   return out;
+}
+
+/** The lead chart of an ingested corpus's page (charts-found.ts). */
+export async function renderFound(rows: readonly Row[], names: readonly string[]): Promise<Chart> {
+  const cases = new Set(rows.map((r) => r.case)).size;
+  return {
+    id: 'found',
+    title: `The share of the ${cases} ${plural(cases, 'case')} whose bundle holds every needed file, whole and in any form, by limit, per strategy (95% Wilson intervals)`,
+    svg: await renderSvg(foundSpec(rows, names)),
+  };
 }

@@ -17,7 +17,7 @@ import {
 } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { type Chart, renderCharts } from './charts.js';
+import { type Chart, renderCharts, renderFound } from './charts.js';
 import {
   COLOUR_MEASURES,
   type CompilationSource,
@@ -71,6 +71,17 @@ function chartsSection(charts: readonly Chart[]): string {
   );
   return `<section id="charts"><h2>Charts</h2><div class="charts">\n${figures.join('\n')}\n</div></section>`;
 }
+
+/** An ingested corpus's lead: whether the needed files are in the window (charts-found.ts). */
+const foundSection = (c: Chart): string =>
+  `<section id="found"><h2>Every needed file, by limit</h2>\n<figure class="chart" id="chart-${c.id}"><figcaption>${escapeHtml(c.title)}</figcaption>\n${c.svg}\n</figure></section>`;
+
+/**
+ * On an ingested corpus's page a figure, and the grid (a column per strategy and budget), scroll
+ * inside themselves when wider than the window, never the page.
+ */
+const INGESTED_STYLE =
+  'figure.chart, .grid-and-detail { max-width: 100%; overflow-x: auto; box-sizing: border-box; }';
 
 const cellTitle = (c: GridCell, label: string): string =>
   `${c.case} / ${c.budget} / ${c.strategy}: ${label}${c.reason === null ? '' : ` (${c.reason})`}, ` +
@@ -201,7 +212,8 @@ export async function reportHtml(
   const cases = new Set(rows.map((r) => r.case)).size;
   const packer = packed ? new PagePacker() : undefined;
   const cells = gridCells(rows, compilations, packer);
-  const charts = await renderCharts(rows, names);
+  const charts = await renderCharts(rows, names, ingested);
+  const found = ingested ? await renderFound(rows, names) : null;
   const data = {
     outcomes: Object.fromEntries(OUTCOME_LEGEND.map((o) => [o.outcome, o.label])),
     measures: Object.fromEntries(COLOUR_MEASURES.map((m) => [m.field, m.label])),
@@ -217,7 +229,8 @@ export async function reportHtml(
     `<p>${count(rows.length, 'compilation')}: ${count(cases, 'case')} x ${BUDGETS.length} budgets x ` +
       `${count(names.length, 'strategy')}. ` +
       'Generated from rows.jsonl and compilations.jsonl; every number is computed, none is typed in.</p>',
-    `<nav>${ingested ? '<a href="#verdict">Verdict</a><a href="#localization">Localization</a>' : ''}<a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${rows.some((r) => r.measures) ? '<a href="#placement">Measures</a>' : ''}${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    `<nav>${ingested ? '<a href="#found">Found</a><a href="#verdict">Verdict</a><a href="#localization">Localization</a>' : ''}<a href="#headline">Headline</a><a href="#charts">Charts</a><a href="#grid">Every compilation</a>${rows.some((r) => r.measures) ? '<a href="#placement">Measures</a>' : ''}${peerNames(names) === null ? '' : '<a href="#peers">Against the peers</a>'}${names.includes('exact') ? '<a href="#exact">Against exact</a>' : ''}</nav>`,
+    found === null ? '' : foundSection(found),
     ingested ? verdictSectionHtml(rows, names) : '',
     ingested ? localizationSectionHtml(rows, names) : '',
     headlineSection(rows, names, stats),
@@ -237,7 +250,7 @@ export async function reportHtml(
     `<meta http-equiv="Content-Security-Policy" content="${cspFor(script)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title>`,
-    `<style>${STYLE}</style>`,
+    `<style>${STYLE}${ingested ? INGESTED_STYLE : ''}</style>`,
     '</head><body>',
     ...sections.filter((s) => s !== ''),
     `<script type="application/json" id="report-data">${packer === undefined ? scriptJson(data) : packer.payload(data)}</script>`,

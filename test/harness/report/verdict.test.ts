@@ -198,10 +198,11 @@ describe('the reports of an ingested corpus lead with it', () => {
     expect(reportMarkdown(rows, 'r', false)).not.toContain('## Verdict');
   });
 
-  it('report.html: the verdict section first, its link first', async () => {
+  it("report.html: the verdict section first after the chart of every needed file, its link after that chart's", async () => {
     const html = await reportHtml(rows, 'r', null, true);
+    expect(html.indexOf('<section id="found">')).toBeLessThan(html.indexOf('<section id="verdict">'));
     expect(html.indexOf('<section id="verdict">')).toBeLessThan(html.indexOf('<section id="localization">'));
-    expect(html).toContain('<nav><a href="#verdict">Verdict</a>');
+    expect(html).toContain('<nav><a href="#found">Found</a><a href="#verdict">Verdict</a>');
     expect(html).toContain('At tight (1,000 tokens), 1 cell cannot separate the strategies');
     expect(await reportHtml(rows, 'r', null, false)).not.toContain('id="verdict"');
   });
