@@ -94,6 +94,13 @@ describe('ingest --shard, study each slice, merge --corpus', () => {
       expect(fs.readFileSync(at('merged', file), 'utf8'), file).toBe(
         fs.readFileSync(at('one', 'run', file), 'utf8'),
       );
+    // The page names the corpus as its user knows it; report.md, by its folder's name.
+    const title = (run: string) =>
+      /<title>(.*)<\/title>/.exec(fs.readFileSync(at(...run.split('/'), 'report.html'), 'utf8'))?.[1];
+    expect(title('one/run')).toBe('Study report: SWE-bench (instances.jsonl): 4 instances of 2 repositories');
+    expect(title('merged')).toBe(title('one/run'));
+    expect(title('run-1')).toBe('Study report: SWE-bench (instances.jsonl): 2 instances of 2 repositories');
+    expect(fs.readFileSync(at('merged', 'report.md'), 'utf8').split('\n')[0]).toBe('# Study report: lite');
     const m = manifestOf(at('merged'));
     expect(m.corpus.digest).toBe(manifestOf(at('one', 'run')).corpus.digest);
     expect(m.merged_from).toHaveLength(3);

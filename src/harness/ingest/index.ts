@@ -16,7 +16,7 @@ export { gitFolderAsync, runGitAsync } from './git/git-run.js';
 export { stateFiles } from './history-trees.js';
 export { ingestRun } from './ingest-run.js';
 export type { SkipReason, TreeEntry } from './ingest-types.js';
-export { ingestPolicy, TASK_LIMIT } from './ingested-corpus.js';
+export { ingestedLabel, ingestPolicy, TASK_LIMIT } from './ingested-corpus.js';
 export { type Grammars, loadGrammars } from './outlines/outline.js';
 export { buildPool, type Form, formId, parseFormId, shownPath } from './pool-builder.js';
 export { codeTerms } from './relevance/relevance-score.js';

@@ -1,8 +1,11 @@
 /**
  * What an ingested corpus is made of besides its pools: how `--force` recognises it, its
- * policy, a case's task and name, and the sorted counts its manifest records.
+ * policy, a case's task and name, the sorted counts its manifest records, and what it is called.
  */
+import path from 'node:path';
 import { type CompilerPolicy, defaultPolicy } from '../../compiler/index.js';
+import { CORPUS_MANIFEST, readJsonFile } from '../corpus/index.js';
+import { count } from '../format.js';
 import { manifestHas } from '../output/index.js';
 import type { Tokenizer } from '../types.js';
 import type { Commit } from './ingest-types.js';
@@ -46,3 +49,31 @@ export const caseName = (index: number, c: Commit, width: number): string =>
 /** An object with its keys sorted: a manifest's counts in the same order on every run. */
 export const sortedKeys = <T>(o: Readonly<Record<string, T>>): Record<string, T> =>
   Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/**
+ * What an ingested corpus is, as its user knows it, from its manifest's `ingest` block: "SWE-bench
+ * (lite.jsonl): 140 instances of 9 repositories", "ctxbench: 24 commits up to 3ea1317f4a11". Null
+ * for a folder that is gone, unreadable, or not an ingested corpus: the caller names it otherwise.
+ */
+export function ingestedLabel(dir: string): string | null {
+  let m: unknown;
+  try {
+    // Read as every corpus reader reads it: bounded, a FIFO or device refused.
+    m = readJsonFile(path.join(dir, CORPUS_MANIFEST));
+  } catch {
+    return null;
+  }
+  const o = m as { fixtures?: unknown; ingest?: Record<string, unknown> } | null;
+  const ingest = o?.ingest;
+  const cases = Array.isArray(o?.fixtures) ? o.fixtures.length : null;
+  if (ingest === undefined || cases === null) return null;
+  if (ingest.source === 'swe-bench' && typeof ingest.instances_file === 'string') {
+    const repos = Object.values((ingest.repositories ?? {}) as Record<string, { cases?: number }>).filter(
+      (r) => (r.cases ?? 0) > 0,
+    ).length;
+    return `SWE-bench (${ingest.instances_file}): ${count(cases, 'instance')} of ${count(repos, 'repository')}`;
+  }
+  if (typeof ingest.repository === 'string' && typeof ingest.head === 'string')
+    return `${ingest.repository}: ${count(cases, 'commit')} up to ${ingest.head.slice(0, 12)}`;
+  return null;
+}

@@ -82,13 +82,12 @@ export async function mergeShards(
       });
     }
     lines.close();
-    await writeRows(
-      w,
-      rows,
-      first.m.corpus.name,
-      first.m.corpus.ingested === true,
-      folderTexts(first.run.dir, first.m),
-    );
+    await writeRows(w, rows, {
+      name: first.m.corpus.name,
+      ingested: first.m.corpus.ingested === true,
+      texts: folderTexts(first.run.dir, first.m),
+      dir: first.m.corpus.dir,
+    });
     const { shard: _none, ...rest } = first.m;
     const manifest: RunManifest = {
       ...rest,

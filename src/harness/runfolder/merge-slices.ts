@@ -129,7 +129,12 @@ export async function mergeSliceRuns(
       if (s.next !== undefined)
         throw new InputError(s.r.run.compilations, `case ${caseOf(s)} out of the loop order`, `line ${s.at}`);
     lines.close();
-    await writeRows(w, rows, manifest.corpus.name, true, folderTexts(first.run.dir, manifest, corpusDir));
+    await writeRows(w, rows, {
+      name: manifest.corpus.name,
+      ingested: true,
+      texts: folderTexts(first.run.dir, manifest, corpusDir),
+      dir: corpusDir,
+    });
     w.write(RUN_FILE.manifest, jsonText(manifest));
   });
   return rows.length;

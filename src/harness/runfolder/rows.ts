@@ -8,6 +8,7 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { REQUIREMENT_CLASSES } from '../../compiler/index.js';
 import { countTokensBeside } from '../corpus/index.js';
+import { ingestedLabel } from '../ingest/index.js';
 import {
   type PrefixStability,
   prefixStability,
@@ -90,25 +91,37 @@ export const prefixOf = (
   // In o200k alone: the audit's other vocabulary would count each prefix for nothing.
   prefixStability(rows, texts, (t) => countTokensBeside('o200k', t));
 
+/** The corpus a run's report files name and read: its name, whether ingested, its texts, its folder. */
+export interface ReportCorpus {
+  readonly name: string;
+  readonly ingested?: boolean | undefined;
+  /** Where an ingested run's compilations, written by reference, are read back. */
+  readonly texts?: RunTexts | null | undefined;
+  /** The corpus folder, when it is there: report.html names an ingested corpus from its manifest. */
+  readonly dir?: string | undefined;
+}
+
 /**
  * Every report file of a run folder: the files derived from the rows, and report.html, whose grid
  * also shows each compilation from `compilations` (the run's compilations.jsonl), whose rendered
  * texts also give prefix stability. The one place that makes them, for `study`, `merge` and
- * `report` alike. The lines of an ingested corpus are read back against `texts` where they hold
+ * `report` alike. The lines of an ingested corpus are read back against its texts where they hold
  * their texts by reference.
  */
 export async function reportFiles(
   rows: readonly Row[],
-  corpusName: string,
   compilations: string,
-  ingested = false,
-  texts: RunTexts | null = null,
+  corpus: ReportCorpus,
 ): Promise<Record<string, string>> {
-  const lines = () => (ingested ? compiledLines(compilations, texts) : compilations);
+  const ingested = corpus.ingested === true;
+  const lines = () => (ingested ? compiledLines(compilations, corpus.texts ?? null) : compilations);
   const prefix = await prefixOf(rows, renderedTexts(rows, lines()));
+  // The page names an ingested corpus as its user knows it (its source and size) where its folder
+  // still says; report.md keeps the folder's name, which its rows alone give again.
+  const named = ingested && corpus.dir !== undefined ? ingestedLabel(corpus.dir) : null;
   return {
-    ...derivedFiles(rows, corpusName, ingested, prefix),
-    [RUN_FILE.html]: await reportHtml(rows, reportTitle(corpusName), lines(), ingested, prefix),
+    ...derivedFiles(rows, corpus.name, ingested, prefix),
+    [RUN_FILE.html]: await reportHtml(rows, reportTitle(named ?? corpus.name), lines(), ingested, prefix),
   };
 }
 
@@ -120,42 +133,31 @@ export const runReportFiles = (
   run: RunFolder,
   corpusDir?: string | undefined,
 ): Promise<Record<string, string>> =>
-  reportFiles(
-    run.rows,
-    run.corpus.name,
-    run.compilations,
-    run.manifest?.corpus.ingested === true,
-    folderTexts(run.dir, run.manifest, corpusDir),
-  );
+  reportFiles(run.rows, run.compilations, {
+    name: run.corpus.name,
+    ingested: run.manifest?.corpus.ingested === true,
+    texts: folderTexts(run.dir, run.manifest, corpusDir),
+    dir: corpusDir ?? run.manifest?.corpus.dir,
+  });
 
 /** rows.jsonl and every file derived from it: what a run folder holds besides compilations. */
 export async function writeRows(
   folder: FolderWriter,
   rows: readonly Row[],
-  corpusName: string,
-  ingested = false,
-  texts: RunTexts | null = null,
+  corpus: ReportCorpus,
 ): Promise<void> {
   const out = folder.lines(RUN_FILE.rows);
   for (const r of rows) out.add(JSON.stringify(r));
   out.close();
-  await writeDerived(folder, rows, corpusName, ingested, texts);
+  await writeDerived(folder, rows, corpus);
 }
 
 /** The report files, into a folder being written; its compilations.jsonl is already whole. */
 export async function writeDerived(
   folder: FolderWriter,
   rows: readonly Row[],
-  corpusName: string,
-  ingested = false,
-  texts: RunTexts | null = null,
+  corpus: ReportCorpus,
 ): Promise<void> {
-  const files = await reportFiles(
-    rows,
-    corpusName,
-    path.join(folder.partial, RUN_FILE.compilations),
-    ingested,
-    texts,
-  );
+  const files = await reportFiles(rows, path.join(folder.partial, RUN_FILE.compilations), corpus);
   for (const [name, text] of Object.entries(files)) folder.write(name, text);
 }

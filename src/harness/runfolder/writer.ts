@@ -84,13 +84,13 @@ export class RunWriter {
   async finish(facts: ManifestFacts): Promise<void> {
     this.close();
     fs.rmSync(path.join(this.folder.partial, RUN_IDENTITY));
-    await writeDerived(
-      this.folder,
-      this.rows,
-      facts.corpus.name,
-      facts.corpus.ingested,
-      facts.corpus.ingested ? corpusTexts(facts.corpus) : null,
-    );
+    const { corpus } = facts;
+    await writeDerived(this.folder, this.rows, {
+      name: corpus.name,
+      ingested: corpus.ingested,
+      texts: corpus.ingested ? corpusTexts(corpus) : null,
+      dir: corpus.dir,
+    });
     this.folder.write(RUN_FILE.manifest, json(manifestOf(facts, this.rows.length)));
     this.folder.commit();
   }

@@ -245,7 +245,12 @@ async function renderAgain(rows: readonly Row[], corpus: Corpus, lines: readonly
     const file = path.join(tmp, RUN_FILE.compilations);
     fs.writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
     const ingested = corpus.ingested === true;
-    return await reportFiles(rows, corpus.name, file, ingested, ingested ? corpusTexts(corpus) : null);
+    return await reportFiles(rows, file, {
+      name: corpus.name,
+      ingested,
+      texts: ingested ? corpusTexts(corpus) : null,
+      dir: corpus.dir,
+    });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

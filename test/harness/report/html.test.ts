@@ -66,7 +66,8 @@ const buttons = (html: string) => [
 describe('report.html is the same bytes every time', () => {
   it('two renders of the same rows and compilations, and the one the study wrote, are equal', async () => {
     // The study's page carries prefix stability, which its rendered texts give.
-    const render = async () => (await reportFiles(rows, 'compiler-v1', compilations))['report.html'];
+    const render = async () =>
+      (await reportFiles(rows, compilations, { name: 'compiler-v1' }))['report.html'];
     const a = await render();
     const b = await render();
     expect(a).toBe(b);
