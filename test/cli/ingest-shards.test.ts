@@ -27,6 +27,9 @@ const ok = async (...args: string[]) => {
   return r;
 };
 const at = (...parts: string[]) => path.join(tmp, ...parts);
+/** `ingest --swe-bench` of the fixture's records into `out`, as it answers. */
+const sweIngest = (out: string, ...more: string[]) =>
+  cli('ingest', '--swe-bench', records, '--repos', fx.repos, '--out', out, ...more);
 const ingest = (out: string, ...more: string[]) =>
   ok('ingest', '--swe-bench', records, '--repos', fx.repos, '--out', out, '--quiet', ...more);
 const study = (corpus: string, out: string) =>
@@ -61,17 +64,7 @@ describe('ingest --shard, study each slice, merge --corpus', () => {
       ['acme__widgets-4'],
     ]);
     expect(Object.keys(slices[2].ingest.skipped_instances)).toEqual(['nobody__missing-1']);
-    const said = await cli(
-      'ingest',
-      '--swe-bench',
-      records,
-      '--repos',
-      fx.repos,
-      '--out',
-      at('said'),
-      '--shard',
-      '2/3',
-    );
+    const said = await sweIngest(at('said'), '--shard', '2/3');
     expect(said.stdout.split('\n')[0]).toBe(
       `swe-bench: 1 case written to ${at('said')} (6 of 6 records selected; slice 2/3: instances 3 to 4 of the 6)`,
     );
@@ -108,17 +101,7 @@ describe('ingest --shard, study each slice, merge --corpus', () => {
   });
 
   it('refuses an empty slice, a missing slice and slices of other selections, in one line each', async () => {
-    const empty = await cli(
-      'ingest',
-      '--swe-bench',
-      records,
-      '--repos',
-      fx.repos,
-      '--out',
-      at('e'),
-      '--shard',
-      '1/8',
-    );
+    const empty = await sweIngest(at('e'), '--shard', '1/8');
     expect([empty.code, empty.stderr]).toEqual([
       2,
       'ctxbench: --shard 1/8: that slice of the 6 selected instances is empty; give at most 6 shards (see ctxbench ingest --help)\n',

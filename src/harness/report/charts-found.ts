@@ -1,12 +1,12 @@
 /**
- * The charts of an ingested corpus's page (a repository's history, SWE-bench instances), where
+ * The lead chart of an ingested corpus's page (a repository's history, SWE-bench instances), where
  * the question is whether the needed files are in the window: the share of instances whose bundle
  * holds every needed file, whole and in any form, by limit, a small panel per strategy with each
- * share's 95% Wilson interval; and recall and tokens drawn across, a row per strategy, so that
- * two dozen strategies fit a page 1,280 pixels wide.
+ * share's 95% Wilson interval, five panels to a row so that two dozen strategies fit a page 1,280
+ * pixels wide.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { budgetStats, localizationOf, wilson } from '../metrics/index.js';
+import { localizationOf, wilson } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { BUDGETS, MAP_ONLY } from '../vocabulary.js';
 
@@ -94,50 +94,5 @@ export function foundSpec(rows: readonly Row[], names: readonly string[]): TopLe
         },
       ],
     },
-  };
-}
-
-/** Must recall (a refusal scores 0) and rendered tokens, a row per strategy and a bar per budget. */
-export function recallTokensAcrossSpec(
-  rows: readonly Row[],
-  names: readonly string[],
-  label: (n: string) => string,
-): TopLevelSpec {
-  const values = names.flatMap((strategy) => {
-    const b = budgetStats(rows, strategy);
-    return BUDGETS.map((budget) => ({
-      strategy,
-      budget,
-      must_recall_all: b[budget].must_recall_all,
-      rendered_tokens: b[budget].rendered_tokens,
-    }));
-  });
-  const panel = (field: string, title: string, axis: boolean) => ({
-    width: 300,
-    height: { step: 6 },
-    mark: { type: 'bar' as const, tooltip: true },
-    encoding: {
-      y: {
-        field: 'strategy',
-        type: 'nominal' as const,
-        sort: [...names],
-        title: null,
-        axis: axis ? {} : null,
-      },
-      yOffset: { field: 'budget', sort: [...BUDGETS] },
-      x: { field, type: 'quantitative' as const, title },
-      color: {
-        field: 'budget',
-        sort: [...BUDGETS],
-        scale: { domain: [...BUDGETS], range: ['#e6550d', '#fdae6b', '#3182bd'] },
-      },
-    },
-  });
-  return {
-    data: { values },
-    hconcat: [
-      panel('must_recall_all', label('must_recall_all'), true),
-      panel('rendered_tokens', label('rendered_tokens'), false),
-    ],
   };
 }

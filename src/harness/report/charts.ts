@@ -10,7 +10,7 @@ import { plural } from '../format.js';
 import { budgetStats, columnOf, figuresOf, statsByStrategy } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
-import { foundSpec, recallTokensAcrossSpec } from './charts-found.js';
+import { foundSpec } from './charts-found.js';
 import { CORRECT_COLOUR, REFUSAL_COLOUR } from './grid.js';
 
 /** A chart as the page shows it: an id for anchors and tests, a title, the SVG text. */
@@ -94,8 +94,12 @@ function violationsSpec(names: readonly string[], stats: ReadonlyMap<string, Str
   };
 }
 
-/** (3) Must recall over every compilation (a refusal scores 0) and rendered tokens per strategy and budget. */
-function recallTokensSpec(rows: readonly Row[], names: readonly string[]): TopLevelSpec {
+/**
+ * (3) Must recall over every compilation (a refusal scores 0) and rendered tokens per strategy and
+ * budget: a column per strategy, or, `across`, a row per strategy (an ingested corpus's page, so
+ * that two dozen strategies fit the window).
+ */
+function recallTokensSpec(rows: readonly Row[], names: readonly string[], across = false): TopLevelSpec {
   const values = names.flatMap((strategy) => {
     const b = budgetStats(rows, strategy);
     return BUDGETS.map((budget) => ({
@@ -105,33 +109,36 @@ function recallTokensSpec(rows: readonly Row[], names: readonly string[]): TopLe
       rendered_tokens: b[budget].rendered_tokens,
     }));
   });
-  const panel = (field: string, title: string) => ({
-    width: { step: BAR_STEP },
-    height: 160,
-    mark: { type: 'bar' as const, tooltip: true },
-    encoding: {
-      x: {
-        field: 'strategy',
-        type: 'nominal' as const,
-        sort: [...names],
-        axis: { labelAngle: -40 },
-      },
-      xOffset: { field: 'budget', sort: [...BUDGETS] },
-      y: { field, type: 'quantitative' as const, title },
-      color: {
-        field: 'budget',
-        sort: [...BUDGETS],
-        scale: { domain: [...BUDGETS], range: ['#e6550d', '#fdae6b', '#3182bd'] },
-      },
-    },
-  });
-  return {
-    data: { values },
-    hconcat: [
-      panel('must_recall_all', label('must_recall_all')),
-      panel('rendered_tokens', label('rendered_tokens')),
-    ],
+  const strategy = { field: 'strategy', type: 'nominal' as const, sort: [...names] };
+  const budget = { field: 'budget', sort: [...BUDGETS] };
+  const mark = { type: 'bar' as const, tooltip: true };
+  const color = {
+    field: 'budget',
+    sort: [...BUDGETS],
+    scale: { domain: [...BUDGETS], range: ['#e6550d', '#fdae6b', '#3182bd'] },
   };
+  const panel = (field: string, first: boolean) => {
+    const value = { field, type: 'quantitative' as const, title: label(field) };
+    return across
+      ? {
+          width: 300,
+          height: { step: 6 },
+          mark,
+          encoding: {
+            y: { ...strategy, title: null, axis: first ? { labelLimit: 240 } : null },
+            yOffset: budget,
+            x: value,
+            color,
+          },
+        }
+      : {
+          width: { step: BAR_STEP },
+          height: 160,
+          mark,
+          encoding: { x: { ...strategy, axis: { labelAngle: -40 } }, xOffset: budget, y: value, color },
+        };
+  };
+  return { data: { values }, hconcat: [panel('must_recall_all', true), panel('rendered_tokens', false)] };
 }
 
 /** The parts a composition bar stacks: the frame, then each requirement class. */
@@ -220,7 +227,7 @@ function chartSpecs(
     {
       id: 'recall-tokens',
       title: 'Must recall (mean, a refusal scores 0) and rendered tokens (sum) per strategy and budget',
-      spec: ingested ? recallTokensAcrossSpec(rows, names, label) : recallTokensSpec(rows, names),
+      spec: recallTokensSpec(rows, names, ingested),
     },
     ...(composition === null
       ? []
