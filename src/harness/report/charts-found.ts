@@ -6,9 +6,12 @@
  * pixels wide.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import { plural } from '../format.js';
 import { localizationOf, wilson } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { BUDGETS, MAP_ONLY } from '../vocabulary.js';
+import type { Chart } from './charts.js';
+import { renderSvg } from './render-svg.js';
 
 /** The two senses of "found", as the legend says them, and their colours. */
 const SENSES = ['every needed file whole', 'every needed file in any form'] as const;
@@ -94,5 +97,15 @@ export function foundSpec(rows: readonly Row[], names: readonly string[]): TopLe
         },
       ],
     },
+  };
+}
+
+/** The lead chart, drawn. */
+export async function renderFound(rows: readonly Row[], names: readonly string[]): Promise<Chart> {
+  const cases = new Set(rows.map((r) => r.case)).size;
+  return {
+    id: 'found',
+    title: `The share of the ${cases} ${plural(cases, 'case')} whose bundle holds every needed file, whole and in any form, by limit, per strategy (95% Wilson intervals)`,
+    svg: await renderSvg(foundSpec(rows, names)),
   };
 }

@@ -1,8 +1,6 @@
 /**
- * report.html's charts: Vega-Lite specs built from rows alone, rendered to SVG text at build
- * time by Vega in Node, so the page needs no script library, no network and no clock. The bytes
- * must be the same on every machine: text widths come from Vega's estimate (font size times
- * characters), never from a canvas that would measure with whatever fonts the machine has.
+ * report.html's charts: Vega-Lite specs built from rows alone, drawn to SVG text at build time
+ * (render-svg.ts); an ingested corpus's page leads with one more (charts-found.ts).
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { REQUIREMENT_CLASSES } from '../../compiler/index.js';
@@ -10,8 +8,8 @@ import { plural } from '../format.js';
 import { budgetStats, columnOf, figuresOf, statsByStrategy } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS, VIOLATION_KINDS } from '../vocabulary.js';
-import { foundSpec } from './charts-found.js';
 import { CORRECT_COLOUR, REFUSAL_COLOUR } from './grid.js';
+import { renderSvg } from './render-svg.js';
 
 /** A chart as the page shows it: an id for anchors and tests, a title, the SVG text. */
 export interface Chart {
@@ -19,19 +17,6 @@ export interface Chart {
   readonly title: string;
   readonly svg: string;
 }
-
-/**
- * One font and fixed sizes everywhere. The family only says what a browser draws with; the
- * layout is computed from sizes alone (see `textMetrics` below), so it cannot vary by machine.
- */
-const CONFIG = {
-  font: 'DejaVu Sans, Verdana, sans-serif',
-  background: 'white',
-  axis: { labelFontSize: 11, titleFontSize: 11, labelLimit: 160 },
-  legend: { labelFontSize: 11, titleFontSize: 11 },
-  header: { labelFontSize: 11, titleFontSize: 11 },
-  title: { fontSize: 13, anchor: 'start' },
-} as const;
 
 const BAR_STEP = 14;
 
@@ -242,41 +227,6 @@ function chartSpecs(
   ];
 }
 
-/**
- * Vega and Vega-Lite, loaded when the first chart is drawn: they take most of a second to load,
- * which every command that reaches the report folder without drawing (compare, verify, findings)
- * should not pay.
- */
-const renderer = async () => {
-  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
-  // What `vega` exports beyond its typings: the switch between canvas and estimated text widths.
-  const { textMetrics } = vega as unknown as { textMetrics: { canvas(use: boolean): void } };
-  return { vega, compile, textMetrics };
-};
-
-/** Renders wait for one another: SVG definition ids come from one module-wide counter. */
-let queue: Promise<unknown> = Promise.resolve();
-
-/** One Vega-Lite spec as SVG text, the same bytes on every machine and every call. */
-function renderSvg(spec: TopLevelSpec): Promise<string> {
-  const render = async () => {
-    const { vega, compile, textMetrics } = await renderer();
-    textMetrics.canvas(false);
-    vega.resetSVGDefIds();
-    const quiet = vega.logger(vega.Error);
-    const compiled = compile({ ...spec, config: CONFIG }, { logger: quiet }).spec;
-    const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.Error });
-    try {
-      return await view.toSVG();
-    } finally {
-      view.finalize();
-    }
-  };
-  const next = queue.then(render);
-  queue = next.catch(() => undefined);
-  return next;
-}
-
 /** Every chart of a run's rows, rendered; `names` the rows' strategies in their order. */
 export async function renderCharts(
   rows: readonly Row[],
@@ -287,14 +237,4 @@ export async function renderCharts(
   for (const c of chartSpecs(rows, names, ingested))
     out.push({ id: c.id, title: c.title, svg: await renderSvg(c.spec) });
   return out;
-}
-
-/** The lead chart of an ingested corpus's page (charts-found.ts). */
-export async function renderFound(rows: readonly Row[], names: readonly string[]): Promise<Chart> {
-  const cases = new Set(rows.map((r) => r.case)).size;
-  return {
-    id: 'found',
-    title: `The share of the ${cases} ${plural(cases, 'case')} whose bundle holds every needed file, whole and in any form, by limit, per strategy (95% Wilson intervals)`,
-    svg: await renderSvg(foundSpec(rows, names)),
-  };
 }

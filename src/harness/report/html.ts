@@ -17,7 +17,8 @@ import {
 } from '../metrics/index.js';
 import type { Row, StrategyStats } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { type Chart, renderCharts, renderFound } from './charts.js';
+import { type Chart, renderCharts } from './charts.js';
+import { renderFound } from './charts-found.js';
 import {
   COLOUR_MEASURES,
   type CompilationSource,
