@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { corpusDigest } from '../../src/harness/runfolder/index.js';
 import { cli } from '../helpers/cli.js';
 import { folderBytes } from '../helpers/corpus-files.js';
 import { jsonLines, makeSweFixture, type SweFixture } from '../helpers/swe-fixture.js';
@@ -126,6 +127,32 @@ describe('ingest --shard, study each slice, merge --corpus', () => {
     expect(mixed.code).toBe(2);
     expect(mixed.stderr.split('\n')).toHaveLength(2);
     expect(mixed.stderr).toContain('other/manifest.json: ingest.shard');
-    for (const d of ['m2', 'c2', 'm3', 'c3']) expect(fs.existsSync(at(d)), d).toBe(false);
+    // A slice whose manifest names a case by a path out of its folder, its run re-pointed at it:
+    // refused before any file is read or written.
+    fs.cpSync(at('slice-3'), at('evil'), { recursive: true });
+    fs.cpSync(at('run-3'), at('run-evil'), { recursive: true });
+    const m = manifestOf(at('evil'));
+    m.fixtures = ['../../escape'];
+    m.budgets['../../escape'] = m.budgets['acme__widgets-4'];
+    fs.writeFileSync(path.join(at('evil'), 'manifest.json'), JSON.stringify(m));
+    const run = manifestOf(at('run-evil'));
+    run.corpus = { ...run.corpus, dir: at('evil'), digest: corpusDigest(at('evil')) };
+    fs.writeFileSync(path.join(at('run-evil'), 'manifest.json'), JSON.stringify(run));
+    const evil = await cli(
+      'merge',
+      at('run-1'),
+      at('run-2'),
+      at('run-evil'),
+      '--out',
+      at('m4'),
+      '--corpus',
+      at('c4'),
+    );
+    expect([evil.code, evil.stderr]).toEqual([
+      2,
+      `ctxbench: ${path.join(at('evil'), 'manifest.json')}: fixtures: not a list of case names (letters, digits, _ . -)\n`,
+    ]);
+    for (const d of ['m2', 'c2', 'm3', 'c3', 'm4', 'c4', '../escape.candidates.json'])
+      expect(fs.existsSync(at(d)), d).toBe(false);
   });
 });

@@ -23,6 +23,25 @@ interface Slice {
   readonly manifest: Json;
   readonly ingest: Json;
   readonly shard: SliceBlock;
+  /** Its cases, in its order: names checked to be file names, so no path leads out of a folder. */
+  readonly fixtures: readonly string[];
+}
+
+/** A case's name as ingest writes it (an instance id): a file name, never a path. */
+const CASE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
+const isCount = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
+
+/** The first field of a slice's block that is not as `ingest --shard` writes it, or null. */
+function shardProblem(shard: Json): string | null {
+  for (const k of ['index', 'count', 'from', 'to', 'total']) if (!isCount(shard[k])) return k;
+  if (typeof shard.selection !== 'string') return 'selection';
+  const skips = shard.skips;
+  if (
+    !Array.isArray(skips) ||
+    !skips.every((x) => Array.isArray(x) && x.length === 3 && x.every((y) => typeof y === 'string'))
+  )
+    return 'skips';
+  return null;
 }
 
 /** What every slice of one ingest holds the same. */
@@ -37,7 +56,16 @@ function readSlice(dir: string): Slice {
   const shard = isPlainObject(ingest) ? ingest.shard : undefined;
   if (!isPlainObject(ingest) || ingest.source !== 'swe-bench' || !isPlainObject(shard))
     throw new InputError(file, 'ingest.shard: not a slice (`ingest --swe-bench ... --shard i/n` writes one)');
-  return { dir, file, manifest: manifest as Json, ingest, shard: shard as unknown as SliceBlock };
+  const wrong = shardProblem(shard);
+  if (wrong !== null) throw new InputError(file, `ingest.shard.${wrong}: not as ingest --shard writes it`);
+  const m = manifest as Json;
+  const fixtures = m.fixtures;
+  if (!Array.isArray(fixtures) || !fixtures.every((f) => typeof f === 'string' && CASE_NAME.test(f)))
+    throw new InputError(file, 'fixtures: not a list of case names (letters, digits, _ . -)');
+  for (const key of ['budgets', 'expected', 'purpose'])
+    if (!isPlainObject(m[key]) || !fixtures.every((f) => Object.hasOwn(m[key] as Json, f)))
+      throw new InputError(file, `${key}: not an entry for every case of fixtures`);
+  return { dir, file, manifest: m, ingest, shard: shard as unknown as SliceBlock, fixtures };
 }
 
 /** The slices in order, once each checked to be slices of one and the same ingest. */
@@ -94,7 +122,9 @@ function wholeIngest(slices: readonly Slice[]): Json {
     skipped_instances: sortedKeys(Object.assign({}, ...at('skipped_instances'))),
     skipped_files: sortedKeys(skipped),
     gold: summed(at('gold')),
-    instances: Object.assign({}, ...at('instances')),
+    instances: Object.fromEntries(
+      slices.flatMap((s) => s.fixtures.map((f) => [f, (s.ingest.instances as Json)?.[f]])),
+    ),
   };
 }
 
@@ -120,7 +150,7 @@ export async function joinSlices(
     const met = new Set<string>();
     for (const s of slices) {
       const store = new BlobStore(s.dir);
-      const names = s.manifest.fixtures as string[];
+      const names = s.fixtures;
       for (const name of names) {
         const candidates = readTextFile(path.join(s.dir, `${name}.candidates.json`));
         for (const [, digest] of candidates.matchAll(DIGESTS)) {
@@ -136,7 +166,8 @@ export async function joinSlices(
           w.write(file, readTextFile(path.join(s.dir, file)));
       }
       fixtures.push(...names);
-      for (const key of Object.keys(byCase)) Object.assign(byCase[key] as Json, s.manifest[key]);
+      for (const [key, all] of Object.entries(byCase))
+        for (const name of names) all[name] = (s.manifest[key] as Json)[name];
     }
     blobs.finish();
     const first = slices[0] as Slice;
