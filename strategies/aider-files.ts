@@ -10,7 +10,7 @@
  * Like the map, it ignores requirement classes, the hard gates (`aider-files+gates` filters on
  * them), form floors, groups, dependencies and relevance.
  */
-import { costOf, loadAider, type Strategy } from '../src/harness/kit/index.js';
+import { costOf, loadAider, renderedIncrement, type Strategy } from '../src/harness/kit/index.js';
 
 const { aiderPrompt, rankedOnce } = await loadAider();
 
@@ -25,11 +25,18 @@ const aiderFiles: Strategy = {
     const { files, chat, system, chatForms, message, text } = aiderPrompt(input);
     const ranked = files.size > chat.size ? [...new Set(rankedOnce(files, chat, text).map((t) => t[0]))] : [];
     const added = [];
+    // Priced one file at a time: what each adds to the bundle so far (the cost of a bundle is its
+    // items' and their separators', wherever each stands).
+    let used = costOf([...system, ...chatForms, ...message], input);
+    let count = system.length + chatForms.length + message.length;
     for (const name of ranked) {
       const whole = files.get(name)?.whole;
       if (whole === undefined || chat.has(name)) continue;
-      if (costOf([...system, ...chatForms, ...added, whole, ...message], input) <= input.budget)
-        added.push(whole);
+      const more = renderedIncrement(whole, count, input.policy);
+      if (used + more > input.budget) continue;
+      added.push(whole);
+      used += more;
+      count++;
     }
     const bundle = [...system, ...chatForms, ...added, ...message];
     return {
