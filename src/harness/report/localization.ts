@@ -16,12 +16,11 @@ import {
 } from '../metrics/index.js';
 import type { BudgetName, Row } from '../types.js';
 import { BUDGETS, MAP_ONLY } from '../vocabulary.js';
+import { fail, repositoryOf } from './findings-parts.js';
+import { renderTable, type Table } from './table.js';
 
 /** A full-text figure of a peer whose answer holds no file's body by design (MAP_ONLY). */
 const NOT_BY_DESIGN = 'n/a by design';
-
-import { fail, repositoryOf } from './findings-parts.js';
-import { renderTable, type Table } from './table.js';
 
 /**
  * A strategy's localization figures under the catalogue names of the localization table's

@@ -15,24 +15,37 @@ import { type RunFolder, readRunFolder } from './read-run.js';
 import { writeRows } from './rows.js';
 import { folderTexts } from './run-texts.js';
 
-interface ShardFolder {
+/** A run folder read for a merge, its manifest required. */
+export interface MergeFolder {
   readonly run: RunFolder;
   /** Its manifest's file, which every refusal names. */
   readonly file: string;
   readonly m: RunManifest;
+}
+
+interface ShardFolder extends MergeFolder {
   readonly shard: ShardInfo;
 }
 
 const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
 const corpusOf = (m: RunManifest) => ({ name: m.corpus.name, digest: m.corpus.digest });
 
+/** The run folder `dir` for a merge: one without a manifest is refused. */
+export function mergeFolder(dir: string): MergeFolder {
+  const run = readRunFolder(dir);
+  const file = path.join(dir, RUN_FILE.manifest);
+  if (run.manifest === null) throw new InputError(file, 'no manifest: not a run folder');
+  return { run, file, m: run.manifest };
+}
+
+/** What two runs to be merged must share, the first they do not, or null. */
+export const differsOn = (m: RunManifest, first: RunManifest): 'strategies' | 'policy' | null =>
+  (['strategies', 'policy'] as const).find((key) => !same(m[key], first[key])) ?? null;
+
 /** The shard folders in slice order, once each checked to be slices of one and the same run. */
 function readShards(dirs: readonly string[]): ShardFolder[] {
   const shards = dirs.map((dir) => {
-    const run = readRunFolder(dir);
-    const file = path.join(dir, RUN_FILE.manifest);
-    const m = run.manifest;
-    if (m === null) throw new InputError(file, 'no manifest: not a run folder');
+    const { run, file, m } = mergeFolder(dir);
     if (!m.shard)
       throw new InputError(
         file,
@@ -55,9 +68,8 @@ function readShards(dirs: readonly string[]): ShardFolder[] {
     }
     if (!same(corpusOf(s.m), corpusOf(first.m)))
       throw new InputError(s.file, 'shards disagree on the corpus');
-    for (const key of ['strategies', 'policy'] as const) {
-      if (!same(s.m[key], first.m[key])) throw new InputError(s.file, `shards disagree on ${key}`);
-    }
+    const key = differsOn(s.m, first.m);
+    if (key !== null) throw new InputError(s.file, `shards disagree on ${key}`);
   }
   return shards;
 }

@@ -12,25 +12,14 @@ import type { Row } from '../types.js';
 import { corpusDigest } from './digest.js';
 import { RUN_FILE } from './files.js';
 import type { RunManifest } from './manifest.js';
-import { type RunFolder, readRunFolder } from './read-run.js';
+import { differsOn, type MergeFolder, mergeFolder } from './merge-runs.js';
 import { writeRows } from './rows.js';
 import { folderTexts } from './run-texts.js';
 
-interface Whole {
-  readonly run: RunFolder;
-  readonly file: string;
-  readonly m: RunManifest;
-}
-
-const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
-
 /** Run folders of whole runs over one ingest's slices, each still beside the corpus it read. */
-export function readSliceRuns(dirs: readonly string[]): Whole[] {
+export function readSliceRuns(dirs: readonly string[]): MergeFolder[] {
   const runs = dirs.map((dir) => {
-    const run = readRunFolder(dir);
-    const file = path.join(dir, RUN_FILE.manifest);
-    const m = run.manifest;
-    if (m === null) throw new InputError(file, 'no manifest: not a run folder');
+    const { run, file, m } = mergeFolder(dir);
     if (m.shard)
       throw new InputError(file, 'shard: a shard of a study; merge the shards of one study on their own');
     if (corpusDigest(m.corpus.dir, { file, field: 'corpus.dir' }) !== m.corpus.digest)
@@ -42,10 +31,10 @@ export function readSliceRuns(dirs: readonly string[]): Whole[] {
   });
   const first = runs[0];
   if (first === undefined) throw new UsageError('merge needs run folders');
-  for (const r of runs)
-    for (const key of ['strategies', 'policy'] as const)
-      if (!same(r.m[key], first.m[key]))
-        throw new InputError(r.file, `${key}: not the same as ${first.file}'s`);
+  for (const r of runs) {
+    const key = differsOn(r.m, first.m);
+    if (key !== null) throw new InputError(r.file, `${key}: not the same as ${first.file}'s`);
+  }
   return runs;
 }
 
@@ -53,13 +42,13 @@ const CASE = /^\{"case":("(?:[^"\\]|\\.)*")/;
 
 /** Join the runs into `out` over the joined corpus `corpusDir`; the number of rows. */
 export async function mergeSliceRuns(
-  runs: readonly Whole[],
+  runs: readonly MergeFolder[],
   out: string,
   corpusDir: string,
   command: readonly string[],
   version: string,
 ): Promise<number> {
-  const first = runs[0] as Whole;
+  const first = runs[0] as MergeFolder;
   const digest = corpusDigest(corpusDir);
   const owner = new Map<string, number>();
   for (const [k, r] of runs.entries())

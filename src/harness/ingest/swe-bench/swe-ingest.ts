@@ -225,7 +225,7 @@ export async function ingestSweBench(
       gold: { files: 0, inPool: 0, created: 0, skipped: 0 },
       filesPerCase: [],
     };
-    for (const name of [...byRepo.keys()].sort()) {
+    for (const name of byRepo.keys()) {
       const instances = byRepo.get(name) as Instance[];
       const own = instances.filter(writes);
       if (own.length === 0) continue;

@@ -16,7 +16,7 @@ import type { SliceBlock } from './swe-slice.js';
 
 type Json = Record<string, unknown>;
 
-interface Slice {
+interface SliceFolder {
   readonly dir: string;
   /** Its manifest's file, which every refusal names. */
   readonly file: string;
@@ -49,7 +49,7 @@ const SAME = ['source', 'instances_file', 'records', 'filters', 'tokenizer', 'bu
 
 const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
 
-function readSlice(dir: string): Slice {
+function readSlice(dir: string): SliceFolder {
   const file = path.join(dir, CORPUS_MANIFEST);
   const manifest = readJsonFile(file);
   const ingest = isPlainObject(manifest) ? manifest.ingest : undefined;
@@ -69,7 +69,7 @@ function readSlice(dir: string): Slice {
 }
 
 /** The slices in order, once each checked to be slices of one and the same ingest. */
-function readSlices(dirs: readonly string[]): Slice[] {
+function readSlices(dirs: readonly string[]): { slices: SliceFolder[]; policy: string } {
   const slices = dirs.map(readSlice).sort((a, b) => a.shard.index - b.shard.index);
   const first = slices[0];
   if (first === undefined) throw new UsageError('merge needs the slices');
@@ -90,7 +90,7 @@ function readSlices(dirs: readonly string[]): Slice[] {
     if (readTextFile(path.join(s.dir, 'policy.json')) !== policy)
       throw new InputError(path.join(s.dir, 'policy.json'), `not the same policy as ${first.dir}'s`);
   }
-  return slices;
+  return { slices, policy };
 }
 
 const DIGESTS = /"content_sha256":"([0-9a-f]{64})"/g;
@@ -105,7 +105,7 @@ function summed(records: readonly Json[]): Json {
 }
 
 /** The `ingest` block of the whole: the slices' counts summed, their skips and instances joined. */
-function wholeIngest(slices: readonly Slice[]): Json {
+function wholeIngest(slices: readonly SliceFolder[]): Json {
   const at = (key: string) => slices.map((s) => (s.ingest[key] ?? {}) as Json);
   const repositories = new Map<string, Json[]>();
   for (const r of at('repositories'))
@@ -115,7 +115,7 @@ function wholeIngest(slices: readonly Slice[]): Json {
   for (const s of slices) for (const [p, blob, why] of s.shard.skips) skips.set(`${p}\n${blob}`, why);
   const skipped: Record<string, number> = {};
   for (const why of skips.values()) skipped[why] = (skipped[why] ?? 0) + 1;
-  const { shard: _slice, ...first } = (slices[0] as Slice).ingest;
+  const { shard: _slice, ...first } = (slices[0] as SliceFolder).ingest;
   return {
     ...first,
     repositories: Object.fromEntries([...repositories].map(([name, rs]) => [name, summed(rs)])),
@@ -137,7 +137,7 @@ export async function joinSlices(
   out: string,
   o: { readonly force: boolean; readonly inputs: readonly string[] },
 ): Promise<number> {
-  const slices = readSlices(dirs);
+  const { slices, policy } = readSlices(dirs);
   guardOutput({ path: out, kind: 'folder', option: '--corpus', inputs: [...dirs, ...o.inputs] });
   checkOut(out, o.force, {
     ours: ingestedCorpus,
@@ -170,7 +170,6 @@ export async function joinSlices(
         for (const name of names) all[name] = (s.manifest[key] as Json)[name];
     }
     blobs.finish();
-    const first = slices[0] as Slice;
     w.write(
       CORPUS_MANIFEST,
       jsonText({
@@ -180,7 +179,7 @@ export async function joinSlices(
         ...byCase,
       }),
     );
-    w.write('policy.json', readTextFile(path.join(first.dir, 'policy.json')));
+    w.write('policy.json', policy);
   });
   return fixtures.length;
 }
