@@ -39,7 +39,9 @@ import {
   defaultFormPool,
   orderByRole,
   rankBy,
+  renderedIncrement,
   type Strategy,
+  type StrategyInput,
 } from '../src/harness/kit/index.js';
 
 export interface TrimLastOptions<M> {
@@ -107,6 +109,34 @@ export function messagesOf(candidates: readonly ContextCandidate[], roles: reado
   ];
 }
 
+/**
+ * The study's count of a list of messages, `costOf` of their candidates, for lists that share a
+ * start: trimLast asks for one list cut shorter and shorter, a pool's thousands of documents, and
+ * pricing each list whole was most of a SWE-bench cell. The rendered cost is the header plus each
+ * item's increment, so the running sums of the last list asked are kept, and a list that begins
+ * with the same messages is priced only past them.
+ */
+export function runningCost(input: StrategyInput): (messages: readonly Message[]) => number {
+  const known: Message[] = [];
+  const sums = [costOf([], input)];
+  const items = [0];
+  return (messages) => {
+    let k = 0;
+    while (k < messages.length && k < known.length && messages[k] === known[k]) k++;
+    known.length = k;
+    for (let j = k; j < messages.length; j++) {
+      const m = messages[j] as Message;
+      let sum = sums[j] as number;
+      let n = items[j] as number;
+      for (const c of m) sum += renderedIncrement(c, n++, input.policy);
+      known.push(m);
+      sums[j + 1] = sum;
+      items[j + 1] = n;
+    }
+    return sums[messages.length] as number;
+  };
+}
+
 const langchainTrim: Strategy = {
   name: 'langchain-trim',
   description:
@@ -117,7 +147,7 @@ const langchainTrim: Strategy = {
     const system = messages[0]?.[0]?.order_role === roles[0] && roles.length > 0 ? messages[0] : undefined;
     const kept = trimLast(messages, {
       maxTokens: input.budget,
-      tokenCounter: (ms) => costOf(ms.flat(), input),
+      tokenCounter: runningCost(input),
       includeSystem: true,
       isSystem: (m) => m === system,
       // Every message but the system one is a human message.

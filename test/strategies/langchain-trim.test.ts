@@ -7,7 +7,8 @@ import {
 } from '@langchain/core/messages';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import langchainTrim, { messagesOf, trimLast } from '../../strategies/langchain-trim.js';
+import { costOf } from '../../src/harness/kit/index.js';
+import langchainTrim, { messagesOf, runningCost, trimLast } from '../../strategies/langchain-trim.js';
 import { randomCase, runs } from '../helpers/arbitrary.js';
 import { asBundle, asRefusal, measured } from '../helpers/compiled.js';
 import { realTrim } from '../helpers/langchain.js';
@@ -140,6 +141,27 @@ describe('the port decides as trimMessages itself does', () => {
 
   it('on every reference case and budget and on generated agent pools of 200', async () => {
     for (const { label, input: i } of referenceInputs()) expect(port(i), label).toEqual(await real(i));
+  });
+
+  it(`prices any list of messages as costOf does, asked in any order (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(
+        randomCase(),
+        fc.array(fc.array(fc.nat(40), { maxLength: 12 }), { minLength: 1, maxLength: 8 }),
+        ({ request, candidates }, asks) => {
+          const i = { request, candidates, policy: policy(), budget: request.usable_token_budget };
+          const messages = messagesOf(candidates, i.policy.order_roles);
+          const count = runningCost(i);
+          // Lists that share starts and lists that part from the last one, as indexes into the pool.
+          for (const ask of asks) {
+            const ms = ask.flatMap((k) => (messages.length === 0 ? [] : [messages[k % messages.length]!]));
+            for (const len of [ms.length, Math.floor(ms.length / 2), ms.length])
+              expect(count(ms.slice(0, len))).toBe(costOf(ms.slice(0, len).flat(), i));
+          }
+        },
+      ),
+      { seed: SEED, numRuns: runs(100, 1000) },
+    );
   });
 
   it(`on random pools (seed ${SEED})`, async () => {

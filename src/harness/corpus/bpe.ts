@@ -3,10 +3,11 @@
  * what a model would actually be sent. Nothing here registers anything, so a worker thread
  * (`token-audit.ts`) can count with it alone.
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { RealTokens, Tokenizer } from '../types.js';
 import { TOKENIZERS } from '../vocabulary.js';
-import { parts } from './piece-cuts.js';
+import { parts, safeCut } from './piece-cuts.js';
 
 type Encoding = typeof import('gpt-tokenizer/encoding/o200k_base');
 
@@ -183,13 +184,69 @@ export function memoCounts(m: CountMemo): () => void {
  * that many bytes (a few tokens off the whole's count, the same however the text is counted, here
  * or in the audit).
  * Text longer than PART is counted in parts cut where the count cannot change
- * (`piece-cuts.ts`). Through the memo when one is set.
+ * (`piece-cuts.ts`). Counted chunk by chunk (`chunkEnds`), each chunk's count remembered by its
+ * digest; through the memo when one is set.
  */
 export function countTokens(tokenizer: Tokenizer, text: string): number {
   return memo === null ? counted(tokenizer, text) : memo(tokenizer, text, () => counted(tokenizer, text));
 }
 
+/**
+ * The most chunks whose counts a vocabulary remembers (a digest and a number each, some 100 bytes):
+ * emptied whole when full, which changes no count, only how soon it is made again.
+ */
+export const CHUNK_MEMORY = 200_000;
+const chunkCounts = new Map<Tokenizer, Map<string, number>>();
+
+/**
+ * Where `text` is cut into chunks whose counts add up to the whole's: before each line that follows
+ * a line of ASCII punctuation and spaces alone (an empty line, a bundle's `---` separator, a
+ * closing brace) where `safeCut` holds. Such a cut also starts a run (the line begins with no
+ * white space, `/` or digit-run to continue), so `longRunCuts` finds in each chunk the cuts it
+ * finds there in the whole. The rule reads only the two lines around a cut: a file's text is cut
+ * alike wherever it stands, so the cells of a study, which hold the same files in many bundles,
+ * count each chunk once.
+ */
+export function chunkEnds(text: string): number[] {
+  const ends: number[] = [];
+  let plain = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      if (plain && i + 1 < text.length && safeCut(text, i + 1)) ends.push(i + 1);
+      plain = true;
+    } else if (plain && (c > 127 || (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122)))
+      plain = false;
+  }
+  ends.push(text.length);
+  return ends;
+}
+
 function counted(tokenizer: Tokenizer, text: string): number {
+  let memory = chunkCounts.get(tokenizer);
+  if (memory === undefined) {
+    memory = new Map();
+    chunkCounts.set(tokenizer, memory);
+  }
+  let count = 0;
+  let from = 0;
+  for (const end of chunkEnds(text)) {
+    const chunk = text.slice(from, end);
+    from = end;
+    const key = createHash('sha256').update(chunk).digest('base64');
+    let n = memory.get(key);
+    if (n === undefined) {
+      n = countedWhole(tokenizer, chunk);
+      if (memory.size >= CHUNK_MEMORY) memory.clear();
+      memory.set(key, n);
+    }
+    count += n;
+  }
+  return count;
+}
+
+/** `text` counted with no chunk remembered: its long runs and stretches cut, then in parts. */
+export function countedWhole(tokenizer: Tokenizer, text: string): number {
   const v = vocabulary(tokenizer);
   const cuts = longRunCuts(text);
   if (cuts.length === 0 && text.length <= PART) return cached(v, text);

@@ -77,9 +77,13 @@ export class Hosts {
     return refs.map((r) => this.declared.get(r.file) as HostedStrategy);
   }
 
-  /** One compilation by a strategy in its process; never rejects. */
-  async ask(ref: StrategyRef, key: string, inputs: Inputs): Promise<Answer> {
-    const host = this.acquire(ref);
+  /**
+   * One compilation by a strategy in its process; never rejects. A `lane` (a study's job) is
+   * answered by the process it was last answered by when that one is idle, so a case's pool and
+   * what the strategies keep of it stay in one process.
+   */
+  async ask(ref: StrategyRef, key: string, inputs: Inputs, lane?: number): Promise<Answer> {
+    const host = this.acquire(ref, lane);
     const answer = await host.ask(ref, key, inputs);
     this.release(host);
     return answer;
@@ -101,14 +105,24 @@ export class Hosts {
     return host;
   }
 
-  private acquire(ref: StrategyRef): HostProcess {
+  private acquire(ref: StrategyRef, lane: number | undefined): HostProcess {
     for (const h of this.idle.filter((h) => h.dead)) this.retire(h);
     this.idle = this.idle.filter((h) => !h.dead);
-    const k = this.idle.findIndex((h) => h.holds(ref.file));
-    if (k >= 0) return this.idle.splice(k, 1)[0] as HostProcess;
+    const own = this.idle.findIndex((h) => h.holds(ref.file) && h.lane === lane);
+    const k = own >= 0 ? own : this.idle.findIndex((h) => h.holds(ref.file));
+    const host =
+      k >= 0
+        ? (this.idle.splice(k, 1)[0] as HostProcess)
+        : this.spawned(this.together.some((r) => r.file === ref.file) ? this.together : [ref]);
+    host.lane = lane;
+    return host;
+  }
+
+  /** A new process, once the idle ones past `keep` are stopped. */
+  private spawned(refs: readonly StrategyRef[]): HostProcess {
     while (this.live.size >= this.o.keep && this.idle.length > 0)
       this.retire(this.idle.shift() as HostProcess);
-    return this.spawn(this.together.some((r) => r.file === ref.file) ? this.together : [ref]);
+    return this.spawn(refs);
   }
 
   private release(host: HostProcess): void {

@@ -65,6 +65,8 @@ export class HostProcess {
   private readonly clock = new Deadline();
   private heldKey: string | undefined;
   private nextId = 0;
+  /** The job (a study's lane) this process last answered for, which it is kept for while idle. */
+  lane: number | undefined;
   dead = false;
   /** Whether it was stopped for taking longer than the timeout (a warm process is then not asked again). */
   timedOut = false;

@@ -109,12 +109,35 @@ export function shingles(text: string): Set<string> {
   return out;
 }
 
+/**
+ * The most shingles kept made (some 70 bytes each): a study measures the same contents in many
+ * bundles (each strategy's, at each budget, of a case), so each content's are made once while it
+ * is in use, and all are let go when the next would pass this.
+ */
+const SHINGLE_MEMORY = 1_000_000;
+const made = new Map<string, Set<string>>();
+let kept = 0;
+
+function shinglesOf(text: string): Set<string> {
+  let own = made.get(text);
+  if (own === undefined) {
+    own = shingles(text);
+    if (kept + own.size > SHINGLE_MEMORY) {
+      made.clear();
+      kept = 0;
+    }
+    made.set(text, own);
+    kept += own.size;
+  }
+  return own;
+}
+
 /** Tokens of the items whose shingles were, NEAR_DUPLICATE or more of them, seen in items before. */
 function redundantTokens(laid: readonly Span[]): number {
   const seen = new Set<string>();
   let redundant = 0;
   for (const s of laid) {
-    const own = shingles(s.c.content);
+    const own = shinglesOf(s.c.content);
     let old = 0;
     for (const x of own) if (seen.has(x)) old++;
     if (own.size > 0 && old / own.size >= NEAR_DUPLICATE) redundant += s.tokens;

@@ -57,8 +57,8 @@ export async function answering(
 /** A strategy in its own process answers; the hosts keep it alive between its cells. */
 const hostedAsk =
   (hosts: Hosts): Ask =>
-  (cell, inputs) =>
-    hosts.ask(cell.strategy as HostedStrategy, cell.kase.name, inputs);
+  (cell, inputs, lane) =>
+    hosts.ask(cell.strategy as HostedStrategy, cell.kase.name, inputs, lane);
 
 /** A loaded strategy answers here, behind the same guard a strategy's process uses. */
 const threadAsk: Ask = async (cell, inputs) => {

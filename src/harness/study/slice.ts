@@ -2,6 +2,12 @@
  * A slice of the study matrix (all of it, or one shard): each strategy answers (in a process of
  * its own, or here), up to `jobs` at once, and this thread measures and scores every answer.
  * Rows are taken in loop order whatever order the answers come in, so the job count never shows.
+ *
+ * Each job is a lane that takes a whole case at a time when the slice has a case for every lane:
+ * a case's pool then crosses to one strategy process once, and what a strategy keeps between the
+ * cells of a case (Aider's tags and ranking, BM25's analysed files, an integer program's answer)
+ * is made once, where lanes taking cells in turn made it in every process. A slice of fewer cases
+ * than jobs is taken cell by cell.
  */
 
 import type { Answer } from '../hosts/index.js';
@@ -29,15 +35,48 @@ export interface SliceOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** A cell's strategy answering the cell's inputs. */
-export type Ask = (cell: Cell<StrategyInfo>, inputs: Inputs) => Promise<Answer>;
+/** A cell's strategy answering the cell's inputs; `lane` names the job asking, whose processes it may keep. */
+export type Ask = (cell: Cell<StrategyInfo>, inputs: Inputs, lane: number) => Promise<Answer>;
+
+/**
+ * How many cases past the oldest unfinished one the lanes may take, per lane: a lane that is
+ * through its case while another is slow on an earlier one goes on, and what waits to be taken
+ * in loop order stays a few cases' rows.
+ */
+const AHEAD = 2;
+
+/**
+ * The slice in units a lane takes whole, as [from, to) pairs: its cases, or its cells when there
+ * are fewer cases than lanes.
+ */
+export function unitsOf(
+  matrix: readonly Cell<StrategyInfo>[],
+  from: number,
+  to: number,
+  lanes: number,
+): { readonly units: (readonly [number, number])[]; readonly byCase: boolean } {
+  const starts: number[] = [];
+  for (let i = from; i < to; i++) if (i === from || matrix[i - 1]?.kase !== matrix[i]?.kase) starts.push(i);
+  if (starts.length < lanes)
+    return {
+      units: Array.from({ length: to - from }, (_, k) => [from + k, from + k + 1] as const),
+      byCase: false,
+    };
+  return { units: starts.map((s, k) => [s, starts[k + 1] ?? to] as const), byCase: true };
+}
 
 /** Run the slice; resolves when every cell has been taken. */
 export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
   const waiting = new Map<number, CellResult>();
+  const { units, byCase } = unitsOf(r.matrix, r.from, r.to, o.jobs);
+  // Cases are held to AHEAD per lane past the oldest; single cells, as many as the lanes take.
+  const ahead = byCase ? AHEAD * o.jobs : Number.POSITIVE_INFINITY;
+  // Each lane: the cells left of the unit it holds, and whether one of them is being answered.
+  const lanes = Array.from({ length: o.jobs }, () => ({ at: 0, end: 0, busy: false }));
+  let claimed = 0;
+  // The unit holding the next cell to take.
+  let oldest = 0;
   let next = r.from;
-  let cursor = r.from;
-  let running = 0;
   // Cells answered whose rendered text is still being counted (`finishCellAudited`).
   let measuring = 0;
   let over = false;
@@ -56,16 +95,17 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
         waiting.delete(next++);
         r.take(t.row, t.compilation);
       }
+      while (oldest < units.length && (units[oldest] as readonly [number, number])[1] <= next) oldest++;
     };
-    const start = (index: number) => {
+    const start = (index: number, lane: { busy: boolean }, k: number) => {
       const cell = r.matrix[index] as Cell<StrategyInfo>;
       const inputs = caseInputs(cell.kase, cell.budget, r.corpus.policy, r.ledger.get(cell.kase.name));
-      running++;
-      o.ask(cell, inputs)
+      lane.busy = true;
+      o.ask(cell, inputs, k)
         .then(async (answer) => {
           if (over) return;
-          running--;
-          // The next compilation starts in its process while this one is measured here.
+          lane.busy = false;
+          // The lane's next compilation starts in its process while this one is measured here.
           pump();
           measuring++;
           const result = await finishCellAudited(cell, r.corpus, r.ledger, (input) =>
@@ -74,15 +114,21 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
           measuring--;
           if (over) return;
           arrive(index, result);
+          pump();
           done();
         })
         .catch(finish);
     };
     const pump = () => {
-      while (!over && running < o.jobs && cursor < r.to) start(cursor++);
+      lanes.forEach((lane, k) => {
+        if (over || lane.busy) return;
+        if (lane.at >= lane.end && claimed < units.length && claimed < oldest + ahead)
+          [lane.at, lane.end] = units[claimed++] as readonly [number, number];
+        if (lane.at < lane.end) start(lane.at++, lane, k);
+      });
     };
     const done = () => {
-      if (running === 0 && measuring === 0 && next >= r.to) finish();
+      if (lanes.every((l) => !l.busy) && measuring === 0 && next >= r.to) finish();
     };
     if (o.signal?.aborted) stop();
     o.signal?.addEventListener('abort', stop);

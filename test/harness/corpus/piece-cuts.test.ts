@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countTokens, PART } from '../../../src/harness/corpus/bpe.js';
+import { chunkEnds, countTokens, PART } from '../../../src/harness/corpus/bpe.js';
 import { parts, safeCut } from '../../../src/harness/corpus/piece-cuts.js';
 import { runs } from '../../helpers/arbitrary.js';
 
@@ -133,5 +133,44 @@ describe('counting text longer than a part', () => {
     expect(all.filter((p) => p.long)).toHaveLength(1);
     for (const [name, count] of Object.entries(VOCABULARIES))
       expect(countTokens(name as 'o200k' | 'cl100k', t), name).toBe(count(t));
+  });
+});
+
+describe(`chunks whose counts are remembered (fast-check seed ${SEED})`, () => {
+  // Lines of every class, and lines a chunk may end before: empty, a separator, a closing brace.
+  const lines = fc
+    .array(fc.oneof(text(6), fc.constantFrom('', '---', '}', '  );', '\t', ' ', '/')), { maxLength: 12 })
+    .chain((ls) =>
+      fc
+        .array(fc.constantFrom('\n', '\r\n', '\n\n', '\r'), { minLength: ls.length, maxLength: ls.length })
+        .map((breaks) => ls.map((l, k) => `${l}${breaks[k]}`).join('')),
+    );
+
+  it('are cut only where the count cannot change, and count as the whole does', () => {
+    fc.assert(
+      fc.property(lines, (t) => {
+        const ends = chunkEnds(t);
+        expect(ends.at(-1)).toBe(t.length);
+        for (const end of ends.slice(0, -1))
+          expect(safeCut(t, end), `${JSON.stringify(t)} at ${end}`).toBe(true);
+        for (const [name, count] of Object.entries(VOCABULARIES))
+          expect(countTokens(name as 'o200k' | 'cl100k', t), `${name} ${JSON.stringify(t)}`).toBe(count(t));
+      }),
+      { seed: SEED, numRuns: runs(1000, 30_000) },
+    );
+  });
+
+  it('cut a file alike wherever it stands, so its chunks are counted once', () => {
+    const file = 'def f(x):\n    return x\n\n\nclass A:\n    pass\n';
+    const chunksOf = (t: string) => {
+      const ends = chunkEnds(t);
+      return ends.map((end, k) => t.slice(k === 0 ? 0 : ends[k - 1], end));
+    };
+    const alone = chunksOf(file);
+    expect(alone).toEqual(['def f(x):\n    return x\n\n\n', 'class A:\n    pass\n']);
+    const inBundle = chunksOf(`[CONTEXT BUNDLE]\nitems: 2\n---\nnotes\n---\n${file}`);
+    expect(inBundle.slice(-2)).toEqual(alone);
+    // An indented line after an empty one continues the white space before it: no cut.
+    expect(chunkEnds('a\n\n  b')).toEqual([6]);
   });
 });
