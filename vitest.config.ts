@@ -35,6 +35,7 @@ const ISOLATED = [
   'test/harness/report/html.test.ts',
   'test/harness/hosts/where.test.ts',
   'test/harness/hosts/hosts-shared.test.ts',
+  'test/harness/study/lanes.test.ts',
   'test/strategies/exact-held-levels.test.ts',
 ];
 

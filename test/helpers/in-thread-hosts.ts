@@ -52,7 +52,15 @@ export class Hosts {
     return infos;
   }
 
-  async ask(ref: StrategyRef, key: string, inputs: Inputs): Promise<Answer> {
+  /** Every cell asked of any stand-in, in the order asked: its strategy, its case and the job asking. */
+  static readonly asked: {
+    readonly strategy: string;
+    readonly key: string;
+    readonly lane: number | undefined;
+  }[] = [];
+
+  async ask(ref: StrategyRef, key: string, inputs: Inputs, lane?: number): Promise<Answer> {
+    Hosts.asked.push({ strategy: ref.name, key, lane });
     const strategy = await this.load(ref);
     // An answer comes back on a later turn of the event loop, as a message from a process does.
     await new Promise((resolve) => setImmediate(resolve));

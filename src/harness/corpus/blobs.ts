@@ -71,8 +71,16 @@ function placeOf(text: string): BlobPlace | string {
 }
 
 /**
- * The texts of one corpus folder, each read and checked against its digest once, however many
- * cases name it: the cases of a corpus then share one string per version.
+ * The most characters of text a store keeps read: past it, it lets go of all it kept and begins
+ * again. A study holds a few cases of a large corpus at a time (held-cases.ts), and the cases it
+ * reads next share most texts with the ones before.
+ */
+export const BLOB_MEMORY = 256 * 1024 * 1024;
+
+/**
+ * The texts of one corpus folder, each read and checked against its digest once while it is kept
+ * (BLOB_MEMORY), however many cases name it: the cases of a corpus then share one string per
+ * version.
  */
 export class BlobStore {
   readonly dir: string;
@@ -81,6 +89,7 @@ export class BlobStore {
   /** What is wrong with the index itself, each once: `check` lists them. */
   readonly problems: { readonly line: string | undefined; readonly message: string }[] = [];
   private readonly texts = new Map<string, Found>();
+  private kept = 0;
 
   constructor(folder: string) {
     this.dir = path.join(folder, BLOBS_DIR);
@@ -122,7 +131,13 @@ export class BlobStore {
     let found = this.texts.get(digest);
     if (found === undefined) {
       found = this.read(digest);
+      const size = typeof found === 'string' ? found.length : 0;
+      if (this.kept + size > BLOB_MEMORY) {
+        this.texts.clear();
+        this.kept = 0;
+      }
       this.texts.set(digest, found);
+      this.kept += size;
     }
     return found;
   }

@@ -9,8 +9,9 @@ import type { ContextCandidate, ContextRequest, FailureReason } from '../../comp
 import { InputError } from '../errors.js';
 import type { BudgetName, Corpus, CorpusCase, Expectation } from '../types.js';
 import { BUDGETS } from '../vocabulary.js';
-import { BlobStore } from './blobs.js';
+import { BLOB_INDEX, BlobStore } from './blobs.js';
 import { checkInputs } from './compiler-checks.js';
+import { HeldCases } from './held-cases.js';
 import { readJsonFile } from './input-files.js';
 import { Findings, type Lint, settle } from './lint.js';
 import { lintManifest } from './lint-files.js';
@@ -119,6 +120,8 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined, lin
   const policy = loadPolicy(policyFile, lint);
   // One store for every case: a version many cases hold is read, checked and kept once.
   const blobs = new BlobStore(dir);
+  // An ingested corpus's cases are held a few at a time (held-cases.ts).
+  const held = fs.existsSync(path.join(dir, BLOB_INDEX)) ? new HeldCases() : undefined;
   const cases = names.map((name): CorpusCase => {
     const requestFile = path.join(dir, `${name}${REQUEST_SUFFIX}`);
     const candidatesFile = path.join(dir, `${name}${CANDIDATES_SUFFIX}`);
@@ -129,13 +132,16 @@ export function loadCorpus(dir: string, policyOverride?: string | undefined, lin
     const loaded = loadCandidates(candidatesFile, { corpus: true, lint, blobs });
     const files = { request: requestFile, candidates: candidatesFile, policy: policyFile };
     checkInputs(request, loaded.candidates, policy, files, lint);
-    return {
+    const kase = {
       name,
       request,
       candidates: freezeCandidates(loaded.candidates),
       annotations: loaded.annotations,
       ...(manifest.cases.get(name) as Pick<CorpusCase, 'budgets' | 'expected'>),
     };
+    // Read again as it was checked; its warnings were said the first time.
+    const again = () => freezeCandidates(loadCandidates(candidatesFile, { corpus: true, blobs }).candidates);
+    return held === undefined ? kase : held.hold(kase, again);
   });
   return {
     dir,

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { InputError } from '../errors.js';
 import type { CaseLedger, Corpus, EvalClass, IdentityTruth } from '../types.js';
 import { EVAL_CLASSES } from '../vocabulary.js';
+import { caseIdentities } from './held-cases.js';
 import { readJsonFile } from './input-files.js';
 import { Findings, type Lint, settle } from './lint.js';
-import { identitiesOf, ledgerDirOf, lintLedger, TRUTH_SUFFIX } from './lint-corpus.js';
+import { ledgerDirOf, lintLedger, TRUTH_SUFFIX } from './lint-corpus.js';
 import { lintTruth } from './lint-files.js';
 
 /** `DIR/ledger/` when the corpus carries one, else `ledger/<corpus name>/` of this package. */
@@ -73,7 +74,7 @@ export function loadLedger(dir: string, corpus: Corpus, lint?: Lint): ReadonlyMa
   let docs: Map<string, unknown> | undefined;
   if (lint !== undefined) {
     docs = new Map();
-    const identities = new Map(corpus.cases.map((c) => [c.name, identitiesOf(c.candidates)]));
+    const identities = new Map(corpus.cases.map((c) => [c.name, caseIdentities(c)]));
     for (const findings of lintLedger(dir, identities, docs)) settle(findings, lint);
   }
   if (!fs.existsSync(dir)) throw new InputError(dir, 'ledger folder not found');
@@ -89,7 +90,7 @@ export function loadLedger(dir: string, corpus: Corpus, lint?: Lint): ReadonlyMa
     const file = path.join(dir, `${c.name}${TRUTH_SUFFIX}`);
     if (!fs.existsSync(file)) throw new InputError(file, `case ${c.name} has no truth file`);
     const doc = docs === undefined ? readJsonFile(file) : docs.get(c.name);
-    out.set(c.name, truthFrom(file, doc, identitiesOf(c.candidates)));
+    out.set(c.name, truthFrom(file, doc, caseIdentities(c)));
   }
   return out;
 }

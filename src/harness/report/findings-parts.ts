@@ -13,8 +13,8 @@ export interface FindingsRun {
   readonly compilations: readonly CompilationLine[];
   /** Case name to what the case is for (the manifest's `purpose`). */
   readonly purposes: ReadonlyMap<string, string>;
-  /** Case name to its candidates, for `{{candidate}}`. */
-  readonly candidates: ReadonlyMap<string, readonly ContextCandidate[]>;
+  /** Case name to its candidates, for `{{candidate}}`: asked case by case (a large corpus holds a few at a time). */
+  readonly candidates: Pick<ReadonlyMap<string, readonly ContextCandidate[]>, 'get'>;
 }
 
 /** A placeholder the run cannot fill; findings.ts adds the template line. */

@@ -61,7 +61,8 @@ function findingsRun(dir: string, given: string | undefined, warn: (line: string
       if (recorded.digest !== undefined && corpusDigest(corpusDir, named) !== recorded.digest)
         warn(`${corpusDir} has changed since the run; its purposes and candidates may not match`);
       const c = loadCorpus(corpusDir);
-      corpus = { purposes: c.purposes, candidates: new Map(c.cases.map((k) => [k.name, k.candidates])) };
+      const byName = new Map(c.cases.map((k) => [k.name, k]));
+      corpus = { purposes: c.purposes, candidates: { get: (kase) => byName.get(kase)?.candidates } };
     }
     return corpus;
   };

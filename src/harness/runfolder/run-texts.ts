@@ -22,11 +22,12 @@ const inHand = new WeakMap<Corpus, RunTexts>();
 export function corpusTexts(corpus: Corpus): RunTexts {
   let texts = inHand.get(corpus);
   if (texts === undefined) {
-    const byName = new Map(corpus.cases.map((c) => [c.name, c.candidates]));
+    // A case's candidates are asked for when needed: a large corpus holds a few at a time.
+    const byName = new Map(corpus.cases.map((c) => [c.name, c]));
     texts = {
       digest: corpusDigest(corpus.dir),
       frame: corpus.policy.frame,
-      candidates: (kase) => byName.get(kase),
+      candidates: (kase) => byName.get(kase)?.candidates,
     };
     inHand.set(corpus, texts);
   }
@@ -44,7 +45,7 @@ export function folderTexts(
 ): RunTexts | null {
   if (manifest === null) return null;
   const file = path.join(dir, RUN_FILE.manifest);
-  let byName: Map<string, Corpus['cases'][number]['candidates']> | undefined;
+  let byName: Map<string, Corpus['cases'][number]> | undefined;
   const load = () => {
     const from = path.resolve(corpusDir ?? manifest.corpus.dir);
     const why = 'its compilations hold their texts by reference to the corpus';
@@ -56,14 +57,14 @@ export function folderTexts(
         file,
         `corpus.digest: corpus.dir ${from} is not the corpus the run read (changed since, or another): ${why}`,
       );
-    return new Map(loadCorpus(from).cases.map((c) => [c.name, c.candidates]));
+    return new Map(loadCorpus(from).cases.map((c) => [c.name, c]));
   };
   return {
     digest: manifest.corpus.digest,
     frame: toPolicy(file, manifest.policy).frame,
     candidates: (kase) => {
       byName ??= load();
-      return byName.get(kase);
+      return byName.get(kase)?.candidates;
     },
   };
 }
