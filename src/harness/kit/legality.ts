@@ -2,18 +2,29 @@
  * Legality and the audit of a bundle: facts about a bundle and its inputs alone, no ledger, so
  * `exact`, the scorer and the reports share them.
  */
-import {
-  type ContextCandidate,
-  gate,
-  promotedClass,
-  renderedCost,
-  requiredGroups,
-} from '../../compiler/index.js';
+import { type ContextCandidate, gate, promotedClass, renderedCost } from '../../compiler/index.js';
 import type { Audit, StrategyInput } from '../types.js';
 import { objectiveOf } from './objective.js';
+import { byId, groupsOf } from './pool-index.js';
 
 /** Content that must be present: every identity with a MANDATORY or REQUIRED candidate. */
 export function requiredContents(input: Pick<StrategyInput, 'candidates' | 'request'>): string[] {
+  const key = JSON.stringify(input.request.required_ids);
+  const known = Object.isFrozen(input.candidates) ? contentsKnown.get(input.candidates) : undefined;
+  const had = known?.key === key ? known.contents : undefined;
+  if (had !== undefined) return [...had];
+  const contents = requiredOf(input);
+  if (Object.isFrozen(input.candidates)) contentsKnown.set(input.candidates, { key, contents });
+  return [...contents];
+}
+
+// The required contents of the last request asked of a frozen pool: a case's cells ask the same.
+const contentsKnown = new WeakMap<
+  readonly ContextCandidate[],
+  { key: string; contents: readonly string[] }
+>();
+
+function requiredOf(input: Pick<StrategyInput, 'candidates' | 'request'>): string[] {
   const named = new Set(input.request.required_ids);
   const out = new Set<string>();
   for (const c of input.candidates) {
@@ -29,7 +40,7 @@ export function requiredContents(input: Pick<StrategyInput, 'candidates' | 'requ
  * MANDATORY or REQUIRED content present, every named id present, rendered cost within budget.
  */
 export function legalityProblems(input: StrategyInput, ids: readonly string[]): string[] {
-  const lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
+  const lookup = byId(input.candidates);
   const inside = new Set(ids);
   const problems: string[] = [];
   const members = ids.map((id) => lookup.get(id)).filter((c): c is ContextCandidate => c !== undefined);
@@ -42,8 +53,7 @@ export function legalityProblems(input: StrategyInput, ids: readonly string[]): 
     if (identities.has(c.content_identity)) problems.push(`two forms of ${c.content_identity}`);
     identities.add(c.content_identity);
   }
-  const groups = requiredGroups(input.candidates);
-  for (const [g, m] of groups) {
+  for (const [g, m] of groupsOf(input.candidates)) {
     const n = m.filter((c) => inside.has(c.candidate_id)).length;
     if (n > 0 && n < m.length) problems.push(`group ${g} split`);
   }
@@ -62,7 +72,7 @@ export interface Needed {
 /** What a bundle lacks of what must be there. */
 export function missingRequired(input: StrategyInput, ids: readonly string[]): Needed[] {
   const inside = new Set(ids);
-  const lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
+  const lookup = byId(input.candidates);
   const held = new Set(ids.map((id) => lookup.get(id)?.content_identity));
   return [
     ...requiredContents(input)

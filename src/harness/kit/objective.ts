@@ -5,6 +5,7 @@
  */
 import { type ContextCandidate, promotedClass, renderedCost } from '../../compiler/index.js';
 import type { Objective, StrategyInput } from '../types.js';
+import { byId } from './pool-index.js';
 
 /**
  * The ledger-free objective: earned PREFERRED relevance, then earned DISCRETIONARY relevance,
@@ -12,7 +13,7 @@ import type { Objective, StrategyInput } from '../types.js';
  * policy threshold or it holds a coverage key that no other admitted candidate holds.
  */
 export function objectiveOf(input: StrategyInput, ids: readonly string[]): Objective {
-  const lookup = new Map(input.candidates.map((c) => [c.candidate_id, c]));
+  const lookup = byId(input.candidates);
   const members = [...ids]
     .sort()
     .map((id) => lookup.get(id))

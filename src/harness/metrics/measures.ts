@@ -87,8 +87,12 @@ const dcg = (gains: readonly number[]): number => gains.reduce((sum, g, i) => su
  */
 function ndcg(laid: readonly Span[], pool: readonly ContextCandidate[], ledger: CaseLedger): number | null {
   if (laid.length === 0) return null;
-  const identities = new Set([...pool, ...laid.map((s) => s.c)].map((c) => c.content_identity));
-  const best = [...identities].map((i) => GAIN[classOf(ledger, i)]).sort((a, b) => b - a);
+  const known = poolFacts(pool, ledger);
+  const more = new Set(laid.map((s) => s.c.content_identity).filter((i) => !known.identities.has(i)));
+  const best =
+    more.size === 0
+      ? known.gains
+      : [...known.gains, ...[...more].map((i) => GAIN[classOf(ledger, i)])].sort((a, b) => b - a);
   const ideal = dcg(best.slice(0, laid.length));
   const credited = new Set<string>();
   const gains = laid.map((s) => {
@@ -97,6 +101,38 @@ function ndcg(laid: readonly Span[], pool: readonly ContextCandidate[], ledger: 
     return first ? GAIN[s.cls] : 0;
   });
   return ideal === 0 ? null : dcg(gains) / ideal;
+}
+
+/** What the measures read of a whole pool under its ledger: the same for each of a case's cells. */
+interface PoolFacts {
+  readonly identities: ReadonlySet<string>;
+  readonly gains: readonly number[]; // each content's, largest first
+  /** The form_rank of each content's form the ledger names sufficient, where the pool has it. */
+  readonly floor: ReadonlyMap<string, number>;
+}
+
+const factsOf = new WeakMap<readonly ContextCandidate[], WeakMap<CaseLedger, PoolFacts>>();
+
+/** A pool's facts, kept with a frozen pool (a corpus's cannot change), made again for another. */
+function poolFacts(pool: readonly ContextCandidate[], ledger: CaseLedger): PoolFacts {
+  const kept = factsOf.get(pool)?.get(ledger);
+  if (kept !== undefined) return kept;
+  const identities = new Set(pool.map((c) => c.content_identity));
+  const floor = new Map<string, number>();
+  for (const c of pool)
+    if (c.representation_id === ledger.identity_truth[c.content_identity]?.min_representation)
+      floor.set(c.content_identity, c.form_rank);
+  const facts = {
+    identities,
+    gains: [...identities].map((i) => GAIN[classOf(ledger, i)]).sort((a, b) => b - a),
+    floor,
+  };
+  if (Object.isFrozen(pool)) {
+    const byLedger = factsOf.get(pool) ?? new WeakMap<CaseLedger, PoolFacts>();
+    byLedger.set(ledger, facts);
+    factsOf.set(pool, byLedger);
+  }
+  return facts;
 }
 
 /** Lower-cased runs of letters and digits, in windows of SHINGLE_WORDS (a shorter text is one shingle). */
@@ -173,10 +209,7 @@ function sufficientRecall(
   must: readonly string[],
 ): number | null {
   if (must.length === 0) return null;
-  const floor = new Map<string, number>();
-  for (const c of pool)
-    if (c.representation_id === ledger.identity_truth[c.content_identity]?.min_representation)
-      floor.set(c.content_identity, c.form_rank);
+  const { floor } = poolFacts(pool, ledger);
   const held = new Set(
     laid
       .filter((s) => {

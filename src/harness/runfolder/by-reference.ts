@@ -105,6 +105,36 @@ function equalWalk(a: unknown, b: unknown): boolean {
 
 const same = (a: unknown, b: unknown) => equalWalk(a, b) || JSON.stringify(a) === JSON.stringify(b);
 
+/** The keys of a trace entry as `entryOf` writes them, in its order. */
+const ENTRY_KEYS = Object.keys(entryOf({} as ContextCandidate, [], []));
+
+/**
+ * Whether entry `e` is what `entryOf(c, word, row)` makes of it, where the word and the row were
+ * taken from `e` itself: its keys in entryOf's order, the candidate's own fields, lists for its
+ * dependency closure and pulled-in-by. A cell of a large pool has an entry per candidate, and
+ * this asks no object built; what it cannot tell, `same` decides.
+ */
+function entryIs(c: ContextCandidate, e: Json): boolean {
+  let n = 0;
+  for (const k in e) if (k !== ENTRY_KEYS[n++]) return false;
+  return (
+    n === ENTRY_KEYS.length &&
+    e.candidate_id === c.candidate_id &&
+    e.content_identity === c.content_identity &&
+    e.representation_id === c.representation_id &&
+    e.priority_band === c.requirement &&
+    e.relevance === c.relevance &&
+    Array.isArray(e.dependency_closure) &&
+    Array.isArray(e.pulled_in_by)
+  );
+}
+
+/** The key of a trace entry's words: three strings joined, or their JSON. */
+const wordKey = (word: readonly unknown[]): string =>
+  word.every((w) => typeof w === 'string' && !w.includes('\u0000'))
+    ? word.join('\u0000')
+    : JSON.stringify(word);
+
 function packBundle(b: Json, cands: readonly ContextCandidate[]): Json {
   const items = (b.items as unknown[]).map((item, k) => {
     const n = isPlainObject(item) ? placeOf(cands, item.id) : undefined;
@@ -140,7 +170,7 @@ function packEntries(entries: readonly unknown[], cands: readonly ContextCandida
     const c = n === undefined ? undefined : cands[n];
     if (c === undefined || !isPlainObject(e)) return e;
     const word = [e.decision, e.reason_code, e.reason_detail];
-    const key = JSON.stringify(word);
+    const key = wordKey(word);
     const w = index.get(key) ?? words.length;
     const deps =
       Array.isArray(e.dependency_closure) && Array.isArray(e.pulled_in_by)
@@ -148,7 +178,7 @@ function packEntries(entries: readonly unknown[], cands: readonly ContextCandida
         : [];
     const row = [n, w, e.marginal_cost, e.budget_before, e.budget_after, e.position];
     if (deps.some((d) => (d as unknown[]).length > 0)) row.push(...deps);
-    if (!same(entryOf(c, word, row), e)) return e;
+    if (!entryIs(c, e) && !same(entryOf(c, word, row), e)) return e;
     if (w === words.length) {
       index.set(key, w);
       words.push(word);
@@ -173,6 +203,22 @@ function packResult(r: Json, cands: readonly ContextCandidate[]): Json {
   const trace = r.trace;
   if (!isPlainObject(trace) || !Array.isArray(trace.entries)) return r;
   return { ...r, trace: { ...trace, entries: packEntries(trace.entries, cands) } };
+}
+
+/**
+ * `packed` with its result's trace entries as they were before packing, for the check that the
+ * rest of the line reads back: each entry packed was checked against its own as it was packed
+ * (entryIs, same), and an entry left as it was is read back as itself, unless it is a list, which
+ * reads as a packed row (then the whole line is checked, entries too).
+ */
+function withEntriesOf(packed: Json, line: CompilationLine): Json {
+  const r = line.result as unknown;
+  const trace = isPlainObject(r) ? r.trace : undefined;
+  const p = packed.result;
+  if (!isPlainObject(trace) || !Array.isArray(trace.entries) || !isPlainObject(p) || !isPlainObject(p.trace))
+    return packed;
+  if (trace.entries.some((e) => Array.isArray(e))) return packed;
+  return { ...packed, result: { ...p, trace: { ...p.trace, entries: trace.entries } } };
 }
 
 function unpackResult(r: Json, cands: readonly ContextCandidate[]): Json {
@@ -224,7 +270,7 @@ export function byReference(line: CompilationLine, texts: RunTexts): Compilation
     rendered_text: null,
   };
   try {
-    return same(expandLine(packed, texts), line) ? (packed as CompilationLine) : line;
+    return same(expandLine(withEntriesOf(packed, line), texts), line) ? (packed as CompilationLine) : line;
   } catch {
     return line;
   }

@@ -18,6 +18,7 @@ import {
   compiledLines,
   corpusDigest,
   corpusTexts,
+  expandLine,
   folderTexts,
   mergeShards,
   readRunFolder,
@@ -103,6 +104,35 @@ describe('compilations.jsonl of an ingested corpus', () => {
       bundle: { ...bundle, items: [{ ...bundle.items[0], content: 'forged' }, ...bundle.items.slice(1)] },
     };
     expect(byReference(forged as CompilationLine, texts)).toBe(forged);
+  });
+
+  it('keeps a trace entry as it is that is not its candidate’s, and a line whole that holds a list for one', () => {
+    const texts = corpusTexts(project.corpus);
+    const k = plain.findIndex(
+      (l) => ((l.result as { trace?: { entries?: unknown[] } })?.trace?.entries ?? []).length > 1,
+    );
+    const line = plain[k] as CompilationLine;
+    const result = line.result as { trace: { entries: Record<string, unknown>[] } };
+    const entries = result.trace.entries;
+    const withEntries = (first: unknown) =>
+      ({
+        ...line,
+        result: { ...result, trace: { ...result.trace, entries: [first, ...entries.slice(1)] } },
+      }) as CompilationLine;
+    // Another relevance than its candidate's: that entry stays whole, the others are packed, and
+    // the line reads back to its own bytes.
+    const other = withEntries({ ...entries[0], relevance: 12.5 });
+    const packed = byReference(other, texts) as unknown as {
+      result: { trace: { entries: { rows: unknown[] } } };
+    };
+    expect(packed.result.trace.entries.rows[0]).toEqual({ ...entries[0], relevance: 12.5 });
+    expect(Array.isArray(packed.result.trace.entries.rows[1])).toBe(true);
+    expect(JSON.stringify(expandLine(packed as unknown as Record<string, unknown>, texts))).toBe(
+      JSON.stringify(other),
+    );
+    // A list where an entry stands would read back as a packed row: the line is kept whole.
+    const list = withEntries([0, 0, 1, 2, 3, 4]);
+    expect(byReference(list, texts)).toBe(list);
   });
 });
 
