@@ -4,6 +4,7 @@
  * clock, so the same model gives the same answer on every machine.
  */
 
+import { createHash } from 'node:crypto';
 import type { Highs, InitOptions } from 'highs';
 import * as ns from 'highs';
 
@@ -25,11 +26,38 @@ export type LpOutcome =
   /** A limit stopped the solve: a feasible point when one was found, never a proof. */
   | { readonly status: 'limit'; readonly values: ReadonlyMap<string, number> | null };
 
+/** How many solves a process remembers, the most recent kept. */
+const REMEMBERED = 64;
+const solved = new Map<string, { readonly limits: SolveLimits; readonly outcome: LpOutcome }>();
+
+/**
+ * Whether a solve that ended as `outcome` under `had` ends so under `limits`: HiGHS, on one thread
+ * with a fixed seed, takes the same steps whatever its limits until one stops it, so a solve that
+ * finished (optimal or infeasible) finishes alike under limits no smaller; one a limit stopped is
+ * the same only under the very same limits.
+ */
+const holds = (had: SolveLimits, outcome: LpOutcome, limits: SolveLimits): boolean =>
+  outcome.status === 'limit'
+    ? had.nodes === limits.nodes && had.iterations === limits.iterations
+    : had.nodes <= limits.nodes && had.iterations <= limits.iterations;
+
 /**
  * Solve a model in CPLEX LP text. Options are fixed: no output, one thread, a fixed seed, no gap
- * tolerance (an optimum must be an optimum), presolve on.
+ * tolerance (an optimum must be an optimum), presolve on. A model solved before in this process
+ * is not solved again where its answer holds (`holds`): `compiler-v2`'s certificate and `exact`
+ * solve the same programs for a cell, and a study asks both of one case in one process.
  */
 export function solveLp(text: string, limits: SolveLimits): LpOutcome {
+  const key = createHash('sha256').update(text).digest('base64');
+  const had = solved.get(key);
+  if (had !== undefined && holds(had.limits, had.outcome, limits)) return had.outcome;
+  const outcome = solveOnce(text, limits);
+  if (solved.size >= REMEMBERED) solved.delete(solved.keys().next().value as string);
+  solved.set(key, { limits, outcome });
+  return outcome;
+}
+
+function solveOnce(text: string, limits: SolveLimits): LpOutcome {
   const r = highs.solve(text, {
     output_flag: false,
     threads: 1,
