@@ -75,7 +75,7 @@ function placeOf(text: string): BlobPlace | string {
  * again. A study holds a few cases of a large corpus at a time (held-cases.ts), and the cases it
  * reads next share most texts with the ones before.
  */
-export const BLOB_MEMORY = 256 * 1024 * 1024;
+export const BLOB_MEMORY = 128 * 1024 * 1024;
 
 /**
  * The texts of one corpus folder, each read and checked against its digest once while it is kept

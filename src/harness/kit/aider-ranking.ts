@@ -59,8 +59,10 @@ export function filesOf(candidates: readonly ContextCandidate[]): Map<string, Fi
 // asks in turn on the same case: the peer on the whole pool and behind the gates on a part of it.
 // A new ranking reuses the tags of a file whose text one of these had (the gates' part, the next
 // case of the same repository); nothing else is kept, so a warm process holds the texts of RECENT
-// calls at most, however many calls and file names it has seen (issue 47).
-const RECENT = 4;
+// calls at most, however many calls and file names it has seen (issue 47). Two: a case's first
+// ranking finds the last case's two, its second the first's, and a process holds one case's
+// pool besides the one it is asked about.
+const RECENT = 2;
 /** A file's tags and the text they were made from. */
 type Tagged = { readonly text: string; readonly tags: FileTags | undefined };
 const recent: {

@@ -114,8 +114,10 @@ export async function reportFiles(
   corpus: ReportCorpus,
 ): Promise<Record<string, string>> {
   const ingested = corpus.ingested === true;
-  const lines = () => (ingested ? compiledLines(compilations, corpus.texts ?? null) : compilations);
-  const prefix = await prefixOf(rows, renderedTexts(rows, lines()));
+  const lines = (trace = true) =>
+    ingested ? compiledLines(compilations, corpus.texts ?? null, trace) : compilations;
+  // Prefix stability reads the rendered texts alone: the traces' entries are not read back for it.
+  const prefix = await prefixOf(rows, renderedTexts(rows, lines(false)));
   // The page names an ingested corpus as its user knows it (its source and size) where its folder
   // still says; report.md keeps the folder's name, which its rows alone give again.
   const named = ingested && corpus.dir !== undefined ? ingestedLabel(corpus.dir) : null;

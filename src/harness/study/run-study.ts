@@ -85,6 +85,8 @@ export async function runStudy(s: Study): Promise<StudyOutcome> {
         { corpus: s.corpus, ledger: s.ledger, matrix, from: from + kept, to, take },
         { jobs: s.jobs ?? 1, ask: open.ask, signal: s.signal },
       );
+      // Every cell is answered: the processes' memory is the report's to use.
+      open.close();
       await writer?.finish({
         version: (s.folder as StudyFolder).version,
         command: (s.folder as StudyFolder).command,
