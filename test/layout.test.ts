@@ -640,6 +640,10 @@ const SEES_INSIDE: Readonly<Record<string, { readonly folders: readonly string[]
     folders: ['harness/kit'],
     why: "the integer program's cost terms against the ruler's price",
   },
+  'test/strategies/highs-remembered.test.ts': {
+    folders: ['harness/kit'],
+    why: 'the solves HiGHS remembers, given again only where they would end the same',
+  },
 };
 
 /** The CLI's door: `run`, what bin/ctxbench.js calls, and the I/O and exit codes it takes. */

@@ -9,7 +9,6 @@
  */
 import type { ContextCandidate } from '../../compiler/index.js';
 import type { CorpusCase } from '../types.js';
-import { identitiesOf } from './lint-corpus.js';
 
 /**
  * How many cases' candidates stay read: a study's two jobs each run one case and may take two
@@ -19,9 +18,13 @@ export const HELD_CASES = 6;
 
 const identities = new WeakMap<CorpusCase, ReadonlySet<string>>();
 
+// Not lint-corpus's identitiesOf: that module reads corpus folders (folder.ts), which hold cases here.
+const identitiesIn = (pool: readonly ContextCandidate[]): Set<string> =>
+  new Set(pool.map((c) => c.content_identity));
+
 /** The content identities of a case's pool: remembered for a held case, which need not be read for them. */
 export const caseIdentities = (c: CorpusCase): ReadonlySet<string> =>
-  identities.get(c) ?? identitiesOf(c.candidates);
+  identities.get(c) ?? identitiesIn(c.candidates);
 
 /** The cases of one corpus whose candidates are read when asked for, the last HELD_CASES kept. */
 export class HeldCases {
@@ -38,7 +41,7 @@ export class HeldCases {
       enumerable: true,
       get: () => this.get(name, read),
     });
-    identities.set(held, identitiesOf(candidates));
+    identities.set(held, identitiesIn(candidates));
     return held;
   }
 
