@@ -246,7 +246,7 @@ function counted(tokenizer: Tokenizer, text: string): number {
 }
 
 /** `text` counted with no chunk remembered: its long runs and stretches cut, then in parts. */
-export function countedWhole(tokenizer: Tokenizer, text: string): number {
+function countedWhole(tokenizer: Tokenizer, text: string): number {
   const v = vocabulary(tokenizer);
   const cuts = longRunCuts(text);
   if (cuts.length === 0 && text.length <= PART) return cached(v, text);
