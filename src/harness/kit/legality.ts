@@ -5,24 +5,22 @@
 import { type ContextCandidate, gate, promotedClass, renderedCost } from '../../compiler/index.js';
 import type { Audit, StrategyInput } from '../types.js';
 import { objectiveOf } from './objective.js';
-import { byId, groupsOf } from './pool-index.js';
+import { byId, groupsOf, keptWith } from './pool-index.js';
 
 /** Content that must be present: every identity with a MANDATORY or REQUIRED candidate. */
 export function requiredContents(input: Pick<StrategyInput, 'candidates' | 'request'>): string[] {
+  // By request: a case's cells ask the same named ids of one pool.
+  const byRequest = keptWith(contentsKnown, input.candidates, () => new Map<string, readonly string[]>());
   const key = JSON.stringify(input.request.required_ids);
-  const known = Object.isFrozen(input.candidates) ? contentsKnown.get(input.candidates) : undefined;
-  const had = known?.key === key ? known.contents : undefined;
-  if (had !== undefined) return [...had];
-  const contents = requiredOf(input);
-  if (Object.isFrozen(input.candidates)) contentsKnown.set(input.candidates, { key, contents });
+  let contents = byRequest.get(key);
+  if (contents === undefined) {
+    contents = requiredOf(input);
+    byRequest.set(key, contents);
+  }
   return [...contents];
 }
 
-// The required contents of the last request asked of a frozen pool: a case's cells ask the same.
-const contentsKnown = new WeakMap<
-  readonly ContextCandidate[],
-  { key: string; contents: readonly string[] }
->();
+const contentsKnown = new WeakMap<readonly ContextCandidate[], Map<string, readonly string[]>>();
 
 function requiredOf(input: Pick<StrategyInput, 'candidates' | 'request'>): string[] {
   const named = new Set(input.request.required_ids);

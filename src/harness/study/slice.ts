@@ -49,7 +49,7 @@ const AHEAD = 2;
  * The slice in units a lane takes whole, as [from, to) pairs: its cases, or its cells when there
  * are fewer cases than lanes.
  */
-export function unitsOf(
+function unitsOf(
   matrix: readonly Cell<StrategyInfo>[],
   from: number,
   to: number,
