@@ -33,7 +33,9 @@ export {
   CACHED_PRICE,
   type PrefixFigures,
   type PrefixStability,
+  PrefixTally,
   prefixStability,
+  renderedText,
   renderedTexts,
 } from './prefix.js';
 export { NO_METRICS, score } from './scores.js';

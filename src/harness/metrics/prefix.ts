@@ -61,55 +61,76 @@ function figures(pairs: readonly Pair[]): PrefixFigures {
 }
 
 /**
- * Each strategy's prefix stability, from the run's rows (loop order: cases sorted, then budgets,
- * then strategies) and each row's rendered text (null for no bundle), in the same order. `count`
- * gives a text's o200k tokens. The common prefix is counted as the tokens of the longest common
- * text prefix: the word at the cut may tokenize otherwise inside the longer text, a difference of
- * a token or two a pair.
+ * Each strategy's prefix stability, taken a row at a time in loop order (cases sorted, then
+ * budgets, then strategies) with the row's rendered text (null for no bundle), so that one read
+ * of compilations.jsonl feeds it beside the page's grid. `count` gives a text's o200k tokens. The
+ * common prefix is counted as the tokens of the longest common text prefix: the word at the cut
+ * may tokenize otherwise inside the longer text, a difference of a token or two a pair.
  */
-export async function prefixStability(
+export class PrefixTally {
+  private readonly pending = new Map<string, { budgets: Promise<Pair>[]; cases: Promise<Pair>[] }>();
+  // The previous bundle's text in each sequence: the case before at this budget, the budget before in this case.
+  private readonly lastOfBudget = new Map<string, string>();
+  private readonly lastOfCase = new Map<string, string>();
+  private readonly count: (text: string) => Promise<number>;
+
+  /** `rows`: the run's, whose strategies the figures name in order, fed or not. */
+  constructor(rows: readonly Row[], count: (text: string) => Promise<number>) {
+    this.count = count;
+    for (const r of rows)
+      if (!this.pending.has(r.strategy)) this.pending.set(r.strategy, { budgets: [], cases: [] });
+  }
+
+  add(r: Row, text: string | null): void {
+    const byBudget = `${r.strategy}\u0000${r.budget}`;
+    const byCase = `${r.strategy}\u0000${r.case}`;
+    const sequences = this.pending.get(r.strategy);
+    if (sequences === undefined) return;
+    if (text === null) {
+      this.lastOfBudget.delete(byBudget);
+      this.lastOfCase.delete(byCase);
+      return;
+    }
+    const budgetBefore = this.lastOfCase.get(byCase);
+    if (budgetBefore !== undefined) sequences.budgets.push(this.pair(budgetBefore, text, r));
+    const caseBefore = this.lastOfBudget.get(byBudget);
+    if (caseBefore !== undefined) sequences.cases.push(this.pair(caseBefore, text, r));
+    this.lastOfCase.set(byCase, text);
+    this.lastOfBudget.set(byBudget, text);
+  }
+
+  async result(): Promise<Map<string, PrefixStability>> {
+    const out = new Map<string, PrefixStability>();
+    for (const [name, s] of this.pending)
+      out.set(name, {
+        budgets: figures(await Promise.all(s.budgets)),
+        cases: figures(await Promise.all(s.cases)),
+      });
+    return out;
+  }
+
+  private pair(before: string, text: string, row: Row): Promise<Pair> {
+    const own = row.audit?.real_tokens?.o200k;
+    return Promise.all([this.count(commonPrefix(before, text)), own ?? this.count(text)]).then(
+      ([prefix, tokens]) => ({ prefix, tokens }),
+    );
+  }
+}
+
+/** Each strategy's prefix stability from the run's rows and each row's rendered text, in the same order. */
+export function prefixStability(
   rows: readonly Row[],
   texts: Iterable<string | null>,
   count: (text: string) => Promise<number>,
 ): Promise<Map<string, PrefixStability>> {
-  const pending = new Map<string, { budgets: Promise<Pair>[]; cases: Promise<Pair>[] }>();
-  for (const r of rows) pending.set(r.strategy, pending.get(r.strategy) ?? { budgets: [], cases: [] });
-  // The previous bundle's text in each sequence: the case before at this budget, the budget before in this case.
-  const lastOfBudget = new Map<string, string>();
-  const lastOfCase = new Map<string, string>();
-  const pair = (before: string, text: string, row: Row): Promise<Pair> => {
-    const own = row.audit?.real_tokens?.o200k;
-    return Promise.all([count(commonPrefix(before, text)), own ?? count(text)]).then(([prefix, tokens]) => ({
-      prefix,
-      tokens,
-    }));
-  };
+  const tally = new PrefixTally(rows, count);
   let k = 0;
   for (const text of texts) {
     const r = rows[k++];
     if (r === undefined) break;
-    const byBudget = `${r.strategy}\u0000${r.budget}`;
-    const byCase = `${r.strategy}\u0000${r.case}`;
-    const sequences = pending.get(r.strategy) as { budgets: Promise<Pair>[]; cases: Promise<Pair>[] };
-    if (text === null) {
-      lastOfBudget.delete(byBudget);
-      lastOfCase.delete(byCase);
-      continue;
-    }
-    const budgetBefore = lastOfCase.get(byCase);
-    if (budgetBefore !== undefined) sequences.budgets.push(pair(budgetBefore, text, r));
-    const caseBefore = lastOfBudget.get(byBudget);
-    if (caseBefore !== undefined) sequences.cases.push(pair(caseBefore, text, r));
-    lastOfCase.set(byCase, text);
-    lastOfBudget.set(byBudget, text);
+    tally.add(r, text);
   }
-  const out = new Map<string, PrefixStability>();
-  for (const [name, s] of pending)
-    out.set(name, {
-      budgets: figures(await Promise.all(s.budgets)),
-      cases: figures(await Promise.all(s.cases)),
-    });
-  return out;
+  return tally.result();
 }
 
 /**
@@ -139,7 +160,7 @@ export function* renderedTexts(
 }
 
 /** The line's rendered text when the line is this row's compilation; null otherwise. */
-function renderedText(line: string | Record<string, unknown>, r: Row): string | null {
+export function renderedText(line: string | Record<string, unknown>, r: Row): string | null {
   let parsed: unknown = line;
   if (typeof line === 'string')
     try {

@@ -11,7 +11,7 @@ import { int, plural } from '../format.js';
 import { columnOf, fieldsOf, headersOf, rowViolations } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import type { PagePacker } from './packed-page.js';
+import { ownPiece, type PagePacker } from './packed-page.js';
 
 /** What a compilation came to, against what the corpus expected. */
 export type GridOutcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';
@@ -104,7 +104,9 @@ export const CAPS = { text: 20_000, json: 4_000, trace: 300, total: 12_000_000 }
 const cut = (s: string, cap: number, where: string): string =>
   s.length <= cap
     ? s
-    : `${s.slice(0, cap)}\n… ${s.length - cap} more ${plural(s.length - cap, 'character')}; the whole is in ${where}`;
+    : ownPiece(
+        `${s.slice(0, cap)}\n… ${s.length - cap} more ${plural(s.length - cap, 'character')}; the whole is in ${where}`,
+      );
 
 const obj = (x: unknown): Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : {};

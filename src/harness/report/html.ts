@@ -205,7 +205,7 @@ export async function reportHtml(
   title: string,
   compilations: CompilationSource,
   ingested = false,
-  prefix?: ReadonlyMap<string, PrefixStability>,
+  prefix?: ReadonlyMap<string, PrefixStability> | Promise<ReadonlyMap<string, PrefixStability>>,
   packed = ingested,
 ): Promise<string> {
   const names = strategiesOf(rows);
@@ -237,7 +237,7 @@ export async function reportHtml(
     headlineSection(rows, names, stats),
     chartsSection(charts),
     gridSection(cells, names, packer !== undefined),
-    ...measureSections(rows, names, stats, prefix).map(
+    ...measureSections(rows, names, stats, await prefix).map(
       (m) =>
         `<section id="${m.id}"><h2>${escapeHtml(m.title)}</h2>\n<p>${escapeHtml(m.prose)}</p>\n${htmlTable(cellTable(m.table), `${m.id}-table`, (k) => k > 0)}\n</section>`,
     ),

@@ -6,15 +6,16 @@
 
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { REQUIREMENT_CLASSES } from '../../compiler/index.js';
-import { countTokensBeside } from '../corpus/index.js';
+import { isPlainObject, REQUIREMENT_CLASSES } from '../../compiler/index.js';
+import { countTokensBeside, isThere, linesOf } from '../corpus/index.js';
 import { ingestedLabel } from '../ingest/index.js';
 import {
   type PrefixStability,
+  PrefixTally,
   prefixStability,
   ROW_MEASURES,
   ROW_METRICS,
-  renderedTexts,
+  renderedText,
   summary,
 } from '../metrics/index.js';
 import type { FolderWriter } from '../output/index.js';
@@ -83,13 +84,14 @@ export function derivedFiles(
   };
 }
 
+// Prefix stability counts in o200k alone: the audit's other vocabulary would count each prefix for nothing.
+const inO200k = (text: string): Promise<number> => countTokensBeside('o200k', text);
+
 /** Each strategy's prefix stability from a run's rows and their rendered texts, counted in o200k. */
 export const prefixOf = (
   rows: readonly Row[],
   texts: Iterable<string | null>,
-): Promise<Map<string, PrefixStability>> =>
-  // In o200k alone: the audit's other vocabulary would count each prefix for nothing.
-  prefixStability(rows, texts, (t) => countTokensBeside('o200k', t));
+): Promise<Map<string, PrefixStability>> => prefixStability(rows, texts, inO200k);
 
 /** The corpus a run's report files name and read: its name, whether ingested, its texts, its folder. */
 export interface ReportCorpus {
@@ -106,7 +108,8 @@ export interface ReportCorpus {
  * also shows each compilation from `compilations` (the run's compilations.jsonl), whose rendered
  * texts also give prefix stability. The one place that makes them, for `study`, `merge` and
  * `report` alike. The lines of an ingested corpus are read back against its texts where they hold
- * their texts by reference.
+ * their texts by reference. compilations.jsonl is read once: each line, parsed, goes to the grid
+ * and its rendered text to the prefix tally (a gigabyte for 140 SWE-bench instances).
  */
 export async function reportFiles(
   rows: readonly Row[],
@@ -114,17 +117,58 @@ export async function reportFiles(
   corpus: ReportCorpus,
 ): Promise<Record<string, string>> {
   const ingested = corpus.ingested === true;
-  const lines = (trace = true) =>
-    ingested ? compiledLines(compilations, corpus.texts ?? null, trace) : compilations;
-  // Prefix stability reads the rendered texts alone: the traces' entries are not read back for it.
-  const prefix = await prefixOf(rows, renderedTexts(rows, lines(false)));
+  const lines = ingested
+    ? compiledLines(compilations, corpus.texts ?? null)
+    : isThere(compilations)
+      ? linesOf(compilations)
+      : [];
+  const tally = new PrefixTally(rows, inO200k);
   // The page names an ingested corpus as its user knows it (its source and size) where its folder
   // still says; report.md keeps the folder's name, which its rows alone give again.
   const named = ingested && corpus.dir !== undefined ? ingestedLabel(corpus.dir) : null;
-  return {
-    ...derivedFiles(rows, corpus.name, ingested, prefix),
-    [RUN_FILE.html]: await reportHtml(rows, reportTitle(named ?? corpus.name), lines(), ingested, prefix),
-  };
+  const title = reportTitle(named ?? corpus.name);
+  // The page's grid reads the lines; the tally is whole once they are read.
+  let read = () => {};
+  const prefix = new Promise<void>((resolve) => {
+    read = resolve;
+  }).then(() => tally.result());
+  const [stability, html] = await Promise.all([
+    prefix,
+    reportHtml(rows, title, tallied(lines, rows, tally, read), ingested, prefix),
+  ]);
+  return { ...derivedFiles(rows, corpus.name, ingested, stability), [RUN_FILE.html]: html };
+}
+
+/**
+ * The lines as they are read, parsed once, each row's rendered text given to `tally` on the way,
+ * and `read` called when they are done with: a line that is not a JSON object passes as its text,
+ * for the grid to say so.
+ */
+function* tallied(
+  lines: Iterable<string | Record<string, unknown>>,
+  rows: readonly Row[],
+  tally: PrefixTally,
+  read: () => void,
+): Generator<string | Record<string, unknown>> {
+  try {
+    let k = 0;
+    for (const line of lines) {
+      const r = rows[k++];
+      if (r === undefined) return;
+      let taken: string | Record<string, unknown> = line;
+      if (typeof line === 'string')
+        try {
+          const parsed: unknown = JSON.parse(line);
+          if (isPlainObject(parsed)) taken = parsed;
+        } catch {
+          // Passed on as text.
+        }
+      tally.add(r, r.success ? renderedText(taken, r) : null);
+      yield taken;
+    }
+  } finally {
+    read();
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { InputError } from '../../../src/harness/errors.js';
 import { loadStrategies } from '../../../src/harness/hosts/index.js';
 import { reportHtml } from '../../../src/harness/report/index.js';
@@ -209,6 +209,20 @@ describe('the folder, as the other commands read it', () => {
   it('`report` makes the same files again from it and its corpus', async () => {
     const files = await runReportFiles(readRunFolder(at('whole')));
     for (const [name, text] of Object.entries(files)) expect(text, name).toBe(read(at('whole'), name));
+  });
+
+  it('`report` reads compilations.jsonl once, for the grid and prefix stability both', async () => {
+    // A gigabyte for 140 SWE-bench instances: the page's grid and prefix stability share one read.
+    const opened = vi.spyOn(fs, 'openSync');
+    try {
+      const run = readRunFolder(at('whole'));
+      const files = await runReportFiles(run);
+      const reads = opened.mock.calls.filter(([file]) => file === run.compilations);
+      expect(reads).toHaveLength(1);
+      for (const [name, text] of Object.entries(files)) expect(text, name).toBe(read(at('whole'), name));
+    } finally {
+      opened.mockRestore();
+    }
   });
 
   it('shards merge to the same bytes as the whole run', async () => {
