@@ -11,7 +11,7 @@ import { int, plural } from '../format.js';
 import { columnOf, fieldsOf, headersOf, rowViolations } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { ownPiece, type PagePacker } from './packed-page.js';
+import { HeldJson, ownPiece, PagePacker } from './packed-page.js';
 
 /** What a compilation came to, against what the corpus expected. */
 export type GridOutcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';
@@ -94,7 +94,8 @@ export interface GridCell {
   /** The cell's name in the page's address, `#cell=<case>/<budget>/<strategy>`. */
   readonly id: string;
   readonly extras: string;
-  readonly detail: CellDetail | null;
+  /** On a packed page, the details as their JSON text (`PagePacker.held`). */
+  readonly detail: CellDetail | HeldJson | null;
   readonly missing: string | null;
 }
 
@@ -182,7 +183,7 @@ function detailOf(line: Record<string, unknown>, k: number, packer: PagePacker |
 }
 
 /** The row's facts a cell shows whether or not its details fit. */
-function cellOf(r: Row, k: number, detail: CellDetail | null, missing: string | null): GridCell {
+function cellOf(r: Row, k: number, detail: CellDetail | HeldJson | null, missing: string | null): GridCell {
   const expected = r.expected.success
     ? 'a bundle'
     : `a refusal${r.expected.reason ? ` (${r.expected.reason})` : ''}`;
@@ -219,48 +220,78 @@ const linesFrom = (source: CompilationSource): Iterable<string | Record<string, 
   source === null ? [] : typeof source !== 'string' ? source : isThere(source) ? linesOf(source) : [];
 
 /**
- * The grid's cells in row order, with details from `compilations` (a compilations.jsonl or its
- * lines, null where there are none). A line that is not the row's own compilation gives no details.
+ * The grid's cells, read a line at a time in row order from a run's compilations.jsonl, so that
+ * one read of it can feed more than the page. A line that is not the row's own compilation gives
+ * no details; a packed page's details go through its packer.
  */
-export function gridCells(
-  rows: readonly Row[],
-  compilations: CompilationSource,
-  packer?: PagePacker,
-): GridCell[] {
-  const details: (CellDetail | string)[] = [];
-  let spent = 0;
-  for (const line of linesFrom(compilations)) {
+export class GridReader {
+  readonly packer: PagePacker | undefined;
+  private readonly rows: readonly Row[];
+  private readonly details: (CellDetail | HeldJson | string)[] = [];
+  private spent = 0;
+
+  constructor(rows: readonly Row[], packed: boolean) {
+    this.rows = rows;
+    this.packer = packed ? new PagePacker() : undefined;
+  }
+
+  /** Whether every row has its line. */
+  get full(): boolean {
+    return this.details.length >= this.rows.length;
+  }
+
+  /** The next row's line: as text, or already read. */
+  add(line: string | Record<string, unknown>): void {
+    const { details, packer } = this;
     const k = details.length;
-    if (k >= rows.length) break;
+    if (k >= this.rows.length) return;
     if (line === '') {
       details.push(NO_LINE);
-      continue;
+      return;
     }
-    if (spent > CAPS.total) {
+    if (this.spent > CAPS.total) {
       details.push(
         `details of this and later compilations are left out (the page holds ${int(CAPS.total)} characters of them); see compilations.jsonl line ${k + 1}`,
       );
-      continue;
+      return;
     }
-    const r = rows[k] as Row;
+    const r = this.rows[k] as Row;
     let parsed: Record<string, unknown>;
     try {
       parsed = typeof line === 'string' ? obj(JSON.parse(line)) : line;
     } catch {
       details.push(`compilations.jsonl line ${k + 1} is not JSON`);
-      continue;
+      return;
     }
     if (parsed.case !== r.case || parsed.budget !== r.budget || parsed.strategy !== r.strategy) {
       details.push(`compilations.jsonl line ${k + 1} is not this compilation's`);
-      continue;
+      return;
     }
     const d = detailOf(parsed, k, packer);
-    spent += JSON.stringify(d).length;
-    details.push(d);
+    const json = JSON.stringify(d);
+    this.spent += json.length;
+    details.push(packer === undefined ? d : new HeldJson(json));
   }
-  return rows.map((r, k) => {
-    const d = details[k];
-    if (d === undefined) return cellOf(r, k, null, NO_LINE);
-    return typeof d === 'string' ? cellOf(r, k, null, d) : cellOf(r, k, d, null);
-  });
+
+  /** The cells in row order; a row past the last line read has none. */
+  cells(): GridCell[] {
+    return this.rows.map((r, k) => {
+      const d = this.details[k];
+      if (d === undefined) return cellOf(r, k, null, NO_LINE);
+      return typeof d === 'string' ? cellOf(r, k, null, d) : cellOf(r, k, d, null);
+    });
+  }
+}
+
+/**
+ * The grid of `rows` with details from `compilations` (a compilations.jsonl or its lines, null
+ * where there are none), packed or not.
+ */
+export function readGrid(rows: readonly Row[], compilations: CompilationSource, packed: boolean): GridReader {
+  const grid = new GridReader(rows, packed);
+  for (const line of linesFrom(compilations)) {
+    if (grid.full) break;
+    grid.add(line);
+  }
+  return grid;
 }

@@ -23,9 +23,10 @@ import {
   COLOUR_MEASURES,
   type CompilationSource,
   type GridCell,
-  gridCells,
+  GridReader,
   ITEM_COLUMNS,
   OUTCOME_LEGEND,
+  readGrid,
   TRACE_COLUMNS,
 } from './grid.js';
 import { headlineTable } from './headline.js';
@@ -40,7 +41,6 @@ import {
 } from './html-sections.js';
 import { intervalTable } from './intervals.js';
 import { measureSections } from './measure-sections.js';
-import { PagePacker } from './packed-page.js';
 import { PACKED_SCRIPT, SCRIPT, STYLE } from './page.js';
 import { peerNames } from './peers.js';
 
@@ -195,7 +195,8 @@ function headlineSection(
 
 /**
  * The page of a run: `rows` in loop order, `compilations` the run's compilations.jsonl or its
- * lines in the rows' order (null or a missing file: the grid's cells then hold no details),
+ * lines in the rows' order (null or a missing file: the grid's cells then hold no details), or
+ * its grid already read (its packer then says whether the page is packed),
  * `title` the report's title. An ingested corpus's page leads with the verdict and the
  * localization measures, and its data is packed (packed-page.ts): `packed` says so for a page of
  * another title (compare's).
@@ -203,16 +204,17 @@ function headlineSection(
 export async function reportHtml(
   rows: readonly Row[],
   title: string,
-  compilations: CompilationSource,
+  compilations: CompilationSource | GridReader,
   ingested = false,
-  prefix?: ReadonlyMap<string, PrefixStability> | Promise<ReadonlyMap<string, PrefixStability>>,
+  prefix?: ReadonlyMap<string, PrefixStability>,
   packed = ingested,
 ): Promise<string> {
   const names = strategiesOf(rows);
   const stats = statsByStrategy(rows, names);
   const cases = new Set(rows.map((r) => r.case)).size;
-  const packer = packed ? new PagePacker() : undefined;
-  const cells = gridCells(rows, compilations, packer);
+  const grid = compilations instanceof GridReader ? compilations : readGrid(rows, compilations, packed);
+  const { packer } = grid;
+  const cells = grid.cells();
   const charts = await renderCharts(rows, names, ingested);
   const found = ingested ? await renderFound(rows, names) : null;
   const data = {
@@ -237,7 +239,7 @@ export async function reportHtml(
     headlineSection(rows, names, stats),
     chartsSection(charts),
     gridSection(cells, names, packer !== undefined),
-    ...measureSections(rows, names, stats, await prefix).map(
+    ...measureSections(rows, names, stats, prefix).map(
       (m) =>
         `<section id="${m.id}"><h2>${escapeHtml(m.title)}</h2>\n<p>${escapeHtml(m.prose)}</p>\n${htmlTable(cellTable(m.table), `${m.id}-table`, (k) => k > 0)}\n</section>`,
     ),

@@ -1,6 +1,7 @@
 /** Report: the book's tables as Markdown, report.html with its charts, findings from a template, the table layouts. */
 
 export { FindingsError, type FindingsRun, renderFindings } from './findings-page.js';
+export { GridReader } from './grid.js';
 export { headlineTable } from './headline.js';
 export { reportHtml } from './html.js';
 export { reportMarkdown } from './markdown.js';

@@ -20,7 +20,7 @@ import {
 } from '../metrics/index.js';
 import type { FolderWriter } from '../output/index.js';
 import { jsonText as json } from '../output/index.js';
-import { reportHtml, reportMarkdown } from '../report/index.js';
+import { GridReader, reportHtml, reportMarkdown } from '../report/index.js';
 import type { Row } from '../types.js';
 import type { RunTexts } from './by-reference.js';
 import { RUN_FILE } from './files.js';
@@ -123,53 +123,35 @@ export async function reportFiles(
       ? linesOf(compilations)
       : [];
   const tally = new PrefixTally(rows, inO200k);
+  const grid = new GridReader(rows, ingested);
+  let k = 0;
+  for (const line of lines) {
+    const r = rows[k++];
+    if (r === undefined) break;
+    let taken: string | Record<string, unknown> = line;
+    if (typeof line === 'string')
+      try {
+        const parsed: unknown = JSON.parse(line);
+        if (isPlainObject(parsed)) taken = parsed;
+      } catch {
+        // The grid says the line is not JSON.
+      }
+    tally.add(r, r.success ? renderedText(taken, r) : null);
+    grid.add(taken);
+    await tally.settle(IN_FLIGHT);
+  }
+  const prefix = await tally.result();
   // The page names an ingested corpus as its user knows it (its source and size) where its folder
   // still says; report.md keeps the folder's name, which its rows alone give again.
   const named = ingested && corpus.dir !== undefined ? ingestedLabel(corpus.dir) : null;
-  const title = reportTitle(named ?? corpus.name);
-  // The page's grid reads the lines; the tally is whole once they are read.
-  let read = () => {};
-  const prefix = new Promise<void>((resolve) => {
-    read = resolve;
-  }).then(() => tally.result());
-  const [stability, html] = await Promise.all([
-    prefix,
-    reportHtml(rows, title, tallied(lines, rows, tally, read), ingested, prefix),
-  ]);
-  return { ...derivedFiles(rows, corpus.name, ingested, stability), [RUN_FILE.html]: html };
+  return {
+    ...derivedFiles(rows, corpus.name, ingested, prefix),
+    [RUN_FILE.html]: await reportHtml(rows, reportTitle(named ?? corpus.name), grid, ingested, prefix),
+  };
 }
 
-/**
- * The lines as they are read, parsed once, each row's rendered text given to `tally` on the way,
- * and `read` called when they are done with: a line that is not a JSON object passes as its text,
- * for the grid to say so.
- */
-function* tallied(
-  lines: Iterable<string | Record<string, unknown>>,
-  rows: readonly Row[],
-  tally: PrefixTally,
-  read: () => void,
-): Generator<string | Record<string, unknown>> {
-  try {
-    let k = 0;
-    for (const line of lines) {
-      const r = rows[k++];
-      if (r === undefined) return;
-      let taken: string | Record<string, unknown> = line;
-      if (typeof line === 'string')
-        try {
-          const parsed: unknown = JSON.parse(line);
-          if (isPlainObject(parsed)) taken = parsed;
-        } catch {
-          // Passed on as text.
-        }
-      tally.add(r, r.success ? renderedText(taken, r) : null);
-      yield taken;
-    }
-  } finally {
-    read();
-  }
-}
+/** Prefix counts the read may run ahead of: enough to keep the counting thread busy. */
+const IN_FLIGHT = 64;
 
 /**
  * The report files of a run folder as read, for `report`: as its run wrote them, were its rows the

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { columnOf, rowsOf, strategiesOf, strategyStats } from '../../../src/harness/metrics/index.js';
-import { CAPS, gridCells, gridOutcome, OUTCOME_LEGEND } from '../../../src/harness/report/grid.js';
+import { CAPS, gridOutcome, OUTCOME_LEGEND, readGrid } from '../../../src/harness/report/grid.js';
 import { escapeHtml, reportHtml } from '../../../src/harness/report/html.js';
 import { readRunFolder, reportFiles } from '../../../src/harness/runfolder/index.js';
 import type { Row } from '../../../src/harness/types.js';
@@ -218,7 +218,7 @@ describe('the grid', () => {
   });
 
   it('says where the details are when there is no compilations.jsonl', () => {
-    const cells = gridCells(rows.slice(0, 3), path.join(tmp, 'nowhere.jsonl'));
+    const cells = readGrid(rows.slice(0, 3), path.join(tmp, 'nowhere.jsonl'), false).cells();
     expect(cells.map((c) => c.detail)).toEqual([null, null, null]);
     expect(cells[0]?.missing).toContain('no compilation recorded');
   });

@@ -191,6 +191,26 @@ describe('report.html of an ingested corpus', () => {
     120_000,
   );
 
+  it('holds a text that is the mark the page writes its cells’ details at', async () => {
+    const { rows } = readRunFolder(at('whole'));
+    const k = plain.findIndex((l) => l.bundle !== null && l.bundle.items.length > 0);
+    const line = plain[k] as CompilationLine;
+    const items = line.bundle?.items ?? [];
+    // The mark the packer writes where a cell's details go, as a file's whole text.
+    const mark = '\u0000held\u0000';
+    const odd = {
+      ...line,
+      rendered_text: `${line.rendered_text}${mark}`,
+      bundle: { ...line.bundle, items: [...items, { ...items[0], content: mark }] },
+    };
+    const lines = plain.map((l, j) => JSON.stringify(j === k ? odd : l));
+    const data = pageData(await reportHtml(rows, 'marked', lines, true));
+    expect(data.texts).toContain(mark);
+    const pieces = data.cells[k]?.detail?.text ?? [];
+    expect(pieces.map((p) => (typeof p === 'number' ? data.texts[p] : p)).join('')).toBe(odd.rendered_text);
+    expect(data.cells).toHaveLength(plain.length);
+  });
+
   it('is smaller than the page whose cells hold their texts', async () => {
     const { rows } = readRunFolder(at('whole'));
     const lines = plain.map((l) => JSON.stringify(l));
