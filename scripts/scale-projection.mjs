@@ -18,12 +18,12 @@ const MEASURED = {
   readPerCommit: (387.2 - 9 * ((418.7 - 387.2) / 68)) / 77,
   // Writing one case once its repository is read: the same two runs' difference over 68 cases.
   writePerCase: (418.7 - 387.2) / 68,
-  // Studying one instance, every registered strategy at --jobs 2: 0.23 s of CPU a compilation
+  // Studying one instance, every registered strategy at --jobs 2: 0.21 s of CPU a compilation
   // over the 140 Lite instances (performance.md, "In minutes"), 81 compilations, on 2 cores.
-  studyPerInstance: (0.235 * 81) / 2,
+  studyPerInstance: (0.212 * 81) / 2,
   // The merge job past its install: joining and reporting, as `ctxbench report` on the 140's run
-  // folder took (111 s).
-  merge: 111,
+  // folder took (70 s).
+  merge: 70,
 };
 /** Not measurable here (no network to GitHub): one clone of a repository, a minute at most. */
 const CLONE = 60;
