@@ -23,7 +23,8 @@ export interface Slice {
   readonly matrix: readonly Cell<StrategyInfo>[];
   readonly from: number;
   readonly to: number;
-  readonly take: (row: Row, compilation: CompilationLine) => void;
+  /** `compilation` as written, `compiled` with its texts (matrix.ts, CellResult). */
+  readonly take: (row: Row, compilation: CompilationLine, compiled: CompilationLine) => void;
 }
 
 export interface SliceOptions {
@@ -93,7 +94,7 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
       waiting.set(index, result);
       for (let t = waiting.get(next); !over && t !== undefined; t = waiting.get(next)) {
         waiting.delete(next++);
-        r.take(t.row, t.compilation);
+        r.take(t.row, t.compilation, t.compiled);
       }
       while (oldest < units.length && (units[oldest] as readonly [number, number])[1] <= next) oldest++;
     };
