@@ -36,6 +36,7 @@ export {
   PrefixTally,
   prefixStability,
   renderedText,
+  renderedTexts,
 } from './prefix.js';
 export { NO_METRICS, score } from './scores.js';
 export {

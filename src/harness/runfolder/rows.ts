@@ -115,49 +115,20 @@ export async function reportFiles(
   rows: readonly Row[],
   compilations: string,
   corpus: ReportCorpus,
-  fed?: ReportFeed,
 ): Promise<Record<string, string>> {
   const ingested = corpus.ingested === true;
-  const feed = fed?.taken === rows.length ? fed : await readFeed(rows, compilations, corpus);
-  const prefix = await feed.tally.result();
-  // The page names an ingested corpus as its user knows it (its source and size) where its folder
-  // still says; report.md keeps the folder's name, which its rows alone give again.
-  const named = ingested && corpus.dir !== undefined ? ingestedLabel(corpus.dir) : null;
-  return {
-    ...derivedFiles(rows, corpus.name, ingested, prefix),
-    [RUN_FILE.html]: await reportHtml(rows, reportTitle(named ?? corpus.name), feed.grid, ingested, prefix),
-  };
-}
-
-/**
- * What the report files take of compilations.jsonl, a line at a time in row order: the page's
- * grid and the prefix tally. A study feeds it each line as it takes the row (its rows array grows
- * as it goes), so that its report does not read back the gigabyte it has just written; `report`
- * feeds it from the file.
- */
-export class ReportFeed {
-  readonly tally: PrefixTally;
-  readonly grid: GridReader;
-  private k = 0;
-  private readonly rows: readonly Row[];
-
-  constructor(rows: readonly Row[], ingested: boolean) {
-    this.rows = rows;
-    this.tally = new PrefixTally(rows, inO200k);
-    this.grid = new GridReader(rows, ingested);
-  }
-
-  /** Rows fed so far. */
-  get taken(): number {
-    return this.k;
-  }
-
-  /** The next row's line: as text, or already read. */
-  add(line: string | Record<string, unknown>): void {
-    const r = this.rows[this.k];
-    if (r === undefined) return;
-    this.k++;
-    let taken = line;
+  const lines = ingested
+    ? compiledLines(compilations, corpus.texts ?? null)
+    : isThere(compilations)
+      ? linesOf(compilations)
+      : [];
+  const tally = new PrefixTally(rows, inO200k);
+  const grid = new GridReader(rows, ingested);
+  let k = 0;
+  for (const line of lines) {
+    const r = rows[k++];
+    if (r === undefined) break;
+    let taken: string | Record<string, unknown> = line;
     if (typeof line === 'string')
       try {
         const parsed: unknown = JSON.parse(line);
@@ -165,30 +136,18 @@ export class ReportFeed {
       } catch {
         // The grid says the line is not JSON.
       }
-    this.tally.add(r, r.success ? renderedText(taken, r) : null);
-    this.grid.add(taken);
+    tally.add(r, r.success ? renderedText(taken, r) : null);
+    grid.add(taken);
+    await tally.settle(IN_FLIGHT);
   }
-}
-
-/** The feed of a run's compilations.jsonl, read once; its texts read back from the corpus where by reference. */
-async function readFeed(
-  rows: readonly Row[],
-  compilations: string,
-  corpus: ReportCorpus,
-): Promise<ReportFeed> {
-  const ingested = corpus.ingested === true;
-  const lines = ingested
-    ? compiledLines(compilations, corpus.texts ?? null)
-    : isThere(compilations)
-      ? linesOf(compilations)
-      : [];
-  const feed = new ReportFeed(rows, ingested);
-  for (const line of lines) {
-    if (feed.taken >= rows.length) break;
-    feed.add(line);
-    await feed.tally.settle(IN_FLIGHT);
-  }
-  return feed;
+  const prefix = await tally.result();
+  // The page names an ingested corpus as its user knows it (its source and size) where its folder
+  // still says; report.md keeps the folder's name, which its rows alone give again.
+  const named = ingested && corpus.dir !== undefined ? ingestedLabel(corpus.dir) : null;
+  return {
+    ...derivedFiles(rows, corpus.name, ingested, prefix),
+    [RUN_FILE.html]: await reportHtml(rows, reportTitle(named ?? corpus.name), grid, ingested, prefix),
+  };
 }
 
 /** Prefix counts the read may run ahead of: enough to keep the counting thread busy. */
@@ -226,8 +185,7 @@ export async function writeDerived(
   folder: FolderWriter,
   rows: readonly Row[],
   corpus: ReportCorpus,
-  fed?: ReportFeed,
 ): Promise<void> {
-  const files = await reportFiles(rows, path.join(folder.partial, RUN_FILE.compilations), corpus, fed);
+  const files = await reportFiles(rows, path.join(folder.partial, RUN_FILE.compilations), corpus);
   for (const [name, text] of Object.entries(files)) folder.write(name, text);
 }

@@ -13,7 +13,7 @@ import { FolderWriter, jsonText as json, type LineFile, openOwnFile } from '../o
 import type { CompilationLine, Row } from '../types.js';
 import { RUN_FILE, RUN_IDENTITY } from './files.js';
 import { type ManifestFacts, manifestOf } from './manifest.js';
-import { ReportFeed, writeDerived } from './rows.js';
+import { writeDerived } from './rows.js';
 import { corpusTexts } from './run-texts.js';
 
 /** Everything a resumed run must share with the run it continues; `run.json` holds it. */
@@ -46,23 +46,15 @@ export class RunWriter {
   private readonly compilations: LineFile;
   /** The rows of the run so far, the kept ones of a resumed run first. */
   readonly rows: Row[];
-  private readonly feed: ReportFeed | undefined;
 
   /** The writer of `out`; resuming, it holds the stopped run's finished cells that `vet` keeps. */
-  static async open(
-    out: string,
-    identity: RunIdentity,
-    vet: Vet,
-    resume: boolean,
-    ingested: boolean,
-  ): Promise<RunWriter> {
+  static async open(out: string, identity: RunIdentity, vet: Vet, resume: boolean): Promise<RunWriter> {
     const folder = new FolderWriter(out, resume);
     try {
       return new RunWriter(
         folder,
         identity,
         resume ? await keptRows(folder.partial, out, identity, vet) : [],
-        ingested,
       );
     } catch (e) {
       // Refused: the partial folder stays as the stopped run left it, for a look or a fresh start.
@@ -71,21 +63,17 @@ export class RunWriter {
     }
   }
 
-  private constructor(folder: FolderWriter, identity: RunIdentity, rows: Row[], ingested: boolean) {
+  private constructor(folder: FolderWriter, identity: RunIdentity, rows: Row[]) {
     this.folder = folder;
     this.rows = rows;
-    // The report's reading of the lines, fed as they are taken; a resumed run's kept lines are on
-    // disk only, so its report reads them all back.
-    this.feed = rows.length === 0 ? new ReportFeed(rows, ingested) : undefined;
     if (this.rows.length === 0) this.folder.write(RUN_IDENTITY, json(identity));
     this.rowsFile = this.folder.lines(RUN_FILE.rows, this.rows.length > 0);
     this.compilations = this.folder.lines(RUN_FILE.compilations, this.rows.length > 0);
   }
 
   /** One finished cell, on disk at once: a kill loses at most the cells still running. */
-  take(row: Row, line: CompilationLine, compiled: CompilationLine): void {
+  take(row: Row, line: CompilationLine): void {
     this.rows.push(row);
-    this.feed?.add(compiled as unknown as Record<string, unknown>);
     this.compilations.add(JSON.stringify(line));
     this.compilations.flush();
     this.rowsFile.add(JSON.stringify(row));
@@ -97,17 +85,12 @@ export class RunWriter {
     this.close();
     fs.rmSync(path.join(this.folder.partial, RUN_IDENTITY));
     const { corpus } = facts;
-    await writeDerived(
-      this.folder,
-      this.rows,
-      {
-        name: corpus.name,
-        ingested: corpus.ingested,
-        texts: corpus.ingested ? corpusTexts(corpus) : null,
-        dir: corpus.dir,
-      },
-      this.feed,
-    );
+    await writeDerived(this.folder, this.rows, {
+      name: corpus.name,
+      ingested: corpus.ingested,
+      texts: corpus.ingested ? corpusTexts(corpus) : null,
+      dir: corpus.dir,
+    });
     this.folder.write(RUN_FILE.manifest, json(manifestOf(facts, this.rows.length)));
     this.folder.commit();
   }

@@ -109,10 +109,7 @@ export function compilationOf(cell: Cell<StrategyInfo>, out: Compiled): Compilat
 
 export interface CellResult {
   readonly row: Row;
-  /** The line as compilations.jsonl holds it: an ingested corpus's by reference to the corpus. */
   readonly compilation: CompilationLine;
-  /** The line with its texts, as compiled: what the report files read of it, without reading it back. */
-  readonly compiled: CompilationLine;
 }
 
 interface Measured {
@@ -140,7 +137,6 @@ function resultOf(m: Measured, real: RealTokens | null): CellResult {
   return {
     row: rowOf(m.cell, m.out, m.truth, m.input, real),
     compilation: m.corpus.ingested ? byReference(line, corpusTexts(m.corpus)) : line,
-    compiled: line,
   };
 }
 

@@ -79,7 +79,7 @@ export function folderWriter(
     }
     return { rows: rows.slice(0, keep) };
   };
-  return RunWriter.open(folder.dir, identity, vet, folder.resume, s.corpus.ingested === true);
+  return RunWriter.open(folder.dir, identity, vet, folder.resume);
 }
 
 const fileDigest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');

@@ -72,8 +72,8 @@ export async function runStudy(s: Study): Promise<StudyOutcome> {
     const kept = rows.length;
     s.onStart?.(kept, to - from);
     const compilations: CompilationLine[] = [];
-    const take = (row: Row, line: CompilationLine, compiled: CompilationLine) => {
-      if (writer) writer.take(row, line, compiled);
+    const take = (row: Row, line: CompilationLine) => {
+      if (writer) writer.take(row, line);
       else {
         rows.push(row);
         compilations.push(line);

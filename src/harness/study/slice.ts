@@ -23,8 +23,7 @@ export interface Slice {
   readonly matrix: readonly Cell<StrategyInfo>[];
   readonly from: number;
   readonly to: number;
-  /** `compilation` as written, `compiled` with its texts (matrix.ts, CellResult). */
-  readonly take: (row: Row, compilation: CompilationLine, compiled: CompilationLine) => void;
+  readonly take: (row: Row, compilation: CompilationLine) => void;
 }
 
 export interface SliceOptions {
@@ -94,7 +93,7 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
       waiting.set(index, result);
       for (let t = waiting.get(next); !over && t !== undefined; t = waiting.get(next)) {
         waiting.delete(next++);
-        r.take(t.row, t.compilation, t.compiled);
+        r.take(t.row, t.compilation);
       }
       while (oldest < units.length && (units[oldest] as readonly [number, number])[1] <= next) oldest++;
     };

@@ -193,17 +193,15 @@ describe('report.html of an ingested corpus', () => {
 
   it('holds a text that is the mark the page writes its cells’ details at', async () => {
     const { rows } = readRunFolder(at('whole'));
-    type Bundle = { readonly items: readonly Record<string, unknown>[] };
-    const itemsOf = (l: CompilationLine) => (l.bundle as Bundle | null)?.items ?? [];
-    const k = plain.findIndex((l) => itemsOf(l).length > 0);
+    const k = plain.findIndex((l) => l.bundle !== null && l.bundle.items.length > 0);
     const line = plain[k] as CompilationLine;
-    const items = itemsOf(line);
+    const items = line.bundle?.items ?? [];
     // The mark the packer writes where a cell's details go, as a file's whole text.
     const mark = '\u0000held\u0000';
     const odd = {
       ...line,
       rendered_text: `${line.rendered_text}${mark}`,
-      bundle: { ...(line.bundle as Bundle), items: [...items, { ...items[0], content: mark }] },
+      bundle: { ...line.bundle, items: [...items, { ...items[0], content: mark }] },
     };
     const lines = plain.map((l, j) => JSON.stringify(j === k ? odd : l));
     const data = pageData(await reportHtml(rows, 'marked', lines, true));
@@ -245,26 +243,6 @@ describe('the folder, as the other commands read it', () => {
     } finally {
       opened.mockRestore();
     }
-  });
-
-  it('a study writes its report from the lines as it takes them, reading none back', async () => {
-    const opened = vi.spyOn(fs, 'openSync');
-    try {
-      await study({ corpus: project.corpus, strategies, out: at('fed') });
-      const { O_WRONLY, O_RDWR } = fs.constants;
-      const reading = (flags: unknown) =>
-        typeof flags === 'number'
-          ? (flags & (O_WRONLY | O_RDWR)) === 0
-          : flags === undefined || (String(flags).startsWith('r') && !String(flags).includes('+'));
-      const readBack = opened.mock.calls.filter(
-        ([file, flags]) => String(file).endsWith('compilations.jsonl') && reading(flags),
-      );
-      expect(readBack).toEqual([]);
-    } finally {
-      opened.mockRestore();
-    }
-    for (const name of ['report.html', 'report.md', 'summary.json', 'rows.csv'])
-      expect(read(at('fed'), name), name).toBe(read(at('whole'), name));
   });
 
   it('shards merge to the same bytes as the whole run', async () => {
