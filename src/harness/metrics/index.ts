@@ -36,7 +36,6 @@ export {
   PrefixTally,
   prefixStability,
   renderedText,
-  renderedTexts,
 } from './prefix.js';
 export { NO_METRICS, score } from './scores.js';
 export {

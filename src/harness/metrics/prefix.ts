@@ -7,7 +7,6 @@
  * repositories). Computed from the rendered texts of compilations.jsonl, not from the rows, so
  * that a sharded run merged gives the same figures as one run.
  */
-import { isThere, linesOf } from '../corpus/index.js';
 import type { Row } from '../types.js';
 
 /**
@@ -143,32 +142,6 @@ export function prefixStability(
     tally.add(r, text);
   }
   return tally.result();
-}
-
-/**
- * Each row's rendered text from a run's compilations.jsonl (or its lines, a line as text or
- * already read), line for line, read as it is asked for: null where the row has no bundle, or
- * the line is missing, unreadable or another compilation's.
- */
-export function* renderedTexts(
-  rows: readonly Row[],
-  compilations: string | Iterable<string | Record<string, unknown>>,
-): Generator<string | null> {
-  const lines: Iterator<string | Record<string, unknown>> =
-    typeof compilations !== 'string'
-      ? compilations[Symbol.iterator]()
-      : isThere(compilations)
-        ? linesOf(compilations)
-        : [][Symbol.iterator]();
-  try {
-    for (const r of rows) {
-      const next = lines.next();
-      yield next.done === true || !r.success ? null : renderedText(next.value, r);
-    }
-  } finally {
-    // Closes the file when the rows run out first.
-    lines.return?.();
-  }
 }
 
 /** The line's rendered text when the line is this row's compilation; null otherwise. */

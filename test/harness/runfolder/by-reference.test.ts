@@ -193,15 +193,17 @@ describe('report.html of an ingested corpus', () => {
 
   it('holds a text that is the mark the page writes its cells’ details at', async () => {
     const { rows } = readRunFolder(at('whole'));
-    const k = plain.findIndex((l) => l.bundle !== null && l.bundle.items.length > 0);
+    type Bundle = { readonly items: readonly Record<string, unknown>[] };
+    const itemsOf = (l: CompilationLine) => (l.bundle as Bundle | null)?.items ?? [];
+    const k = plain.findIndex((l) => itemsOf(l).length > 0);
     const line = plain[k] as CompilationLine;
-    const items = line.bundle?.items ?? [];
+    const items = itemsOf(line);
     // The mark the packer writes where a cell's details go, as a file's whole text.
     const mark = '\u0000held\u0000';
     const odd = {
       ...line,
       rendered_text: `${line.rendered_text}${mark}`,
-      bundle: { ...line.bundle, items: [...items, { ...items[0], content: mark }] },
+      bundle: { ...(line.bundle as Bundle), items: [...items, { ...items[0], content: mark }] },
     };
     const lines = plain.map((l, j) => JSON.stringify(j === k ? odd : l));
     const data = pageData(await reportHtml(rows, 'marked', lines, true));
