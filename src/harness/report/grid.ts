@@ -11,7 +11,7 @@ import { int, plural } from '../format.js';
 import { columnOf, fieldsOf, headersOf, rowViolations } from '../metrics/index.js';
 import type { Row } from '../types.js';
 import { STRATEGY_ERROR } from '../vocabulary.js';
-import { HeldJson, ownPiece, PagePacker } from './packed-page.js';
+import { ownPiece, PagePacker } from './packed-page.js';
 
 /** What a compilation came to, against what the corpus expected. */
 export type GridOutcome = 'bundle' | 'refusal' | 'wrong-bundle' | 'wrong-refusal' | 'error';
@@ -94,8 +94,7 @@ export interface GridCell {
   /** The cell's name in the page's address, `#cell=<case>/<budget>/<strategy>`. */
   readonly id: string;
   readonly extras: string;
-  /** On a packed page, the details as their JSON text (`PagePacker.held`). */
-  readonly detail: CellDetail | HeldJson | null;
+  readonly detail: CellDetail | null;
   readonly missing: string | null;
 }
 
@@ -183,7 +182,7 @@ function detailOf(line: Record<string, unknown>, k: number, packer: PagePacker |
 }
 
 /** The row's facts a cell shows whether or not its details fit. */
-function cellOf(r: Row, k: number, detail: CellDetail | HeldJson | null, missing: string | null): GridCell {
+function cellOf(r: Row, k: number, detail: CellDetail | null, missing: string | null): GridCell {
   const expected = r.expected.success
     ? 'a bundle'
     : `a refusal${r.expected.reason ? ` (${r.expected.reason})` : ''}`;
@@ -227,7 +226,7 @@ const linesFrom = (source: CompilationSource): Iterable<string | Record<string, 
 export class GridReader {
   readonly packer: PagePacker | undefined;
   private readonly rows: readonly Row[];
-  private readonly details: (CellDetail | HeldJson | string)[] = [];
+  private readonly details: (CellDetail | string)[] = [];
   private spent = 0;
 
   constructor(rows: readonly Row[], packed: boolean) {
@@ -268,9 +267,8 @@ export class GridReader {
       return;
     }
     const d = detailOf(parsed, k, packer);
-    const json = JSON.stringify(d);
-    this.spent += json.length;
-    details.push(packer === undefined ? d : new HeldJson(json));
+    this.spent += JSON.stringify(d).length;
+    details.push(d);
   }
 
   /** The cells in row order; a row past the last line read has none. */

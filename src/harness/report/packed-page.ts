@@ -26,20 +26,6 @@ type Scalar = string | number | boolean | null;
  */
 export const ownPiece = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
 
-/**
- * A value held as its JSON text, in UTF-8, until the page's data is written: a packed page's
- * cells' details, which as objects took about three times the size of their JSON.
- */
-export class HeldJson {
-  readonly json: Buffer;
-  constructor(json: string) {
-    this.json = Buffer.from(json, 'utf8');
-  }
-}
-
-/** Where a held value goes in the data's JSON: a string no text of a page is, checked when written. */
-const HELD = '\u0000held\u0000';
-
 /** One table of values, each written once, in the order first met. */
 class Table<T> {
   readonly values: T[] = [];
@@ -107,29 +93,12 @@ export class PagePacker {
 
   /** The page's data with the tables, gzipped, in base64, as a JSON string for the page. */
   payload(data: Readonly<Record<string, unknown>>): string {
-    const whole = {
+    const json = JSON.stringify({
       ...data,
       texts: this.texts.values,
       traceJoin: { groups: this.groups, tables: this.joined.map((t) => t.values) },
-    };
-    const held: Buffer[] = [];
-    const parts = JSON.stringify(whole, (_, v: unknown) => {
-      if (!(v instanceof HeldJson)) return v;
-      held.push(v.json);
-      return HELD;
-    }).split(JSON.stringify(HELD));
-    // A text of the page that is the mark itself puts more marks than held values: then as objects.
-    const json =
-      parts.length === held.length + 1
-        ? Buffer.concat(
-            parts.flatMap((part, k) => [...(k === 0 ? [] : [held[k - 1] as Buffer]), Buffer.from(part)]),
-          )
-        : Buffer.from(
-            JSON.stringify(whole, (_, v: unknown) =>
-              v instanceof HeldJson ? JSON.parse(v.json.toString()) : v,
-            ),
-          );
-    const gz = gzipSync(json, { level: 9 });
+    });
+    const gz = gzipSync(Buffer.from(json, 'utf8'), { level: 9 });
     // Byte 9 of the header names the system that wrote it: "unknown", so every system writes the same.
     gz[9] = 255;
     return JSON.stringify(gz.toString('base64'));

@@ -230,10 +230,9 @@ function unpackResult(r: Json, cands: readonly ContextCandidate[]): Json {
 /**
  * A line as the study compiled it, from a line as compilations.jsonl holds it: a line by
  * reference read back against `texts`, any other as it is. Throws an Error saying why a line by
- * reference cannot be read (no corpus, another corpus, a case or candidate it lacks). Without
- * `trace`, its result is left as written: for a reader of the bundle and its text alone.
+ * reference cannot be read (no corpus, another corpus, a case or candidate it lacks).
  */
-export function expandLine(line: Json, texts: RunTexts | null, trace = true): Json {
+export function expandLine(line: Json, texts: RunTexts | null): Json {
   if (line.by_reference === undefined) return line;
   if (texts === null) throw new Error('its texts are by reference to a corpus, and no corpus is at hand');
   if (line.by_reference !== texts.digest)
@@ -245,7 +244,7 @@ export function expandLine(line: Json, texts: RunTexts | null, trace = true): Js
   return {
     ...rest,
     bundle,
-    result: trace && isPlainObject(line.result) ? unpackResult(line.result, cands) : line.result,
+    result: isPlainObject(line.result) ? unpackResult(line.result, cands) : line.result,
     rendered_text: isPlainObject(bundle)
       ? renderBundleText(bundle as unknown as ContextBundle, texts.frame)
       : line.rendered_text,
@@ -280,18 +279,12 @@ export function byReference(line: CompilationLine, texts: RunTexts): Compilation
 /**
  * Line `line` of `file`, parsed, as the study compiled it: read back against `texts` when it holds
  * its texts by reference, else as it is. A line that cannot be read back stops the read (exit 2),
- * naming the file, the line and why. `trace` as for `expandLine`.
+ * naming the file, the line and why.
  */
-export function readBack(
-  file: string,
-  line: number,
-  value: unknown,
-  texts: RunTexts | null,
-  trace = true,
-): unknown {
+export function readBack(file: string, line: number, value: unknown, texts: RunTexts | null): unknown {
   if (!isPlainObject(value) || value.by_reference === undefined) return value;
   try {
-    return expandLine(value, texts, trace);
+    return expandLine(value, texts);
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new InputError(file, (e as Error).message, `line ${line}`);

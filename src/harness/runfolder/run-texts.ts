@@ -73,13 +73,11 @@ export function folderTexts(
  * The lines of a compilations.jsonl as the study compiled them, for the readers that show them:
  * a line by reference read back against `texts` (parsed), any other as it is (its text), so that
  * each reader says of an unreadable line what it always has. A line by reference that cannot be
- * read back stops the read (exit 2), naming the file, the line and why. Without `trace`, a
- * line's result stays as written (`expandLine`).
+ * read back stops the read (exit 2), naming the file, the line and why.
  */
 export function* compiledLines(
   file: string,
   texts: RunTexts | null,
-  trace = true,
 ): Generator<string | Record<string, unknown>> {
   if (!isThere(file)) return;
   let k = 0;
@@ -92,7 +90,7 @@ export function* compiledLines(
       line = null;
     }
     yield isPlainObject(line) && line.by_reference !== undefined
-      ? (readBack(file, k, line, texts, trace) as Record<string, unknown>)
+      ? (readBack(file, k, line, texts) as Record<string, unknown>)
       : text;
   }
 }

@@ -191,14 +191,14 @@ describe('report.html of an ingested corpus', () => {
     120_000,
   );
 
-  it('holds a text that is the mark the page writes its cells’ details at', async () => {
+  it('holds a text of control characters whole, in its table and its cell’s rendered text', async () => {
     const { rows } = readRunFolder(at('whole'));
     type Bundle = { readonly items: readonly Record<string, unknown>[] };
     const itemsOf = (l: CompilationLine) => (l.bundle as Bundle | null)?.items ?? [];
     const k = plain.findIndex((l) => itemsOf(l).length > 0);
     const line = plain[k] as CompilationLine;
     const items = itemsOf(line);
-    // The mark the packer writes where a cell's details go, as a file's whole text.
+    // A file whose whole text is NULs around a word: the page's JSON escapes them and reads them back.
     const mark = '\u0000held\u0000';
     const odd = {
       ...line,
