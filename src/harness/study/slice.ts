@@ -3,11 +3,13 @@
  * its own, or here), up to `jobs` at once, and this thread measures and scores every answer.
  * Rows are taken in loop order whatever order the answers come in, so the job count never shows.
  *
- * Each job is a lane that takes a whole case at a time when the slice has a case for every lane:
- * a case's pool then crosses to one strategy process once, and what a strategy keeps between the
- * cells of a case (Aider's tags and ranking, BM25's analysed files, an integer program's answer)
- * is made once, where lanes taking cells in turn made it in every process. A slice of fewer cases
- * than jobs is taken cell by cell.
+ * Each job is a lane that takes whole cases when the slice has a case for every lane: a case's
+ * pool then crosses to one strategy process once, and what a strategy keeps between the cells of
+ * a case (Aider's tags and ranking, BM25's analysed files, an integer program's answer) is made
+ * once, where lanes taking cells in turn made it in every process. A lane takes a run of
+ * consecutive cases at once (`runOf`): what a strategy keeps from one case to the next (Aider's
+ * tags of the files that did not change since the last commit it saw) serves its process only if
+ * the next case is its own. A slice of fewer cases than jobs is taken cell by cell.
  */
 
 import type { Answer } from '../hosts/index.js';
@@ -39,11 +41,28 @@ export interface SliceOptions {
 export type Ask = (cell: Cell<StrategyInfo>, inputs: Inputs, lane: number) => Promise<Answer>;
 
 /**
- * How many cases past the oldest unfinished one the lanes may take, per lane: a lane that is
- * through its case while another is slow on an earlier one goes on, and what waits to be taken
- * in loop order stays a few cases' rows.
+ * How many cases past the oldest unfinished one the lanes may take, per lane, besides the runs
+ * the other lanes hold: a lane that is through its run while another is slow on an earlier one
+ * goes on, and what waits to be taken in loop order stays a few runs' rows.
  */
 const AHEAD = 2;
+
+/**
+ * The longest run of consecutive cases a lane takes at once. Over the 140 SWE-bench Lite
+ * instances of docs/performance.md, lanes taking cases in turn make Aider parse 274 million
+ * tokens of Python; runs of at most 8, shorter toward the end, 237 million (one lane in order:
+ * 185 million). Longer runs parse less, but the rows of a later run wait in memory, in loop
+ * order, for the earlier one's.
+ */
+const RUN = 8;
+
+/**
+ * How many units a lane takes next, `left` being unclaimed: RUN, or less toward the end of the
+ * slice, so that the lanes finish together rather than one waiting out another's long run (the
+ * guided schedule of OpenMP).
+ */
+const runOf = (left: number, lanes: number): number =>
+  Math.max(1, Math.min(RUN, Math.floor(left / (2 * lanes))));
 
 /**
  * The slice in units a lane takes whole, as [from, to) pairs: its cases, or its cells when there
@@ -69,8 +88,9 @@ function unitsOf(
 export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
   const waiting = new Map<number, CellResult>();
   const { units, byCase } = unitsOf(r.matrix, r.from, r.to, o.jobs);
-  // Cases are held to AHEAD per lane past the oldest; single cells, as many as the lanes take.
-  const ahead = byCase ? AHEAD * o.jobs : Number.POSITIVE_INFINITY;
+  // Cases are held to the other lanes' runs and AHEAD per lane past the oldest; single cells, as
+  // many as the lanes take.
+  const ahead = byCase ? RUN * (o.jobs - 1) + AHEAD * o.jobs : Number.POSITIVE_INFINITY;
   // Each lane: the cells left of the unit it holds, and whether one of them is being answered.
   const lanes = Array.from({ length: o.jobs }, () => ({ at: 0, end: 0, busy: false }));
   let claimed = 0;
@@ -122,8 +142,12 @@ export function runSlice(r: Slice, o: SliceOptions): Promise<void> {
     const pump = () => {
       lanes.forEach((lane, k) => {
         if (over || lane.busy) return;
-        if (lane.at >= lane.end && claimed < units.length && claimed < oldest + ahead)
-          [lane.at, lane.end] = units[claimed++] as readonly [number, number];
+        if (lane.at >= lane.end && claimed < units.length && claimed < oldest + ahead) {
+          const n = byCase ? runOf(units.length - claimed, o.jobs) : 1;
+          lane.at = (units[claimed] as readonly [number, number])[0];
+          claimed += n;
+          lane.end = (units[Math.min(claimed, units.length) - 1] as readonly [number, number])[1];
+        }
         if (lane.at < lane.end) start(lane.at++, lane, k);
       });
     };

@@ -1,7 +1,8 @@
 /**
  * A study's jobs take whole cases (study/slice.ts): each case's cells are asked by one job, so a
  * case's pool crosses to one strategy process and what a strategy keeps between a case's cells
- * is made once. The rows do not show the jobs (where.test.ts compares them with one job's).
+ * is made once; and runs of consecutive cases, so that what it keeps from one case for the next
+ * serves. The rows do not show the jobs (where.test.ts compares them with one job's).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { pickStrategies } from '../../../src/harness/hosts/index.js';
@@ -30,9 +31,25 @@ async function lanesOf(setup: Parameters<typeof study>[0]) {
 describe('jobs take whole cases', () => {
   it('asks every cell of a case from one job, and keeps every job busy', async () => {
     const byCase = await lanesOf({ jobs: 3 });
-    expect([...byCase.keys()]).toEqual(corpus().cases.map((c) => c.name));
+    expect(new Set(byCase.keys())).toEqual(new Set(corpus().cases.map((c) => c.name)));
     for (const [kase, lanes] of byCase) expect(lanes.size, kase).toBe(1);
     expect(new Set([...byCase.values()].flatMap((l) => [...l]))).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('takes runs of consecutive cases, shorter toward the end, rather than cases in turn', async () => {
+    const byCase = await lanesOf({ jobs: 2 });
+    const lanes = corpus().cases.map((c) => [...(byCase.get(c.name) ?? [])][0]);
+    // The lengths of the runs of one lane, in case order.
+    const runs: number[] = [];
+    lanes.forEach((lane, k) => {
+      if (k > 0 && lane === lanes[k - 1]) runs.push((runs.pop() as number) + 1);
+      else runs.push(1);
+    });
+    // Cases in turn would be runs of one; the first run is a few cases, the last one case.
+    expect(runs.length, lanes.join(' ')).toBeLessThan(lanes.length - 4);
+    expect(runs[0]).toBeGreaterThan(2);
+    expect(runs.at(-1)).toBe(1);
+    expect(new Set(lanes)).toEqual(new Set([0, 1]));
   });
 
   it('takes a slice of fewer cases than jobs cell by cell, every job busy', async () => {
