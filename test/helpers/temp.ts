@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
 
 /** A new empty folder `<prefix>-XXXXXX` under `parent` (by default `ctxbench-<prefix>-XXXXXX` in the system's). */
 export function newDir(prefix: string, parent?: string): string {
@@ -16,9 +16,19 @@ export function newDir(prefix: string, parent?: string): string {
   return fs.realpathSync(fs.mkdtempSync(base));
 }
 
-/** A temporary folder removed after the test file. */
+/**
+ * A temporary folder removed after the test that made it, or after the test file when made
+ * outside a test (at the top of the file or in a `describe`). Not in a `beforeAll`: vitest drops
+ * a hook registered while hooks run, so the folder would outlive the run.
+ */
 export function tempDir(prefix: string): string {
   const dir = newDir(prefix);
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    onTestFinished(remove);
+  } catch {
+    // Not inside a test (vitest says so by throwing): the file's end.
+    afterAll(remove);
+  }
   return dir;
 }

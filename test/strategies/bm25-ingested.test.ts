@@ -8,8 +8,9 @@ import { tempDir } from '../helpers/temp.js';
 // The fixture repository of the ingest tests, ingested once: a real pool, labelled forms.
 let project: IngestedProject;
 let corpus: Corpus;
+const scratch = tempDir('bm25-ingested');
 beforeAll(async () => {
-  project = await ingestedProject(tempDir('bm25-ingested'), [150, 1000, 8000], 'bm25');
+  project = await ingestedProject(scratch, [150, 1000, 8000], 'bm25');
   corpus = project.corpus;
 }, 120_000);
 const inputs = () => project.inputs;

@@ -43,12 +43,13 @@ let c: Corpus;
 let ledger: ReadonlyMap<string, CaseLedger>;
 let strategies: readonly Strategy[];
 let stored: Stored[];
+const scratch = tempDir('derived-extras');
 
 beforeAll(async () => {
   c = corpus();
   ledger = referenceLedger();
   strategies = await loadStrategies();
-  const dir = path.join(tempDir('derived-extras'), 'run');
+  const dir = path.join(scratch, 'run');
   await study({ corpus: c, strategies, out: dir });
   const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8').trimEnd().split('\n');
   const rows = read('rows.jsonl');
