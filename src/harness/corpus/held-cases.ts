@@ -11,8 +11,8 @@ import type { ContextCandidate } from '../../compiler/index.js';
 import type { CorpusCase } from '../types.js';
 
 /**
- * How many cases' candidates stay read: a study's two jobs each run one case and may take two
- * more each while an earlier one is finishing (study/slice.ts), five at most.
+ * How many cases' candidates stay read: each of a study's two jobs runs one case at a time, and
+ * the last cells of its previous case may still be measured (study/slice.ts): four at most.
  */
 export const HELD_CASES = 6;
 
