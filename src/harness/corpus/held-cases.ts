@@ -12,7 +12,8 @@ import type { CorpusCase } from '../types.js';
 
 /**
  * How many cases' candidates stay read: each of a study's two jobs runs one case at a time, and
- * the last cells of its previous case may still be measured (study/slice.ts): four at most.
+ * the cells of the case before may still be being measured (study/slice.ts); the two more are
+ * for a measure that falls further behind. A case asked for once more is read again, not lost.
  */
 export const HELD_CASES = 6;
 
